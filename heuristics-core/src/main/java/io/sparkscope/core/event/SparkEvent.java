@@ -1,0 +1,129 @@
+package io.sparkscope.core.event;
+
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Our own immutable copy of the Spark listener events Sparkscope needs. Two adapters produce them — the live
+ * listener and the event-log reader — and one recorder consumes them, so a run looks the same whichever way it came.
+ */
+public sealed interface SparkEvent {
+
+    /** {@code SparkListenerLogStart}: the Spark version that wrote the log. */
+    record LogStart(String sparkVersion) implements SparkEvent {
+    }
+
+    record ApplicationStart(String appName, String appId, String attemptId, long time, String sparkUser)
+            implements SparkEvent {
+    }
+
+    record ApplicationEnd(long time) implements SparkEvent {
+    }
+
+    /**
+     * {@code SparkListenerEnvironmentUpdate}. Spark properties and JVM/system properties are kept apart because
+     * only the former are the user's configuration.
+     */
+    record EnvironmentUpdate(
+            Map<String, String> sparkProperties,
+            Map<String, String> jvmInformation,
+            Map<String, String> systemProperties,
+            Map<String, String> hadoopProperties) implements SparkEvent {
+        public EnvironmentUpdate {
+            sparkProperties = Map.copyOf(sparkProperties);
+            jvmInformation = Map.copyOf(jvmInformation);
+            systemProperties = Map.copyOf(systemProperties);
+            hadoopProperties = Map.copyOf(hadoopProperties);
+        }
+    }
+
+    record ExecutorAdded(long time, String executorId, String host, int totalCores) implements SparkEvent {
+    }
+
+    record ExecutorRemoved(long time, String executorId, String reason) implements SparkEvent {
+    }
+
+    /** The driver's block manager tells the driver's storage memory; executors' tell theirs. */
+    record BlockManagerAdded(long time, String executorId, String host, long maxMemory) implements SparkEvent {
+    }
+
+    /**
+     * @param stageInfos the stages this job may run (some may end up skipped), when the source reports them
+     * @param properties job properties (e.g. {@code spark.sql.execution.id}, {@code spark.jobGroup.id}), possibly empty
+     */
+    record JobStart(int jobId, long submissionTime, List<Integer> stageIds, List<StageInfo> stageInfos,
+                    Map<String, String> properties) implements SparkEvent {
+        public JobStart {
+            stageIds = List.copyOf(stageIds);
+            stageInfos = stageInfos == null ? List.of() : List.copyOf(stageInfos);
+            properties = properties == null ? Map.of() : Map.copyOf(properties);
+        }
+    }
+
+    /** @param failureReason null when the job succeeded */
+    record JobEnd(int jobId, long completionTime, boolean succeeded, String failureReason) implements SparkEvent {
+    }
+
+    record StageSubmitted(StageInfo stage) implements SparkEvent {
+    }
+
+    record StageCompleted(StageInfo stage) implements SparkEvent {
+    }
+
+    record TaskStart(int stageId, int stageAttemptId, TaskInfo taskInfo) implements SparkEvent {
+    }
+
+    /** @param metrics null when Spark reported none for this task (e.g. some failures, old logs) */
+    record TaskEnd(int stageId, int stageAttemptId, String taskType, TaskEndReason reason, TaskInfo taskInfo,
+                   TaskMetrics metrics) implements SparkEvent {
+    }
+
+    /**
+     * Peak executor metrics (heap, GC counts/times …) per executor per stage, logged with
+     * {@code spark.eventLog.logStageExecutorMetrics}. The driver's entries tell its GC time.
+     */
+    record StageExecutorMetrics(String executorId, int stageId, int stageAttemptId, Map<String, Long> peaks)
+            implements SparkEvent {
+        public StageExecutorMetrics {
+            peaks = Map.copyOf(peaks);
+        }
+    }
+
+    /**
+     * SQL execution start, with the physical plan as text and as a tree (for plan-based heuristics).
+     */
+    record SqlExecutionStart(long executionId, String description, String physicalPlanDescription, PlanNode plan,
+                             long time) implements SparkEvent {
+    }
+
+    record SqlExecutionEnd(long executionId, long time, String errorMessage) implements SparkEvent {
+    }
+
+    /** AQE re-planned a running SQL execution: the new physical plan replaces the old one. */
+    record SqlAdaptivePlanUpdate(long executionId, String physicalPlanDescription, PlanNode plan)
+            implements SparkEvent {
+    }
+
+    /** SQL metric values the driver computed itself (e.g. broadcast sizes), accumulator id to value. */
+    record DriverAccumUpdates(long executionId, Map<Long, Long> updates) implements SparkEvent {
+        public DriverAccumUpdates {
+            updates = Map.copyOf(updates);
+        }
+    }
+
+    /** An event type Sparkscope does not use; counted, never an error. */
+    record Unknown(String type) implements SparkEvent {
+    }
+
+    /** One node of a SQL physical plan ({@code SparkPlanInfo}). */
+    record PlanNode(String nodeName, String simpleString, List<PlanNode> children, List<PlanMetric> metrics) {
+        public PlanNode {
+            children = List.copyOf(children);
+            metrics = List.copyOf(metrics);
+        }
+    }
+
+    /** A SQL metric declared on a plan node; its values arrive through stage/driver accumulables. */
+    record PlanMetric(String name, long accumulatorId, String metricType) {
+    }
+}

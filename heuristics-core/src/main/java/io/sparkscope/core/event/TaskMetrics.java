@@ -1,0 +1,79 @@
+package io.sparkscope.core.event;
+
+import java.util.Arrays;
+import java.util.EnumMap;
+import java.util.Map;
+
+/**
+ * The metrics of one task, one long per {@link TaskMetric}. Immutable: built through {@link Builder}.
+ * Kept as a primitive array because a busy stage produces hundreds of thousands of these.
+ */
+public final class TaskMetrics {
+    private final long[] values;
+
+    private TaskMetrics(long[] values) {
+        this.values = values;
+    }
+
+    public long get(TaskMetric metric) {
+        return values[metric.ordinal()];
+    }
+
+    /** Remote plus local shuffle bytes read: Spark's {@code shuffleReadMetrics.readBytes}. */
+    public long shuffleReadBytes() {
+        return get(TaskMetric.SHUFFLE_REMOTE_BYTES_READ) + get(TaskMetric.SHUFFLE_LOCAL_BYTES_READ);
+    }
+
+    /** Remote plus local blocks fetched: Spark's {@code shuffleReadMetrics.totalBlocksFetched}. */
+    public long shuffleTotalBlocksFetched() {
+        return get(TaskMetric.SHUFFLE_REMOTE_BLOCKS_FETCHED) + get(TaskMetric.SHUFFLE_LOCAL_BLOCKS_FETCHED);
+    }
+
+    public Map<TaskMetric, Long> asMap() {
+        Map<TaskMetric, Long> map = new EnumMap<>(TaskMetric.class);
+        for (TaskMetric m : TaskMetric.values()) {
+            map.put(m, values[m.ordinal()]);
+        }
+        return map;
+    }
+
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    public static TaskMetrics of(Map<TaskMetric, Long> map) {
+        Builder b = builder();
+        map.forEach(b::set);
+        return b.build();
+    }
+
+    @Override
+    public boolean equals(Object o) {
+        return o instanceof TaskMetrics other && Arrays.equals(values, other.values);
+    }
+
+    @Override
+    public int hashCode() {
+        return Arrays.hashCode(values);
+    }
+
+    @Override
+    public String toString() {
+        return "TaskMetrics" + asMap();
+    }
+
+    public static final class Builder {
+        private long[] values = new long[TaskMetric.count()];
+
+        public Builder set(TaskMetric metric, long value) {
+            values[metric.ordinal()] = value;
+            return this;
+        }
+
+        public TaskMetrics build() {
+            TaskMetrics built = new TaskMetrics(values);
+            values = new long[TaskMetric.count()];
+            return built;
+        }
+    }
+}

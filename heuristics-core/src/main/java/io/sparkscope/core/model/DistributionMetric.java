@@ -1,0 +1,135 @@
+package io.sparkscope.core.model;
+
+import io.sparkscope.core.event.TaskInfo;
+import io.sparkscope.core.event.TaskMetric;
+import io.sparkscope.core.event.TaskMetrics;
+
+/**
+ * The metrics of Spark's REST {@code TaskMetricDistributions} ({@code …/stages/{id}/{attempt}/taskSummary}), with
+ * their JSON paths, in Spark's order. Derived ones are computed exactly as Spark's {@code AppStatusUtils} does
+ * (DESIGN.md §3).
+ */
+public enum DistributionMetric {
+    DURATION("duration"),
+    EXECUTOR_DESERIALIZE_TIME("executorDeserializeTime"),
+    EXECUTOR_DESERIALIZE_CPU_TIME("executorDeserializeCpuTime"),
+    EXECUTOR_RUN_TIME("executorRunTime"),
+    EXECUTOR_CPU_TIME("executorCpuTime"),
+    RESULT_SIZE("resultSize"),
+    JVM_GC_TIME("jvmGcTime"),
+    RESULT_SERIALIZATION_TIME("resultSerializationTime"),
+    GETTING_RESULT_TIME("gettingResultTime"),
+    SCHEDULER_DELAY("schedulerDelay"),
+    PEAK_EXECUTION_MEMORY("peakExecutionMemory"),
+    MEMORY_BYTES_SPILLED("memoryBytesSpilled"),
+    DISK_BYTES_SPILLED("diskBytesSpilled"),
+    INPUT_BYTES_READ("inputMetrics.bytesRead"),
+    INPUT_RECORDS_READ("inputMetrics.recordsRead"),
+    OUTPUT_BYTES_WRITTEN("outputMetrics.bytesWritten"),
+    OUTPUT_RECORDS_WRITTEN("outputMetrics.recordsWritten"),
+    SHUFFLE_READ_BYTES("shuffleReadMetrics.readBytes"),
+    SHUFFLE_READ_RECORDS("shuffleReadMetrics.readRecords"),
+    SHUFFLE_REMOTE_BLOCKS_FETCHED("shuffleReadMetrics.remoteBlocksFetched"),
+    SHUFFLE_LOCAL_BLOCKS_FETCHED("shuffleReadMetrics.localBlocksFetched"),
+    SHUFFLE_FETCH_WAIT_TIME("shuffleReadMetrics.fetchWaitTime"),
+    SHUFFLE_REMOTE_BYTES_READ("shuffleReadMetrics.remoteBytesRead"),
+    SHUFFLE_REMOTE_BYTES_READ_TO_DISK("shuffleReadMetrics.remoteBytesReadToDisk"),
+    SHUFFLE_TOTAL_BLOCKS_FETCHED("shuffleReadMetrics.totalBlocksFetched"),
+    SHUFFLE_REMOTE_REQS_DURATION("shuffleReadMetrics.remoteReqsDuration"),
+    PUSH_CORRUPT_MERGED_BLOCK_CHUNKS("shuffleReadMetrics.shufflePushReadMetricsDist.corruptMergedBlockChunks"),
+    PUSH_MERGED_FETCH_FALLBACK_COUNT("shuffleReadMetrics.shufflePushReadMetricsDist.mergedFetchFallbackCount"),
+    PUSH_REMOTE_MERGED_BLOCKS_FETCHED("shuffleReadMetrics.shufflePushReadMetricsDist.remoteMergedBlocksFetched"),
+    PUSH_LOCAL_MERGED_BLOCKS_FETCHED("shuffleReadMetrics.shufflePushReadMetricsDist.localMergedBlocksFetched"),
+    PUSH_REMOTE_MERGED_CHUNKS_FETCHED("shuffleReadMetrics.shufflePushReadMetricsDist.remoteMergedChunksFetched"),
+    PUSH_LOCAL_MERGED_CHUNKS_FETCHED("shuffleReadMetrics.shufflePushReadMetricsDist.localMergedChunksFetched"),
+    PUSH_REMOTE_MERGED_BYTES_READ("shuffleReadMetrics.shufflePushReadMetricsDist.remoteMergedBytesRead"),
+    PUSH_LOCAL_MERGED_BYTES_READ("shuffleReadMetrics.shufflePushReadMetricsDist.localMergedBytesRead"),
+    PUSH_REMOTE_MERGED_REQS_DURATION("shuffleReadMetrics.shufflePushReadMetricsDist.remoteMergedReqsDuration"),
+    SHUFFLE_WRITE_BYTES("shuffleWriteMetrics.writeBytes"),
+    SHUFFLE_WRITE_RECORDS("shuffleWriteMetrics.writeRecords"),
+    SHUFFLE_WRITE_TIME("shuffleWriteMetrics.writeTime");
+
+    private static final DistributionMetric[] ALL = values();
+
+    /** Dotted JSON path inside {@code TaskMetricDistributions}. */
+    public final String path;
+
+    DistributionMetric(String path) {
+        this.path = path;
+    }
+
+    public static int count() {
+        return ALL.length;
+    }
+
+    public static DistributionMetric byOrdinal(int ordinal) {
+        return ALL[ordinal];
+    }
+
+    public static DistributionMetric byPath(String path) {
+        for (DistributionMetric m : ALL) {
+            if (m.path.equals(path)) {
+                return m;
+            }
+        }
+        throw new IllegalArgumentException("unknown task metric '" + path + "'");
+    }
+
+    /** Spark's {@code AppStatusUtils.gettingResultTime} for a finished task. */
+    public static long gettingResultTime(TaskInfo info) {
+        return info.gettingResultTime() > 0 ? info.finishTime() - info.gettingResultTime() : 0L;
+    }
+
+    /** Spark's {@code AppStatusUtils.schedulerDelay}: the driver-side remainder of a task's duration. */
+    public static long schedulerDelay(TaskInfo info, TaskMetrics m) {
+        return Math.max(0L, info.duration()
+                - m.get(TaskMetric.EXECUTOR_RUN_TIME)
+                - m.get(TaskMetric.EXECUTOR_DESERIALIZE_TIME)
+                - m.get(TaskMetric.RESULT_SERIALIZATION_TIME)
+                - gettingResultTime(info));
+    }
+
+    /** This metric's value for one finished task. */
+    public long valueOf(TaskInfo info, TaskMetrics m) {
+        return switch (this) {
+            case DURATION -> info.duration();
+            case EXECUTOR_DESERIALIZE_TIME -> m.get(TaskMetric.EXECUTOR_DESERIALIZE_TIME);
+            case EXECUTOR_DESERIALIZE_CPU_TIME -> m.get(TaskMetric.EXECUTOR_DESERIALIZE_CPU_TIME);
+            case EXECUTOR_RUN_TIME -> m.get(TaskMetric.EXECUTOR_RUN_TIME);
+            case EXECUTOR_CPU_TIME -> m.get(TaskMetric.EXECUTOR_CPU_TIME);
+            case RESULT_SIZE -> m.get(TaskMetric.RESULT_SIZE);
+            case JVM_GC_TIME -> m.get(TaskMetric.JVM_GC_TIME);
+            case RESULT_SERIALIZATION_TIME -> m.get(TaskMetric.RESULT_SERIALIZATION_TIME);
+            case GETTING_RESULT_TIME -> gettingResultTime(info);
+            case SCHEDULER_DELAY -> schedulerDelay(info, m);
+            case PEAK_EXECUTION_MEMORY -> m.get(TaskMetric.PEAK_EXECUTION_MEMORY);
+            case MEMORY_BYTES_SPILLED -> m.get(TaskMetric.MEMORY_BYTES_SPILLED);
+            case DISK_BYTES_SPILLED -> m.get(TaskMetric.DISK_BYTES_SPILLED);
+            case INPUT_BYTES_READ -> m.get(TaskMetric.INPUT_BYTES);
+            case INPUT_RECORDS_READ -> m.get(TaskMetric.INPUT_RECORDS);
+            case OUTPUT_BYTES_WRITTEN -> m.get(TaskMetric.OUTPUT_BYTES);
+            case OUTPUT_RECORDS_WRITTEN -> m.get(TaskMetric.OUTPUT_RECORDS);
+            case SHUFFLE_READ_BYTES -> m.shuffleReadBytes();
+            case SHUFFLE_READ_RECORDS -> m.get(TaskMetric.SHUFFLE_RECORDS_READ);
+            case SHUFFLE_REMOTE_BLOCKS_FETCHED -> m.get(TaskMetric.SHUFFLE_REMOTE_BLOCKS_FETCHED);
+            case SHUFFLE_LOCAL_BLOCKS_FETCHED -> m.get(TaskMetric.SHUFFLE_LOCAL_BLOCKS_FETCHED);
+            case SHUFFLE_FETCH_WAIT_TIME -> m.get(TaskMetric.SHUFFLE_FETCH_WAIT_TIME);
+            case SHUFFLE_REMOTE_BYTES_READ -> m.get(TaskMetric.SHUFFLE_REMOTE_BYTES_READ);
+            case SHUFFLE_REMOTE_BYTES_READ_TO_DISK -> m.get(TaskMetric.SHUFFLE_REMOTE_BYTES_READ_TO_DISK);
+            case SHUFFLE_TOTAL_BLOCKS_FETCHED -> m.shuffleTotalBlocksFetched();
+            case SHUFFLE_REMOTE_REQS_DURATION -> m.get(TaskMetric.SHUFFLE_REMOTE_REQS_DURATION);
+            case PUSH_CORRUPT_MERGED_BLOCK_CHUNKS -> m.get(TaskMetric.SHUFFLE_CORRUPT_MERGED_BLOCK_CHUNKS);
+            case PUSH_MERGED_FETCH_FALLBACK_COUNT -> m.get(TaskMetric.SHUFFLE_MERGED_FETCH_FALLBACK_COUNT);
+            case PUSH_REMOTE_MERGED_BLOCKS_FETCHED -> m.get(TaskMetric.SHUFFLE_MERGED_REMOTE_BLOCKS_FETCHED);
+            case PUSH_LOCAL_MERGED_BLOCKS_FETCHED -> m.get(TaskMetric.SHUFFLE_MERGED_LOCAL_BLOCKS_FETCHED);
+            case PUSH_REMOTE_MERGED_CHUNKS_FETCHED -> m.get(TaskMetric.SHUFFLE_MERGED_REMOTE_CHUNKS_FETCHED);
+            case PUSH_LOCAL_MERGED_CHUNKS_FETCHED -> m.get(TaskMetric.SHUFFLE_MERGED_LOCAL_CHUNKS_FETCHED);
+            case PUSH_REMOTE_MERGED_BYTES_READ -> m.get(TaskMetric.SHUFFLE_MERGED_REMOTE_BYTES_READ);
+            case PUSH_LOCAL_MERGED_BYTES_READ -> m.get(TaskMetric.SHUFFLE_MERGED_LOCAL_BYTES_READ);
+            case PUSH_REMOTE_MERGED_REQS_DURATION -> m.get(TaskMetric.SHUFFLE_MERGED_REMOTE_REQS_DURATION);
+            case SHUFFLE_WRITE_BYTES -> m.get(TaskMetric.SHUFFLE_BYTES_WRITTEN);
+            case SHUFFLE_WRITE_RECORDS -> m.get(TaskMetric.SHUFFLE_RECORDS_WRITTEN);
+            case SHUFFLE_WRITE_TIME -> m.get(TaskMetric.SHUFFLE_WRITE_TIME);
+        };
+    }
+}
