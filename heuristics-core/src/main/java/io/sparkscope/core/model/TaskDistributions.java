@@ -17,11 +17,21 @@ public final class TaskDistributions {
     public static final double[] STANDARD_QUANTILES = {0.0, 0.05, 0.25, 0.5, 0.75, 0.95, 1.0};
 
     private final long count;
+    private final boolean exact;
     private final double[] quantiles;
     /** values[metric ordinal][quantile index] */
     private final double[][] values;
 
     public TaskDistributions(long count, double[] quantiles, double[][] values) {
+        this(count, true, quantiles, values);
+    }
+
+    /**
+     * @param count the number of successful tasks the stage had
+     * @param exact false when the stage had more tasks than the recorder keeps values for, so the quantiles come
+     *              from a uniform random sample of them (see {@code RecorderOptions.exactTaskLimit})
+     */
+    public TaskDistributions(long count, boolean exact, double[] quantiles, double[][] values) {
         if (values.length != DistributionMetric.count()) {
             throw new IllegalArgumentException("one row per DistributionMetric expected");
         }
@@ -31,6 +41,7 @@ public final class TaskDistributions {
             }
         }
         this.count = count;
+        this.exact = exact;
         this.quantiles = quantiles.clone();
         this.values = new double[values.length][];
         for (int i = 0; i < values.length; i++) {
@@ -41,6 +52,11 @@ public final class TaskDistributions {
     /** Number of tasks the quantiles cover. */
     public long count() {
         return count;
+    }
+
+    /** True when every task's value was used; false when the quantiles come from a uniform sample. */
+    public boolean exact() {
+        return exact;
     }
 
     public double[] quantiles() {
@@ -89,7 +105,7 @@ public final class TaskDistributions {
                 out[m][j] = values[m][i];
             }
         }
-        return new TaskDistributions(count, wanted, out);
+        return new TaskDistributions(count, exact, wanted, out);
     }
 
     private int indexOf(double q) {
@@ -103,7 +119,7 @@ public final class TaskDistributions {
 
     @Override
     public boolean equals(Object o) {
-        return o instanceof TaskDistributions other && count == other.count
+        return o instanceof TaskDistributions other && count == other.count && exact == other.exact
                 && Arrays.equals(quantiles, other.quantiles) && Arrays.deepEquals(values, other.values);
     }
 

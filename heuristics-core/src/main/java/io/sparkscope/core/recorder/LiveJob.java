@@ -1,0 +1,31 @@
+package io.sparkscope.core.recorder;
+
+import io.sparkscope.core.model.JobSummary;
+import io.sparkscope.core.model.JobSummary.JobStatus;
+
+import java.util.List;
+
+/** Mutable state of one job while events arrive. */
+final class LiveJob {
+    final int jobId;
+    String name = "";
+    String description;
+    String jobGroup;
+    long submissionTime = -1;
+    long completionTime = -1;
+    JobStatus status = JobStatus.RUNNING;
+    String failureReason;
+    List<Integer> stageIds = List.of();
+    long sqlExecutionId = -1;
+    /** Tasks of the stages that still had to run when the job started (Spark's job numTasks). */
+    int numTasks;
+
+    LiveJob(int jobId) {
+        this.jobId = jobId;
+    }
+
+    JobSummary summary(int completed, int failed, int killed, int skippedStages) {
+        return new JobSummary(jobId, name, description, jobGroup, submissionTime, completionTime, status,
+                failureReason, stageIds, sqlExecutionId, numTasks, completed, failed, killed, skippedStages);
+    }
+}

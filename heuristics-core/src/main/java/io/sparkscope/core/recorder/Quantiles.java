@@ -1,0 +1,31 @@
+package io.sparkscope.core.recorder;
+
+import java.util.Arrays;
+
+/** Spark's History Server quantile rule (AppStatusStore.taskSummary): nearest rank, no interpolation. */
+public final class Quantiles {
+    private Quantiles() {
+    }
+
+    /** Index into {@code n} ascending values for quantile {@code q}: {@code min(floor(q·n), n−1)}. */
+    public static int index(double q, long n) {
+        return (int) Math.min((long) (q * n), n - 1);
+    }
+
+    /**
+     * Values at the given quantiles of the first {@code n} entries of {@code values}. Sorts a copy; the input is
+     * left as it is.
+     */
+    public static double[] of(long[] values, int n, double[] quantiles) {
+        if (n <= 0) {
+            throw new IllegalArgumentException("no values");
+        }
+        long[] sorted = Arrays.copyOf(values, n);
+        Arrays.sort(sorted);
+        double[] out = new double[quantiles.length];
+        for (int i = 0; i < quantiles.length; i++) {
+            out[i] = sorted[index(quantiles[i], n)];
+        }
+        return out;
+    }
+}

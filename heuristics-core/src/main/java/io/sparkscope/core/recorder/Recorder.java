@@ -1,0 +1,478 @@
+package io.sparkscope.core.recorder;
+
+import io.sparkscope.core.event.SparkEvent;
+import io.sparkscope.core.event.SparkEvent.ApplicationEnd;
+import io.sparkscope.core.event.SparkEvent.ApplicationStart;
+import io.sparkscope.core.event.SparkEvent.BlockManagerAdded;
+import io.sparkscope.core.event.SparkEvent.DriverAccumUpdates;
+import io.sparkscope.core.event.SparkEvent.EnvironmentUpdate;
+import io.sparkscope.core.event.SparkEvent.ExecutorAdded;
+import io.sparkscope.core.event.SparkEvent.ExecutorRemoved;
+import io.sparkscope.core.event.SparkEvent.JobEnd;
+import io.sparkscope.core.event.SparkEvent.JobStart;
+import io.sparkscope.core.event.SparkEvent.LogStart;
+import io.sparkscope.core.event.SparkEvent.SqlAdaptivePlanUpdate;
+import io.sparkscope.core.event.SparkEvent.SqlExecutionEnd;
+import io.sparkscope.core.event.SparkEvent.SqlExecutionStart;
+import io.sparkscope.core.event.SparkEvent.StageCompleted;
+import io.sparkscope.core.event.SparkEvent.StageExecutorMetrics;
+import io.sparkscope.core.event.SparkEvent.StageSubmitted;
+import io.sparkscope.core.event.SparkEvent.TaskEnd;
+import io.sparkscope.core.event.SparkEvent.TaskStart;
+import io.sparkscope.core.event.SparkEvent.Unknown;
+import io.sparkscope.core.event.StageInfo;
+import io.sparkscope.core.model.AppConfig;
+import io.sparkscope.core.model.AppSnapshot;
+import io.sparkscope.core.model.ExecutorSummary;
+import io.sparkscope.core.model.JobSummary;
+import io.sparkscope.core.model.JobSummary.JobStatus;
+import io.sparkscope.core.model.SqlExecutionSummary;
+import io.sparkscope.core.model.StageSummary;
+import io.sparkscope.core.model.StageSummary.StageStatus;
+
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * Folds {@link SparkEvent}s of one application attempt into an {@link AppSnapshot}, the way Spark's
+ * {@code AppStatusListener} folds listener events into its status store: mutable live entities in, immutable
+ * snapshots out. The live listener and the event-log reader both feed it, so both give the same snapshot.
+ *
+ * <p>Not thread-safe: one thread feeds it and takes snapshots.
+ *
+ * <p>Memory: per stage attempt in flight, one row of {@link RecorderOptions#BYTES_PER_TASK_ROW} bytes per successful
+ * task, at most {@link RecorderOptions#exactTaskLimit()} rows (past it a uniform sample); completed stages keep their
+ * rows until together they exceed {@link RecorderOptions#retainedCompletedTasks()}, then the oldest are reduced to
+ * their quantiles. Besides, per stage at most {@code tasksPerStage + failedTasksPerStage} task records.
+ */
+public final class Recorder {
+    private static final Pattern LOCAL_MASTER = Pattern.compile("local(?:-cluster)?\\[(\\d+|\\*)(?:,\\s*\\d+)?]");
+
+    private final RecorderOptions options;
+    private final double[] quantiles;
+
+    private String appId;
+    private String attemptId;
+    private String appName;
+    private String sparkUser;
+    private String sparkVersion;
+    private long startTime = -1;
+    private long endTime = -1;
+    private long lastEventTime = -1;
+    private boolean complete;
+    private AppConfig config = AppConfig.EMPTY;
+    private long driverGcTimeMs = -1;
+    private long driverMaxMemory = -1;
+    private long eventCount;
+    private final Map<String, Long> unknownEventTypes = new TreeMap<>();
+
+    private final Map<String, LiveExecutor> executors = new LinkedHashMap<>();
+    private final Map<Integer, LiveJob> jobs = new TreeMap<>();
+    /** Key: stageId << 32 | attemptId, so the map iterates in stage then attempt order. */
+    private final Map<Long, LiveStage> stages = new TreeMap<>();
+    private final Map<Integer, List<Integer>> jobIdsByStage = new HashMap<>();
+    private final Map<Long, LiveSqlExecution> sqlExecutions = new TreeMap<>();
+    /** Completed stages whose task values are still held, oldest first. */
+    private final ArrayDeque<LiveStage> retainedCompleted = new ArrayDeque<>();
+    private long retainedRows;
+
+    public Recorder() {
+        this(RecorderOptions.DEFAULTS);
+    }
+
+    public Recorder(RecorderOptions options) {
+        this.options = options;
+        this.quantiles = options.computedQuantiles();
+    }
+
+    public RecorderOptions options() {
+        return options;
+    }
+
+    /** Applies one event. Never throws for odd but well-formed events (unknown ids, out-of-order ends). */
+    public void onEvent(SparkEvent event) {
+        eventCount++;
+        // Java 17 has no pattern switch; the most frequent events are tested first.
+        if (event instanceof TaskEnd e) {
+            onTaskEnd(e);
+        } else if (event instanceof TaskStart e) {
+            onTaskStart(e);
+        } else if (event instanceof StageSubmitted e) {
+            onStageSubmitted(e.stage());
+        } else if (event instanceof StageCompleted e) {
+            onStageCompleted(e.stage());
+        } else if (event instanceof JobStart e) {
+            onJobStart(e);
+        } else if (event instanceof JobEnd e) {
+            onJobEnd(e);
+        } else if (event instanceof ExecutorAdded e) {
+            onExecutorAdded(e);
+        } else if (event instanceof ExecutorRemoved e) {
+            onExecutorRemoved(e);
+        } else if (event instanceof BlockManagerAdded e) {
+            onBlockManagerAdded(e);
+        } else if (event instanceof StageExecutorMetrics e) {
+            onStageExecutorMetrics(e);
+        } else if (event instanceof EnvironmentUpdate e) {
+            onEnvironmentUpdate(e);
+        } else if (event instanceof ApplicationStart e) {
+            onApplicationStart(e);
+        } else if (event instanceof ApplicationEnd e) {
+            endTime = e.time();
+            complete = true;
+            seen(e.time());
+        } else if (event instanceof LogStart e) {
+            sparkVersion = e.sparkVersion();
+        } else if (event instanceof SqlExecutionStart e) {
+            onSqlStart(e);
+        } else if (event instanceof SqlExecutionEnd e) {
+            LiveSqlExecution sql = sql(e.executionId());
+            sql.endTime = e.time();
+            sql.errorMessage = e.errorMessage();
+            seen(e.time());
+        } else if (event instanceof SqlAdaptivePlanUpdate e) {
+            sql(e.executionId()).plan(e.physicalPlanDescription(), e.plan());
+        } else if (event instanceof DriverAccumUpdates e) {
+            onDriverAccumUpdates(e);
+        } else if (event instanceof Unknown e) {
+            unknownEventTypes.merge(e.type(), 1L, Long::sum);
+        }
+    }
+
+    private void seen(long time) {
+        if (time > lastEventTime) {
+            lastEventTime = time;
+        }
+    }
+
+    private void onApplicationStart(ApplicationStart e) {
+        appName = e.appName();
+        if (e.appId() != null) {
+            appId = e.appId();
+        }
+        attemptId = e.attemptId();
+        sparkUser = e.sparkUser();
+        startTime = e.time();
+        seen(e.time());
+    }
+
+    private void onEnvironmentUpdate(EnvironmentUpdate e) {
+        Redactor redactor = Redactor.forSparkProperties(e.sparkProperties());
+        config = new AppConfig(redactor.redact(e.sparkProperties()), redactor.redact(e.jvmInformation()),
+                redactor.redact(e.systemProperties()), redactor.redact(e.hadoopProperties()));
+        // A local-mode driver runs the tasks; its cores come from the master URL when no ExecutorAdded says so.
+        LiveExecutor driver = executors.get("driver");
+        if (driver != null && driver.totalCores == 0) {
+            driver.totalCores = localCores();
+        }
+    }
+
+    private int localCores() {
+        String master = config.sparkProperties().get("spark.master");
+        if (master == null) {
+            return 0;
+        }
+        Matcher m = LOCAL_MASTER.matcher(master);
+        if (m.matches()) {
+            return "*".equals(m.group(1)) ? 0 : Integer.parseInt(m.group(1));
+        }
+        return "local".equals(master) ? 1 : 0;
+    }
+
+    private LiveExecutor executor(String id) {
+        String key = id == null ? "unknown" : id;
+        LiveExecutor ex = executors.get(key);
+        if (ex == null) {
+            ex = new LiveExecutor(key);
+            if ("driver".equals(key)) {
+                ex.totalCores = localCores();
+            }
+            executors.put(key, ex);
+        }
+        return ex;
+    }
+
+    private void onExecutorAdded(ExecutorAdded e) {
+        LiveExecutor ex = executor(e.executorId());
+        ex.addTime = e.time();
+        ex.host = e.host() == null ? "" : e.host();
+        ex.totalCores = e.totalCores();
+        seen(e.time());
+    }
+
+    private void onExecutorRemoved(ExecutorRemoved e) {
+        LiveExecutor ex = executor(e.executorId());
+        ex.removeTime = e.time();
+        ex.removeReason = e.reason();
+        seen(e.time());
+    }
+
+    private void onBlockManagerAdded(BlockManagerAdded e) {
+        if ("driver".equals(e.executorId()) || "<driver>".equals(e.executorId())) {
+            driverMaxMemory = e.maxMemory();
+        }
+        // Spark 1.x named the driver "<driver>"; treat it as "driver" like today's Spark.
+        String id = "<driver>".equals(e.executorId()) ? "driver" : e.executorId();
+        LiveExecutor ex = executor(id);
+        ex.maxMemory = e.maxMemory();
+        if (ex.host.isEmpty() && e.host() != null) {
+            ex.host = e.host();
+        }
+        if (ex.addTime < 0) {
+            ex.addTime = e.time();
+        }
+        seen(e.time());
+    }
+
+    private void onStageExecutorMetrics(StageExecutorMetrics e) {
+        executor(e.executorId()).peaks(e.peaks());
+        if ("driver".equals(e.executorId())) {
+            long gc = gcTime(e.peaks());
+            if (gc >= 0) {
+                driverGcTimeMs = Math.max(driverGcTimeMs, gc);
+            }
+        }
+    }
+
+    /** GC time since JVM start from executor metrics: TotalGCTime (3.1+) or minor + major (3.0). */
+    private static long gcTime(Map<String, Long> peaks) {
+        Long total = peaks.get("TotalGCTime");
+        if (total != null) {
+            return total;
+        }
+        Long minor = peaks.get("MinorGCTime");
+        Long major = peaks.get("MajorGCTime");
+        if (minor == null && major == null) {
+            return -1;
+        }
+        return (minor == null ? 0 : minor) + (major == null ? 0 : major);
+    }
+
+    private static long stageKey(int stageId, int attemptId) {
+        return ((long) stageId << 32) | (attemptId & 0xffffffffL);
+    }
+
+    private LiveStage stage(int stageId, int attemptId) {
+        long key = stageKey(stageId, attemptId);
+        LiveStage s = stages.get(key);
+        if (s == null) {
+            s = new LiveStage(stageId, attemptId, options);
+            List<Integer> jobIds = jobIdsByStage.get(stageId);
+            if (jobIds != null) {
+                s.jobIds.addAll(jobIds);
+            }
+            stages.put(key, s);
+        }
+        return s;
+    }
+
+    private void onJobStart(JobStart e) {
+        LiveJob job = jobs.computeIfAbsent(e.jobId(), LiveJob::new);
+        job.submissionTime = e.submissionTime();
+        job.stageIds = e.stageIds();
+        job.status = JobStatus.RUNNING;
+        Map<String, String> props = e.properties();
+        job.description = props.get("spark.job.description");
+        job.jobGroup = props.get("spark.jobGroup.id");
+        String sqlId = props.get("spark.sql.execution.id");
+        if (sqlId != null) {
+            try {
+                job.sqlExecutionId = Long.parseLong(sqlId.trim());
+                sql(job.sqlExecutionId).jobIds.add(e.jobId());
+            } catch (NumberFormatException ignored) {
+                // not a SQL job id we can link; the job stands on its own
+            }
+        }
+        // Spark names a job after its last stage and counts the tasks of stages still to run.
+        StageInfo last = null;
+        int numTasks = 0;
+        for (StageInfo info : e.stageInfos()) {
+            if (last == null || info.stageId() > last.stageId()) {
+                last = info;
+            }
+            if (info.completionTime() <= 0) {
+                numTasks += info.numTasks();
+            }
+        }
+        job.name = last != null && last.name() != null ? last.name() : "";
+        job.numTasks = numTasks;
+        for (int stageId : e.stageIds()) {
+            jobIdsByStage.computeIfAbsent(stageId, k -> new ArrayList<>(1)).add(e.jobId());
+        }
+        for (StageInfo info : e.stageInfos()) {
+            LiveStage s = stage(info.stageId(), info.attemptId());
+            s.jobIds.add(e.jobId());
+            if (s.status == StageStatus.PENDING) {
+                s.update(info);
+            }
+        }
+        for (LiveStage s : stages.values()) {
+            if (e.stageIds().contains(s.stageId)) {
+                s.jobIds.add(e.jobId());
+            }
+        }
+        seen(e.submissionTime());
+    }
+
+    private void onJobEnd(JobEnd e) {
+        LiveJob job = jobs.computeIfAbsent(e.jobId(), LiveJob::new);
+        job.completionTime = e.completionTime();
+        job.status = e.succeeded() ? JobStatus.SUCCEEDED : JobStatus.FAILED;
+        job.failureReason = e.failureReason();
+        // Stages a finished job never ran are skipped (Spark marks them so at job end).
+        for (int stageId : job.stageIds) {
+            for (LiveStage s : stagesOf(stageId)) {
+                if (s.status == StageStatus.PENDING) {
+                    s.status = StageStatus.SKIPPED;
+                    s.releaseValues(quantiles);
+                }
+            }
+        }
+        seen(e.completionTime());
+    }
+
+    private List<LiveStage> stagesOf(int stageId) {
+        List<LiveStage> out = new ArrayList<>(1);
+        for (LiveStage s : ((TreeMap<Long, LiveStage>) stages)
+                .subMap(stageKey(stageId, 0), true, stageKey(stageId, Integer.MAX_VALUE), true).values()) {
+            out.add(s);
+        }
+        return out;
+    }
+
+    private void onStageSubmitted(StageInfo info) {
+        LiveStage s = stage(info.stageId(), info.attemptId());
+        s.update(info);
+        s.status = StageStatus.ACTIVE;
+        seen(info.submissionTime());
+    }
+
+    private void onStageCompleted(StageInfo info) {
+        LiveStage s = stage(info.stageId(), info.attemptId());
+        s.completed(info);
+        seen(info.completionTime());
+        collectSqlMetrics(info);
+        retainedCompleted.addLast(s);
+        retainedRows += s.valueRows();
+        while (retainedRows > options.retainedCompletedTasks() && !retainedCompleted.isEmpty()) {
+            LiveStage oldest = retainedCompleted.pollFirst();
+            retainedRows -= oldest.valueRows();
+            oldest.releaseValues(quantiles);
+        }
+    }
+
+    private void collectSqlMetrics(StageInfo info) {
+        if (sqlExecutions.isEmpty() || info.accumulables().isEmpty()) {
+            return;
+        }
+        for (StageInfo.Accumulable acc : info.accumulables()) {
+            for (LiveSqlExecution sql : sqlExecutions.values()) {
+                if (sql.metricIds.contains(acc.id())) {
+                    Long value = parseLong(acc.value());
+                    if (value != null) {
+                        sql.metricValues.put(acc.id(), value);
+                    }
+                }
+            }
+        }
+    }
+
+    private static Long parseLong(String s) {
+        if (s == null) {
+            return null;
+        }
+        try {
+            return Long.parseLong(s.trim());
+        } catch (NumberFormatException e) {
+            return null;
+        }
+    }
+
+    private void onTaskStart(TaskStart e) {
+        stage(e.stageId(), e.stageAttemptId()).taskStarted(e.taskInfo());
+        seen(e.taskInfo().launchTime());
+    }
+
+    private void onTaskEnd(TaskEnd e) {
+        LiveStage s = stage(e.stageId(), e.stageAttemptId());
+        s.taskEnded(e.reason(), e.taskInfo(), e.metrics());
+        executor(e.taskInfo().executorId()).taskEnded(e.reason(), e.taskInfo(), e.metrics());
+        seen(e.taskInfo().finishTime());
+    }
+
+    private LiveSqlExecution sql(long id) {
+        return sqlExecutions.computeIfAbsent(id, LiveSqlExecution::new);
+    }
+
+    private void onSqlStart(SqlExecutionStart e) {
+        LiveSqlExecution sql = sql(e.executionId());
+        sql.description = e.description();
+        sql.startTime = e.time();
+        sql.plan(e.physicalPlanDescription(), e.plan());
+        seen(e.time());
+    }
+
+    private void onDriverAccumUpdates(DriverAccumUpdates e) {
+        LiveSqlExecution sql = sqlExecutions.get(e.executionId());
+        if (sql != null) {
+            e.updates().forEach((id, v) -> {
+                if (sql.metricIds.contains(id)) {
+                    sql.metricValues.put(id, v);
+                }
+            });
+        }
+    }
+
+    /** Stage attempts currently holding task values (running or recently completed). */
+    public int stagesHoldingValues() {
+        int n = 0;
+        for (LiveStage s : stages.values()) {
+            if (s.valueRows() > 0) {
+                n++;
+            }
+        }
+        return n;
+    }
+
+    /** An immutable picture of everything so far; cheap to repeat while little changes. */
+    public AppSnapshot snapshot() {
+        List<StageSummary> stageSummaries = new ArrayList<>(stages.size());
+        Map<Integer, int[]> taskCountsByJob = new HashMap<>();
+        for (LiveStage s : stages.values()) {
+            StageSummary summary = s.summary(quantiles);
+            stageSummaries.add(summary);
+            for (int jobId : s.jobIds) {
+                int[] c = taskCountsByJob.computeIfAbsent(jobId, k -> new int[4]);
+                c[0] += summary.numCompleteTasks();
+                c[1] += summary.numFailedTasks();
+                c[2] += summary.numKilledTasks();
+                if (summary.status() == StageStatus.SKIPPED) {
+                    c[3]++;
+                }
+            }
+        }
+        List<JobSummary> jobSummaries = new ArrayList<>(jobs.size());
+        for (LiveJob job : jobs.values()) {
+            int[] c = taskCountsByJob.getOrDefault(job.jobId, new int[4]);
+            jobSummaries.add(job.summary(c[0], c[1], c[2], c[3]));
+        }
+        List<ExecutorSummary> executorSummaries = new ArrayList<>(executors.size());
+        for (LiveExecutor ex : executors.values()) {
+            executorSummaries.add(ex.summary());
+        }
+        List<SqlExecutionSummary> sql = new ArrayList<>(sqlExecutions.size());
+        for (LiveSqlExecution s : sqlExecutions.values()) {
+            sql.add(s.summary());
+        }
+        return new AppSnapshot(appId, attemptId, appName, sparkUser, sparkVersion, startTime, endTime,
+                lastEventTime, complete, config, executorSummaries, jobSummaries, stageSummaries, sql,
+                driverGcTimeMs, driverMaxMemory, eventCount, unknownEventTypes);
+    }
+}
