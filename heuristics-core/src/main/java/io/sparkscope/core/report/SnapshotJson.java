@@ -1,0 +1,202 @@
+package io.sparkscope.core.report;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import io.sparkscope.core.model.AppSnapshot;
+import io.sparkscope.core.model.DistributionMetric;
+import io.sparkscope.core.model.ExecutorSummary;
+import io.sparkscope.core.model.JobSummary;
+import io.sparkscope.core.model.SqlExecutionSummary;
+import io.sparkscope.core.model.StageSummary;
+import io.sparkscope.core.model.TaskDistributions;
+import io.sparkscope.core.model.TaskRecord;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The JSON form of a snapshot ({@code analyze --json}, the API): times in epoch ms, durations in ms, bytes in bytes;
+ * stage {@code totals} under Spark's {@code StageData} names and {@code taskSummary} in the shape of Spark's REST
+ * {@code TaskMetricDistributions}.
+ */
+public final class SnapshotJson {
+    private static final ObjectMapper MAPPER = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+
+    private SnapshotJson() {
+    }
+
+    public static ObjectMapper mapper() {
+        return MAPPER;
+    }
+
+    /**
+     * @param quantiles quantiles to print (each must have been computed by the recorder)
+     * @param findings  objects Jackson can serialize (records), printed as the {@code findings} array
+     * @param withTasks include each stage's kept tasks
+     */
+    public static Map<String, Object> toMap(AppSnapshot s, double[] quantiles, List<?> findings, boolean withTasks) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("appId", s.appId());
+        m.put("attemptId", s.attemptId());
+        m.put("appName", s.appName());
+        m.put("sparkUser", s.sparkUser());
+        m.put("sparkVersion", s.sparkVersion());
+        m.put("startTime", s.startTime());
+        m.put("endTime", s.endTime());
+        m.put("durationMs", s.durationMs());
+        m.put("complete", s.complete());
+        m.put("status", s.status());
+        m.put("config", s.config().sparkProperties());
+        m.put("driverGcTimeMs", s.driverGcTimeMs());
+        m.put("driverMaxMemory", s.driverMaxMemory());
+        m.put("executors", s.executors().stream().map(SnapshotJson::executor).toList());
+        m.put("jobs", s.jobs().stream().map(SnapshotJson::job).toList());
+        List<Object> stages = new ArrayList<>(s.stages().size());
+        for (StageSummary st : s.stages()) {
+            stages.add(stage(st, quantiles, withTasks));
+        }
+        m.put("stages", stages);
+        m.put("sqlExecutions", s.sqlExecutions().stream().map(SnapshotJson::sql).toList());
+        m.put("findings", findings == null ? List.of() : findings);
+        return m;
+    }
+
+    public static String toJson(Object value) {
+        try {
+            return MAPPER.writeValueAsString(value);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("cannot serialize report", e);
+        }
+    }
+
+    private static Map<String, Object> executor(ExecutorSummary e) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("executorId", e.executorId());
+        m.put("host", e.host());
+        m.put("totalCores", e.totalCores());
+        m.put("addTime", e.addTime());
+        m.put("removeTime", e.removeTime());
+        m.put("removeReason", e.removeReason());
+        m.put("maxMemory", e.maxMemory());
+        m.put("completedTasks", e.completedTasks());
+        m.put("failedTasks", e.failedTasks());
+        m.put("killedTasks", e.killedTasks());
+        m.put("totalDuration", e.totalDuration());
+        m.put("totalRunTime", e.totalRunTime());
+        m.put("totalCpuTimeNs", e.totalCpuTimeNs());
+        m.put("totalGCTime", e.totalGcTime());
+        m.put("totalInputBytes", e.inputBytes());
+        m.put("totalShuffleRead", e.shuffleReadBytes());
+        m.put("totalShuffleWrite", e.shuffleWriteBytes());
+        m.put("memoryBytesSpilled", e.memoryBytesSpilled());
+        m.put("diskBytesSpilled", e.diskBytesSpilled());
+        m.put("peakMetrics", e.peakMetrics());
+        return m;
+    }
+
+    private static Map<String, Object> job(JobSummary j) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("jobId", j.jobId());
+        m.put("name", j.name());
+        m.put("description", j.description());
+        m.put("jobGroup", j.jobGroup());
+        m.put("status", j.status().name());
+        m.put("stageIds", j.stageIds());
+        m.put("submissionTime", j.submissionTime());
+        m.put("completionTime", j.completionTime());
+        m.put("durationMs", j.durationMs());
+        m.put("failureReason", j.failureReason());
+        m.put("sqlExecutionId", j.sqlExecutionId());
+        m.put("numTasks", j.numTasks());
+        m.put("numCompletedTasks", j.numCompletedTasks());
+        m.put("numFailedTasks", j.numFailedTasks());
+        m.put("numKilledTasks", j.numKilledTasks());
+        m.put("numSkippedStages", j.numSkippedStages());
+        return m;
+    }
+
+    private static Map<String, Object> stage(StageSummary s, double[] quantiles, boolean withTasks) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("stageId", s.stageId());
+        m.put("attemptId", s.attemptId());
+        m.put("name", s.name());
+        m.put("status", s.status().name());
+        m.put("numTasks", s.numTasks());
+        m.put("numActiveTasks", s.numActiveTasks());
+        m.put("numCompleteTasks", s.numCompleteTasks());
+        m.put("numFailedTasks", s.numFailedTasks());
+        m.put("numKilledTasks", s.numKilledTasks());
+        m.put("numCompletedIndices", s.numCompletedIndices());
+        m.put("submissionTime", s.submissionTime());
+        m.put("completionTime", s.completionTime());
+        m.put("durationMs", s.durationMs());
+        m.put("firstTaskLaunchedTime", s.firstTaskLaunchedTime());
+        m.put("failureReason", s.failureReason());
+        m.put("parentIds", s.parentIds());
+        m.put("jobIds", s.jobIds());
+        m.put("endReasons", s.endReasons());
+        m.put("totals", s.totals().asSparkFields());
+        TaskDistributions d = s.taskSummary();
+        m.put("taskSummaryCount", d == null ? 0 : d.count());
+        m.put("taskSummaryExact", d == null || d.exact());
+        m.put("taskSummary", d == null ? null : distributions(d.restrictTo(quantiles)));
+        if (withTasks) {
+            m.put("tasks", s.keptTasks().stream().map(SnapshotJson::task).toList());
+        }
+        return m;
+    }
+
+    /** Spark's REST TaskMetricDistributions shape: nested objects following each metric's dotted path. */
+    public static Map<String, Object> distributions(TaskDistributions d) {
+        Map<String, Object> root = new LinkedHashMap<>();
+        root.put("quantiles", d.quantiles());
+        for (DistributionMetric metric : DistributionMetric.values()) {
+            String[] parts = metric.path.split("\\.");
+            Map<String, Object> node = root;
+            for (int i = 0; i < parts.length - 1; i++) {
+                @SuppressWarnings("unchecked")
+                Map<String, Object> child = (Map<String, Object>) node.computeIfAbsent(parts[i],
+                        k -> new LinkedHashMap<String, Object>());
+                node = child;
+            }
+            node.put(parts[parts.length - 1], d.values(metric));
+        }
+        return root;
+    }
+
+    private static Map<String, Object> task(TaskRecord t) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("taskId", t.taskId());
+        m.put("index", t.index());
+        m.put("attempt", t.attempt());
+        m.put("partitionId", t.partitionId());
+        m.put("executorId", t.executorId());
+        m.put("host", t.host());
+        m.put("status", t.status());
+        m.put("launchTime", t.launchTime());
+        m.put("durationMs", t.durationMs());
+        m.put("speculative", t.speculative());
+        m.put("endReason", t.endReason());
+        m.put("errorMessage", t.errorMessage());
+        if (t.metrics() != null) {
+            Map<String, Long> metrics = new LinkedHashMap<>();
+            t.metrics().asMap().forEach((k, v) -> metrics.put(k.stageTotalName, v));
+            m.put("metrics", metrics);
+        }
+        return m;
+    }
+
+    private static Map<String, Object> sql(SqlExecutionSummary s) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("executionId", s.executionId());
+        m.put("description", s.description());
+        m.put("startTime", s.startTime());
+        m.put("endTime", s.endTime());
+        m.put("errorMessage", s.errorMessage());
+        m.put("jobIds", s.jobIds());
+        return m;
+    }
+}

@@ -1,0 +1,219 @@
+package io.sparkscope.listener;
+
+import io.sparkscope.core.event.SparkEvent;
+import io.sparkscope.core.event.StageInfo;
+import io.sparkscope.core.event.TaskEndReason;
+import io.sparkscope.core.event.TaskInfo;
+import io.sparkscope.core.event.TaskMetric;
+import io.sparkscope.core.event.TaskMetrics;
+import org.apache.spark.ExceptionFailure;
+import org.apache.spark.TaskFailedReason;
+import org.apache.spark.executor.ExecutorMetrics;
+import org.apache.spark.executor.ShuffleReadMetrics;
+import org.apache.spark.executor.ShuffleWriteMetrics;
+import org.apache.spark.scheduler.AccumulableInfo;
+import org.apache.spark.scheduler.JobFailed;
+import org.apache.spark.scheduler.SparkListenerApplicationEnd;
+import org.apache.spark.scheduler.SparkListenerApplicationStart;
+import org.apache.spark.scheduler.SparkListenerBlockManagerAdded;
+import org.apache.spark.scheduler.SparkListenerEnvironmentUpdate;
+import org.apache.spark.scheduler.SparkListenerExecutorAdded;
+import org.apache.spark.scheduler.SparkListenerExecutorRemoved;
+import org.apache.spark.scheduler.SparkListenerJobEnd;
+import org.apache.spark.scheduler.SparkListenerJobStart;
+import org.apache.spark.scheduler.SparkListenerTaskEnd;
+import org.apache.spark.scheduler.SparkListenerTaskStart;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+
+/**
+ * Spark's listener events to ours. Runs on Spark's listener-bus thread, so it only copies fields: constant work per
+ * event (environment and job start copy their maps, which are small and rare).
+ */
+final class SparkEventConverter {
+    /** Executor metrics Spark reports (ExecutorMetricType); unknown names are skipped per Spark version. */
+    static final String[] EXECUTOR_METRIC_NAMES = {
+        "JVMHeapMemory", "JVMOffHeapMemory", "OnHeapExecutionMemory", "OffHeapExecutionMemory",
+        "OnHeapStorageMemory", "OffHeapStorageMemory", "OnHeapUnifiedMemory", "OffHeapUnifiedMemory",
+        "DirectPoolMemory", "MappedPoolMemory", "ProcessTreeJVMVMemory", "ProcessTreeJVMRSSMemory",
+        "ProcessTreePythonVMemory", "ProcessTreePythonRSSMemory", "ProcessTreeOtherVMemory",
+        "ProcessTreeOtherRSSMemory", "MinorGCCount", "MinorGCTime", "MajorGCCount", "MajorGCTime", "TotalGCTime"};
+
+    private SparkEventConverter() {
+    }
+
+    static SparkEvent.ApplicationStart applicationStart(SparkListenerApplicationStart e) {
+        return new SparkEvent.ApplicationStart(e.appName(), ScalaInterop.stringOr(e.appId(), null),
+                ScalaInterop.stringOr(e.appAttemptId(), null), e.time(), e.sparkUser());
+    }
+
+    static SparkEvent.ApplicationEnd applicationEnd(SparkListenerApplicationEnd e) {
+        return new SparkEvent.ApplicationEnd(e.time());
+    }
+
+    static SparkEvent.EnvironmentUpdate environment(SparkListenerEnvironmentUpdate e) {
+        Map<String, Map<String, String>> sections = new HashMap<>();
+        scala.collection.Iterator<? extends scala.Tuple2<String, ? extends scala.collection.Iterable<scala.Tuple2<String, String>>>> it =
+                e.environmentDetails().iterator();
+        while (it.hasNext()) {
+            var section = it.next();
+            sections.put(section._1(), ScalaInterop.pairs(section._2()));
+        }
+        return new SparkEvent.EnvironmentUpdate(
+                sections.getOrDefault("Spark Properties", Map.of()),
+                sections.getOrDefault("JVM Information", Map.of()),
+                sections.getOrDefault("System Properties", Map.of()),
+                sections.getOrDefault("Hadoop Properties", Map.of()));
+    }
+
+    static SparkEvent.ExecutorAdded executorAdded(SparkListenerExecutorAdded e) {
+        return new SparkEvent.ExecutorAdded(e.time(), e.executorId(), e.executorInfo().executorHost(),
+                e.executorInfo().totalCores());
+    }
+
+    static SparkEvent.ExecutorRemoved executorRemoved(SparkListenerExecutorRemoved e) {
+        return new SparkEvent.ExecutorRemoved(e.time(), e.executorId(), e.reason());
+    }
+
+    static SparkEvent.BlockManagerAdded blockManagerAdded(SparkListenerBlockManagerAdded e) {
+        return new SparkEvent.BlockManagerAdded(e.time(), e.blockManagerId().executorId(),
+                e.blockManagerId().host(), e.maxMem());
+    }
+
+    static SparkEvent.JobStart jobStart(SparkListenerJobStart e) {
+        List<StageInfo> infos = new ArrayList<>();
+        for (org.apache.spark.scheduler.StageInfo s : ScalaInterop.list(e.stageInfos())) {
+            infos.add(stage(s, false));
+        }
+        Map<String, String> props = new LinkedHashMap<>();
+        Properties p = e.properties();
+        if (p != null) {
+            for (String key : new String[] {"spark.sql.execution.id", "spark.jobGroup.id", "spark.job.description"}) {
+                String v = p.getProperty(key);
+                if (v != null) {
+                    props.put(key, v);
+                }
+            }
+        }
+        return new SparkEvent.JobStart(e.jobId(), e.time(), ScalaInterop.intList(e.stageIds()), infos, props);
+    }
+
+    static SparkEvent.JobEnd jobEnd(SparkListenerJobEnd e) {
+        if (e.jobResult() instanceof JobFailed failed) {
+            Exception ex = failed.exception();
+            return new SparkEvent.JobEnd(e.jobId(), e.time(), false, ex == null ? "Job failed" : ex.getMessage());
+        }
+        return new SparkEvent.JobEnd(e.jobId(), e.time(), true, null);
+    }
+
+    /** @param withAccumulables stage-completed events carry SQL metric values; submitted ones need none */
+    static StageInfo stage(org.apache.spark.scheduler.StageInfo s, boolean withAccumulables) {
+        List<StageInfo.Accumulable> accs = List.of();
+        if (withAccumulables) {
+            accs = new ArrayList<>();
+            scala.collection.Iterator<AccumulableInfo> it = s.accumulables().valuesIterator();
+            while (it.hasNext()) {
+                AccumulableInfo a = it.next();
+                if (a.value().isDefined()) {
+                    accs.add(new StageInfo.Accumulable(a.id(), ScalaInterop.stringOr(a.name(), null),
+                            String.valueOf(a.value().get())));
+                }
+            }
+        }
+        return new StageInfo(s.stageId(), s.attemptNumber(), s.name(), s.numTasks(),
+                ScalaInterop.intList(s.parentIds()), s.details(),
+                ScalaInterop.longOr(s.submissionTime(), -1), ScalaInterop.longOr(s.completionTime(), -1),
+                ScalaInterop.stringOr(s.failureReason(), null), accs);
+    }
+
+    static SparkEvent.TaskStart taskStart(SparkListenerTaskStart e) {
+        return new SparkEvent.TaskStart(e.stageId(), e.stageAttemptId(), taskInfo(e.taskInfo()));
+    }
+
+    static SparkEvent.TaskEnd taskEnd(SparkListenerTaskEnd e) {
+        return new SparkEvent.TaskEnd(e.stageId(), e.stageAttemptId(), e.taskType(), reason(e.reason()),
+                taskInfo(e.taskInfo()), metrics(e.taskMetrics()));
+    }
+
+    static TaskInfo taskInfo(org.apache.spark.scheduler.TaskInfo t) {
+        return new TaskInfo(t.taskId(), t.index(), t.attemptNumber(), t.partitionId(), t.launchTime(),
+                t.executorId(), t.host(), t.taskLocality().toString(), t.speculative(), t.gettingResultTime(),
+                t.finishTime(), t.failed(), t.killed());
+    }
+
+    /** The reason's name as Spark writes it in event logs ("ExceptionFailure", "TaskKilled", …). */
+    static TaskEndReason reason(org.apache.spark.TaskEndReason r) {
+        if (r == null) {
+            return new TaskEndReason("UnknownReason", null, null);
+        }
+        String kind = r.getClass().getSimpleName().replace("$", "");
+        if ("Success".equals(kind)) {
+            return TaskEndReason.SUCCESS;
+        }
+        String description = r instanceof TaskFailedReason f ? f.toErrorString() : kind;
+        String trace = r instanceof ExceptionFailure ex ? ex.fullStackTrace() : null;
+        return new TaskEndReason(kind, description, trace);
+    }
+
+    static TaskMetrics metrics(org.apache.spark.executor.TaskMetrics m) {
+        if (m == null) {
+            return null;
+        }
+        ShuffleReadMetrics r = m.shuffleReadMetrics();
+        ShuffleWriteMetrics w = m.shuffleWriteMetrics();
+        return TaskMetrics.builder()
+                .set(TaskMetric.EXECUTOR_DESERIALIZE_TIME, m.executorDeserializeTime())
+                .set(TaskMetric.EXECUTOR_DESERIALIZE_CPU_TIME, m.executorDeserializeCpuTime())
+                .set(TaskMetric.EXECUTOR_RUN_TIME, m.executorRunTime())
+                .set(TaskMetric.EXECUTOR_CPU_TIME, m.executorCpuTime())
+                .set(TaskMetric.RESULT_SIZE, m.resultSize())
+                .set(TaskMetric.JVM_GC_TIME, m.jvmGCTime())
+                .set(TaskMetric.RESULT_SERIALIZATION_TIME, m.resultSerializationTime())
+                .set(TaskMetric.MEMORY_BYTES_SPILLED, m.memoryBytesSpilled())
+                .set(TaskMetric.DISK_BYTES_SPILLED, m.diskBytesSpilled())
+                .set(TaskMetric.PEAK_EXECUTION_MEMORY, m.peakExecutionMemory())
+                .set(TaskMetric.INPUT_BYTES, m.inputMetrics().bytesRead())
+                .set(TaskMetric.INPUT_RECORDS, m.inputMetrics().recordsRead())
+                .set(TaskMetric.OUTPUT_BYTES, m.outputMetrics().bytesWritten())
+                .set(TaskMetric.OUTPUT_RECORDS, m.outputMetrics().recordsWritten())
+                .set(TaskMetric.SHUFFLE_REMOTE_BLOCKS_FETCHED, r.remoteBlocksFetched())
+                .set(TaskMetric.SHUFFLE_LOCAL_BLOCKS_FETCHED, r.localBlocksFetched())
+                .set(TaskMetric.SHUFFLE_FETCH_WAIT_TIME, r.fetchWaitTime())
+                .set(TaskMetric.SHUFFLE_REMOTE_BYTES_READ, r.remoteBytesRead())
+                .set(TaskMetric.SHUFFLE_REMOTE_BYTES_READ_TO_DISK, r.remoteBytesReadToDisk())
+                .set(TaskMetric.SHUFFLE_LOCAL_BYTES_READ, r.localBytesRead())
+                .set(TaskMetric.SHUFFLE_RECORDS_READ, r.recordsRead())
+                .set(TaskMetric.SHUFFLE_REMOTE_REQS_DURATION, r.remoteReqsDuration())
+                .set(TaskMetric.SHUFFLE_CORRUPT_MERGED_BLOCK_CHUNKS, r.corruptMergedBlockChunks())
+                .set(TaskMetric.SHUFFLE_MERGED_FETCH_FALLBACK_COUNT, r.mergedFetchFallbackCount())
+                .set(TaskMetric.SHUFFLE_MERGED_REMOTE_BLOCKS_FETCHED, r.remoteMergedBlocksFetched())
+                .set(TaskMetric.SHUFFLE_MERGED_LOCAL_BLOCKS_FETCHED, r.localMergedBlocksFetched())
+                .set(TaskMetric.SHUFFLE_MERGED_REMOTE_CHUNKS_FETCHED, r.remoteMergedChunksFetched())
+                .set(TaskMetric.SHUFFLE_MERGED_LOCAL_CHUNKS_FETCHED, r.localMergedChunksFetched())
+                .set(TaskMetric.SHUFFLE_MERGED_REMOTE_BYTES_READ, r.remoteMergedBytesRead())
+                .set(TaskMetric.SHUFFLE_MERGED_LOCAL_BYTES_READ, r.localMergedBytesRead())
+                .set(TaskMetric.SHUFFLE_MERGED_REMOTE_REQS_DURATION, r.remoteMergedReqsDuration())
+                .set(TaskMetric.SHUFFLE_BYTES_WRITTEN, w.bytesWritten())
+                .set(TaskMetric.SHUFFLE_WRITE_TIME, w.writeTime())
+                .set(TaskMetric.SHUFFLE_RECORDS_WRITTEN, w.recordsWritten())
+                .build();
+    }
+
+    /** Peak executor metrics as name → value; names this Spark does not know are skipped. */
+    static Map<String, Long> executorMetrics(ExecutorMetrics m) {
+        Map<String, Long> out = new LinkedHashMap<>();
+        for (String name : EXECUTOR_METRIC_NAMES) {
+            try {
+                out.put(name, m.getMetricValue(name));
+            } catch (RuntimeException unknownOnThisVersion) {
+                // e.g. TotalGCTime before Spark 3.1: leave it out
+            }
+        }
+        return out;
+    }
+}
