@@ -1,0 +1,139 @@
+package io.sparkscope.listener;
+
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.util.Locale;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.function.Consumer;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * The listener's settings, read from {@code spark.sparkscope.*}. An invalid value never stops the application: it
+ * gives one warning naming the key, the bad value and the value used instead.
+ *
+ * @param heuristics {@code spark.sparkscope.heuristics.*} with the prefix removed, for the heuristics' thresholds
+ */
+public record ListenerConfig(
+        boolean enabled,
+        String jdbcUrl,
+        String jdbcUser,
+        String jdbcPassword,
+        int tasksPerStage,
+        Path spoolDir,
+        long spoolMaxBytes,
+        long flushTimeoutMs,
+        long flushIntervalMs,
+        boolean reportEnabled,
+        String uiUrl,
+        int queueCapacity,
+        Map<String, String> heuristics) {
+
+    public static final String PREFIX = "spark.sparkscope.";
+    private static final Pattern BYTES = Pattern.compile("(?i)\\s*(\\d+)\\s*([kmgt]?)i?b?\\s*");
+
+    public ListenerConfig {
+        heuristics = Map.copyOf(heuristics);
+    }
+
+    /** Never prints the password: records print all components otherwise. */
+    @Override
+    public String toString() {
+        return "ListenerConfig[enabled=" + enabled + ", jdbcUrl=" + jdbcUrl + ", jdbcUser=" + jdbcUser
+                + ", tasksPerStage=" + tasksPerStage + ", spoolDir=" + spoolDir + ", spoolMaxBytes=" + spoolMaxBytes
+                + ", flushTimeoutMs=" + flushTimeoutMs + ", reportEnabled=" + reportEnabled + ", uiUrl=" + uiUrl + "]";
+    }
+
+    public boolean hasDatabase() {
+        return jdbcUrl != null && !jdbcUrl.isBlank();
+    }
+
+    /** @param conf all Spark configuration entries (only {@code spark.sparkscope.*} are read) */
+    public static ListenerConfig from(Map<String, String> conf, Consumer<String> warn) {
+        Reader r = new Reader(conf, warn);
+        Map<String, String> heuristics = new TreeMap<>();
+        String hPrefix = PREFIX + "heuristics.";
+        conf.forEach((k, v) -> {
+            if (k.startsWith(hPrefix)) {
+                heuristics.put(k.substring(hPrefix.length()), v);
+            }
+        });
+        return new ListenerConfig(
+                r.bool("enabled", true),
+                r.string("jdbc.url", null),
+                r.string("jdbc.user", null),
+                r.string("jdbc.password", null),
+                (int) r.number("tasks.perStage", 100, 0, 1_000_000),
+                Paths.get(r.string("spool.dir", Paths.get(System.getProperty("java.io.tmpdir"), "sparkscope-spool")
+                        .toString())),
+                r.bytes("spool.maxBytes", 256L << 20),
+                r.number("flush.timeoutMs", 10_000, 0, 600_000),
+                r.number("flush.intervalMs", 5_000, 100, 3_600_000),
+                r.bool("report.enabled", true),
+                r.string("ui.url", null),
+                (int) r.number("queue.capacity", 50_000, 1_000, 10_000_000),
+                heuristics);
+    }
+
+    private record Reader(Map<String, String> conf, Consumer<String> warn) {
+        String string(String key, String fallback) {
+            String v = conf.get(PREFIX + key);
+            return v == null || v.isBlank() ? fallback : v.trim();
+        }
+
+        boolean bool(String key, boolean fallback) {
+            String v = conf.get(PREFIX + key);
+            if (v == null) {
+                return fallback;
+            }
+            String t = v.trim().toLowerCase(Locale.ROOT);
+            if (t.equals("true") || t.equals("false")) {
+                return Boolean.parseBoolean(t);
+            }
+            warn.accept("invalid value '" + v + "' for " + PREFIX + key + " (expected true or false); using "
+                    + fallback);
+            return fallback;
+        }
+
+        long number(String key, long fallback, long min, long max) {
+            String v = conf.get(PREFIX + key);
+            if (v == null) {
+                return fallback;
+            }
+            try {
+                long n = Long.parseLong(v.trim());
+                if (n >= min && n <= max) {
+                    return n;
+                }
+            } catch (NumberFormatException ignored) {
+                // reported below
+            }
+            warn.accept("invalid value '" + v + "' for " + PREFIX + key + " (expected a whole number from " + min
+                    + " to " + max + "); using " + fallback);
+            return fallback;
+        }
+
+        long bytes(String key, long fallback) {
+            String v = conf.get(PREFIX + key);
+            if (v == null) {
+                return fallback;
+            }
+            Matcher m = BYTES.matcher(v);
+            if (m.matches()) {
+                long n = Long.parseLong(m.group(1));
+                int shift = switch (m.group(2).toLowerCase(Locale.ROOT)) {
+                    case "k" -> 10;
+                    case "m" -> 20;
+                    case "g" -> 30;
+                    case "t" -> 40;
+                    default -> 0;
+                };
+                return n << shift;
+            }
+            warn.accept("invalid value '" + v + "' for " + PREFIX + key + " (expected a size such as 512m or 1g); "
+                    + "using " + fallback + " bytes");
+            return fallback;
+        }
+    }
+}

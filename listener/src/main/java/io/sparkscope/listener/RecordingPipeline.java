@@ -1,0 +1,187 @@
+package io.sparkscope.listener;
+
+import io.sparkscope.core.event.SparkEvent;
+import io.sparkscope.core.model.AppSnapshot;
+import io.sparkscope.core.recorder.Recorder;
+import io.sparkscope.core.recorder.RecorderOptions;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Consumer;
+
+/**
+ * Spark's bus thread only {@link #offer}s converted events into a bounded queue; one recorder thread folds them
+ * into the {@link Recorder}, and every {@code flush.intervalMs} (and at application end) hands a snapshot to the
+ * {@link SnapshotDelivery} thread, which writes it. Neither thread ever blocks the bus.
+ */
+final class RecordingPipeline {
+    private static final Logger LOG = LoggerFactory.getLogger(RecordingPipeline.class);
+
+    private final ListenerConfig config;
+    private final BlockingQueue<SparkEvent> queue;
+    private final Recorder recorder;
+    private final SnapshotDelivery delivery;
+    private final Consumer<AppSnapshot> onFinal;
+    private final CountDownLatch finished = new CountDownLatch(1);
+    private final AtomicLong dropped = new AtomicLong();
+    private final AtomicBoolean dropLogged = new AtomicBoolean();
+    private final AtomicBoolean failureLogged = new AtomicBoolean();
+    private final Thread thread;
+    private volatile AppSnapshot lastSnapshot;
+    /** Set by the JVM shutdown hook when the application never posted its end. */
+    private volatile boolean flushRequested;
+
+    /**
+     * @param delivery null when no database is configured (the report is still logged)
+     * @param onFinal  called on the recorder thread with the final snapshot (the driver-log report)
+     */
+    RecordingPipeline(ListenerConfig config, SnapshotDelivery delivery, Consumer<AppSnapshot> onFinal) {
+        this.config = config;
+        this.queue = new ArrayBlockingQueue<>(config.queueCapacity());
+        this.recorder = new Recorder(RecorderOptions.DEFAULTS.withTasksPerStage(config.tasksPerStage()));
+        this.delivery = delivery;
+        this.onFinal = onFinal;
+        this.thread = new Thread(this::run, "sparkscope-recorder");
+        thread.setDaemon(true);
+    }
+
+    void start() {
+        if (delivery != null) {
+            delivery.start();
+        }
+        thread.start();
+    }
+
+    /** Called on Spark's bus thread: constant time, never blocks, never throws. */
+    void offer(SparkEvent event) {
+        if (!queue.offer(event)) {
+            long n = dropped.incrementAndGet();
+            if (dropLogged.compareAndSet(false, true)) {
+                LOG.warn("Sparkscope: recorder queue full ({} events); dropping events (first drop; "
+                        + "spark.sparkscope.queue.capacity raises the limit)", config.queueCapacity());
+            }
+            if (n % 100_000 == 0) {
+                LOG.warn("Sparkscope: {} events dropped so far", n);
+            }
+        }
+    }
+
+    long droppedEvents() {
+        return dropped.get();
+    }
+
+    AppSnapshot lastSnapshot() {
+        return lastSnapshot;
+    }
+
+    /** Waits, at most {@code timeoutMs}, for the final snapshot to be folded, reported and written or spooled. */
+    boolean awaitFinished(long timeoutMs) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMs);
+        if (!finished.await(timeoutMs, TimeUnit.MILLISECONDS)) {
+            return false;
+        }
+        if (delivery == null) {
+            return true;
+        }
+        long left = TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime());
+        return delivery.awaitFinal(Math.max(0, left));
+    }
+
+    /** From the shutdown hook: publish what we have as final, even without ApplicationEnd. */
+    void requestFinalFlush() {
+        flushRequested = true;
+    }
+
+    void stop() {
+        thread.interrupt();
+        if (delivery != null) {
+            delivery.stop();
+        }
+    }
+
+    private void run() {
+        List<SparkEvent> batch = new ArrayList<>(1024);
+        long nextFlush = System.currentTimeMillis() + config.flushIntervalMs();
+        boolean dirty = false;
+        while (true) {
+            try {
+                if (flushRequested) {
+                    for (SparkEvent e = queue.poll(); e != null; e = queue.poll()) {
+                        apply(e);
+                    }
+                    finish();
+                    return;
+                }
+                // Short polls so a shutdown-hook flush request is seen quickly.
+                long wait = Math.max(1, Math.min(200, nextFlush - System.currentTimeMillis()));
+                SparkEvent first = queue.poll(wait, TimeUnit.MILLISECONDS);
+                if (first != null) {
+                    batch.add(first);
+                    queue.drainTo(batch, 4096);
+                    for (SparkEvent e : batch) {
+                        apply(e);
+                        dirty = true;
+                        if (e instanceof SparkEvent.ApplicationEnd) {
+                            finish();
+                            return;
+                        }
+                    }
+                    batch.clear();
+                }
+                if (dirty && System.currentTimeMillis() >= nextFlush) {
+                    publish(false);
+                    dirty = false;
+                }
+                if (System.currentTimeMillis() >= nextFlush) {
+                    nextFlush = System.currentTimeMillis() + config.flushIntervalMs();
+                }
+            } catch (InterruptedException e) {
+                return;
+            } catch (Throwable t) {
+                // Keep recording: one bad event must not end the recording of the whole application.
+                if (failureLogged.compareAndSet(false, true)) {
+                    LOG.warn("Sparkscope: recorder error ({}); continuing", SnapshotDelivery.oneLine(t));
+                }
+                batch.clear();
+            }
+        }
+    }
+
+    private void apply(SparkEvent e) {
+        try {
+            recorder.onEvent(e);
+        } catch (RuntimeException ex) {
+            if (failureLogged.compareAndSet(false, true)) {
+                LOG.warn("Sparkscope: could not record a {} event ({}); skipping it", e.getClass().getSimpleName(),
+                        SnapshotDelivery.oneLine(ex));
+            }
+        }
+    }
+
+    private void publish(boolean isFinal) {
+        AppSnapshot s = recorder.snapshot();
+        lastSnapshot = s;
+        if (delivery != null) {
+            delivery.submit(s, isFinal);
+        }
+    }
+
+    private void finish() {
+        try {
+            publish(true);
+            onFinal.accept(lastSnapshot);
+        } catch (Throwable t) {
+            LOG.warn("Sparkscope: could not finish the recording ({})", SnapshotDelivery.oneLine(t));
+        } finally {
+            finished.countDown();
+        }
+    }
+}

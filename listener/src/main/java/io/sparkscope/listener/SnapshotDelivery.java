@@ -1,0 +1,199 @@
+package io.sparkscope.listener;
+
+import io.sparkscope.core.model.AppSnapshot;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.nio.file.Path;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * Background delivery of snapshots to the store. Latest wins: a snapshot holds the whole application so far, so
+ * when the database is slow the newest one replaces any not yet written and nothing is lost. When the database is
+ * away the snapshot goes to the {@link Spool} and delivery is retried with exponential backoff; spooled snapshots of
+ * earlier applications are delivered once the database answers again.
+ */
+final class SnapshotDelivery implements Runnable {
+    private static final Logger LOG = LoggerFactory.getLogger(SnapshotDelivery.class);
+    private static final long MAX_BACKOFF_MS = 60_000;
+
+    private final SnapshotStore store;
+    private final Spool spool;
+    private final Object lock = new Object();
+    private AppSnapshot pending;
+    private boolean pendingFinal;
+    private boolean finalHandled;
+    private volatile boolean stopped;
+    private final AtomicBoolean outageLogged = new AtomicBoolean();
+    private final AtomicBoolean spoolFullLogged = new AtomicBoolean();
+    private final AtomicLong droppedBytes = new AtomicLong();
+    private final AtomicLong writes = new AtomicLong();
+    private final Thread thread;
+
+    SnapshotDelivery(SnapshotStore store, Spool spool) {
+        this.store = store;
+        this.spool = spool;
+        this.thread = new Thread(this, "sparkscope-writer");
+        thread.setDaemon(true);
+    }
+
+    void start() {
+        thread.start();
+    }
+
+    /** Never blocks: replaces whatever snapshot is waiting. */
+    void submit(AppSnapshot snapshot, boolean isFinal) {
+        synchronized (lock) {
+            pending = snapshot;
+            pendingFinal |= isFinal;
+            lock.notifyAll();
+        }
+    }
+
+    /** Waits until the final snapshot was written or spooled; false on timeout. */
+    boolean awaitFinal(long timeoutMs) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMs);
+        synchronized (lock) {
+            while (!finalHandled) {
+                long left = TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime());
+                if (left <= 0) {
+                    return false;
+                }
+                lock.wait(left);
+            }
+            return true;
+        }
+    }
+
+    long writes() {
+        return writes.get();
+    }
+
+    void stop() {
+        stopped = true;
+        synchronized (lock) {
+            lock.notifyAll();
+        }
+    }
+
+    @Override
+    public void run() {
+        long backoff = 500;
+        boolean lastFailed = false;
+        deliverSpooled();
+        while (!stopped) {
+            AppSnapshot snapshot;
+            boolean isFinal;
+            synchronized (lock) {
+                try {
+                    if (pending == null) {
+                        lock.wait(lastFailed ? backoff : 1_000);
+                    }
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    return;
+                }
+                if (pending == null) {
+                    continue;
+                }
+                snapshot = pending;
+                isFinal = pendingFinal;
+                pending = null;
+                pendingFinal = false;
+            }
+            if (lastFailed && !isFinal) {
+                sleepQuietly(backoff);
+            }
+            try {
+                store.write(snapshot);
+                writes.incrementAndGet();
+                // Remove this attempt's spooled copy first: it is older than what was just written.
+                spool.remove(snapshot);
+                if (lastFailed) {
+                    LOG.info("Sparkscope: database reachable again; recording resumed");
+                    deliverSpooled();
+                }
+                lastFailed = false;
+                backoff = 500;
+                outageLogged.set(false);
+                if (isFinal) {
+                    markFinalHandled();
+                }
+            } catch (Throwable t) {
+                lastFailed = true;
+                backoff = Math.min(MAX_BACKOFF_MS, backoff * 2);
+                if (outageLogged.compareAndSet(false, true)) {
+                    LOG.warn("Sparkscope: cannot write to the database ({}); keeping snapshots in {} and retrying",
+                            oneLine(t), spool.dir());
+                }
+                spoolQuietly(snapshot);
+                synchronized (lock) {
+                    if (pending == null) {
+                        // retry this one unless a newer snapshot arrived meanwhile
+                        pending = snapshot;
+                        pendingFinal |= isFinal;
+                    }
+                }
+                if (isFinal) {
+                    // The data is safe in the spool; the driver must not wait on an absent database.
+                    markFinalHandled();
+                }
+            }
+        }
+    }
+
+    private void markFinalHandled() {
+        synchronized (lock) {
+            finalHandled = true;
+            lock.notifyAll();
+        }
+    }
+
+    private void spoolQuietly(AppSnapshot snapshot) {
+        try {
+            long dropped = spool.save(snapshot);
+            if (dropped > 0) {
+                droppedBytes.addAndGet(dropped);
+                if (spoolFullLogged.compareAndSet(false, true)) {
+                    LOG.warn("Sparkscope: spool {} is full (spark.sparkscope.spool.maxBytes); dropped a snapshot "
+                            + "of {} bytes; it will be written once the database is back", spool.dir(), dropped);
+                }
+            }
+        } catch (Throwable t) {
+            if (spoolFullLogged.compareAndSet(false, true)) {
+                LOG.warn("Sparkscope: cannot write the spool {} ({})", spool.dir(), oneLine(t));
+            }
+        }
+    }
+
+    /** Delivers snapshots spooled by earlier runs; stops at the first failure. */
+    private void deliverSpooled() {
+        try {
+            for (Path file : spool.files()) {
+                AppSnapshot s = Spool.load(file);
+                store.write(s);
+                java.nio.file.Files.deleteIfExists(file);
+                LOG.info("Sparkscope: delivered spooled snapshot of {}", s.appId());
+            }
+        } catch (Throwable t) {
+            // the database is still away, or a spool file is unreadable: try again later
+        }
+    }
+
+    private static void sleepQuietly(long ms) {
+        try {
+            Thread.sleep(ms);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    static String oneLine(Throwable t) {
+        String m = t.getMessage();
+        String s = t.getClass().getSimpleName() + (m == null ? "" : ": " + m);
+        int nl = s.indexOf('\n');
+        return nl < 0 ? s : s.substring(0, nl);
+    }
+}

@@ -1,0 +1,258 @@
+package io.sparkscope.listener;
+
+import io.sparkscope.core.event.SparkEvent;
+import io.sparkscope.core.model.AppSnapshot;
+import io.sparkscope.core.report.TextReport;
+import org.apache.spark.SparkConf;
+import org.apache.spark.executor.ExecutorMetrics;
+import org.apache.spark.scheduler.SparkListener;
+import org.apache.spark.scheduler.SparkListenerApplicationEnd;
+import org.apache.spark.scheduler.SparkListenerApplicationStart;
+import org.apache.spark.scheduler.SparkListenerBlockManagerAdded;
+import org.apache.spark.scheduler.SparkListenerEnvironmentUpdate;
+import org.apache.spark.scheduler.SparkListenerEvent;
+import org.apache.spark.scheduler.SparkListenerExecutorAdded;
+import org.apache.spark.scheduler.SparkListenerExecutorMetricsUpdate;
+import org.apache.spark.scheduler.SparkListenerExecutorRemoved;
+import org.apache.spark.scheduler.SparkListenerJobEnd;
+import org.apache.spark.scheduler.SparkListenerJobStart;
+import org.apache.spark.scheduler.SparkListenerStageCompleted;
+import org.apache.spark.scheduler.SparkListenerStageSubmitted;
+import org.apache.spark.scheduler.SparkListenerTaskEnd;
+import org.apache.spark.scheduler.SparkListenerTaskStart;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Supplier;
+
+/**
+ * Records a running Spark application into Sparkscope's database:
+ * {@code --conf spark.extraListeners=io.sparkscope.listener.SparkscopeListener --jars sparkscope-listener.jar}.
+ *
+ * <p>Every callback converts the event and enqueues it; nothing here does I/O, blocks or lets an exception reach
+ * Spark (the one bounded wait is at application end, {@code spark.sparkscope.flush.timeoutMs}, so the final state
+ * is written before the driver exits). See {@link RecordingPipeline}.
+ */
+public class SparkscopeListener extends SparkListener {
+    private static final Logger LOG = LoggerFactory.getLogger(SparkscopeListener.class);
+
+    private final ListenerConfig config;
+    private final RecordingPipeline pipeline;
+    private final AtomicBoolean errorLogged = new AtomicBoolean();
+    private final AtomicBoolean ended = new AtomicBoolean();
+
+    public SparkscopeListener(SparkConf conf) {
+        this(toMap(conf));
+    }
+
+    /** For tests and embedding: the same settings as Spark configuration entries. */
+    public SparkscopeListener(Map<String, String> conf) {
+        ListenerConfig cfg;
+        RecordingPipeline p = null;
+        try {
+            cfg = ListenerConfig.from(conf, w -> LOG.warn("Sparkscope: {}", w));
+            if (cfg.enabled()) {
+                p = Wiring.pipeline(cfg);
+                p.start();
+                p.offer(new SparkEvent.LogStart(sparkVersion()));
+                RecordingPipeline hooked = p;
+                Runtime.getRuntime().addShutdownHook(new Thread(() -> onJvmShutdown(hooked), "sparkscope-shutdown"));
+                LOG.info("Sparkscope: recording this application{}", cfg.hasDatabase()
+                        ? " into " + redactUrl(cfg.jdbcUrl()) : " (no spark.sparkscope.jdbc.url: report only)");
+            } else {
+                LOG.info("Sparkscope: disabled by spark.sparkscope.enabled=false");
+            }
+        } catch (Throwable t) {
+            // A listener that cannot start must not take the application down with it.
+            LOG.warn("Sparkscope: listener disabled, could not start ({})", SnapshotDelivery.oneLine(t));
+            cfg = ListenerConfig.from(Map.of(ListenerConfig.PREFIX + "enabled", "false"), w -> { });
+            p = null;
+        }
+        this.config = cfg;
+        this.pipeline = p;
+    }
+
+    private static Map<String, String> toMap(SparkConf conf) {
+        Map<String, String> m = new HashMap<>();
+        for (scala.Tuple2<String, String> kv : conf.getAll()) {
+            m.put(kv._1(), kv._2());
+        }
+        return m;
+    }
+
+    private static String sparkVersion() {
+        try {
+            return org.apache.spark.package$.MODULE$.SPARK_VERSION();
+        } catch (Throwable t) {
+            return null;
+        }
+    }
+
+    /** Hides a password given inside the JDBC URL (…?password=…). */
+    static String redactUrl(String url) {
+        return url.replaceAll("(?i)(password=)[^&;]*", "$1*****");
+    }
+
+    /** The last snapshot handed to the writer (tests and embedding). */
+    public AppSnapshot lastSnapshot() {
+        return pipeline == null ? null : pipeline.lastSnapshot();
+    }
+
+    public long droppedEvents() {
+        return pipeline == null ? 0 : pipeline.droppedEvents();
+    }
+
+    private void enqueue(Supplier<SparkEvent> conversion) {
+        if (pipeline == null) {
+            return;
+        }
+        try {
+            pipeline.offer(conversion.get());
+        } catch (Throwable t) {
+            if (errorLogged.compareAndSet(false, true)) {
+                LOG.warn("Sparkscope: could not convert a Spark event ({}); skipping such events",
+                        SnapshotDelivery.oneLine(t));
+            }
+        }
+    }
+
+    @Override
+    public void onApplicationStart(SparkListenerApplicationStart e) {
+        enqueue(() -> SparkEventConverter.applicationStart(e));
+    }
+
+    @Override
+    public void onApplicationEnd(SparkListenerApplicationEnd e) {
+        enqueue(() -> SparkEventConverter.applicationEnd(e));
+        if (pipeline != null && ended.compareAndSet(false, true)) {
+            try {
+                if (!pipeline.awaitFinished(config.flushTimeoutMs())) {
+                    LOG.warn("Sparkscope: final write not confirmed within {} ms (spark.sparkscope.flush.timeoutMs); "
+                            + "it continues in the background or stays in the spool", config.flushTimeoutMs());
+                }
+            } catch (InterruptedException ie) {
+                Thread.currentThread().interrupt();
+            } catch (Throwable t) {
+                LOG.warn("Sparkscope: {}", SnapshotDelivery.oneLine(t));
+            }
+        }
+    }
+
+    private void onJvmShutdown(RecordingPipeline p) {
+        if (ended.compareAndSet(false, true)) {
+            try {
+                p.requestFinalFlush();
+                p.awaitFinished(config.flushTimeoutMs());
+            } catch (Throwable ignored) {
+                // shutting down anyway
+            }
+        }
+    }
+
+    @Override
+    public void onEnvironmentUpdate(SparkListenerEnvironmentUpdate e) {
+        enqueue(() -> SparkEventConverter.environment(e));
+    }
+
+    @Override
+    public void onExecutorAdded(SparkListenerExecutorAdded e) {
+        enqueue(() -> SparkEventConverter.executorAdded(e));
+    }
+
+    @Override
+    public void onExecutorRemoved(SparkListenerExecutorRemoved e) {
+        enqueue(() -> SparkEventConverter.executorRemoved(e));
+    }
+
+    @Override
+    public void onBlockManagerAdded(SparkListenerBlockManagerAdded e) {
+        enqueue(() -> SparkEventConverter.blockManagerAdded(e));
+    }
+
+    @Override
+    public void onJobStart(SparkListenerJobStart e) {
+        enqueue(() -> SparkEventConverter.jobStart(e));
+    }
+
+    @Override
+    public void onJobEnd(SparkListenerJobEnd e) {
+        enqueue(() -> SparkEventConverter.jobEnd(e));
+    }
+
+    @Override
+    public void onStageSubmitted(SparkListenerStageSubmitted e) {
+        enqueue(() -> new SparkEvent.StageSubmitted(SparkEventConverter.stage(e.stageInfo(), false)));
+    }
+
+    @Override
+    public void onStageCompleted(SparkListenerStageCompleted e) {
+        enqueue(() -> new SparkEvent.StageCompleted(SparkEventConverter.stage(e.stageInfo(), true)));
+    }
+
+    @Override
+    public void onTaskStart(SparkListenerTaskStart e) {
+        enqueue(() -> SparkEventConverter.taskStart(e));
+    }
+
+    @Override
+    public void onTaskEnd(SparkListenerTaskEnd e) {
+        enqueue(() -> SparkEventConverter.taskEnd(e));
+    }
+
+    /** Per-stage executor peaks (heap, GC time) arrive with heartbeats; the driver's tell its GC time. */
+    @Override
+    public void onExecutorMetricsUpdate(SparkListenerExecutorMetricsUpdate e) {
+        if (pipeline == null || e.executorUpdates().isEmpty()) {
+            return;
+        }
+        try {
+            scala.collection.Iterator<? extends scala.Tuple2<scala.Tuple2<Object, Object>, ExecutorMetrics>> it =
+                    e.executorUpdates().iterator();
+            while (it.hasNext()) {
+                var entry = it.next();
+                int stageId = ((Number) entry._1()._1()).intValue();
+                int attempt = ((Number) entry._1()._2()).intValue();
+                Map<String, Long> peaks = SparkEventConverter.executorMetrics(entry._2());
+                pipeline.offer(new SparkEvent.StageExecutorMetrics(e.execId(), stageId, attempt, peaks));
+            }
+        } catch (Throwable t) {
+            if (errorLogged.compareAndSet(false, true)) {
+                LOG.warn("Sparkscope: could not convert executor metrics ({})", SnapshotDelivery.oneLine(t));
+            }
+        }
+    }
+
+    /** SQL executions arrive as "other" events from spark-sql. */
+    @Override
+    public void onOtherEvent(SparkListenerEvent e) {
+        if (pipeline == null) {
+            return;
+        }
+        try {
+            SparkEvent converted = SqlEventConverter.convert(e);
+            if (converted != null) {
+                pipeline.offer(converted);
+            }
+        } catch (Throwable t) {
+            if (errorLogged.compareAndSet(false, true)) {
+                LOG.warn("Sparkscope: could not convert a SQL event ({}); skipping such events",
+                        SnapshotDelivery.oneLine(t));
+            }
+        }
+    }
+
+    /** The driver-log report: one INFO block at application end. */
+    static void logReport(ListenerConfig cfg, AppSnapshot s, List<TextReport.FindingLine> findings) {
+        if (!cfg.reportEnabled() || s == null) {
+            return;
+        }
+        String link = cfg.uiUrl() == null ? null
+                : cfg.uiUrl().replaceAll("/+$", "") + "/apps/" + s.appId()
+                + (s.attemptId() == null ? "" : "/" + s.attemptId());
+        LOG.info("\n{}", TextReport.render(s, findings, 5, link));
+    }
+}
