@@ -44,6 +44,8 @@ public class SparkscopeListener extends SparkListener {
     private final RecordingPipeline pipeline;
     private final AtomicBoolean errorLogged = new AtomicBoolean();
     private final AtomicBoolean ended = new AtomicBoolean();
+    /** The most recently created listener: Spark creates it from spark.extraListeners, so tests find it here. */
+    private static volatile SparkscopeListener latest;
 
     public SparkscopeListener(SparkConf conf) {
         this(toMap(conf));
@@ -74,6 +76,12 @@ public class SparkscopeListener extends SparkListener {
         }
         this.config = cfg;
         this.pipeline = p;
+        latest = this;
+    }
+
+    /** The listener Spark created last in this JVM (tests, embedding), or null. */
+    public static SparkscopeListener latest() {
+        return latest;
     }
 
     private static Map<String, String> toMap(SparkConf conf) {
