@@ -198,6 +198,7 @@ public final class SnapshotBuilder {
         private long durationMs = -1;
         private int numTasks = -1;
         private int keep = Integer.MAX_VALUE;
+        private int slots = Integer.MAX_VALUE;
         private final List<Task> tasks = new ArrayList<>();
 
         StageBuilder(SnapshotBuilder app, int stageId) {
@@ -235,6 +236,12 @@ public final class SnapshotBuilder {
             return this;
         }
 
+        /** Run the tasks on {@code n} cores, one after another per core; by default all start at once. */
+        public StageBuilder slots(int n) {
+            this.slots = n;
+            return this;
+        }
+
         /** Keep only the {@code n} slowest tasks (plus failed ones), as the recorder does. */
         public StageBuilder keep(int n) {
             this.keep = n;
@@ -262,14 +269,19 @@ public final class SnapshotBuilder {
             Map<String, Integer> endReasons = new HashMap<>();
             int failed = 0;
             long lastFinish = -1;
+            long[] slotFree = new long[Math.min(slots, Math.max(1, tasks.size()))];
+            Arrays.fill(slotFree, stageStart);
             for (int i = 0; i < tasks.size(); i++) {
                 Task t = tasks.get(i);
+                int slot = i % slotFree.length;
+                long launch = slotFree[slot];
                 TaskMetrics m = t.metrics.set(TaskMetric.EXECUTOR_RUN_TIME, t.runTime).build();
                 long duration = t.duration >= 0 ? t.duration : t.runTime + t.schedulerDelay + t.gettingResult;
-                long finish = stageStart + duration;
+                long finish = launch + duration;
+                slotFree[slot] = finish;
                 long gettingResultAt = t.gettingResult > 0 ? finish - t.gettingResult : 0;
                 boolean isFailed = t.error != null;
-                TaskInfo info = new TaskInfo(i, i, 0, i, stageStart, t.executor, "host-" + t.executor, "PROCESS_LOCAL",
+                TaskInfo info = new TaskInfo(i, i, 0, i, launch, t.executor, "host-" + t.executor, "PROCESS_LOCAL",
                         false, gettingResultAt, finish, isFailed, false);
                 StageTotals.accumulate(sums, m);
                 lastFinish = Math.max(lastFinish, finish);
@@ -281,7 +293,7 @@ public final class SnapshotBuilder {
                     okMetrics.add(m);
                 }
                 records.add(new TaskRecord(i, i, 0, i, t.executor, "host-" + t.executor, "PROCESS_LOCAL", false,
-                        stageStart, finish, gettingResultAt, isFailed ? "FAILED" : "SUCCESS",
+                        launch, finish, gettingResultAt, isFailed ? "FAILED" : "SUCCESS",
                         isFailed ? "ExceptionFailure" : "Success", t.error, m));
             }
             List<TaskRecord> kept = new ArrayList<>(records.stream().filter(r -> "FAILED".equals(r.status())).toList());

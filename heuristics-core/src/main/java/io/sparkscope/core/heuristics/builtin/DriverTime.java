@@ -45,6 +45,9 @@ public final class DriverTime implements Heuristic {
             long to = s.lastTaskFinishedTime() > 0 ? s.lastTaskFinishedTime() : end;
             spans.add(new Span(Math.max(start, s.firstTaskLaunchedTime()), Math.min(end, to), s.key()));
         }
+        if (spans.isEmpty()) {
+            return List.of(); // no task times known (no stages, or a cut log): nothing to compare against
+        }
         spans.sort(Comparator.comparingLong(Span::from));
         record Gap(long from, long to, String after, String before) {
         }
