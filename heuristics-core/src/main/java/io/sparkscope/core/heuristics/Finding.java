@@ -1,0 +1,187 @@
+package io.sparkscope.core.heuristics;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * One problem a heuristic found, as structured data; views, the driver-log report and the store decide how to show
+ * it (DESIGN.md §5).
+ *
+ * @param id             stable across runs of the analysis, so stores can upsert: {@code heuristic} alone for an
+ *                       application-wide finding, else {@code heuristic + ":" + location}, e.g. {@code StageSkew:3.0}
+ * @param heuristic      the catalogue id of the heuristic that produced it (e.g. {@code StageSkew})
+ * @param severity       LOW or HIGH; a heuristic that finds nothing returns no finding instead of NONE
+ * @param title          a short headline
+ * @param message        what was found, in the user's own numbers (plain sentences)
+ * @param recommendation what to try, naming config keys and values (plain sentences)
+ * @param stageIds       stage attempts concerned, as {@code "stageId.attemptId"} ({@link
+ *                       io.sparkscope.core.model.StageSummary#key()}), so retried attempts stay apart
+ * @param executorIds    executors concerned ("driver" for the driver)
+ * @param configKeys     Spark configuration keys the finding is about or the advice changes
+ * @param details        machine-readable numbers behind the finding: values are only numbers, strings, booleans,
+ *                       lists and string-keyed maps of those, so it serializes to JSON as is. Insertion order kept.
+ */
+public record Finding(
+        String id,
+        String heuristic,
+        Severity severity,
+        String title,
+        String message,
+        String recommendation,
+        List<String> stageIds,
+        List<String> executorIds,
+        List<String> configKeys,
+        Map<String, Object> details) {
+
+    public Finding {
+        Objects.requireNonNull(id, "id");
+        Objects.requireNonNull(heuristic, "heuristic");
+        Objects.requireNonNull(severity, "severity");
+        if (severity == Severity.NONE) {
+            throw new IllegalArgumentException("a finding needs severity LOW or HIGH; return no finding instead of NONE");
+        }
+        title = Objects.requireNonNullElse(title, "");
+        message = Objects.requireNonNullElse(message, "");
+        recommendation = Objects.requireNonNullElse(recommendation, "");
+        stageIds = stageIds == null ? List.of() : List.copyOf(stageIds);
+        executorIds = executorIds == null ? List.of() : List.copyOf(executorIds);
+        configKeys = configKeys == null ? List.of() : List.copyOf(configKeys);
+        details = details == null ? Map.of() : jsonMap(details, "details");
+    }
+
+    public static Builder builder(String heuristic, Severity severity) {
+        return new Builder(heuristic, severity);
+    }
+
+    // Copies and checks the details tree: a heuristic must not smuggle objects a JSON writer cannot handle.
+    private static Map<String, Object> jsonMap(Map<?, ?> map, String path) {
+        Map<String, Object> copy = new LinkedHashMap<>();
+        for (Map.Entry<?, ?> e : map.entrySet()) {
+            if (!(e.getKey() instanceof String key)) {
+                throw new IllegalArgumentException(path + " has a non-string key: " + e.getKey());
+            }
+            copy.put(key, jsonValue(e.getValue(), path + "." + key));
+        }
+        return Collections.unmodifiableMap(copy);
+    }
+
+    private static Object jsonValue(Object value, String path) {
+        if (value == null || value instanceof String || value instanceof Boolean) {
+            return value;
+        }
+        if (value instanceof Number n) {
+            if (n instanceof Double d && (d.isNaN() || d.isInfinite()) || n instanceof Float f && (f.isNaN() || f.isInfinite())) {
+                throw new IllegalArgumentException(path + " is " + n + ", which JSON cannot hold");
+            }
+            return n;
+        }
+        if (value instanceof Map<?, ?> m) {
+            return jsonMap(m, path);
+        }
+        if (value instanceof Iterable<?> it) {
+            List<Object> list = new ArrayList<>();
+            int i = 0;
+            for (Object o : it) {
+                list.add(jsonValue(o, path + "[" + i++ + "]"));
+            }
+            return Collections.unmodifiableList(list);
+        }
+        if (value instanceof double[] arr) {
+            List<Object> list = new ArrayList<>(arr.length);
+            for (int i = 0; i < arr.length; i++) {
+                list.add(jsonValue(arr[i], path + "[" + i + "]"));
+            }
+            return Collections.unmodifiableList(list);
+        }
+        if (value instanceof long[] arr) {
+            List<Object> list = new ArrayList<>(arr.length);
+            for (long v : arr) {
+                list.add(v);
+            }
+            return Collections.unmodifiableList(list);
+        }
+        throw new IllegalArgumentException(path + " holds a " + value.getClass().getName()
+                + "; details take numbers, strings, booleans, lists and maps only");
+    }
+
+    /** Fluent construction, so a heuristic reads as "what" then "where" then "numbers". */
+    public static final class Builder {
+        private final String heuristic;
+        private final Severity severity;
+        private String location;
+        private String title;
+        private String message;
+        private String recommendation;
+        private final List<String> stageIds = new ArrayList<>();
+        private final List<String> executorIds = new ArrayList<>();
+        private final List<String> configKeys = new ArrayList<>();
+        private final Map<String, Object> details = new LinkedHashMap<>();
+
+        private Builder(String heuristic, Severity severity) {
+            this.heuristic = heuristic;
+            this.severity = severity;
+        }
+
+        /** The part of the id after the heuristic, e.g. a stage key; omit for an application-wide finding. */
+        public Builder location(String location) {
+            this.location = location;
+            return this;
+        }
+
+        public Builder title(String title) {
+            this.title = title;
+            return this;
+        }
+
+        public Builder message(String message) {
+            this.message = message;
+            return this;
+        }
+
+        public Builder recommendation(String recommendation) {
+            this.recommendation = recommendation;
+            return this;
+        }
+
+        public Builder stage(String stageKey) {
+            stageIds.add(stageKey);
+            return this;
+        }
+
+        public Builder stages(List<String> stageKeys) {
+            stageIds.addAll(stageKeys);
+            return this;
+        }
+
+        public Builder executor(String executorId) {
+            if (executorId != null && !executorIds.contains(executorId)) {
+                executorIds.add(executorId);
+            }
+            return this;
+        }
+
+        public Builder configKeys(String... keys) {
+            for (String k : keys) {
+                if (!configKeys.contains(k)) {
+                    configKeys.add(k);
+                }
+            }
+            return this;
+        }
+
+        public Builder detail(String key, Object value) {
+            details.put(key, value);
+            return this;
+        }
+
+        public Finding build() {
+            String id = location == null || location.isEmpty() ? heuristic : heuristic + ":" + location;
+            return new Finding(id, heuristic, severity, title, message, recommendation, stageIds, executorIds,
+                    configKeys, details);
+        }
+    }
+}

@@ -1,0 +1,112 @@
+package io.sparkscope.core.heuristics.builtin;
+
+import io.sparkscope.core.heuristics.Finding;
+import io.sparkscope.core.heuristics.Heuristic;
+import io.sparkscope.core.heuristics.HeuristicConfig;
+import io.sparkscope.core.heuristics.Severity;
+import io.sparkscope.core.heuristics.Units;
+import io.sparkscope.core.model.AppSnapshot;
+import io.sparkscope.core.model.StageSummary;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Time when no task ran anywhere: the driver alone was working (planning, listing files, collect, pandas, sleeps)
+ * while executors waited. Computed as application time minus the union of the stages' task spans
+ * [first task launch, last task finish]; sorted by start, so O(stages · log stages).
+ */
+public final class DriverTime implements Heuristic {
+    public static final String ID = "DriverTime";
+
+    @Override
+    public String id() {
+        return ID;
+    }
+
+    @Override
+    public List<Finding> evaluate(AppSnapshot app, HeuristicConfig cfg) {
+        long appMs = app.durationMs();
+        if (appMs <= 0 || appMs < cfg.count(ID + ".minAppMs")) {
+            return List.of();
+        }
+        long start = app.startTime();
+        long end = start + appMs;
+        record Span(long from, long to, String stage) {
+        }
+        List<Span> spans = new ArrayList<>();
+        for (StageSummary s : app.stages()) {
+            if (s.firstTaskLaunchedTime() <= 0) {
+                continue;
+            }
+            long to = s.lastTaskFinishedTime() > 0 ? s.lastTaskFinishedTime() : end;
+            spans.add(new Span(Math.max(start, s.firstTaskLaunchedTime()), Math.min(end, to), s.key()));
+        }
+        if (spans.isEmpty()) {
+            return List.of(); // no task times known (no stages, or a cut log): nothing to compare against
+        }
+        spans.sort(Comparator.comparingLong(Span::from));
+        record Gap(long from, long to, String after, String before) {
+        }
+        List<Gap> gaps = new ArrayList<>();
+        long cursor = start;
+        String previous = null;
+        long busy = 0;
+        for (Span sp : spans) {
+            if (sp.to() <= cursor) {
+                continue;
+            }
+            long from = Math.max(cursor, sp.from());
+            if (from > cursor) {
+                gaps.add(new Gap(cursor, from, previous, sp.stage()));
+            }
+            busy += sp.to() - from;
+            cursor = sp.to();
+            previous = sp.stage();
+        }
+        if (end > cursor) {
+            gaps.add(new Gap(cursor, end, previous, null));
+        }
+        long idleMs = Math.max(0, appMs - busy);
+        double share = (double) idleMs / appMs;
+        Severity severity = Severity.atOrAbove(share, cfg.threshold(ID + ".ratio.low"), cfg.threshold(ID + ".ratio.high"));
+        if (severity == Severity.NONE) {
+            return List.of();
+        }
+        gaps.sort(Comparator.comparingLong((Gap g) -> g.to() - g.from()).reversed());
+        List<Map<String, Object>> longest = new ArrayList<>();
+        for (Gap g : gaps.subList(0, Math.min(3, gaps.size()))) {
+            Map<String, Object> m = new LinkedHashMap<>();
+            m.put("startOffsetMs", g.from() - start);
+            m.put("durationMs", g.to() - g.from());
+            m.put("afterStage", g.after());
+            m.put("beforeStage", g.before());
+            longest.add(m);
+        }
+        Gap top = gaps.isEmpty() ? null : gaps.get(0);
+        String where = top == null ? "" : " The longest stretch, " + Units.duration(top.to() - top.from()) + ", came "
+                + (top.after() == null ? "before the first stage" : "after stage " + top.after())
+                + (top.before() == null ? (top.after() == null ? "" : " until the application ended")
+                : (top.after() == null ? " (start-up and planning)" : " before stage " + top.before())) + ".";
+        return List.of(Finding.builder(ID, severity)
+                .title("No task ran for " + Units.percent(share) + " of the application")
+                .message("For " + Units.duration(idleMs) + " of the application's " + Units.duration(appMs) + " ("
+                        + Units.percent(share) + ") no task was running: only the driver worked (start-up, query"
+                        + " planning, file listing, collect/toPandas, driver-side Python) while executors waited."
+                        + where)
+                .recommendation("Move work off the driver: avoid collect()/toPandas() of large data and driver-side"
+                        + " loops, cache or checkpoint plans that are re-analysed in loops, and run independent"
+                        + " actions concurrently; with dynamic allocation (spark.dynamicAllocation.enabled=true)"
+                        + " executors are at least released while the driver works.")
+                .executor("driver")
+                .configKeys("spark.dynamicAllocation.enabled")
+                .detail("noTaskMs", idleMs)
+                .detail("appDurationMs", appMs)
+                .detail("noTaskShare", Units.round2(share))
+                .detail("longestGaps", longest)
+                .build());
+    }
+}

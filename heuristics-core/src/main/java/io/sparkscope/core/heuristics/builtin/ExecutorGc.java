@@ -1,0 +1,91 @@
+package io.sparkscope.core.heuristics.builtin;
+
+import io.sparkscope.core.event.TaskMetric;
+import io.sparkscope.core.heuristics.Finding;
+import io.sparkscope.core.heuristics.Heuristic;
+import io.sparkscope.core.heuristics.HeuristicConfig;
+import io.sparkscope.core.heuristics.Severity;
+import io.sparkscope.core.heuristics.SparkSettings;
+import io.sparkscope.core.heuristics.Units;
+import io.sparkscope.core.model.AppSnapshot;
+import io.sparkscope.core.model.ExecutorSummary;
+import io.sparkscope.core.model.StageSummary;
+
+import java.util.Comparator;
+import java.util.List;
+
+/**
+ * Share of task time spent in JVM garbage collection (thesis §4.2.4). Too much means tasks lack heap; almost none on
+ * a big heap means memory is probably over-allocated and could serve more executors.
+ */
+public final class ExecutorGc implements Heuristic {
+    public static final String ID = "ExecutorGc";
+
+    @Override
+    public String id() {
+        return ID;
+    }
+
+    @Override
+    public List<Finding> evaluate(AppSnapshot app, HeuristicConfig cfg) {
+        long gc = 0;
+        long run = 0;
+        for (StageSummary s : app.stages()) {
+            if (s.totals() != null) {
+                gc += s.totals().get(TaskMetric.JVM_GC_TIME);
+                run += s.totals().get(TaskMetric.EXECUTOR_RUN_TIME);
+            }
+        }
+        if (run < cfg.count(ID + ".minTaskTimeMs") || run <= 0) {
+            return List.of();
+        }
+        double ratio = (double) gc / run;
+        SparkSettings conf = SparkSettings.of(app);
+        String memKey = Facts.taskMemoryKey(conf);
+        long mem = Facts.taskMemoryBytes(conf);
+        Severity severity = Severity.atOrAbove(ratio, cfg.threshold(ID + ".ratio.low"), cfg.threshold(ID + ".ratio.high"));
+        if (severity != Severity.NONE) {
+            Finding.Builder f = Finding.builder(ID, severity)
+                    .title("Executors spent " + Units.percent(ratio) + " of task time in GC")
+                    .message("Tasks spent " + Units.duration(gc) + " of their " + Units.duration(run) + " run time ("
+                            + Units.percent(ratio) + ") in JVM garbage collection.")
+                    .recommendation("Give each task more heap: raise " + memKey + " (now " + Units.bytes(mem)
+                            + ", try " + Units.sparkSize(mem * 3 / 2) + ")"
+                            + (conf.isLocal() ? "" : " or lower spark.executor.cores so fewer tasks share it")
+                            + ". Cache less or cache serialized (MEMORY_AND_DISK_SER), prefer built-in functions to"
+                            + " UDFs that create many objects, and use Kryo (spark.serializer) for RDD data.")
+                    .configKeys(memKey, "spark.executor.cores")
+                    .detail("gcTimeMs", gc)
+                    .detail("runTimeMs", run)
+                    .detail("gcRatio", Units.round2(ratio))
+                    .detail("memoryBytes", mem);
+            worstExecutors(app).forEach(e -> f.executor(e.executorId()));
+            return List.of(f.build());
+        }
+        if (!conf.isLocal() && ratio < cfg.threshold(ID + ".underuse.ratio")
+                && mem >= cfg.bytes(ID + ".underuse.heapBytes")) {
+            return List.of(Finding.builder(ID, Severity.LOW)
+                    .location("underused")
+                    .title("Executor memory may be over-allocated")
+                    .message("Tasks spent only " + Units.percent(ratio) + " of their " + Units.duration(run)
+                            + " run time in GC with " + Units.bytes(mem) + " executors: memory may be over-allocated.")
+                    .recommendation("Try smaller executors: lower spark.executor.memory (now " + Units.bytes(mem)
+                            + ", try " + Units.sparkSize(mem * 2 / 3) + ") and watch for spills and GC; the memory"
+                            + " saved can run more executors or other applications.")
+                    .configKeys("spark.executor.memory")
+                    .detail("gcTimeMs", gc)
+                    .detail("runTimeMs", run)
+                    .detail("gcRatio", Units.round2(ratio))
+                    .detail("memoryBytes", mem)
+                    .build());
+        }
+        return List.of();
+    }
+
+    private static List<ExecutorSummary> worstExecutors(AppSnapshot app) {
+        return Facts.taskRunners(app).stream().filter(e -> e.totalRunTime() > 0)
+                .sorted(Comparator.comparingDouble((ExecutorSummary e) -> (double) e.totalGcTime() / e.totalRunTime())
+                        .reversed())
+                .limit(3).toList();
+    }
+}

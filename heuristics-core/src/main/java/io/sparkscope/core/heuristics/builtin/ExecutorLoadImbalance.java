@@ -1,0 +1,80 @@
+package io.sparkscope.core.heuristics.builtin;
+
+import io.sparkscope.core.heuristics.Finding;
+import io.sparkscope.core.heuristics.Heuristic;
+import io.sparkscope.core.heuristics.HeuristicConfig;
+import io.sparkscope.core.heuristics.Severity;
+import io.sparkscope.core.heuristics.Units;
+import io.sparkscope.core.model.AppSnapshot;
+import io.sparkscope.core.model.ExecutorSummary;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Some executors did far more work than the typical one: skewed partitions, data locality pinning tasks to a few
+ * hosts, or executors that arrived late. Measured as max / median of the executors' summed task time.
+ */
+public final class ExecutorLoadImbalance implements Heuristic {
+    public static final String ID = "ExecutorLoadImbalance";
+
+    @Override
+    public String id() {
+        return ID;
+    }
+
+    @Override
+    public List<Finding> evaluate(AppSnapshot app, HeuristicConfig cfg) {
+        List<ExecutorSummary> busy = new ArrayList<>();
+        long total = 0;
+        for (ExecutorSummary e : app.executors()) {
+            if (!e.isDriver() && e.completedTasks() + e.failedTasks() + e.killedTasks() > 0) {
+                busy.add(e);
+                total += e.totalDuration();
+            }
+        }
+        if (busy.size() < cfg.count(ID + ".minExecutors") || total < cfg.count(ID + ".minTotalTaskMs")) {
+            return List.of();
+        }
+        busy.sort(Comparator.comparingLong(ExecutorSummary::totalDuration));
+        // Spark's quantile rule (index floor(q·n)), so the median matches what the executors page suggests.
+        long median = busy.get(busy.size() / 2).totalDuration();
+        ExecutorSummary max = busy.get(busy.size() - 1);
+        double ratio = (double) max.totalDuration() / Math.max(1, median);
+        Severity severity = Severity.atOrAbove(ratio, cfg.threshold(ID + ".ratio.low"), cfg.threshold(ID + ".ratio.high"));
+        if (severity == Severity.NONE) {
+            return List.of();
+        }
+        List<Map<String, Object>> top = new ArrayList<>();
+        Finding.Builder f = Finding.builder(ID, severity);
+        for (int i = busy.size() - 1; i >= Math.max(0, busy.size() - 3); i--) {
+            ExecutorSummary e = busy.get(i);
+            Map<String, Object> m = new LinkedHashMap<>();
+            m.put("executorId", e.executorId());
+            m.put("host", e.host() == null ? "" : e.host());
+            m.put("taskTimeMs", e.totalDuration());
+            m.put("tasks", e.completedTasks() + e.failedTasks() + e.killedTasks());
+            top.add(m);
+            f.executor(e.executorId());
+        }
+        return List.of(f
+                .title("Executor " + max.executorId() + " worked " + Units.times(ratio) + " the median executor")
+                .message("Across " + busy.size() + " executors, executor " + max.executorId() + " ran "
+                        + Units.duration(max.totalDuration()) + " of tasks against a median of "
+                        + Units.duration(median) + " (" + Units.times(ratio) + "), so others sat idle while it worked.")
+                .recommendation("Check the StageSkew findings for skewed partitions; if tasks wait for data locality,"
+                        + " lower spark.locality.wait (now " + app.config().getOrDefault("spark.locality.wait", "3s")
+                        + ", try 1s); repartition unevenly sized inputs; with dynamic allocation, late executors get"
+                        + " less work by design.")
+                .configKeys("spark.locality.wait")
+                .detail("ratio", Units.round2(ratio))
+                .detail("maxTaskTimeMs", max.totalDuration())
+                .detail("medianTaskTimeMs", median)
+                .detail("executors", busy.size())
+                .detail("busiest", top)
+                .build());
+    }
+}

@@ -1,0 +1,146 @@
+package io.sparkscope.core.heuristics.builtin;
+
+import io.sparkscope.core.heuristics.Finding;
+import io.sparkscope.core.heuristics.Heuristic;
+import io.sparkscope.core.heuristics.HeuristicConfig;
+import io.sparkscope.core.heuristics.Severity;
+import io.sparkscope.core.heuristics.SparkSettings;
+import io.sparkscope.core.heuristics.Units;
+import io.sparkscope.core.model.AppSnapshot;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.OptionalInt;
+import java.util.OptionalLong;
+
+/**
+ * Executor and driver memory settings (thesis §2.1.2, §4.2.9): huge heaps mean long GC pauses and wasted memory,
+ * tiny ones lose a large share to the 384 MiB overhead floor. In local mode executor settings do not apply (tasks
+ * run in the driver), so they are not judged — only pointed out when set to no effect.
+ */
+public final class MemoryConfig implements Heuristic {
+    public static final String ID = "MemoryConfig";
+    static final String EXEC_MEM = "spark.executor.memory";
+    static final String OVERHEAD = "spark.executor.memoryOverhead";
+
+    @Override
+    public String id() {
+        return ID;
+    }
+
+    @Override
+    public List<Finding> evaluate(AppSnapshot app, HeuristicConfig cfg) {
+        SparkSettings conf = SparkSettings.of(app);
+        List<Finding> out = new ArrayList<>();
+        if (conf.isLocal()) {
+            if (conf.isSet(EXEC_MEM)) {
+                out.add(Finding.builder(ID, Severity.LOW)
+                        .location("ignoredInLocalMode")
+                        .title("spark.executor.memory has no effect in local mode")
+                        .message(EXEC_MEM + " = " + conf.get(EXEC_MEM, "") + " is set, but in local mode ("
+                                + conf.master() + ") tasks run inside the driver, whose heap is spark.driver.memory"
+                                + " (now " + Units.bytes(conf.driverMemoryBytes()) + ").")
+                        .recommendation("Size spark.driver.memory instead (set it on the command line, before the"
+                                + " driver JVM starts) and drop " + EXEC_MEM + ".")
+                        .configKeys(EXEC_MEM, "spark.driver.memory")
+                        .detail("executorMemoryBytes", conf.executorMemoryBytes())
+                        .detail("driverMemoryBytes", conf.driverMemoryBytes())
+                        .build());
+            }
+            return out;
+        }
+        long mem = conf.executorMemoryBytes();
+        String memText = Units.bytes(mem) + (conf.isSet(EXEC_MEM) ? "" : " (Spark's default)");
+        Severity big = Severity.atOrAbove(mem, cfg.bytes(ID + ".executorMemoryBytes.low"),
+                cfg.bytes(ID + ".executorMemoryBytes.high"));
+        if (big != Severity.NONE) {
+            out.add(Finding.builder(ID, big)
+                    .location("executorMemoryLarge")
+                    .title("Very large executors: " + Units.bytes(mem))
+                    .message("Each executor has a " + memText + " heap. Large heaps mean long GC pauses, and large"
+                            + " containers are hard to place and leave node memory unused.")
+                    .recommendation("Use more, smaller executors: e.g. " + EXEC_MEM + "=" + Units.sparkSize(
+                            Math.max(Units.GiB, mem / 2)) + " with half the spark.executor.cores, keeping memory per"
+                            + " core the same.")
+                    .configKeys(EXEC_MEM, "spark.executor.cores")
+                    .detail("executorMemoryBytes", mem)
+                    .build());
+        }
+        long overhead = conf.executorOverheadBytes();
+        if (mem <= cfg.bytes(ID + ".smallExecutorMemoryBytes")) {
+            double share = (double) overhead / (mem + overhead);
+            out.add(Finding.builder(ID, Severity.LOW)
+                    .location("executorMemorySmall")
+                    .title("Small executors: " + Units.bytes(mem))
+                    .message("Each executor has a " + memText + " heap plus " + Units.bytes(overhead)
+                            + " overhead, so " + Units.percent(share) + " of every container is overhead rather than"
+                            + " working memory.")
+                    .recommendation("Use fewer, larger executors: e.g. " + EXEC_MEM + "=" + Units.sparkSize(
+                            Math.max(2 * Units.GiB, mem * 2)) + " with twice the spark.executor.cores.")
+                    .configKeys(EXEC_MEM, "spark.executor.cores")
+                    .detail("executorMemoryBytes", mem)
+                    .detail("overheadBytes", overhead)
+                    .detail("overheadShare", Units.round2(share))
+                    .build());
+        }
+        OptionalLong explicitOverhead = conf.size(OVERHEAD, Units.MiB);
+        if (explicitOverhead.isPresent() && mem > 0) {
+            double ratio = (double) explicitOverhead.getAsLong() / mem;
+            if (ratio >= cfg.threshold(ID + ".overheadRatio.low") && explicitOverhead.getAsLong() > SparkSettings.MIN_OVERHEAD_BYTES) {
+                out.add(Finding.builder(ID, Severity.LOW)
+                        .location("overheadLarge")
+                        .title("Memory overhead is " + Units.percent(ratio) + " of executor memory")
+                        .message(OVERHEAD + " = " + Units.bytes(explicitOverhead.getAsLong()) + " is "
+                                + Units.percent(ratio) + " of the " + Units.bytes(mem) + " heap; Spark's default is"
+                                + " 10 % (at least 384 MiB).")
+                        .recommendation("Unless the application runs Python workers or native code that need it, lower "
+                                + OVERHEAD + " toward " + Units.sparkSize(Math.max(SparkSettings.MIN_OVERHEAD_BYTES,
+                                mem / 10)) + " and give the memory to the heap or other executors.")
+                        .configKeys(OVERHEAD, EXEC_MEM)
+                        .detail("overheadBytes", explicitOverhead.getAsLong())
+                        .detail("executorMemoryBytes", mem)
+                        .detail("overheadRatio", Units.round2(ratio))
+                        .build());
+            }
+        }
+        long clusterPerCore = cfg.bytes(ID + ".clusterMemoryPerCoreBytes");
+        OptionalInt cores = conf.executorCores(app);
+        if (clusterPerCore > 0 && cores.isPresent() && cores.getAsInt() > 0) {
+            long perCore = (mem + overhead) / cores.getAsInt();
+            double factor = Math.max((double) perCore / clusterPerCore, (double) clusterPerCore / perCore);
+            if (factor >= cfg.threshold(ID + ".memoryPerCoreDeviation")) {
+                long suggested = Math.max(Units.GiB, clusterPerCore * cores.getAsInt() - overhead);
+                out.add(Finding.builder(ID, Severity.LOW)
+                        .location("memoryPerCore")
+                        .title("Memory per core does not match the cluster")
+                        .message("Executors get " + Units.bytes(perCore) + " per core (heap plus overhead over "
+                                + cores.getAsInt() + " cores) while the cluster's nodes have "
+                                + Units.bytes(clusterPerCore) + " per core, so either cores or memory of the nodes"
+                                + " are left unusable.")
+                        .recommendation("Keep the ratio of the nodes: with " + cores.getAsInt() + " cores, try "
+                                + EXEC_MEM + "=" + Units.sparkSize(suggested) + ".")
+                        .configKeys(EXEC_MEM, "spark.executor.cores")
+                        .detail("memoryPerCoreBytes", perCore)
+                        .detail("clusterMemoryPerCoreBytes", clusterPerCore)
+                        .detail("executorCores", cores.getAsInt())
+                        .build());
+            }
+        }
+        long driverMem = conf.driverMemoryBytes();
+        if (driverMem >= cfg.bytes(ID + ".driverMemoryBytes.low")) {
+            out.add(Finding.builder(ID, Severity.LOW)
+                    .location("driverMemoryLarge")
+                    .title("Large driver: " + Units.bytes(driverMem))
+                    .message("spark.driver.memory is " + Units.bytes(driverMem) + ". The driver rarely needs that"
+                            + " much unless the application collects large results to it.")
+                    .recommendation("Keep the driver as small as the application allows (try spark.driver.memory="
+                            + Units.sparkSize(Math.max(Units.GiB, driverMem / 2)) + ") and avoid collecting large"
+                            + " data; the memory is better spent on executors.")
+                    .executor("driver")
+                    .configKeys("spark.driver.memory")
+                    .detail("driverMemoryBytes", driverMem)
+                    .build());
+        }
+        return out;
+    }
+}
