@@ -1,6 +1,7 @@
 package io.sparkscope.listener;
 
 import io.sparkscope.core.event.SparkEvent;
+import io.sparkscope.core.heuristics.Finding;
 import io.sparkscope.core.model.AppSnapshot;
 import io.sparkscope.core.recorder.Recorder;
 import io.sparkscope.core.recorder.RecorderOptions;
@@ -15,7 +16,8 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.function.Consumer;
+import java.util.function.BiConsumer;
+import java.util.function.Function;
 
 /**
  * Spark's bus thread only {@link #offer}s converted events into a bounded queue; one recorder thread folds them
@@ -29,25 +31,30 @@ final class RecordingPipeline {
     private final BlockingQueue<SparkEvent> queue;
     private final Recorder recorder;
     private final SnapshotDelivery delivery;
-    private final Consumer<AppSnapshot> onFinal;
+    private final Function<AppSnapshot, List<Finding>> diagnose;
+    private final BiConsumer<AppSnapshot, List<Finding>> onFinal;
     private final CountDownLatch finished = new CountDownLatch(1);
     private final AtomicLong dropped = new AtomicLong();
     private final AtomicBoolean dropLogged = new AtomicBoolean();
     private final AtomicBoolean failureLogged = new AtomicBoolean();
     private final Thread thread;
     private volatile AppSnapshot lastSnapshot;
+    private volatile List<Finding> lastFindings = List.of();
     /** Set by the JVM shutdown hook when the application never posted its end. */
     private volatile boolean flushRequested;
 
     /**
      * @param delivery null when no database is configured (the report is still logged)
-     * @param onFinal  called on the recorder thread with the final snapshot (the driver-log report)
+     * @param diagnose runs the heuristics on a snapshot (once per published snapshot)
+     * @param onFinal  called on the recorder thread with the final snapshot and findings (the driver-log report)
      */
-    RecordingPipeline(ListenerConfig config, SnapshotDelivery delivery, Consumer<AppSnapshot> onFinal) {
+    RecordingPipeline(ListenerConfig config, SnapshotDelivery delivery, Function<AppSnapshot, List<Finding>> diagnose,
+                      BiConsumer<AppSnapshot, List<Finding>> onFinal) {
         this.config = config;
         this.queue = new ArrayBlockingQueue<>(config.queueCapacity());
         this.recorder = new Recorder(RecorderOptions.DEFAULTS.withTasksPerStage(config.tasksPerStage()));
         this.delivery = delivery;
+        this.diagnose = diagnose;
         this.onFinal = onFinal;
         this.thread = new Thread(this::run, "sparkscope-recorder");
         thread.setDaemon(true);
@@ -80,6 +87,10 @@ final class RecordingPipeline {
 
     AppSnapshot lastSnapshot() {
         return lastSnapshot;
+    }
+
+    List<Finding> lastFindings() {
+        return lastFindings;
     }
 
     /** Waits, at most {@code timeoutMs}, for the final snapshot to be folded, reported and written or spooled. */
@@ -168,16 +179,18 @@ final class RecordingPipeline {
 
     private void publish(boolean isFinal) {
         AppSnapshot s = recorder.snapshot();
+        List<Finding> findings = diagnose.apply(s);
         lastSnapshot = s;
+        lastFindings = findings;
         if (delivery != null) {
-            delivery.submit(s, isFinal);
+            delivery.submit(s, findings, isFinal);
         }
     }
 
     private void finish() {
         try {
             publish(true);
-            onFinal.accept(lastSnapshot);
+            onFinal.accept(lastSnapshot, lastFindings);
         } catch (Throwable t) {
             LOG.warn("Sparkscope: could not finish the recording ({})", SnapshotDelivery.oneLine(t));
         } finally {

@@ -1,10 +1,13 @@
 package io.sparkscope.listener;
 
+import io.sparkscope.core.heuristics.Finding;
 import io.sparkscope.core.model.AppSnapshot;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.nio.file.Path;
+import java.util.List;
+import java.util.function.Function;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
@@ -21,8 +24,11 @@ final class SnapshotDelivery implements Runnable {
 
     private final SnapshotStore store;
     private final Spool spool;
+    /** Findings for snapshots that come back from the spool (computed again: thresholds may have changed). */
+    private final Function<AppSnapshot, List<Finding>> diagnose;
     private final Object lock = new Object();
     private AppSnapshot pending;
+    private List<Finding> pendingFindings = List.of();
     private boolean pendingFinal;
     private boolean finalHandled;
     private volatile boolean stopped;
@@ -32,9 +38,10 @@ final class SnapshotDelivery implements Runnable {
     private final AtomicLong writes = new AtomicLong();
     private final Thread thread;
 
-    SnapshotDelivery(SnapshotStore store, Spool spool) {
+    SnapshotDelivery(SnapshotStore store, Spool spool, Function<AppSnapshot, List<Finding>> diagnose) {
         this.store = store;
         this.spool = spool;
+        this.diagnose = diagnose;
         this.thread = new Thread(this, "sparkscope-writer");
         thread.setDaemon(true);
     }
@@ -44,9 +51,10 @@ final class SnapshotDelivery implements Runnable {
     }
 
     /** Never blocks: replaces whatever snapshot is waiting. */
-    void submit(AppSnapshot snapshot, boolean isFinal) {
+    void submit(AppSnapshot snapshot, List<Finding> findings, boolean isFinal) {
         synchronized (lock) {
             pending = snapshot;
+            pendingFindings = findings;
             pendingFinal |= isFinal;
             lock.notifyAll();
         }
@@ -85,6 +93,7 @@ final class SnapshotDelivery implements Runnable {
         deliverSpooled();
         while (!stopped) {
             AppSnapshot snapshot;
+            List<Finding> findings;
             boolean isFinal;
             synchronized (lock) {
                 try {
@@ -99,6 +108,7 @@ final class SnapshotDelivery implements Runnable {
                     continue;
                 }
                 snapshot = pending;
+                findings = pendingFindings;
                 isFinal = pendingFinal;
                 pending = null;
                 pendingFinal = false;
@@ -107,7 +117,7 @@ final class SnapshotDelivery implements Runnable {
                 sleepQuietly(backoff);
             }
             try {
-                store.write(snapshot);
+                store.write(snapshot, findings);
                 writes.incrementAndGet();
                 // Remove this attempt's spooled copy first: it is older than what was just written.
                 spool.remove(snapshot);
@@ -133,6 +143,7 @@ final class SnapshotDelivery implements Runnable {
                     if (pending == null) {
                         // retry this one unless a newer snapshot arrived meanwhile
                         pending = snapshot;
+                        pendingFindings = findings;
                         pendingFinal |= isFinal;
                     }
                 }
@@ -173,7 +184,7 @@ final class SnapshotDelivery implements Runnable {
         try {
             for (Path file : spool.files()) {
                 AppSnapshot s = Spool.load(file);
-                store.write(s);
+                store.write(s, diagnose.apply(s));
                 java.nio.file.Files.deleteIfExists(file);
                 LOG.info("Sparkscope: delivered spooled snapshot of {}", s.appId());
             }

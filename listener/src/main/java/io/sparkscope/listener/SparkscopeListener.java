@@ -1,6 +1,7 @@
 package io.sparkscope.listener;
 
 import io.sparkscope.core.event.SparkEvent;
+import io.sparkscope.core.heuristics.Finding;
 import io.sparkscope.core.model.AppSnapshot;
 import io.sparkscope.core.report.TextReport;
 import org.apache.spark.SparkConf;
@@ -108,6 +109,11 @@ public class SparkscopeListener extends SparkListener {
     /** The last snapshot handed to the writer (tests and embedding). */
     public AppSnapshot lastSnapshot() {
         return pipeline == null ? null : pipeline.lastSnapshot();
+    }
+
+    /** Findings of the last snapshot handed to the writer. */
+    public List<Finding> lastFindings() {
+        return pipeline == null ? List.of() : pipeline.lastFindings();
     }
 
     public long droppedEvents() {
@@ -254,7 +260,7 @@ public class SparkscopeListener extends SparkListener {
     }
 
     /** The driver-log report: one INFO block at application end. */
-    static void logReport(ListenerConfig cfg, AppSnapshot s, List<TextReport.FindingLine> findings) {
+    static void logReport(ListenerConfig cfg, AppSnapshot s, List<Finding> findings) {
         if (!cfg.reportEnabled() || s == null) {
             return;
         }

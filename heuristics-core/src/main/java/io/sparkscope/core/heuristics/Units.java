@@ -121,6 +121,11 @@ public final class Units {
         return String.format(Locale.ROOT, p < 10 ? "%.1f %%" : "%.0f %%", p);
     }
 
+    /** A count with thousands separators: "12,416". */
+    public static String count(long n) {
+        return String.format(Locale.ROOT, "%,d", n);
+    }
+
     /** A ratio as "4.2×". */
     public static String times(double ratio) {
         return String.format(Locale.ROOT, ratio < 10 ? "%.1f×" : "%.0f×", ratio);

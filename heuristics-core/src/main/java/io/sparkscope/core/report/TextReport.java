@@ -1,6 +1,9 @@
 package io.sparkscope.core.report;
 
 import io.sparkscope.core.event.TaskMetric;
+import io.sparkscope.core.heuristics.Finding;
+import io.sparkscope.core.heuristics.Severity;
+import io.sparkscope.core.heuristics.Units;
 import io.sparkscope.core.model.AppSnapshot;
 import io.sparkscope.core.model.DistributionMetric;
 import io.sparkscope.core.model.ExecutorSummary;
@@ -19,11 +22,6 @@ import java.util.Locale;
  * application end. Presentation only; the numbers come from the snapshot and the judgements from the findings.
  */
 public final class TextReport {
-    /** What the report shows of one finding (heuristics produce richer objects; this is their printed part). */
-    public record FindingLine(String severity, String heuristic, String title, String message,
-                              String recommendation) {
-    }
-
     private TextReport() {
     }
 
@@ -31,7 +29,7 @@ public final class TextReport {
      * @param worstStages how many stages to list, slowest first
      * @param uiUrl       link to the application in the Sparkscope server, or null
      */
-    public static String render(AppSnapshot s, List<FindingLine> findings, int worstStages, String uiUrl) {
+    public static String render(AppSnapshot s, List<Finding> findings, int worstStages, String uiUrl) {
         StringBuilder b = new StringBuilder(2048);
         String attempt = s.attemptId() == null ? "" : " attempt " + s.attemptId();
         b.append("Sparkscope report: ").append(nonNull(s.appName())).append(" (").append(nonNull(s.appId()))
@@ -98,9 +96,9 @@ public final class TextReport {
         if (findings == null || findings.isEmpty()) {
             b.append("  Findings: none\n");
         } else {
-            long high = findings.stream().filter(f -> "HIGH".equals(f.severity())).count();
+            long high = findings.stream().filter(f -> f.severity() == Severity.HIGH).count();
             b.append("  Findings: ").append(findings.size()).append(" (").append(high).append(" high)\n");
-            for (FindingLine f : findings) {
+            for (Finding f : findings) {
                 b.append("    [").append(f.severity()).append("] ").append(f.heuristic()).append(": ")
                         .append(f.title()).append('\n');
                 b.append("        ").append(f.message()).append('\n');
