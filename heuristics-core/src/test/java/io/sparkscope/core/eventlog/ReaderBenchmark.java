@@ -33,26 +33,40 @@ public final class ReaderBenchmark {
         EventLogSource plainSource = EventLogSource.ofFile(plainFile);
         double mb = plain.length / 1e6;
         System.out.printf("%s: %.1f MB of JSON%n", log.getFileName(), mb);
+        // Interleaved rounds; best and median per variant, since a shared machine adds noise to single runs.
+        long[][] t = new long[4][rounds];
+        long tokens = 0;
+        long events = 0;
         for (int r = 0; r < rounds; r++) {
-            boolean report = r >= rounds - 5; // earlier rounds warm the JIT
             long t0 = System.nanoTime();
-            long tokens = bareTokens(open(log));
+            tokens = bareTokens(open(log));
             long t1 = System.nanoTime();
-            long[] events = readAll(source);
+            events = readAll(source)[0];
             long t2 = System.nanoTime();
-            long tokensMem = bareTokens(new ByteArrayInputStream(plain));
+            bareTokens(new ByteArrayInputStream(plain));
             long t3 = System.nanoTime();
-            long[] eventsPlain = readAll(plainSource);
+            readAll(plainSource);
             long t4 = System.nanoTime();
-            if (report) {
-                System.out.printf("zstd file: bare tokens %d in %.0f ms (%.0f MB/s) | reader %d events in %.0f ms "
-                                + "(%.0f MB/s, %.0f k events/s) ratio %.2f%n",
-                        tokens, ms(t1 - t0), mb / sec(t1 - t0), events[0], ms(t2 - t1), mb / sec(t2 - t1),
-                        events[0] / sec(t2 - t1) / 1e3, (double) (t2 - t1) / (t1 - t0));
-                System.out.printf("plain:     bare tokens %d in %.0f ms (%.0f MB/s) | reader %d events in %.0f ms "
-                                + "(%.0f MB/s, %.0f k events/s) ratio %.2f%n",
-                        tokensMem, ms(t3 - t2), mb / sec(t3 - t2), eventsPlain[0], ms(t4 - t3), mb / sec(t4 - t3),
-                        eventsPlain[0] / sec(t4 - t3) / 1e3, (double) (t4 - t3) / (t3 - t2));
+            t[0][r] = t1 - t0;
+            t[1][r] = t2 - t1;
+            t[2][r] = t3 - t2;
+            t[3][r] = t4 - t3;
+        }
+        System.out.printf("%d tokens, %d events, %d rounds (first third dropped as warm-up)%n", tokens, events, rounds);
+        String[] names = {"bare Jackson tokens, zstd file", "EventLogReader,     zstd file",
+                "bare Jackson tokens, JSON in memory", "EventLogReader,     plain JSON file"};
+        for (int v = 0; v < 4; v++) {
+            long[] warm = java.util.Arrays.copyOfRange(t[v], rounds / 3, rounds);
+            java.util.Arrays.sort(warm);
+            long best = warm[0];
+            long median = warm[warm.length / 2];
+            System.out.printf("%-36s best %4.0f ms (%4.0f MB/s, %4.0f k events/s)  median %4.0f ms%n", names[v],
+                    ms(best), mb / sec(best), events / sec(best) / 1e3, ms(median));
+            if (v % 2 == 1) {
+                long[] floor = java.util.Arrays.copyOfRange(t[v - 1], rounds / 3, rounds);
+                java.util.Arrays.sort(floor);
+                System.out.printf("%-36s best %.2f x  median %.2f x%n", "  reader / floor", (double) best / floor[0],
+                        (double) median / floor[floor.length / 2]);
             }
         }
         Files.delete(plainFile);
