@@ -1,8 +1,7 @@
 package io.sparkscope.listener;
 
+import io.sparkscope.core.analysis.Diagnoser;
 import io.sparkscope.core.heuristics.Finding;
-import io.sparkscope.core.heuristics.HeuristicConfig;
-import io.sparkscope.core.heuristics.HeuristicEngine;
 import io.sparkscope.core.model.AppSnapshot;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -32,16 +31,14 @@ final class Wiring {
      * and the defaults are used. A heuristic that throws is reported by the engine, never thrown.
      */
     static Function<AppSnapshot, List<Finding>> diagnoser(ListenerConfig cfg) {
-        HeuristicEngine engine = HeuristicEngine.load(Wiring.class.getClassLoader());
-        HeuristicConfig config = engine.defaultConfig();
+        Diagnoser diagnoser = Diagnoser.defaults();
         if (!cfg.heuristics().isEmpty()) {
             try {
-                config = config.withOverrides(cfg.heuristics(), "spark.sparkscope.heuristics.*");
+                diagnoser = Diagnoser.withOverrides(cfg.heuristics(), "spark.sparkscope.heuristics.*");
             } catch (IllegalArgumentException e) {
                 LOG.warn("Sparkscope: {}; using the default heuristic thresholds", e.getMessage());
             }
         }
-        HeuristicConfig effective = config;
-        return s -> engine.run(s, effective).findings();
+        return diagnoser::diagnose;
     }
 }

@@ -1,0 +1,30 @@
+package io.sparkscope.core.analysis;
+
+import io.sparkscope.core.eventlog.EventLogReader;
+import io.sparkscope.core.eventlog.EventLogSource;
+import io.sparkscope.core.eventlog.ReadStats;
+import io.sparkscope.core.model.AppSnapshot;
+import io.sparkscope.core.recorder.Recorder;
+import io.sparkscope.core.recorder.RecorderOptions;
+
+import java.util.function.Consumer;
+
+/** One event log through the recorder: the offline path of DESIGN.md §2. */
+public final class EventLogAnalysis {
+    private EventLogAnalysis() {
+    }
+
+    /** What one log gave: its snapshot and what the reader met on the way. */
+    public record Result(EventLogSource source, AppSnapshot snapshot, ReadStats stats) {
+        /** A log that held no application at all (empty, garbage): nothing to report or store. */
+        public boolean hasApplication() {
+            return snapshot.appId() != null || snapshot.eventCount() > 0 && snapshot.startTime() > 0;
+        }
+    }
+
+    public static Result analyze(EventLogSource source, RecorderOptions options, Consumer<String> problems) {
+        Recorder recorder = new Recorder(options);
+        ReadStats stats = EventLogReader.read(source, recorder::onEvent, problems);
+        return new Result(source, recorder.snapshot(), stats);
+    }
+}
