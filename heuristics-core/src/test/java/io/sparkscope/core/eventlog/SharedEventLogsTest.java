@@ -30,37 +30,8 @@ class SharedEventLogsTest {
                 + "next to it): skipping the tests on real Spark event logs");
     }
 
-    /**
-     * {@code SPARKSCOPE_SHARED} (the shared folder or its eventlogs folder), else {@code <dir>/../shared/eventlogs}
-     * for the repository root (system property {@code sparkscope.repo.root}, set by surefire) and each of its
-     * parents — a git worktree may sit deeper than the main checkout — then the same from the working directory.
-     */
     static Path locateSharedEventLogs() {
-        String env = System.getenv("SPARKSCOPE_SHARED");
-        if (env != null && !env.isBlank()) {
-            Path p = Path.of(env);
-            if (Files.isDirectory(p.resolve("eventlogs"))) {
-                return p.resolve("eventlogs");
-            }
-            if (Files.isDirectory(p)) {
-                return p;
-            }
-        }
-        List<Path> starts = new ArrayList<>();
-        String root = System.getProperty("sparkscope.repo.root");
-        if (root != null && !root.isBlank()) {
-            starts.add(Path.of(root).toAbsolutePath().normalize());
-        }
-        starts.add(Path.of("").toAbsolutePath().normalize());
-        for (Path start : starts) {
-            for (Path dir = start; dir != null; dir = dir.getParent()) {
-                Path candidate = dir.resolveSibling("shared").resolve("eventlogs");
-                if (dir.getParent() != null && Files.isDirectory(candidate)) {
-                    return candidate;
-                }
-            }
-        }
-        return null;
+        return io.sparkscope.core.golden.SharedData.eventLogs().orElse(null);
     }
 
     private record Outcome(ReadStats stats, List<String> problems, long taskEnds, boolean applicationEnd) {
