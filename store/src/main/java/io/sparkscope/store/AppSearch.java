@@ -86,7 +86,10 @@ final class AppSearch {
             params.add(q.user());
         }
         range(parts, params, "a.start_time", q.startedFrom(), q.startedTo());
-        range(parts, params, "a.end_time", q.endedFrom(), q.endedTo());
+        if (q.endedFrom() != null || q.endedTo() != null) {
+            parts.add("a.end_time >= 0"); // running apps (-1) have not ended in any range
+            range(parts, params, "a.end_time", q.endedFrom(), q.endedTo());
+        }
         if (q.status() != null) {
             parts.add("a.status = ?");
             params.add(q.status());
