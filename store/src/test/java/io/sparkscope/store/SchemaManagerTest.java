@@ -1,0 +1,88 @@
+package io.sparkscope.store;
+
+import org.flywaydb.core.Flyway;
+import org.junit.jupiter.api.Test;
+
+import javax.sql.DataSource;
+import java.sql.Connection;
+import java.sql.Statement;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class SchemaManagerTest {
+
+    @Test
+    void migratesAnEmptyDatabaseToTheCurrentVersion() {
+        DataSource ds = TestDb.newDatabase();
+        SchemaStatus before = SchemaManager.check(ds);
+        assertEquals(SchemaStatus.State.EMPTY, before.state());
+        assertNull(before.current());
+        assertTrue(before.message().contains("no Sparkscope schema"), before.message());
+
+        SchemaStatus after = SchemaManager.migrate(ds);
+        assertEquals(SchemaStatus.State.CURRENT, after.state(), after.message());
+        assertEquals(after.expected(), after.current());
+        assertTrue(after.usable());
+        for (String table : new String[]{"application", "configuration", "executor", "job", "stage_attempt",
+                "stage_statistics", "task", "sql_execution", "finding", SchemaManager.HISTORY_TABLE}) {
+            assertEquals(1, TestDb.count(ds, "SELECT count(*) FROM pg_tables WHERE tablename = '" + table + "'"), table);
+        }
+        // zonky's PostgreSQL ships pg_trgm, so name search gets the trigram index rather than the fallback.
+        assertEquals(1, TestDb.count(ds, "SELECT count(*) FROM pg_indexes WHERE indexname = 'application_name_trgm_idx'"));
+
+        // Idempotent: a second migrate (another server starting) changes nothing.
+        assertEquals(SchemaStatus.State.CURRENT, SchemaManager.migrate(ds).state());
+    }
+
+    @Test
+    void reportsAnOlderSchemaWithAClearMessage() {
+        DataSource ds = TestDb.newDatabase();
+        Flyway.configure().dataSource(ds).locations(SchemaManager.LOCATION).table(SchemaManager.HISTORY_TABLE)
+                .target("1").load().migrate();
+        SchemaStatus status = SchemaManager.check(ds);
+        assertEquals(SchemaStatus.State.OLDER, status.state());
+        assertEquals("1", status.current());
+        assertTrue(status.message().contains("version 1, older than version " + status.expected()), status.message());
+
+        assertEquals(SchemaStatus.State.CURRENT, SchemaManager.migrate(ds).state());
+    }
+
+    @Test
+    void reportsANewerSchemaWithAClearMessage() throws Exception {
+        DataSource ds = TestDb.migrated();
+        String expected = SchemaManager.check(ds).expected();
+        // What a newer Sparkscope's migration V99 would leave in the history table.
+        try (Connection c = ds.getConnection(); Statement st = c.createStatement()) {
+            st.execute("INSERT INTO " + SchemaManager.HISTORY_TABLE + " (installed_rank, version, description, type,"
+                    + " script, checksum, installed_by, execution_time, success) VALUES"
+                    + " (100, '99', 'future', 'SQL', 'V99__future.sql', 1, 'test', 1, true)");
+        }
+        SchemaStatus status = SchemaManager.check(ds);
+        assertEquals(SchemaStatus.State.NEWER, status.state());
+        assertEquals("99", status.current());
+        assertTrue(status.message().contains("version 99, newer than version " + expected), status.message());
+        assertTrue(!status.usable());
+        // migrate() must not fail or downgrade on a newer database: it reports it.
+        assertEquals(SchemaStatus.State.NEWER, SchemaManager.migrate(ds).state());
+    }
+
+    @Test
+    void migratesIntoADatabaseThatAlreadyHoldsOtherTables() throws Exception {
+        DataSource ds = TestDb.newDatabase();
+        try (Connection c = ds.getConnection(); Statement st = c.createStatement()) {
+            st.execute("CREATE TABLE someone_elses (id int)");
+        }
+        SchemaStatus status = SchemaManager.migrate(ds);
+        assertEquals(SchemaStatus.State.CURRENT, status.state(), status.message());
+        assertEquals(1, TestDb.count(ds, "SELECT count(*) FROM pg_tables WHERE tablename = 'application'"));
+    }
+
+    @Test
+    void statusMessagesNameBothVersions() {
+        assertEquals(SchemaStatus.State.FAILED, SchemaManager.status("2", "2", true).state());
+        assertTrue(SchemaManager.status("1.1", "1.10", false).message().contains("older"));
+        assertTrue(SchemaManager.status("10", "9", false).message().contains("newer"));
+    }
+}

@@ -1,0 +1,215 @@
+package io.sparkscope.store;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.sparkscope.core.model.AppSnapshot;
+import io.sparkscope.core.model.StageSummary;
+import io.sparkscope.core.model.TaskRecord;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+import javax.sql.DataSource;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class SnapshotRoundTripTest {
+    static DataSource ds;
+    static final SnapshotWriter WRITER = new SnapshotWriter();
+    static final String[] TABLES = {"application", "configuration", "executor", "job", "stage_attempt",
+            "stage_statistics", "task", "sql_execution", "finding"};
+
+    @BeforeAll
+    static void database() {
+        ds = TestDb.migrated();
+    }
+
+    @Test
+    void writeThenReadGivesAnEqualSnapshot() throws Exception {
+        AppSnapshot written = Snapshots.rich("app-roundtrip", null, true);
+        assertTrue(WRITER.write(ds, written, Snapshots.findings()).written());
+
+        AppSnapshot read = SnapshotReader.read(ds, "app-roundtrip", null).orElseThrow();
+        // Piecewise first, so a failure names the part that differs.
+        assertEquals(written.config(), read.config());
+        assertEquals(written.executors(), read.executors());
+        assertEquals(written.jobs(), read.jobs());
+        for (int i = 0; i < written.stages().size(); i++) {
+            assertEquals(written.stages().get(i).keptTasks(), read.stages().get(i).keptTasks(), "tasks of stage " + i);
+            assertEquals(written.stages().get(i), read.stages().get(i), "stage " + i);
+        }
+        assertEquals(written.sqlExecutions(), read.sqlExecutions());
+        assertEquals(written, read);
+        assertEquals(Snapshots.NASTY_CONFIG.get("spark.app.note"), read.config().get("spark.app.note").orElseThrow());
+        assertTrue(SnapshotReader.read(ds, "no-such-app", null).isEmpty());
+    }
+
+    @Test
+    void runningSnapshotRoundTripsToo() throws Exception {
+        AppSnapshot running = Snapshots.rich("app-running-rt", "1", false);
+        WRITER.write(ds, running, List.of());
+        assertEquals(running, SnapshotReader.read(ds, "app-running-rt", "1").orElseThrow());
+        // attempt "1" and no attempt are different applications
+        assertTrue(SnapshotReader.read(ds, "app-running-rt", null).isEmpty());
+    }
+
+    @Test
+    void findingsRoundTripWithDetailsEqualAsJson() throws Exception {
+        WRITER.write(ds, Snapshots.rich("app-findings", null, true), Snapshots.findings());
+        List<StoredFinding> read = new SnapshotReader(ds).findings("app-findings", null);
+        List<StoredFinding> expected = Snapshots.findings();
+        assertEquals(expected.size(), read.size());
+        ObjectMapper json = new ObjectMapper();
+        for (int i = 0; i < expected.size(); i++) {
+            StoredFinding e = expected.get(i);
+            StoredFinding r = read.get(i);
+            assertEquals(withoutDetails(e), withoutDetails(r));
+            if (e.detailsJson() == null) {
+                assertEquals(null, r.detailsJson());
+            } else {
+                assertEquals(json.readTree(e.detailsJson()), json.readTree(r.detailsJson()));
+            }
+        }
+        assertEquals("HIGH", TestDb.count(ds, "SELECT count(*) FROM application WHERE app_id = 'app-findings'"
+                + " AND worst_severity = 'HIGH' AND num_findings = 2") == 1 ? "HIGH" : "?");
+    }
+
+    private static StoredFinding withoutDetails(StoredFinding f) {
+        return new StoredFinding(f.id(), f.heuristic(), f.severity(), f.title(), f.message(), f.recommendation(),
+                f.stageIds(), f.executorIds(), f.configKeys(), null);
+    }
+
+    @Test
+    void writingTheSameSnapshotTwiceChangesNothing() throws Exception {
+        AppSnapshot s = Snapshots.rich("app-twice", null, true);
+        WRITER.write(ds, s, Snapshots.findings());
+        Map<String, Long> counts = counts("app-twice");
+        String versions = rowVersions("app-twice");
+
+        assertTrue(WRITER.write(ds, s, Snapshots.findings()).written());
+        assertEquals(counts, counts("app-twice"));
+        // Not even a new row version: unchanged rows are skipped by the upsert's IS DISTINCT FROM.
+        assertEquals(versions, rowVersions("app-twice"));
+        assertEquals(s, SnapshotReader.read(ds, "app-twice", null).orElseThrow());
+        assertEquals(1, TestDb.count(ds, "SELECT count(*) FROM application WHERE app_id = 'app-twice'"));
+    }
+
+    @Test
+    void laterSnapshotOfARunningAppUpdatesRowsAndRemovesWhatIsGone() throws Exception {
+        AppSnapshot running = Snapshots.rich("app-progress", null, false);
+        WRITER.write(ds, running, List.of(Snapshots.findings().get(0)));
+        assertEquals("RUNNING", text("SELECT status FROM application WHERE app_id = 'app-progress'"));
+        assertEquals("ACTIVE", text("SELECT s.status FROM stage_attempt s JOIN application a USING (app_pk)"
+                + " WHERE a.app_id = 'app-progress' AND s.stage_id = 1 AND s.attempt_id = 1"));
+
+        // The complete snapshot: stage 1.1 completed, its kept tasks replaced by slower ones (new task ids),
+        // the skew finding is gone and a GC finding appeared.
+        AppSnapshot complete = Snapshots.rich("app-progress", null, true);
+        List<StageSummary> stages = new ArrayList<>(complete.stages());
+        StageSummary last = stages.get(2);
+        List<TaskRecord> slower = new ArrayList<>();
+        for (TaskRecord t : last.keptTasks()) {
+            slower.add(new TaskRecord(t.taskId() + 50, t.index(), t.attempt(), t.partitionId(), t.executorId(),
+                    t.host(), t.locality(), t.speculative(), t.launchTime(), t.finishTime() + 10_000,
+                    t.gettingResultTime(), t.status(), t.endReason(), t.errorMessage(), t.metrics()));
+        }
+        stages.set(2, new StageSummary(last.stageId(), last.attemptId(), last.name(), last.details(), last.status(),
+                last.numTasks(), last.numActiveTasks(), last.numCompleteTasks(), last.numFailedTasks(),
+                last.numKilledTasks(), last.numCompletedIndices(), last.submissionTime(), last.completionTime(),
+                last.firstTaskLaunchedTime(), last.lastTaskFinishedTime(), last.failureReason(), last.parentIds(),
+                last.jobIds(), last.totals(), last.taskSummary(), slower, last.endReasons()));
+        complete = with(complete, stages);
+        WRITER.write(ds, complete, List.of(Snapshots.findings().get(1)));
+
+        assertEquals(complete, SnapshotReader.read(ds, "app-progress", null).orElseThrow());
+        assertEquals("COMPLETE", text("SELECT status FROM application WHERE app_id = 'app-progress'"));
+        assertEquals(16, TestDb.count(ds, "SELECT count(*) FROM task t JOIN application a USING (app_pk)"
+                + " WHERE a.app_id = 'app-progress'"), "8 + 4 + 4 kept tasks, the replaced ones deleted");
+        assertEquals(List.of("gc:app"), new SnapshotReader(ds).findings("app-progress", null).stream()
+                .map(StoredFinding::id).toList());
+        assertEquals("LOW", text("SELECT worst_severity FROM application WHERE app_id = 'app-progress'"));
+
+        // Findings no longer produced at all: none left, application green.
+        WRITER.write(ds, complete, List.of());
+        assertEquals(0, TestDb.count(ds, "SELECT count(*) FROM finding f JOIN application a USING (app_pk)"
+                + " WHERE a.app_id = 'app-progress'"));
+        assertEquals(null, text("SELECT worst_severity FROM application WHERE app_id = 'app-progress'"));
+    }
+
+    @Test
+    void aStaleSnapshotDoesNotRollBackANewerOne() throws Exception {
+        AppSnapshot complete = Snapshots.rich("app-stale", null, true);
+        AppSnapshot running = Snapshots.rich("app-stale", null, false);
+        WRITER.write(ds, complete, List.of());
+        WriteResult late = WRITER.write(ds, running, List.of());
+        assertFalse(late.written());
+        assertEquals(WriteResult.Outcome.SKIPPED_STALE, late.outcome());
+        assertEquals(complete, SnapshotReader.read(ds, "app-stale", null).orElseThrow());
+
+        // ... unless the caller insists.
+        assertTrue(WRITER.overwrite(ds, running, List.of()).written());
+        assertEquals(running, SnapshotReader.read(ds, "app-stale", null).orElseThrow());
+    }
+
+    @Test
+    void rowByRowWriterProducesTheSameRows() throws Exception {
+        AppSnapshot s = Snapshots.rich("app-rowbyrow", null, true);
+        new SnapshotWriter().writeRowByRow(ds, s, Snapshots.findings());
+        assertEquals(s, SnapshotReader.read(ds, "app-rowbyrow", null).orElseThrow());
+        WRITER.write(ds, Snapshots.rich("app-batched", null, true), Snapshots.findings());
+        Map<String, Long> a = counts("app-rowbyrow");
+        Map<String, Long> b = counts("app-batched");
+        assertEquals(b, a);
+        assertNotEquals(0L, a.get("task"));
+    }
+
+    @Test
+    void writesOnAGivenConnectionAndRestoresAutoCommit() throws Exception {
+        try (var c = ds.getConnection()) {
+            assertTrue(c.getAutoCommit());
+            WRITER.write(c, Snapshots.rich("app-conn", null, true), List.of());
+            assertTrue(c.getAutoCommit());
+        }
+        assertTrue(SnapshotReader.read(ds, "app-conn", null).isPresent());
+    }
+
+    static AppSnapshot with(AppSnapshot s, List<StageSummary> stages) {
+        return new AppSnapshot(s.appId(), s.attemptId(), s.appName(), s.sparkUser(), s.sparkVersion(), s.startTime(),
+                s.endTime(), s.lastEventTime(), s.complete(), s.config(), s.executors(), s.jobs(), stages,
+                s.sqlExecutions(), s.driverGcTimeMs(), s.driverMaxMemory(), s.eventCount(), s.unknownEventTypes());
+    }
+
+    static Map<String, Long> counts(String appId) {
+        Map<String, Long> out = new LinkedHashMap<>();
+        for (String t : TABLES) {
+            out.put(t, TestDb.count(ds, "SELECT count(*) FROM " + t + " x JOIN application a USING (app_pk)"
+                    + " WHERE a.app_id = '" + appId + "'"));
+        }
+        return out;
+    }
+
+    /** xmin of every row: changes whenever PostgreSQL writes a new version of the row. */
+    static String rowVersions(String appId) {
+        StringBuilder sb = new StringBuilder();
+        for (String t : TABLES) {
+            sb.append(t).append(':').append(text("SELECT string_agg(x.xmin::text, ',' ORDER BY x.xmin::text) FROM "
+                    + t + " x JOIN application a USING (app_pk) WHERE a.app_id = '" + appId + "'"))
+                    .append(' ');
+        }
+        return sb.toString();
+    }
+
+    static String text(String sql) {
+        try (var c = ds.getConnection(); var st = c.createStatement(); var rs = st.executeQuery(sql)) {
+            rs.next();
+            return rs.getString(1);
+        } catch (java.sql.SQLException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+}

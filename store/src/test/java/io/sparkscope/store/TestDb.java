@@ -1,0 +1,80 @@
+package io.sparkscope.store;
+
+import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
+import org.postgresql.ds.PGSimpleDataSource;
+
+import javax.sql.DataSource;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * One real PostgreSQL (zonky embedded) per test JVM, started on first use (~2 s) and stopped at JVM exit; every test
+ * class gets its own fresh database in it, so classes cannot see each other's rows and the suite pays the start once.
+ */
+final class TestDb {
+    private static EmbeddedPostgres postgres;
+    private static final AtomicInteger COUNTER = new AtomicInteger();
+
+    private TestDb() {
+    }
+
+    static synchronized EmbeddedPostgres server() {
+        if (postgres == null) {
+            try {
+                postgres = EmbeddedPostgres.builder().start();
+            } catch (IOException e) {
+                throw new UncheckedIOException("cannot start embedded PostgreSQL", e);
+            }
+            Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+                try {
+                    postgres.close();
+                } catch (IOException ignored) {
+                    // the JVM is going away anyway
+                }
+            }));
+        }
+        return postgres;
+    }
+
+    /** A new empty database; {@code reWriteBatchedInserts=true} as production pools use it. */
+    static PGSimpleDataSource newDatabase() {
+        String name = "sparkscope_test_" + COUNTER.incrementAndGet();
+        try (Connection c = server().getPostgresDatabase().getConnection(); Statement st = c.createStatement()) {
+            st.execute("CREATE DATABASE " + name); // name is ours, not user input
+        } catch (SQLException e) {
+            throw new IllegalStateException(e);
+        }
+        return dataSource(name);
+    }
+
+    static PGSimpleDataSource dataSource(String database) {
+        PGSimpleDataSource ds = new PGSimpleDataSource();
+        ds.setServerNames(new String[]{"localhost"});
+        ds.setPortNumbers(new int[]{server().getPort()});
+        ds.setDatabaseName(database);
+        ds.setUser("postgres");
+        ds.setReWriteBatchedInserts(true);
+        return ds;
+    }
+
+    /** A fresh, migrated database. */
+    static DataSource migrated() {
+        PGSimpleDataSource ds = newDatabase();
+        SchemaManager.migrate(ds);
+        return ds;
+    }
+
+    static long count(DataSource ds, String sql) {
+        try (Connection c = ds.getConnection(); Statement st = c.createStatement();
+             var rs = st.executeQuery(sql)) {
+            rs.next();
+            return rs.getLong(1);
+        } catch (SQLException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+}
