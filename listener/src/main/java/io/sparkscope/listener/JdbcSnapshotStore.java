@@ -1,17 +1,61 @@
 package io.sparkscope.listener;
 
+import com.zaxxer.hikari.HikariDataSource;
 import io.sparkscope.core.heuristics.Finding;
 import io.sparkscope.core.model.AppSnapshot;
+import io.sparkscope.store.Findings;
+import io.sparkscope.store.SchemaManager;
+import io.sparkscope.store.SchemaStatus;
+import io.sparkscope.store.SnapshotWriter;
+import io.sparkscope.store.StoreDataSources;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import java.util.List;
 
-/** Placeholder until the store module lands: writes nothing and says so. */
+/**
+ * Writes snapshots into PostgreSQL through the store module. The pool is created lazily and never fails at
+ * creation, so an absent database only shows up as failed writes (which the delivery thread spools and retries).
+ * On the first connection it checks the schema: an empty or older one is migrated, a newer one is refused with a
+ * clear message (this listener would not understand it).
+ */
 final class JdbcSnapshotStore implements SnapshotStore {
+    private static final Logger LOG = LoggerFactory.getLogger(JdbcSnapshotStore.class);
+
+    private final ListenerConfig cfg;
+    private final SnapshotWriter writer = new SnapshotWriter();
+    private HikariDataSource dataSource;
+    private boolean schemaChecked;
+
     JdbcSnapshotStore(ListenerConfig cfg) {
+        this.cfg = cfg;
     }
 
     @Override
-    public void write(AppSnapshot snapshot, List<Finding> findings) {
-        throw new UnsupportedOperationException("database writing not available yet");
+    public synchronized void write(AppSnapshot snapshot, List<Finding> findings) throws Exception {
+        if (dataSource == null) {
+            dataSource = StoreDataSources.pooled(cfg.jdbcUrl(), cfg.jdbcUser(), cfg.jdbcPassword(), 2);
+        }
+        if (!schemaChecked) {
+            SchemaStatus status = SchemaManager.check(dataSource);
+            switch (status.state()) {
+                case EMPTY, OLDER -> {
+                    SchemaStatus migrated = SchemaManager.migrate(dataSource);
+                    LOG.info("Sparkscope: {}", migrated.message());
+                }
+                case CURRENT -> { }
+                case NEWER -> throw new IllegalStateException(status.message());
+                case FAILED -> throw new IllegalStateException(status.message());
+            }
+            schemaChecked = true;
+        }
+        writer.write(dataSource, snapshot, Findings.stored(findings));
+    }
+
+    @Override
+    public synchronized void close() {
+        if (dataSource != null) {
+            dataSource.close();
+        }
     }
 }

@@ -2,6 +2,7 @@ package io.sparkscope.listener;
 
 import io.sparkscope.core.heuristics.Finding;
 import io.sparkscope.core.model.AppSnapshot;
+import io.sparkscope.store.Spool;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

@@ -6,6 +6,8 @@ import io.sparkscope.core.model.AppSnapshot;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import io.sparkscope.store.Spool;
+
 import java.util.List;
 import java.util.function.Function;
 

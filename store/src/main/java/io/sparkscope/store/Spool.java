@@ -1,4 +1,4 @@
-package io.sparkscope.listener;
+package io.sparkscope.store;
 
 import io.sparkscope.core.model.AppSnapshot;
 import io.sparkscope.core.model.json.SnapshotCodec;
@@ -37,7 +37,7 @@ public final class Spool {
     }
 
     /** File name of an application attempt: only safe characters, so an app id can never escape the folder. */
-    static String fileName(String appId, String attemptId) {
+    public static String fileName(String appId, String attemptId) {
         String key = (appId == null ? "unknown" : appId) + (attemptId == null ? "" : "_" + attemptId);
         return key.replaceAll("[^A-Za-z0-9._-]", "_") + SUFFIX;
     }

@@ -1,0 +1,53 @@
+package io.sparkscope.server.cli;
+
+import com.zaxxer.hikari.HikariDataSource;
+import io.sparkscope.store.SchemaManager;
+import io.sparkscope.store.SchemaStatus;
+import io.sparkscope.store.StoreDataSources;
+import picocli.CommandLine.Option;
+
+import java.sql.Connection;
+import java.sql.SQLException;
+
+/** {@code --db/--user/--password}, shared by the commands that use the database. */
+final class DatabaseOptions {
+    @Option(names = "--db", required = true, paramLabel = "<jdbc-url>",
+            description = "PostgreSQL JDBC URL, e.g. jdbc:postgresql://localhost:5432/sparkscope")
+    String url;
+
+    @Option(names = "--user", paramLabel = "<name>", description = "Database user.")
+    String user;
+
+    @Option(names = "--password", paramLabel = "<password>",
+            description = "Database password (default: the SPARKSCOPE_DB_PASSWORD environment variable).")
+    String password;
+
+    /** A pool on a reachable database with the current schema (migrated if empty or older), or a one-line error. */
+    HikariDataSource open(int poolSize) {
+        if (!url.startsWith("jdbc:postgresql:")) {
+            throw new Main.UsageError("--db: expected a jdbc:postgresql: URL, got '" + url + "'");
+        }
+        String pw = password != null ? password : System.getenv("SPARKSCOPE_DB_PASSWORD");
+        HikariDataSource ds = StoreDataSources.pooled(url, user, pw, poolSize);
+        try (Connection c = ds.getConnection()) {
+            c.isValid(2);
+        } catch (SQLException e) {
+            ds.close();
+            throw new Main.UsageError("cannot connect to " + url + ": " + firstLine(e.getMessage()));
+        }
+        SchemaStatus status = SchemaManager.migrate(ds);
+        if (!status.usable()) {
+            ds.close();
+            throw new Main.UsageError(status.message());
+        }
+        return ds;
+    }
+
+    static String firstLine(String s) {
+        if (s == null) {
+            return "";
+        }
+        int nl = s.indexOf('\n');
+        return nl < 0 ? s : s.substring(0, nl);
+    }
+}
