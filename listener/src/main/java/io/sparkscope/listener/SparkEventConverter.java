@@ -7,6 +7,11 @@ import io.sparkscope.core.event.TaskInfo;
 import io.sparkscope.core.event.TaskMetric;
 import io.sparkscope.core.event.TaskMetrics;
 import org.apache.spark.ExceptionFailure;
+import org.apache.spark.ExecutorLostFailure;
+import org.apache.spark.FetchFailed;
+import org.apache.spark.TaskCommitDenied;
+import org.apache.spark.TaskKilled;
+import org.apache.spark.storage.BlockManagerId;
 import org.apache.spark.TaskFailedReason;
 import org.apache.spark.executor.ExecutorMetrics;
 import org.apache.spark.executor.ShuffleReadMetrics;
@@ -146,18 +151,49 @@ final class SparkEventConverter {
                 t.finishTime(), t.failed(), t.killed());
     }
 
-    /** The reason's name as Spark writes it in event logs ("ExceptionFailure", "TaskKilled", …). */
+    /**
+     * The reason's name as Spark writes it in event logs ("ExceptionFailure", "TaskKilled", …) and the same one-line
+     * description the event-log reader builds from the logged fields, so live and replayed runs read alike.
+     */
     static TaskEndReason reason(org.apache.spark.TaskEndReason r) {
         if (r == null) {
-            return new TaskEndReason("UnknownReason", null, null);
+            return new TaskEndReason("UnknownReason", "unknown reason", null);
         }
         String kind = r.getClass().getSimpleName().replace("$", "");
-        if ("Success".equals(kind)) {
-            return TaskEndReason.SUCCESS;
+        if (r instanceof ExceptionFailure ex) {
+            String d = ex.description() == null ? "" : ex.description();
+            String oneLine = d.isEmpty() ? ex.className() : ex.className() + ": " + TaskEndReason.firstLine(d);
+            return new TaskEndReason(kind, oneLine, ex.fullStackTrace());
         }
-        String description = r instanceof TaskFailedReason f ? f.toErrorString() : kind;
-        String trace = r instanceof ExceptionFailure ex ? ex.fullStackTrace() : null;
-        return new TaskEndReason(kind, description, trace);
+        if (r instanceof FetchFailed f) {
+            BlockManagerId bm = f.bmAddress();
+            String address = bm == null ? "null"
+                    : "BlockManagerId(" + bm.executorId() + ", " + bm.host() + ", " + bm.port() + ")";
+            String message = f.message() == null ? "Unknown reason" : f.message();
+            String d = "FetchFailed(" + address + ", shuffleId=" + f.shuffleId() + ", mapIndex=" + f.mapIndex()
+                    + ", mapId=" + f.mapId() + ", reduceId=" + f.reduceId() + ", message="
+                    + TaskEndReason.firstLine(message) + ")";
+            return new TaskEndReason(kind, d, message.indexOf('\n') >= 0 ? message : null);
+        }
+        if (r instanceof TaskKilled k) {
+            return new TaskEndReason(kind, TaskEndReason.firstLine(k.reason()), null);
+        }
+        if (r instanceof ExecutorLostFailure lost) {
+            String reason = ScalaInterop.stringOr(lost.reason(), null);
+            return new TaskEndReason(kind, reason == null ? "executor " + lost.execId() + " lost"
+                    : TaskEndReason.firstLine(reason), null);
+        }
+        if (r instanceof TaskCommitDenied denied) {
+            return new TaskEndReason(kind, "driver denied task commit for job " + denied.jobID() + ", partition "
+                    + denied.partitionID() + ", attempt " + denied.attemptNumber(), null);
+        }
+        return switch (kind) {
+            case "Success" -> TaskEndReason.SUCCESS;
+            case "Resubmitted" -> new TaskEndReason(kind, "resubmitted due to lost executor", null);
+            case "TaskResultLost" -> new TaskEndReason(kind, "result lost from block manager", null);
+            case "UnknownReason" -> new TaskEndReason(kind, "unknown reason", null);
+            default -> new TaskEndReason(kind, r instanceof TaskFailedReason f ? f.toErrorString() : kind, null);
+        };
     }
 
     static TaskMetrics metrics(org.apache.spark.executor.TaskMetrics m) {

@@ -26,8 +26,10 @@ final class SqlEventConverter {
                     plan(s.sparkPlanInfo()), s.time());
         }
         if (e instanceof SparkListenerSQLExecutionEnd s) {
+            // Spark 3.4+ reports success as an empty message; the event-log reader treats that as none too.
+            String error = ScalaInterop.stringOr(s.errorMessage(), null);
             return new SparkEvent.SqlExecutionEnd(s.executionId(), s.time(),
-                    ScalaInterop.stringOr(s.errorMessage(), null));
+                    error == null || error.isEmpty() ? null : error);
         }
         if (e instanceof SparkListenerSQLAdaptiveExecutionUpdate s) {
             return new SparkEvent.SqlAdaptivePlanUpdate(s.executionId(), s.physicalPlanDescription(),

@@ -15,14 +15,14 @@ import java.util.concurrent.atomic.AtomicInteger;
  * One real PostgreSQL (zonky embedded) per test JVM, started on first use (~2 s) and stopped at JVM exit; every test
  * class gets its own fresh database in it, so classes cannot see each other's rows and the suite pays the start once.
  */
-final class TestDb {
+public final class TestDb {
     private static EmbeddedPostgres postgres;
     private static final AtomicInteger COUNTER = new AtomicInteger();
 
     private TestDb() {
     }
 
-    static synchronized EmbeddedPostgres server() {
+    public static synchronized EmbeddedPostgres server() {
         if (postgres == null) {
             try {
                 postgres = EmbeddedPostgres.builder().start();
@@ -40,18 +40,29 @@ final class TestDb {
         return postgres;
     }
 
-    /** A new empty database; {@code reWriteBatchedInserts=true} as production pools use it. */
-    static PGSimpleDataSource newDatabase() {
+    /** JDBC URL of a database in the shared server (for code that takes a URL, like the listener). */
+    public static String url(String database) {
+        return "jdbc:postgresql://localhost:" + server().getPort() + "/" + database + "?user=postgres";
+    }
+
+    /** A new empty database's name. */
+    public static String newDatabaseName() {
         String name = "sparkscope_test_" + COUNTER.incrementAndGet();
         try (Connection c = server().getPostgresDatabase().getConnection(); Statement st = c.createStatement()) {
             st.execute("CREATE DATABASE " + name); // name is ours, not user input
         } catch (SQLException e) {
             throw new IllegalStateException(e);
         }
+        return name;
+    }
+
+    /** A new empty database; {@code reWriteBatchedInserts=true} as production pools use it. */
+    public static PGSimpleDataSource newDatabase() {
+        String name = newDatabaseName();
         return dataSource(name);
     }
 
-    static PGSimpleDataSource dataSource(String database) {
+    public static PGSimpleDataSource dataSource(String database) {
         PGSimpleDataSource ds = new PGSimpleDataSource();
         ds.setServerNames(new String[]{"localhost"});
         ds.setPortNumbers(new int[]{server().getPort()});
@@ -62,13 +73,13 @@ final class TestDb {
     }
 
     /** A fresh, migrated database. */
-    static DataSource migrated() {
+    public static DataSource migrated() {
         PGSimpleDataSource ds = newDatabase();
         SchemaManager.migrate(ds);
         return ds;
     }
 
-    static long count(DataSource ds, String sql) {
+    public static long count(DataSource ds, String sql) {
         try (Connection c = ds.getConnection(); Statement st = c.createStatement();
              var rs = st.executeQuery(sql)) {
             rs.next();

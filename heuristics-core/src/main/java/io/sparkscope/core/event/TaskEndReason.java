@@ -23,4 +23,20 @@ public record TaskEndReason(String kind, String description, String stackTrace) 
     public boolean isFailure() {
         return !isSuccess() && !isKilled();
     }
+
+    /**
+     * First line of a possibly multi-line text, marked " …" when cut: descriptions stay one line. Both adapters (event
+     * log and live listener) describe reasons with it, so the two give the same text.
+     */
+    public static String firstLine(String s) {
+        if (s == null) {
+            return null;
+        }
+        String t = s.strip();
+        int nl = t.indexOf('\n');
+        if (nl >= 0) {
+            t = t.substring(0, nl).stripTrailing() + " …";
+        }
+        return t;
+    }
 }

@@ -181,14 +181,6 @@ final class Json {
 
     /** First line of a possibly multi-line text, marked when cut, so a problem or reason stays one line. */
     static String firstLine(String s) {
-        if (s == null) {
-            return null;
-        }
-        String t = s.strip();
-        int nl = t.indexOf('\n');
-        if (nl >= 0) {
-            t = t.substring(0, nl).stripTrailing() + " …";
-        }
-        return t;
+        return io.sparkscope.core.event.TaskEndReason.firstLine(s);
     }
 }
