@@ -1,0 +1,196 @@
+package io.sparkscope.core.eventlog;
+
+import java.io.BufferedInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.function.Consumer;
+import java.util.stream.Stream;
+
+/** Finds the event logs under a path: Spark's single-file and rolling layouts, in a stable order. */
+final class LogDiscovery {
+    /** How deep a directory argument is searched (a history folder, or a tree of them). */
+    private static final int MAX_DEPTH = 8;
+    /** Bytes of (decompressed) head looked at to decide whether a file is an event log. */
+    private static final int SNIFF_WINDOW = 1 << 16;
+
+    private LogDiscovery() {
+    }
+
+    static List<EventLogSource> discover(Path path, Consumer<String> warnings) throws EventLogException {
+        if (!Files.exists(path)) {
+            throw new EventLogException(path + ": no such file or directory");
+        }
+        if (!Files.isReadable(path)) {
+            throw new EventLogException(path + ": not readable (permission denied)");
+        }
+        if (Files.isRegularFile(path)) {
+            // named explicitly: always a log to read; the reader reports what is wrong with it
+            return List.of(EventLogSource.ofFile(path));
+        }
+        if (!Files.isDirectory(path)) {
+            throw new EventLogException(path + ": neither a regular file nor a directory");
+        }
+        if (FileNames.isRollingDir(fileName(path))) {
+            EventLogSource rolling = rolling(path, warnings);
+            if (rolling == null) {
+                throw new EventLogException(path + ": rolling event log directory without events_ files");
+            }
+            return List.of(rolling);
+        }
+        List<EventLogSource> found = new ArrayList<>();
+        int[] skipped = {0};
+        walk(path, 0, found, skipped, warnings);
+        if (found.isEmpty()) {
+            throw new EventLogException(path + ": no event logs in this directory"
+                    + (skipped[0] > 0 ? " (" + skipped[0] + " other files skipped)" : ""));
+        }
+        found.sort(Comparator.comparing(s -> s.path().toString()));
+        return List.copyOf(found);
+    }
+
+    private static void walk(Path dir, int depth, List<EventLogSource> found, int[] skipped,
+                             Consumer<String> warnings) {
+        List<Path> entries;
+        try (Stream<Path> list = Files.list(dir)) {
+            entries = list.sorted().toList();
+        } catch (IOException e) {
+            warnings.accept(dir + ": cannot list directory (" + e.getMessage() + "); skipped");
+            return;
+        }
+        for (Path entry : entries) {
+            String name = fileName(entry);
+            if (Files.isDirectory(entry)) {
+                if (name.startsWith(".")) {
+                    continue;
+                }
+                if (FileNames.isRollingDir(name)) {
+                    EventLogSource rolling = rolling(entry, warnings);
+                    if (rolling != null) {
+                        found.add(rolling);
+                    } else {
+                        warnings.accept(entry + ": rolling event log directory without events_ files; skipped");
+                    }
+                } else if (depth < MAX_DEPTH) {
+                    walk(entry, depth + 1, found, skipped, warnings);
+                }
+            } else if (Files.isRegularFile(entry)) {
+                if (FileNames.isObviousNonLog(name)) {
+                    skipped[0]++;
+                    continue;
+                }
+                String why = notAnEventLog(entry);
+                if (why == null) {
+                    found.add(EventLogSource.ofFile(entry));
+                } else {
+                    skipped[0]++;
+                    warnings.accept(entry + ": skipped, " + why);
+                }
+            }
+        }
+    }
+
+    /**
+     * A rolling log ({@code eventlog_v2_<appId>}): its {@code events_<n>_…} parts in numeric order, from the last
+     * compacted part on (earlier parts are folded into it, as Spark's reader assumes), or null if it has none.
+     */
+    static EventLogSource rolling(Path dir, Consumer<String> warnings) {
+        List<Path> files;
+        try (Stream<Path> list = Files.list(dir)) {
+            files = list.filter(Files::isRegularFile).sorted().toList();
+        } catch (IOException e) {
+            warnings.accept(dir + ": cannot list directory (" + e.getMessage() + ")");
+            return null;
+        }
+        List<Path> parts = new ArrayList<>();
+        Path status = null;
+        for (Path f : files) {
+            String name = fileName(f);
+            if (name.startsWith(FileNames.APP_STATUS_PREFIX)) {
+                status = f;
+            } else if (FileNames.rollingIndex(name) >= 0 && !name.endsWith(".crc")) {
+                parts.add(f);
+            }
+        }
+        if (parts.isEmpty()) {
+            return null;
+        }
+        parts.sort(Comparator.comparingLong((Path f) -> FileNames.rollingIndex(fileName(f)))
+                .thenComparing(LogDiscovery::fileName));
+        int lastCompact = -1;
+        for (int i = 0; i < parts.size(); i++) {
+            if (FileNames.parse(fileName(parts.get(i))).compact()) {
+                lastCompact = i;
+            }
+        }
+        if (lastCompact > 0) {
+            parts = new ArrayList<>(parts.subList(lastCompact, parts.size()));
+        }
+        boolean inProgress;
+        if (status == null) {
+            warnings.accept(dir + ": rolling event log without an appstatus_ file; completeness from its events");
+            inProgress = false;
+        } else {
+            inProgress = fileName(status).endsWith(FileNames.IN_PROGRESS);
+        }
+        String codec = FileNames.parse(fileName(parts.get(0))).codec();
+        return new EventLogSource(dir, parts, codec, inProgress);
+    }
+
+    /** Null when the file looks like an event log, else why not (for a one-line warning). */
+    private static String notAnEventLog(Path file) {
+        try (InputStream raw = new BufferedInputStream(Files.newInputStream(file), SNIFF_WINDOW)) {
+            raw.mark(Codec.SNIFF_BYTES);
+            byte[] magic = raw.readNBytes(Codec.SNIFF_BYTES);
+            raw.reset();
+            if (magic.length == 0) {
+                return null; // an empty log: a just-started application; the reader will say it is empty
+            }
+            Codec codec = Codec.sniff(magic, magic.length);
+            if (codec == null) {
+                return "not an event log (neither JSON lines nor Spark-compressed data)";
+            }
+            if (codec == Codec.LZF) {
+                return null; // cannot look inside; the reader reports lzf as unsupported
+            }
+            byte[] head;
+            try (InputStream in = codec.open(raw)) {
+                head = in.readNBytes(SNIFF_WINDOW);
+            } catch (IOException | RuntimeException e) {
+                return "not readable as " + codec.description + " data (" + e.getMessage() + ")";
+            }
+            return looksLikeEvents(head) ? null : "not a Spark event log (first line has no \"Event\" field)";
+        } catch (IOException e) {
+            return "not readable (" + e.getMessage() + ")";
+        }
+    }
+
+    /** The first line is a JSON object with an "Event" field (or too long to tell within the window). */
+    static boolean looksLikeEvents(byte[] head) {
+        int i = 0;
+        while (i < head.length && Character.isWhitespace(head[i])) {
+            i++;
+        }
+        if (i >= head.length || head[i] != '{') {
+            return false;
+        }
+        int nl = i;
+        while (nl < head.length && head[nl] != '\n') {
+            nl++;
+        }
+        if (nl == head.length && head.length == SNIFF_WINDOW) {
+            return true;
+        }
+        return new String(head, i, nl - i, StandardCharsets.UTF_8).contains("\"Event\"");
+    }
+
+    private static String fileName(Path p) {
+        Path name = p.getFileName();
+        return name == null ? p.toString() : name.toString();
+    }
+}
