@@ -2,6 +2,9 @@ package io.sparkscope.core.eventlog;
 
 import java.io.IOException;
 import java.io.InputStream;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteOrder;
 
 /**
  * Splits a byte stream into lines without decoding characters: each line is handed over as a slice of one reused
@@ -118,8 +121,26 @@ final class LineScanner {
         }
     }
 
-    private static int indexOfNewline(byte[] buf, int from, int to) {
-        for (int i = from; i < to; i++) {
+    private static final VarHandle LONGS =
+            MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
+    private static final long NEWLINES = 0x0A0A0A0A0A0A0A0AL;
+    private static final long ONES = 0x0101010101010101L;
+    private static final long HIGHS = 0x8080808080808080L;
+
+    /**
+     * Eight bytes at a time ("has zero byte" bit trick on {@code word ^ '\n'*8}): the plain byte loop was a
+     * tenth of the whole read time. The lowest flagged byte is exact; little-endian makes it the first in memory.
+     */
+    static int indexOfNewline(byte[] buf, int from, int to) {
+        int i = from;
+        for (; i + 8 <= to; i += 8) {
+            long w = (long) LONGS.get(buf, i) ^ NEWLINES;
+            long hit = (w - ONES) & ~w & HIGHS;
+            if (hit != 0) {
+                return i + (Long.numberOfTrailingZeros(hit) >>> 3);
+            }
+        }
+        for (; i < to; i++) {
             if (buf[i] == '\n') {
                 return i;
             }

@@ -1,0 +1,239 @@
+package io.sparkscope.core.eventlog;
+
+import com.github.luben.zstd.ZstdOutputStream;
+import io.sparkscope.core.event.SparkEvent;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Random;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** Issue 2 "Bad input": each case gives a clear one-line message, no exception, and the rest is still read. */
+class BadInputTest {
+    @TempDir
+    Path dir;
+
+    private static void assertOneLine(List<String> problems) {
+        for (String p : problems) {
+            assertFalse(p.contains("\n"), "one line: " + p);
+            assertFalse(p.contains("Exception:") || p.contains("\tat "), "no stack trace: " + p);
+        }
+    }
+
+    @Test
+    void missingPath() {
+        Path missing = dir.resolve("nope");
+        EventLogException e = assertThrows(EventLogException.class, () -> EventLogReader.discover(missing));
+        assertEquals(missing + ": no such file or directory", e.getMessage());
+    }
+
+    @Test
+    void directoryWithoutLogs() throws Exception {
+        Files.writeString(dir.resolve("README.md"), "# not a log\n");
+        Files.writeString(dir.resolve("x.crc"), "");
+        EventLogException e = assertThrows(EventLogException.class, () -> EventLogReader.discover(dir, w -> { }));
+        assertEquals(dir + ": no event logs in this directory (2 other files skipped)", e.getMessage());
+        Path rolling = Files.createDirectory(dir.resolve("eventlog_v2_app-0"));
+        e = assertThrows(EventLogException.class, () -> EventLogReader.discover(rolling));
+        assertTrue(e.getMessage().startsWith(rolling + ": rolling event log directory without events_ files"));
+    }
+
+    @Test
+    void emptyFile() throws Exception {
+        Path file = Files.createFile(dir.resolve("app-empty"));
+        TestLogs.Result r = TestLogs.read(EventLogReader.discover(file).get(0));
+        assertEquals(List.of(file + ": empty file, no events"), r.problems());
+        assertEquals(0, r.stats().events());
+    }
+
+    @Test
+    void binaryGarbage() throws Exception {
+        byte[] junk = new byte[100_000];
+        new Random(7).nextBytes(junk);
+        junk[0] = 0; // not accidentally a magic number
+        Path file = Files.write(dir.resolve("app-garbage"), junk);
+        TestLogs.Result r = TestLogs.read(file);
+        assertEquals(1, r.problems().size(), r.problems().toString());
+        assertTrue(r.problems().get(0).startsWith(file + ": binary data, not a JSON event log"), r.problems().get(0));
+        // and in a folder it is skipped with a warning, next to a good log
+        TestLogs.write(dir.resolve("app-good"), List.of(TestLogs.LOG_START));
+        List<String> warnings = new java.util.ArrayList<>();
+        List<EventLogSource> found = EventLogReader.discover(dir, warnings::add);
+        assertEquals(List.of(dir.resolve("app-good")), found.stream().map(EventLogSource::path).toList());
+        assertEquals(1, warnings.size());
+    }
+
+    @Test
+    void textThatIsNotJsonReportsLinesAndSaysSo() throws Exception {
+        Path file = Files.writeString(dir.resolve("notes.txt"), "hello\nworld\n");
+        TestLogs.Result r = TestLogs.read(file);
+        assertEquals(2, r.stats().malformedLines());
+        assertTrue(r.problems().get(0).startsWith(file + ":1: malformed JSON"), r.problems().get(0));
+        assertTrue(r.problems().get(2).contains("no Spark events found"), r.problems().get(2));
+        assertOneLine(r.problems());
+    }
+
+    @Test
+    void wrongCodecSuffix() throws Exception {
+        Path text = TestLogs.write(dir.resolve("app-1.zstd"), List.of(TestLogs.LOG_START, TestLogs.APP_END));
+        TestLogs.Result r = TestLogs.read(text);
+        assertEquals(List.of(text + ": named .zstd but holds plain JSON data; reading it as such"), r.problems());
+        assertEquals(2, r.stats().events(), "still read");
+
+        Path junk = Files.writeString(dir.resolve("app-2.lz4"), "hello world, not lz4\n");
+        r = TestLogs.read(junk);
+        assertEquals(List.of(junk + ": named .lz4 but not lz4 data (starts with \"hello world, not lz4\"); skipped"),
+                r.problems());
+
+        // zstd bytes without a suffix are still recognised
+        Path bare = TestLogs.write(dir.resolve("app-3"), List.of(TestLogs.LOG_START), out -> {
+            try {
+                return new ZstdOutputStream(out);
+            } catch (IOException e) {
+                throw new java.io.UncheckedIOException(e);
+            }
+        });
+        r = TestLogs.read(bare);
+        assertEquals(1, r.stats().events());
+        assertEquals(List.of(bare + ": no codec suffix but the data is zstd-compressed; reading it as such"),
+                r.problems());
+
+        Path lzf = Files.write(dir.resolve("app-4.lzf"), new byte[]{'Z', 'V', 0, 0, 5, 'h', 'e', 'l', 'l', 'o'});
+        r = TestLogs.read(lzf);
+        assertTrue(r.problems().get(0).contains("lzf-compressed event logs are not supported"), r.problems().toString());
+    }
+
+    @Test
+    void malformedLineIsReportedWithFileAndLineAndTheRestRead() throws Exception {
+        Path file = TestLogs.write(dir.resolve("app-m"), List.of(TestLogs.LOG_START, TestLogs.APP_START,
+                "", "{\"Event\":\"SparkListenerEnvironmentUpdate\",_\"JVM Information\":{}}",
+                TestLogs.taskEnd(0, 1), TestLogs.APP_END));
+        TestLogs.Result r = TestLogs.read(file);
+        assertEquals(1, r.stats().malformedLines());
+        assertEquals(1, r.problems().size());
+        assertTrue(r.problems().get(0).startsWith(file + ":4: malformed JSON at column"), r.problems().get(0));
+        assertEquals(4, r.stats().events());
+        assertEquals(6, r.stats().lines());
+        assertFalse(r.stats().truncated());
+    }
+
+    @Test
+    void eventsMissingRequiredFieldsAreSkippedWithAReason() throws Exception {
+        Path file = TestLogs.write(dir.resolve("app-f"), List.of(
+                "{\"Event\":\"SparkListenerTaskEnd\",\"Stage ID\":0,\"Task Type\":\"ResultTask\"}",
+                "{\"Event\":\"SparkListenerTaskEnd\",\"Stage ID\":0,\"Task Info\":{\"Index\":1}}",
+                "{\"Event\":\"SparkListenerStageCompleted\"}",
+                "{\"Event\":\"SparkListenerJobEnd\",\"Job ID\":1}",
+                "{\"Stage ID\":1}",
+                "[1,2]",
+                // lenient where Spark is: no Task Type, no reason, no Stage Attempt ID
+                "{\"Event\":\"SparkListenerTaskEnd\",\"Stage ID\":0,\"Task Info\":{\"Task ID\":9}}"));
+        TestLogs.Result r = TestLogs.read(file);
+        assertEquals(List.of(
+                file + ":1: SparkListenerTaskEnd without Task Info",
+                file + ":2: Task Info without Task ID",
+                file + ":3: SparkListenerStageCompleted without Stage Info",
+                file + ":4: SparkListenerJobEnd without Job Result",
+                file + ":5: JSON object without an \"Event\" field",
+                file + ":6: not a JSON object"), r.problems());
+        assertEquals(6, r.stats().malformedLines());
+        SparkEvent.TaskEnd end = r.first(SparkEvent.TaskEnd.class);
+        assertEquals(9, end.taskInfo().taskId());
+        assertEquals("UnknownReason", end.reason().kind());
+    }
+
+    @Test
+    void truncatedLastLine() throws Exception {
+        String text = TestLogs.LOG_START + "\n" + TestLogs.APP_START + "\n" + TestLogs.taskEnd(0, 1).substring(0, 300);
+        Path file = Files.writeString(dir.resolve("app-t.inprogress"), text);
+        TestLogs.Result r = TestLogs.read(file);
+        assertTrue(r.stats().truncated());
+        assertEquals(List.of(file + ":3: last line is cut off (no newline, incomplete JSON); the log ends early"),
+                r.problems());
+        assertEquals(2, r.stats().events());
+
+        // a complete last line without newline is fine (Spark's local-1430917381535_1 ends like that)
+        Path ok = Files.writeString(dir.resolve("app-ok"), TestLogs.LOG_START + "\n" + TestLogs.APP_END);
+        r = TestLogs.read(ok);
+        assertFalse(r.stats().truncated());
+        assertEquals(2, r.stats().events());
+        assertEquals(List.of(), r.problems());
+    }
+
+    @Test
+    void truncatedZstdStream() throws Exception {
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        try (OutputStream out = new ZstdOutputStream(bytes)) {
+            for (int i = 0; i < 2000; i++) {
+                out.write((TestLogs.taskEnd(0, i) + "\n").getBytes(StandardCharsets.UTF_8));
+            }
+        }
+        byte[] all = bytes.toByteArray();
+        Path file = Files.write(dir.resolve("app-cut.zstd"), Arrays.copyOf(all, all.length * 2 / 3));
+        TestLogs.Result r = TestLogs.read(file);
+        assertTrue(r.stats().truncated());
+        assertEquals(1, r.problems().size(), r.problems().toString());
+        assertTrue(r.problems().get(0).startsWith(file + ": zstd data ends early or is corrupt after"),
+                r.problems().get(0));
+        assertTrue(r.stats().events() > 100, "what was there is read: " + r.stats().events());
+        assertOneLine(r.problems());
+    }
+
+    @Test
+    void overlongLineIsSkippedWithoutHoldingIt() throws Exception {
+        StringBuilder big = new StringBuilder("{\"Event\":\"SparkListenerEnvironmentUpdate\",\"Spark Properties\":{");
+        big.append("\"x\":\"").append("y".repeat(3_000_000)).append("\"}}");
+        Path file = TestLogs.write(dir.resolve("app-big"), List.of(TestLogs.LOG_START, big.toString(),
+                TestLogs.APP_END));
+        TestLogs.Result r = TestLogs.read(EventLogSource.ofFile(file), 1 << 20);
+        assertEquals(List.of(file + ":2: line of " + big.length() + " bytes is longer than the 1048576-byte limit "
+                + "(sparkscope.eventlog.maxLineBytes); skipped"), r.problems());
+        assertEquals(2, r.stats().events());
+        assertEquals(1, r.stats().malformedLines());
+        assertFalse(r.stats().truncated());
+    }
+
+    @Test
+    void fiftyMegabyteLineIsHandledWithTheDefaultCap() throws Exception {
+        // a huge but valid EnvironmentUpdate (say, a classpath) is decoded, and the lines after it are read
+        int size = 50 << 20;
+        Path file = dir.resolve("app-50mb");
+        try (OutputStream out = Files.newOutputStream(file)) {
+            out.write((TestLogs.LOG_START + "\n").getBytes(StandardCharsets.UTF_8));
+            out.write("{\"Event\":\"SparkListenerEnvironmentUpdate\",\"System Properties\":{\"java.class.path\":\""
+                    .getBytes(StandardCharsets.UTF_8));
+            byte[] chunk = "/opt/spark/jars/x.jar:".repeat(1000).getBytes(StandardCharsets.UTF_8);
+            for (int written = 0; written < size; written += chunk.length) {
+                out.write(chunk);
+            }
+            out.write("\"}}\n".getBytes(StandardCharsets.UTF_8));
+            out.write((TestLogs.APP_END + "\n").getBytes(StandardCharsets.UTF_8));
+        }
+        TestLogs.Result r = TestLogs.read(file);
+        assertEquals(List.of(), r.problems());
+        assertEquals(3, r.stats().events());
+        assertTrue(r.first(SparkEvent.EnvironmentUpdate.class).systemProperties().get("java.class.path").length()
+                >= size);
+    }
+
+    @Test
+    void problemsAreCapped() throws Exception {
+        Path file = Files.writeString(dir.resolve("app-many"), "nope\n".repeat(1000));
+        TestLogs.Result r = TestLogs.read(file);
+        assertEquals(1000, r.stats().malformedLines());
+        assertEquals(EventLogReader.MAX_KEPT_PROBLEMS + 1, r.problems().size());
+        assertTrue(r.problems().get(r.problems().size() - 1).endsWith("more problems not shown"));
+    }
+}
