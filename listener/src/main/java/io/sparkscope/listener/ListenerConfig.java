@@ -28,6 +28,7 @@ public record ListenerConfig(
         boolean reportEnabled,
         String uiUrl,
         int queueCapacity,
+        long retryMaxBackoffMs,
         Map<String, String> heuristics) {
 
     public static final String PREFIX = "spark.sparkscope.";
@@ -40,9 +41,14 @@ public record ListenerConfig(
     /** Never prints the password: records print all components otherwise. */
     @Override
     public String toString() {
-        return "ListenerConfig[enabled=" + enabled + ", jdbcUrl=" + jdbcUrl + ", jdbcUser=" + jdbcUser
+        return "ListenerConfig[enabled=" + enabled + ", jdbcUrl=" + redactUrl(jdbcUrl) + ", jdbcUser=" + jdbcUser
                 + ", tasksPerStage=" + tasksPerStage + ", spoolDir=" + spoolDir + ", spoolMaxBytes=" + spoolMaxBytes
                 + ", flushTimeoutMs=" + flushTimeoutMs + ", reportEnabled=" + reportEnabled + ", uiUrl=" + uiUrl + "]";
+    }
+
+    /** Hides a password given inside a JDBC URL (…?password=…), for anything that prints the URL. */
+    public static String redactUrl(String url) {
+        return url == null ? null : url.replaceAll("(?i)(password=)[^&;]*", "$1*****");
     }
 
     public boolean hasDatabase() {
@@ -73,6 +79,7 @@ public record ListenerConfig(
                 r.bool("report.enabled", true),
                 r.string("ui.url", null),
                 (int) r.number("queue.capacity", 50_000, 1_000, 10_000_000),
+                r.number("retry.maxBackoffMs", 60_000, 100, 3_600_000),
                 heuristics);
     }
 

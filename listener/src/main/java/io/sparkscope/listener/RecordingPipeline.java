@@ -179,6 +179,10 @@ final class RecordingPipeline {
 
     private void publish(boolean isFinal) {
         AppSnapshot s = recorder.snapshot();
+        if (s.appId() == null) {
+            // Nothing to key it by before ApplicationStart: such a snapshot could never be stored or replaced.
+            return;
+        }
         List<Finding> findings = diagnose.apply(s);
         lastSnapshot = s;
         lastFindings = findings;

@@ -21,12 +21,12 @@ import java.util.concurrent.atomic.AtomicLong;
  */
 final class SnapshotDelivery implements Runnable {
     private static final Logger LOG = LoggerFactory.getLogger(SnapshotDelivery.class);
-    private static final long MAX_BACKOFF_MS = 60_000;
 
     private final SnapshotStore store;
     private final Spool spool;
     /** Findings for snapshots that come back from the spool (computed again: thresholds may have changed). */
     private final Function<AppSnapshot, List<Finding>> diagnose;
+    private final long maxBackoffMs;
     private final Object lock = new Object();
     private AppSnapshot pending;
     private List<Finding> pendingFindings = List.of();
@@ -39,7 +39,9 @@ final class SnapshotDelivery implements Runnable {
     private final AtomicLong writes = new AtomicLong();
     private final Thread thread;
 
-    SnapshotDelivery(SnapshotStore store, Spool spool, Function<AppSnapshot, List<Finding>> diagnose) {
+    SnapshotDelivery(SnapshotStore store, Spool spool, Function<AppSnapshot, List<Finding>> diagnose,
+                     long maxBackoffMs) {
+        this.maxBackoffMs = maxBackoffMs;
         this.store = store;
         this.spool = spool;
         this.diagnose = diagnose;
@@ -134,7 +136,7 @@ final class SnapshotDelivery implements Runnable {
                 }
             } catch (Throwable t) {
                 lastFailed = true;
-                backoff = Math.min(MAX_BACKOFF_MS, backoff * 2);
+                backoff = Math.min(maxBackoffMs, backoff * 2);
                 if (outageLogged.compareAndSet(false, true)) {
                     LOG.warn("Sparkscope: cannot write to the database ({}); keeping snapshots in {} and retrying",
                             oneLine(t), spool.dir());

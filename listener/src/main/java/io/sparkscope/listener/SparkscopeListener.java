@@ -65,7 +65,7 @@ public class SparkscopeListener extends SparkListener {
                 RecordingPipeline hooked = p;
                 Runtime.getRuntime().addShutdownHook(new Thread(() -> onJvmShutdown(hooked), "sparkscope-shutdown"));
                 LOG.info("Sparkscope: recording this application{}", cfg.hasDatabase()
-                        ? " into " + redactUrl(cfg.jdbcUrl()) : " (no spark.sparkscope.jdbc.url: report only)");
+                        ? " into " + ListenerConfig.redactUrl(cfg.jdbcUrl()) : " (no spark.sparkscope.jdbc.url: report only)");
             } else {
                 LOG.info("Sparkscope: disabled by spark.sparkscope.enabled=false");
             }
@@ -99,11 +99,6 @@ public class SparkscopeListener extends SparkListener {
         } catch (Throwable t) {
             return null;
         }
-    }
-
-    /** Hides a password given inside the JDBC URL (…?password=…). */
-    static String redactUrl(String url) {
-        return url.replaceAll("(?i)(password=)[^&;]*", "$1*****");
     }
 
     /** The last snapshot handed to the writer (tests and embedding). */

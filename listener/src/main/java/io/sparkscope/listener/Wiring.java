@@ -23,7 +23,7 @@ final class Wiring {
         SnapshotDelivery delivery = null;
         if (cfg.hasDatabase()) {
             delivery = new SnapshotDelivery(new JdbcSnapshotStore(cfg), new Spool(cfg.spoolDir(), cfg.spoolMaxBytes()),
-                    diagnose);
+                    diagnose, cfg.retryMaxBackoffMs());
         }
         return new RecordingPipeline(cfg, delivery, diagnose, (s, f) -> SparkscopeListener.logReport(cfg, s, f));
     }

@@ -1,0 +1,78 @@
+package io.sparkscope.listener;
+
+import org.junit.jupiter.api.Test;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class ListenerConfigTest {
+    @Test
+    void defaultsWithoutAnySetting() {
+        List<String> warnings = new ArrayList<>();
+        ListenerConfig c = ListenerConfig.from(Map.of(), warnings::add);
+        assertTrue(c.enabled());
+        assertFalse(c.hasDatabase());
+        assertEquals(100, c.tasksPerStage());
+        assertEquals(256L << 20, c.spoolMaxBytes());
+        assertEquals(10_000, c.flushTimeoutMs());
+        assertTrue(c.reportEnabled());
+        assertNull(c.uiUrl());
+        assertTrue(warnings.isEmpty());
+    }
+
+    @Test
+    void everyKeyIsRead() {
+        ListenerConfig c = ListenerConfig.from(Map.of(
+                "spark.sparkscope.jdbc.url", "jdbc:postgresql://db/x",
+                "spark.sparkscope.jdbc.user", "u",
+                "spark.sparkscope.jdbc.password", "p",
+                "spark.sparkscope.tasks.perStage", "7",
+                "spark.sparkscope.spool.dir", "/tmp/spool-x",
+                "spark.sparkscope.spool.maxBytes", "2g",
+                "spark.sparkscope.flush.timeoutMs", "1500",
+                "spark.sparkscope.report.enabled", "false",
+                "spark.sparkscope.ui.url", "http://sparkscope:7070",
+                "spark.sparkscope.heuristics.StageSkew.ratio.low", "4"), w -> { });
+        assertTrue(c.hasDatabase());
+        assertEquals("u", c.jdbcUser());
+        assertEquals(7, c.tasksPerStage());
+        assertEquals("/tmp/spool-x", c.spoolDir().toString());
+        assertEquals(2L << 30, c.spoolMaxBytes());
+        assertEquals(1500, c.flushTimeoutMs());
+        assertFalse(c.reportEnabled());
+        assertEquals("http://sparkscope:7070", c.uiUrl());
+        assertEquals(Map.of("StageSkew.ratio.low", "4"), c.heuristics());
+    }
+
+    @Test
+    void invalidValuesWarnOnceNamingKeyValueAndFallback() {
+        List<String> warnings = new ArrayList<>();
+        ListenerConfig c = ListenerConfig.from(Map.of(
+                "spark.sparkscope.tasks.perStage", "lots",
+                "spark.sparkscope.enabled", "yes please",
+                "spark.sparkscope.spool.maxBytes", "big",
+                "spark.sparkscope.flush.timeoutMs", "-5"), warnings::add);
+        assertEquals(4, warnings.size(), warnings.toString());
+        assertTrue(warnings.stream().anyMatch(w -> w.contains("spark.sparkscope.tasks.perStage")
+                && w.contains("'lots'") && w.contains("using 100")), warnings.toString());
+        assertTrue(warnings.stream().anyMatch(w -> w.contains("spark.sparkscope.enabled") && w.contains("using true")));
+        assertTrue(warnings.stream().anyMatch(w -> w.contains("spark.sparkscope.flush.timeoutMs")
+                && w.contains("using 10000")));
+        assertEquals(100, c.tasksPerStage());
+        assertTrue(c.enabled());
+    }
+
+    @Test
+    void passwordNeverPrinted() {
+        ListenerConfig c = ListenerConfig.from(Map.of("spark.sparkscope.jdbc.password", "hunter2",
+                "spark.sparkscope.jdbc.url", "jdbc:postgresql://h/db?password=hunter2"), w -> { });
+        assertFalse(c.toString().contains("hunter2"), c.toString());
+        assertFalse(ListenerConfig.redactUrl(c.jdbcUrl()).contains("hunter2"));
+    }
+}
