@@ -26,6 +26,8 @@ import java.util.function.Function;
  */
 final class RecordingPipeline {
     private static final Logger LOG = LoggerFactory.getLogger(RecordingPipeline.class);
+    /** How long after ApplicationEnd late events are still recorded. */
+    static final long LATE_EVENT_GRACE_MS = 3_000;
 
     private final ListenerConfig config;
     private final BlockingQueue<SparkEvent> queue;
@@ -142,6 +144,7 @@ final class RecordingPipeline {
                         dirty = true;
                         if (e instanceof SparkEvent.ApplicationEnd) {
                             finish();
+                            afterEnd();
                             return;
                         }
                     }
@@ -163,6 +166,31 @@ final class RecordingPipeline {
                 }
                 batch.clear();
             }
+        }
+    }
+
+    /**
+     * Spark may post events after ApplicationEnd: a failed job's JobEnd can follow the user's {@code stop()} (the
+     * user's thread learns of the failure before the scheduler posts the end). For a short grace period, such
+     * late events are still recorded and the final snapshot is written again.
+     */
+    private void afterEnd() {
+        long deadline = System.currentTimeMillis() + LATE_EVENT_GRACE_MS;
+        boolean late = false;
+        try {
+            for (long left = LATE_EVENT_GRACE_MS; left > 0; left = deadline - System.currentTimeMillis()) {
+                SparkEvent e = queue.poll(left, TimeUnit.MILLISECONDS);
+                if (e == null) {
+                    break;
+                }
+                apply(e);
+                late = true;
+            }
+        } catch (InterruptedException ie) {
+            Thread.currentThread().interrupt();
+        }
+        if (late) {
+            publish(true);
         }
     }
 

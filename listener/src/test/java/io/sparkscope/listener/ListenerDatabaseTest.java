@@ -42,6 +42,16 @@ class ListenerDatabaseTest {
         LocalSpark.workload(spark);
         spark.stop();
 
+        // Late events (a failed job's end can follow ApplicationEnd) are written within the listener's grace period.
+        ListenerOutageTest.waitFor("every job ended in the database", java.time.Duration.ofSeconds(20), () -> {
+            try {
+                return SnapshotReader.read(ds, appId, null).map(s -> s.jobs().stream()
+                        .noneMatch(j -> j.status() == io.sparkscope.core.model.JobSummary.JobStatus.RUNNING))
+                        .orElse(false);
+            } catch (Exception e) {
+                return false;
+            }
+        });
         AppSnapshot stored = SnapshotReader.read(ds, appId, null).orElseThrow(
                 () -> new AssertionError("application " + appId + " not in the database"));
         assertTrue(stored.complete(), "final state written before the driver stopped");
@@ -49,8 +59,10 @@ class ListenerDatabaseTest {
         assertTrue(TestDb.count(ds, "select count(*) from finding") >= 1, "findings stored");
         assertEquals(0, TestDb.count(ds, "select count(*) from configuration where value like '%s3cret%'"));
 
-        List<EventLogSource> logs = EventLogReader.discover(eventLogDir.resolve("eventlog_v2_" + appId));
-        AppSnapshot replayed = EventLogAnalysis.analyze(logs.get(0), RecorderOptions.DEFAULTS,
+        // Spark 4 writes rolling logs (eventlog_v2_<appId>/), Spark 3.5 a single file <appId>
+        EventLogSource log = EventLogReader.discover(eventLogDir).stream()
+                .filter(l -> l.path().getFileName().toString().contains(appId)).findFirst().orElseThrow();
+        AppSnapshot replayed = EventLogAnalysis.analyze(log, RecorderOptions.DEFAULTS,
                 p -> { throw new AssertionError("problem reading Spark's own log: " + p); }).snapshot();
 
         String live = SnapshotCodec.toJson(comparable(stored));

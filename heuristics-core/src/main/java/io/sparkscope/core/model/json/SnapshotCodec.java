@@ -29,7 +29,9 @@ import java.util.Map;
  * Unlike {@link io.sparkscope.core.report.SnapshotJson} this is not a report format.
  */
 public final class SnapshotCodec {
+    /** Map entries sorted by key: the same snapshot always gives the same text (spool files, comparisons). */
     private static final ObjectMapper MAPPER = new ObjectMapper()
+            .enable(com.fasterxml.jackson.databind.SerializationFeature.ORDER_MAP_ENTRIES_BY_KEYS)
             .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
             .registerModule(module());
 
