@@ -34,7 +34,7 @@ final class JdbcSnapshotStore implements SnapshotStore {
     @Override
     public synchronized void write(AppSnapshot snapshot, List<Finding> findings) throws Exception {
         if (dataSource == null) {
-            dataSource = StoreDataSources.pooled(cfg.jdbcUrl(), cfg.jdbcUser(), cfg.jdbcPassword(), 2);
+            dataSource = StoreDataSources.pooled(cfg.jdbcUrl(), cfg.jdbcUser(), cfg.jdbcPassword(), 2, 1_000);
         }
         if (!schemaChecked) {
             SchemaStatus status = SchemaManager.check(dataSource);

@@ -119,6 +119,12 @@ final class SnapshotDelivery implements Runnable {
             if (lastFailed && !isFinal) {
                 sleepQuietly(backoff);
             }
+            if (lastFailed && isFinal) {
+                // The database was away at the last try: secure the final state in the spool first, so the driver
+                // stops at once; the write below (and the retries after it) go on in the background.
+                spoolQuietly(snapshot);
+                markFinalHandled();
+            }
             try {
                 store.write(snapshot, findings);
                 writes.incrementAndGet();

@@ -159,6 +159,9 @@ final class SparkEventConverter {
         if (r == null) {
             return new TaskEndReason("UnknownReason", "unknown reason", null);
         }
+        if (r == org.apache.spark.Success$.MODULE$) {
+            return TaskEndReason.SUCCESS; // nearly every task: skip the class-name work on the bus thread
+        }
         String kind = r.getClass().getSimpleName().replace("$", "");
         if (r instanceof ExceptionFailure ex) {
             String d = ex.description() == null ? "" : ex.description();

@@ -13,6 +13,15 @@ public final class StoreDataSources {
      *                because it turns the writer's JDBC batches into multi-row INSERTs
      */
     public static HikariDataSource pooled(String jdbcUrl, String user, String password, int maxPoolSize) {
+        return pooled(jdbcUrl, user, password, maxPoolSize, 5_000);
+    }
+
+    /**
+     * @param connectionTimeoutMs how long a caller waits for a connection; the listener keeps it short because an
+     *                            absent database should cost the watched job nothing (it spools instead)
+     */
+    public static HikariDataSource pooled(String jdbcUrl, String user, String password, int maxPoolSize,
+                                          long connectionTimeoutMs) {
         HikariConfig config = new HikariConfig();
         config.setJdbcUrl(withBatchRewrite(jdbcUrl));
         config.setUsername(user);
@@ -20,7 +29,7 @@ public final class StoreDataSources {
         config.setMaximumPoolSize(maxPoolSize);
         config.setPoolName("sparkscope-store");
         // Fail fast when the database is down: the listener spools instead of waiting (issue 3, outage).
-        config.setConnectionTimeout(5_000);
+        config.setConnectionTimeout(connectionTimeoutMs);
         config.setInitializationFailTimeout(-1);
         return new HikariDataSource(config);
     }
