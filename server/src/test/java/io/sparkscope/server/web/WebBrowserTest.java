@@ -80,6 +80,8 @@ class WebBrowserTest {
 
     static void open(String path) {
         driver.get(WebFixture.base() + path);
+        // On a loaded machine the driver can return before the whole document is parsed: the footer comes last.
+        new WebDriverWait(driver, Duration.ofSeconds(20)).until(d -> !d.findElements(By.tagName("footer")).isEmpty());
     }
 
     static void screenshot(String name) throws Exception {
@@ -104,15 +106,19 @@ class WebBrowserTest {
         screenshot("search");
         driver.findElement(By.id("f-name")).sendKeys("etl");
         driver.findElement(By.id("apply")).click();
-        new WebDriverWait(driver, Duration.ofSeconds(10)).until(d -> d.getCurrentUrl().contains("name=etl"));
+        new WebDriverWait(driver, Duration.ofSeconds(20)).until(d -> d.getCurrentUrl().contains("name=etl")
+                && !d.findElements(By.tagName("footer")).isEmpty());
         assertEquals(6, panels());
         new Select(driver.findElement(By.id("f-severity"))).selectByValue("high");
         driver.findElement(By.id("f-name")).clear();
         driver.findElement(By.id("f-user")).sendKeys("bob");
         driver.findElement(By.id("apply")).click();
-        new WebDriverWait(driver, Duration.ofSeconds(10)).until(d -> d.getCurrentUrl().contains("user=bob"));
+        new WebDriverWait(driver, Duration.ofSeconds(20)).until(d -> d.getCurrentUrl().contains("user=bob")
+                && !d.findElements(By.tagName("footer")).isEmpty());
         assertEquals(1, panels());
         driver.findElement(By.linkText("last day")).click();
+        new WebDriverWait(driver, Duration.ofSeconds(20)).until(d -> d.getCurrentUrl().contains("since=1d")
+                && !d.findElements(By.tagName("footer")).isEmpty());
         assertTrue(driver.getCurrentUrl().contains("since=1d"));
         assertEquals(1, panels());
     }
@@ -145,7 +151,8 @@ class WebBrowserTest {
         driver.findElement(By.cssSelector("input[name=apps][value='app-etl-5']")).click();
         driver.findElement(By.cssSelector("input[name=apps][value='app-etl-3']")).click();
         driver.findElement(By.id("compare-selected")).click();
-        new WebDriverWait(driver, Duration.ofSeconds(10)).until(d -> d.getCurrentUrl().contains("/compare"));
+        new WebDriverWait(driver, Duration.ofSeconds(20)).until(d -> d.getCurrentUrl().contains("/compare")
+                && !d.findElements(By.tagName("footer")).isEmpty());
         WebElement row = driver.findElement(By.cssSelector("tr.config-row[data-key='spark.sql.shuffle.partitions']"));
         assertTrue(row.getAttribute("class").contains("differs"));
         List<WebElement> cells = row.findElements(By.cssSelector("td.diff"));
