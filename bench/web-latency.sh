@@ -1,0 +1,52 @@
+#!/usr/bin/env bash
+# Web latency bench (issue 5): 10 000 applications / 1 000 000 task rows in a Debian PostgreSQL, `sparkscope serve`,
+# then wrk with 16 concurrent connections on loopback against search, application and compare pages.
+#   bench/web-latency.sh [apps=10000] [tasksPerStage=25] [seconds=20]
+# Needs: Debian postgresql (pg_ctlcluster), wrk (apt-get install -y wrk). Loads once; reruns reuse the data.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+APPS=${1:-10000}; TASKS=${2:-25}; SECS=${3:-20}
+DB=sparkscope_bench; PW=bench; PORT=${PORT:-7171}
+URL="jdbc:postgresql://127.0.0.1:5432/$DB"
+command -v wrk >/dev/null || { echo "wrk missing: apt-get install -y wrk" >&2; exit 2; }
+
+pg_lsclusters | grep -q ' online' || pg_ctlcluster 15 main start
+su postgres -c "psql -qc \"ALTER USER postgres PASSWORD '$PW'\"" >/dev/null
+su postgres -c "psql -qtAc \"SELECT 1 FROM pg_database WHERE datname = '$DB'\"" | grep -q 1 \
+  || su postgres -c "createdb $DB"
+
+mvn -q -o -pl server -am test-compile dependency:build-classpath -Dmdep.outputFile=/tmp/web-bench-cp.txt -Dmdep.includeScope=test
+[ -f server/target/sparkscope.jar ] && [ -z "${REBUILD:-}" ] || mvn -q -o -pl server -am package -DskipTests
+CP="server/target/test-classes:server/target/classes:store/target/classes:heuristics-core/target/classes:$(cat /tmp/web-bench-cp.txt)"
+have=$(PGPASSWORD=$PW psql -h 127.0.0.1 -U postgres -d $DB -qtAc "SELECT count(*) FROM application" 2>/dev/null || echo 0)
+if [ "${have:-0}" -lt "$APPS" ]; then
+  echo "loading $APPS applications ($TASKS tasks per stage, 4 stages each)…" >&2
+  java -cp "$CP" io.sparkscope.server.web.SyntheticLoad "$URL" postgres $PW "$APPS" "$TASKS" 4
+  PGPASSWORD=$PW psql -h 127.0.0.1 -U postgres -d $DB -qc "VACUUM ANALYZE"
+fi
+PGPASSWORD=$PW psql -h 127.0.0.1 -U postgres -d $DB -qtAc \
+  "SELECT 'rows: ' || (SELECT count(*) FROM application) || ' applications, ' || (SELECT count(*) FROM task) || ' tasks, '
+          || (SELECT count(*) FROM stage_statistics) || ' stage statistics, ' || (SELECT count(*) FROM finding) || ' findings'"
+
+SPARKSCOPE_DB_PASSWORD=$PW java -Xmx1g -jar server/target/sparkscope.jar serve --db "$URL" --user postgres --port "$PORT" \
+  --pool-size 16 2>/tmp/web-bench-serve.log &
+SERVER=$!
+trap 'kill $SERVER 2>/dev/null || true' EXIT
+for _ in $(seq 1 60); do curl -fs "http://127.0.0.1:$PORT/healthz" >/dev/null && break; sleep 0.5; done
+
+# URL sets: varied filters (search), random applications (detail), random pairs/triples of one name (compare).
+ids=$(PGPASSWORD=$PW psql -h 127.0.0.1 -U postgres -d $DB -qtAc "SELECT app_id FROM application ORDER BY random() LIMIT 400")
+{ echo "/apps"; echo "/apps?page=7"; echo "/apps?name=job-1"; echo "/apps?user=user3"; echo "/apps?severity=high";
+  echo "/apps?heuristic=DiskSpill"; echo "/apps?since=1w"; echo "/apps?sort=duration&order=desc";
+  echo "/apps?status=complete&severity=low&page=3"; echo "/apps?name=job-17&sort=duration";
+  echo "/apps?heuristic=StageFailure&user=user0"; echo "/apps?startedFrom=2020-01-01&page=20"; } > /tmp/urls-search.txt
+echo "$ids" | sed 's|^|/apps/|' > /tmp/urls-app.txt
+echo "$ids" | paste -d, - - - | sed 's|^|/compare?apps=|' > /tmp/urls-compare.txt
+echo "$ids" | sed 's|^|/api/v1/apps/|; s|$|/stages|' > /tmp/urls-api-stages.txt
+
+echo "# $(date -u +%FT%TZ) $(nproc) vCPU, $(uname -r), $(PGPASSWORD=$PW psql -h 127.0.0.1 -U postgres -d $DB -qtAc 'SHOW server_version'), wrk -t4 -c16 -d${SECS}s"
+for kind in search app compare api-stages; do
+  URLS_FILE=/tmp/urls-$kind.txt wrk -t4 -c16 -d3s -s bench/web-latency.lua "http://127.0.0.1:$PORT" >/dev/null  # warm-up
+  printf '%-11s ' "$kind"
+  URLS_FILE=/tmp/urls-$kind.txt wrk -t4 -c16 -d${SECS}s -s bench/web-latency.lua "http://127.0.0.1:$PORT" | grep '^RESULT'
+done

@@ -1,0 +1,231 @@
+package io.sparkscope.server.web;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.sparkscope.core.model.DistributionMetric;
+import io.sparkscope.core.model.TaskDistributions;
+import io.sparkscope.core.report.SnapshotJson;
+import io.sparkscope.store.StoredFinding;
+import io.sparkscope.store.query.AppDetail;
+import io.sparkscope.store.query.AppHeader;
+import io.sparkscope.store.query.AppListRow;
+import io.sparkscope.store.query.StageRow;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/** The JSON API's shapes: plain maps in a stable field order, names as in {@code analyze --json} and Spark's REST. */
+final class ApiJson {
+    static final ObjectMapper MAPPER = new ObjectMapper();
+
+    private ApiJson() {
+    }
+
+    static Map<String, Object> error(int status, String message, String parameter) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("status", status);
+        m.put("error", message);
+        if (parameter != null) {
+            m.put("parameter", parameter);
+        }
+        return m;
+    }
+
+    static Map<String, Object> listRow(AppListRow a) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("appId", a.appId());
+        m.put("attemptId", a.attemptId());
+        m.put("name", a.name());
+        m.put("sparkUser", a.sparkUser());
+        m.put("startTime", a.startTime());
+        m.put("endTime", a.endTime());
+        m.put("durationMs", a.durationMs());
+        m.put("status", a.status().name());
+        m.put("numJobs", a.numJobs());
+        m.put("numStages", a.numStages());
+        m.put("numTasks", a.numTasks());
+        m.put("numFailedTasks", a.numFailedTasks());
+        m.put("worstSeverity", a.worstSeverity());
+        m.put("findings", a.findings().stream().map(f -> {
+            Map<String, Object> x = new LinkedHashMap<>();
+            x.put("heuristic", f.heuristic());
+            x.put("severity", f.severity());
+            x.put("title", f.title());
+            x.put("message", f.message());
+            return x;
+        }).toList());
+        return m;
+    }
+
+    static Map<String, Object> header(AppHeader a) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("appId", a.appId());
+        m.put("attemptId", a.attemptId());
+        m.put("name", a.name());
+        m.put("sparkUser", a.sparkUser());
+        m.put("sparkVersion", a.sparkVersion());
+        m.put("startTime", a.startTime());
+        m.put("endTime", a.endTime());
+        m.put("lastEventTime", a.lastEventTime());
+        m.put("durationMs", a.durationMs());
+        m.put("complete", a.complete());
+        m.put("status", a.status().name());
+        m.put("numJobs", a.numJobs());
+        m.put("numFailedJobs", a.numFailedJobs());
+        m.put("numStages", a.numStages());
+        m.put("numFailedStages", a.numFailedStages());
+        m.put("numTasks", a.numTasks());
+        m.put("numFailedTasks", a.numFailedTasks());
+        m.put("numExecutors", a.numExecutors());
+        m.put("totalTaskTimeMs", a.totalTaskTimeMs());
+        m.put("totalRunTimeMs", a.totalRunTimeMs());
+        m.put("totalCpuTimeNs", a.totalCpuTimeNs());
+        m.put("totalGcTimeMs", a.totalGcTimeMs());
+        m.put("memoryBytesSpilled", a.memoryBytesSpilled());
+        m.put("diskBytesSpilled", a.diskBytesSpilled());
+        m.put("shuffleReadBytes", a.shuffleReadBytes());
+        m.put("shuffleWriteBytes", a.shuffleWriteBytes());
+        m.put("inputBytes", a.inputBytes());
+        m.put("outputBytes", a.outputBytes());
+        m.put("driverGcTimeMs", a.driverGcTimeMs());
+        m.put("numFindings", a.numFindings());
+        m.put("worstSeverity", a.worstSeverity());
+        return m;
+    }
+
+    static Map<String, Object> detail(AppDetail d) {
+        Map<String, Object> m = header(d.header());
+        m.put("config", d.config());
+        m.put("numStageAttempts", d.stages().size());
+        m.put("findings", findings(d.findings()));
+        return m;
+    }
+
+    static List<Object> findings(List<StoredFinding> findings) {
+        List<Object> out = new ArrayList<>();
+        for (StoredFinding f : findings) {
+            Map<String, Object> m = new LinkedHashMap<>();
+            m.put("id", f.id());
+            m.put("heuristic", f.heuristic());
+            m.put("severity", f.severity());
+            m.put("title", f.title());
+            m.put("message", f.message());
+            m.put("recommendation", f.recommendation());
+            m.put("stageIds", f.stageIds());
+            m.put("executorIds", f.executorIds());
+            m.put("configKeys", f.configKeys());
+            m.put("details", AppView.details(f.detailsJson()));
+            out.add(m);
+        }
+        return out;
+    }
+
+    /**
+     * A stage attempt with Spark's StageData totals and, as {@code taskSummary}, Spark's REST TaskMetricDistributions
+     * at the requested quantiles (the same builder as {@code analyze --json}).
+     */
+    static Map<String, Object> stage(StageRow s, double[] quantiles) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("stageId", s.stageId());
+        m.put("attemptId", s.attemptId());
+        m.put("name", s.name());
+        m.put("status", s.status());
+        m.put("numTasks", s.numTasks());
+        m.put("numCompleteTasks", s.numCompleteTasks());
+        m.put("numFailedTasks", s.numFailedTasks());
+        m.put("numKilledTasks", s.numKilledTasks());
+        m.put("submissionTime", s.submissionTime());
+        m.put("completionTime", s.completionTime());
+        m.put("durationMs", s.durationMs());
+        m.put("failureReason", s.failureReason());
+        m.put("jobIds", s.jobIds());
+        m.put("totals", AppView.details(s.totalsJson()));
+        m.put("taskSummaryCount", s.summaryTaskCount());
+        m.put("taskSummary", distributions(s, quantiles));
+        return m;
+    }
+
+    private static Map<String, Object> distributions(StageRow s, double[] wanted) {
+        if (s.quantiles().length == 0) {
+            return null;
+        }
+        double[][] values = new double[DistributionMetric.count()][];
+        for (DistributionMetric dm : DistributionMetric.values()) {
+            double[] v = s.statistics().get(dm.path);
+            values[dm.ordinal()] = v != null && v.length == s.quantiles().length ? v : new double[s.quantiles().length];
+        }
+        TaskDistributions d = new TaskDistributions(s.summaryTaskCount(), s.quantiles(), values);
+        return SnapshotJson.distributions(d.restrictTo(wanted));
+    }
+
+    /** Whether every wanted quantile was stored for this stage. */
+    static String missingQuantile(StageRow s, double[] wanted) {
+        if (s.quantiles().length == 0) {
+            return null;
+        }
+        outer:
+        for (double q : wanted) {
+            for (double have : s.quantiles()) {
+                if (Math.abs(have - q) < 1e-9) {
+                    continue outer;
+                }
+            }
+            return String.format(Locale.ROOT, "%s (stored: %s)", q, java.util.Arrays.toString(s.quantiles()));
+        }
+        return null;
+    }
+
+    static Map<String, Object> comparison(Comparison c) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("apps", c.apps().stream().map(ApiJson::header).toList());
+        m.put("changeThreshold", Comparison.THRESHOLD);
+        m.put("metrics", c.metrics());
+        m.put("config", c.config().stream().map(r -> {
+            Map<String, Object> x = new LinkedHashMap<>();
+            x.put("key", r.key());
+            x.put("values", r.values());
+            x.put("differs", r.differs());
+            x.put("keySetting", r.isKey());
+            return x;
+        }).toList());
+        m.put("findings", c.findings());
+        m.put("stages", c.stages());
+        return m;
+    }
+
+    static Map<String, Object> history(RunHistory h) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("name", h.name());
+        m.put("slowFactor", RunHistory.SLOW_FACTOR);
+        List<Object> runs = new ArrayList<>();
+        for (RunHistory.Point p : h.runs()) {
+            var r = p.run();
+            Map<String, Object> x = new LinkedHashMap<>();
+            x.put("appId", r.appId());
+            x.put("attemptId", r.attemptId());
+            x.put("url", Urls.app(r.appId(), r.attemptId()));
+            x.put("startTime", r.startTime());
+            x.put("durationMs", r.durationMs());
+            x.put("totalTaskTimeMs", r.totalTaskTimeMs());
+            x.put("spillBytes", r.memoryBytesSpilled() + r.diskBytesSpilled());
+            x.put("complete", r.complete());
+            x.put("worstSeverity", r.worstSeverity());
+            x.put("numFindings", r.numFindings());
+            x.put("previousMedianMs", p.previousMedianMs());
+            x.put("slow", p.slow());
+            runs.add(x);
+        }
+        m.put("runs", runs);
+        return m;
+    }
+
+    static String write(Object o) {
+        try {
+            return MAPPER.writeValueAsString(o);
+        } catch (Exception e) {
+            throw new IllegalStateException("cannot serialize", e);
+        }
+    }
+}

@@ -1,0 +1,262 @@
+package io.sparkscope.server.web;
+
+import com.fasterxml.jackson.core.type.TypeReference;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.sparkscope.store.StoredFinding;
+import io.sparkscope.store.query.AppDetail;
+import io.sparkscope.store.query.AppHeader;
+import io.sparkscope.store.query.StageRow;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/** {@code /apps/{appId}[/{attemptId}]}: metrics, findings, configuration, stages. */
+final class AppView {
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    /** Stage-table sort keys (server-side, so the table sorts without JavaScript). */
+    enum StageSort { ID, DURATION, TASKS, FAILED, SPILL, SHUFFLE, GC }
+
+    /** The task-time quantiles shown on demand, by Spark's TaskMetricDistributions names. */
+    private static final List<String[]> QUANTILE_METRICS = List.of(
+            new String[]{"duration", "Task duration", "ms"},
+            new String[]{"executorRunTime", "Executor run time", "ms"},
+            new String[]{"jvmGcTime", "GC time", "ms"},
+            new String[]{"schedulerDelay", "Scheduler delay", "ms"},
+            new String[]{"shuffleReadMetrics.readBytes", "Shuffle read", "bytes"},
+            new String[]{"memoryBytesSpilled", "Memory spill", "bytes"});
+    private static final double[] SHOWN_QUANTILES = {0.0, 0.25, 0.5, 0.75, 0.95, 1.0};
+
+    private AppView() {
+    }
+
+    static String render(AppDetail d, String historyServerUrl, StageSort sort, boolean desc) {
+        AppHeader a = d.header();
+        String title = a.name() == null || a.name().isEmpty() ? a.appId() : a.name();
+        Html h = Layout.start(title, "Applications");
+        h.raw("<article class=\"app-detail ").raw(Fmt.severityClass(a.worstSeverity())).raw("\"><div class=\"detail-head\"><h1>");
+        Layout.severity(h, a.worstSeverity());
+        h.raw(" <span id=\"app-title\">").t(title).raw("</span></h1><p class=\"muted\"><span class=\"app-id\">")
+                .t(a.pathKey()).raw("</span> · user <span class=\"user\">").t(a.sparkUser()).raw("</span> · Spark ")
+                .t(a.sparkVersion()).raw(" · <span class=\"status status-").raw(a.status().name().toLowerCase(Locale.ROOT))
+                .raw("\">").t(a.status().name().toLowerCase(Locale.ROOT)).raw("</span></p>");
+        h.raw("<div class=\"buttons\"><a class=\"btn\" id=\"history-link\" href=\"").a(Urls.history(a.name()))
+                .raw("\">History of this name</a> <form class=\"inline\" method=\"get\" action=\"/compare\">"
+                        + "<input type=\"hidden\" name=\"apps\" value=\"").a(a.pathKey())
+                .raw("\"><input type=\"text\" name=\"apps\" placeholder=\"other application id\" aria-label=\"other application id\">"
+                        + " <button class=\"btn\" type=\"submit\">Compare</button></form>");
+        if (historyServerUrl != null) {
+            String shs = historyServerUrl.replaceAll("/+$", "") + "/history/" + Urls.enc(a.appId())
+                    + (a.attemptId() == null ? "" : "/" + Urls.enc(a.attemptId())) + "/jobs/";
+            h.raw(" <a class=\"btn\" id=\"shs-link\" href=\"").a(shs).raw("\">Spark History Server</a>");
+        }
+        h.raw("</div></div>");
+
+        metrics(h, a);
+        findings(h, d.findings());
+        config(h, d.config());
+        stages(h, d.stages(), a, sort, desc);
+        h.raw("</article>");
+        return Layout.end(h);
+    }
+
+    private static void metrics(Html h, AppHeader a) {
+        h.raw("<section><h2>Metrics</h2><div class=\"cards\">");
+        card(h, "Start", Fmt.time(a.startTime()));
+        card(h, "End", a.endTime() > 0 ? Fmt.time(a.endTime()) : "—");
+        card(h, "Duration", Fmt.duration(a.durationMs()));
+        card(h, "Jobs (failed)", Fmt.count(a.numJobs()) + " (" + a.numFailedJobs() + ")");
+        card(h, "Stages (failed)", Fmt.count(a.numStages()) + " (" + a.numFailedStages() + ")");
+        card(h, "Tasks (failed)", Fmt.count(a.numTasks()) + " (" + Fmt.count(a.numFailedTasks()) + ")");
+        card(h, "Executors", Fmt.count(a.numExecutors()));
+        card(h, "Total task time", Fmt.duration(a.totalTaskTimeMs()));
+        card(h, "CPU time", Fmt.duration(a.totalCpuTimeNs() / 1_000_000));
+        card(h, "GC time (share)", Fmt.duration(a.totalGcTimeMs()) + " ("
+                + Fmt.percent(a.totalRunTimeMs() > 0 ? (double) a.totalGcTimeMs() / a.totalRunTimeMs() : 0) + ")");
+        card(h, "Spill memory / disk", Fmt.bytes(a.memoryBytesSpilled()) + " / " + Fmt.bytes(a.diskBytesSpilled()));
+        card(h, "Shuffle read / write", Fmt.bytes(a.shuffleReadBytes()) + " / " + Fmt.bytes(a.shuffleWriteBytes()));
+        card(h, "Input / output", Fmt.bytes(a.inputBytes()) + " / " + Fmt.bytes(a.outputBytes()));
+        h.raw("</div></section>");
+    }
+
+    private static void card(Html h, String label, String value) {
+        h.raw("<div class=\"card\"><div class=\"card-value\">").t(value).raw("</div><div class=\"card-label\">")
+                .t(label).raw("</div></div>");
+    }
+
+    private static void findings(Html h, List<StoredFinding> findings) {
+        h.raw("<section><h2>Findings</h2>");
+        if (findings.isEmpty()) {
+            h.raw("<p class=\"ok\">No finding: nothing the heuristics flag.</p>");
+        }
+        for (StoredFinding f : findings) {
+            h.raw("<div class=\"finding ").raw("HIGH".equals(f.severity()) ? "sev-high" : "sev-low").raw("\"><h3>");
+            Layout.severity(h, f.severity());
+            h.raw(" ").t(f.title()).raw(" <span class=\"muted\">").t(f.heuristic()).raw("</span></h3><p class=\"message\">")
+                    .t(f.message()).raw("</p>");
+            if (f.recommendation() != null && !f.recommendation().isEmpty()) {
+                h.raw("<p class=\"recommendation\"><strong>Try:</strong> ").t(f.recommendation()).raw("</p>");
+            }
+            List<String> where = new ArrayList<>();
+            if (!f.stageIds().isEmpty()) {
+                where.add("stages " + String.join(", ", f.stageIds()));
+            }
+            if (!f.executorIds().isEmpty()) {
+                where.add("executors " + String.join(", ", f.executorIds()));
+            }
+            if (!f.configKeys().isEmpty()) {
+                where.add("config " + String.join(", ", f.configKeys()));
+            }
+            if (!where.isEmpty()) {
+                h.raw("<p class=\"where muted\">").t(String.join(" · ", where)).raw("</p>");
+            }
+            Map<String, Object> details = details(f.detailsJson());
+            if (!details.isEmpty()) {
+                h.raw("<details class=\"numbers\"><summary>Numbers</summary><table class=\"kv\">");
+                flatten("", details, new LinkedHashMap<>()).forEach((k, v) ->
+                        h.raw("<tr><th>").t(k).raw("</th><td>").t(v).raw("</td></tr>"));
+                h.raw("</table></details>");
+            }
+            h.raw("</div>");
+        }
+        h.raw("</section>");
+    }
+
+    static Map<String, Object> details(String json) {
+        if (json == null || json.isEmpty()) {
+            return Map.of();
+        }
+        try {
+            return JSON.readValue(json, new TypeReference<LinkedHashMap<String, Object>>() { });
+        } catch (Exception e) {
+            return Map.of("details", json);
+        }
+    }
+
+    @SuppressWarnings("unchecked")
+    private static Map<String, String> flatten(String prefix, Object v, Map<String, String> out) {
+        if (v instanceof Map<?, ?> m) {
+            for (Map.Entry<?, ?> e : m.entrySet()) {
+                flatten(prefix.isEmpty() ? String.valueOf(e.getKey()) : prefix + "." + e.getKey(), e.getValue(), out);
+            }
+        } else if (v instanceof List<?> l && l.stream().anyMatch(x -> x instanceof Map)) {
+            for (int i = 0; i < l.size() && i < 20; i++) {
+                flatten(prefix + "[" + i + "]", l.get(i), out);
+            }
+        } else {
+            out.put(prefix, String.valueOf(v));
+        }
+        return out;
+    }
+
+    private static void config(Html h, Map<String, Map<String, String>> config) {
+        Map<String, String> spark = config.getOrDefault("spark", Map.of());
+        h.raw("<section><h2>Key configuration</h2><table class=\"grid kv\" id=\"key-config\"><tbody>");
+        for (String k : KeyConfig.KEYS) {
+            String v = spark.get(k);
+            h.raw("<tr><th>").t(k).raw("</th><td").raw(v == null ? " class=\"muted\"" : "").raw(">")
+                    .t(v == null ? "(default)" : v).raw("</td></tr>");
+        }
+        h.raw("</tbody></table>");
+        int n = config.values().stream().mapToInt(Map::size).sum();
+        h.raw("<details class=\"all-config\" id=\"all-config\"><summary>All configuration (").t(n)
+                .raw(" entries)</summary><input type=\"search\" class=\"config-filter\" id=\"config-filter\""
+                        + " placeholder=\"filter keys and values\" aria-label=\"filter configuration\">"
+                        + "<table class=\"grid kv\" id=\"config-table\"><thead><tr><th>Scope</th><th>Key</th><th>Value</th>"
+                        + "</tr></thead><tbody>");
+        for (String scope : List.of("spark", "jvm", "system", "hadoop")) {
+            for (Map.Entry<String, String> e : config.getOrDefault(scope, Map.of()).entrySet()) {
+                h.raw("<tr><td class=\"muted\">").t(scope).raw("</td><td>").t(e.getKey()).raw("</td><td class=\"value\">")
+                        .t(e.getValue()).raw("</td></tr>");
+            }
+        }
+        h.raw("</tbody></table></details></section>");
+    }
+
+    private static void stages(Html h, List<StageRow> stages, AppHeader a, StageSort sort, boolean desc) {
+        List<StageRow> rows = new ArrayList<>(stages);
+        Comparator<StageRow> cmp = switch (sort) {
+            case ID -> Comparator.comparingInt(StageRow::stageId).thenComparingInt(StageRow::attemptId);
+            case DURATION -> Comparator.comparingLong(StageRow::durationMs);
+            case TASKS -> Comparator.comparingInt(StageRow::numTasks);
+            case FAILED -> Comparator.comparingInt(StageRow::numFailedTasks);
+            case SPILL -> Comparator.comparingLong(s -> s.memoryBytesSpilled() + s.diskBytesSpilled());
+            case SHUFFLE -> Comparator.comparingLong(s -> s.shuffleReadBytes() + s.shuffleWriteBytes());
+            case GC -> Comparator.comparingLong(StageRow::jvmGcTimeMs);
+        };
+        rows.sort(desc ? cmp.reversed() : cmp);
+        String base = Urls.app(a.appId(), a.attemptId());
+        h.raw("<section><h2 id=\"stages\">Stages (").t(rows.size()).raw(")</h2><table class=\"grid stages\" id=\"stage-table\"><thead><tr>");
+        header(h, base, "Stage", StageSort.ID, sort, desc);
+        h.raw("<th>Name</th><th>Status</th>");
+        header(h, base, "Duration", StageSort.DURATION, sort, desc);
+        header(h, base, "Tasks", StageSort.TASKS, sort, desc);
+        header(h, base, "Failed", StageSort.FAILED, sort, desc);
+        h.raw("<th class=\"num\">Run time</th>");
+        header(h, base, "GC", StageSort.GC, sort, desc);
+        header(h, base, "Spill (mem / disk)", StageSort.SPILL, sort, desc);
+        header(h, base, "Shuffle (read / write)", StageSort.SHUFFLE, sort, desc);
+        h.raw("<th>Task quantiles</th></tr></thead><tbody>");
+        for (StageRow s : rows) {
+            h.raw("<tr class=\"stage-row\" data-stage=\"").a(s.key()).raw("\"><td>").t(s.key()).raw("</td><td class=\"stage-name\">")
+                    .t(s.name());
+            if (s.failureReason() != null) {
+                h.raw("<details class=\"failure\"><summary>failure reason</summary><pre>").t(s.failureReason())
+                        .raw("</pre></details>");
+            }
+            h.raw("</td><td><span class=\"stage-status st-").raw(s.status().toLowerCase(Locale.ROOT).replaceAll("[^a-z]", ""))
+                    .raw("\">").t(s.status().toLowerCase(Locale.ROOT)).raw("</span></td><td class=\"num\">")
+                    .t(Fmt.duration(s.durationMs())).raw("</td><td class=\"num\">").t(Fmt.count(s.numTasks()))
+                    .raw("</td><td class=\"num").raw(s.numFailedTasks() > 0 ? " bad" : "").raw("\">")
+                    .t(Fmt.count(s.numFailedTasks())).raw("</td><td class=\"num\">").t(Fmt.duration(s.executorRunTimeMs()))
+                    .raw("</td><td class=\"num\">").t(Fmt.duration(s.jvmGcTimeMs())).raw("</td><td class=\"num\">")
+                    .t(Fmt.bytes(s.memoryBytesSpilled())).t(" / ").t(Fmt.bytes(s.diskBytesSpilled()))
+                    .raw("</td><td class=\"num\">").t(Fmt.bytes(s.shuffleReadBytes())).t(" / ")
+                    .t(Fmt.bytes(s.shuffleWriteBytes())).raw("</td><td>");
+            quantiles(h, s);
+            h.raw("</td></tr>");
+        }
+        h.raw("</tbody></table></section>");
+    }
+
+    private static void header(Html h, String base, String label, StageSort key, StageSort sort, boolean desc) {
+        boolean on = key == sort;
+        boolean nextDesc = !on || !desc;
+        h.raw("<th class=\"sortable").raw(on ? " on" : "").raw("\"><a href=\"")
+                .a(base + "?stageSort=" + key.name().toLowerCase(Locale.ROOT) + "&stageOrder=" + (nextDesc ? "desc" : "asc")
+                        + "#stages")
+                .raw("\">").t(label).raw(on ? (desc ? " ▼" : " ▲") : "").raw("</a></th>");
+    }
+
+    private static void quantiles(Html h, StageRow s) {
+        if (s.summaryTaskCount() == 0 || s.quantiles().length == 0) {
+            h.raw("<span class=\"muted\">no successful task</span>");
+            return;
+        }
+        h.raw("<details class=\"quantiles\"><summary>").t(Fmt.count(s.summaryTaskCount()))
+                .raw(" tasks</summary><table class=\"grid small\"><thead><tr><th>metric</th>");
+        List<Double> shown = new ArrayList<>();
+        for (double q : SHOWN_QUANTILES) {
+            if (!Double.isNaN(s.quantile("duration", q))) {
+                shown.add(q);
+                h.raw("<th class=\"num\">").t(q == 0 ? "min" : q == 1 ? "max" : q == 0.5 ? "median"
+                        : "p" + Math.round(q * 100)).raw("</th>");
+            }
+        }
+        h.raw("</tr></thead><tbody>");
+        for (String[] m : QUANTILE_METRICS) {
+            h.raw("<tr><th>").t(m[1]).raw("</th>");
+            for (double q : shown) {
+                double v = s.quantile(m[0], q);
+                long lv = Double.isNaN(v) ? 0 : Math.round(v);
+                h.raw("<td class=\"num\">").t(m[2].equals("ms") ? Fmt.duration(lv) : Fmt.bytes(lv)).raw("</td>");
+            }
+            h.raw("</tr>");
+        }
+        h.raw("</tbody></table></details>");
+    }
+}

@@ -1,0 +1,62 @@
+package io.sparkscope.server.web;
+
+import io.sparkscope.store.query.AppListRow;
+import io.sparkscope.store.query.DashboardQuery;
+
+final class DashboardView {
+    private DashboardView() {
+    }
+
+    static String render(DashboardQuery.Dashboard d) {
+        Html h = Layout.start("Dashboard", "Dashboard");
+        h.raw("<h1>Dashboard</h1><section class=\"cards\">");
+        card(h, "Applications", Fmt.count(d.applications()));
+        card(h, "Executors", Fmt.count(d.executors()));
+        card(h, "Jobs", Fmt.count(d.jobs()));
+        card(h, "Stages", Fmt.count(d.stages()));
+        card(h, "Tasks", Fmt.count(d.tasks()));
+        h.raw("</section><section class=\"two-col\"><div class=\"panel\"><h2>Health</h2><table class=\"grid\">"
+                + "<thead><tr><th>Started in</th><th>red</th><th>yellow</th><th>green</th></tr></thead><tbody>");
+        health(h, "last day", "1d", d.lastDay());
+        health(h, "last week", "1w", d.lastWeek());
+        h.raw("</tbody></table>");
+        h.raw("<h2>Newest application</h2>");
+        if (d.newest().isPresent()) {
+            AppListRow a = d.newest().get();
+            h.raw("<p>");
+            Layout.severity(h, a.worstSeverity());
+            h.raw(" ").link(Urls.app(a.appId(), a.attemptId()), a.name() == null ? a.appId() : a.name())
+                    .raw(" <span class=\"muted\">").t(a.appId()).raw(" · ").t(Fmt.time(a.startTime())).raw("</span></p>");
+        } else {
+            h.raw("<p class=\"muted\">No application recorded yet. Import event logs with "
+                    + "<code>sparkscope import</code> or run Spark with the listener.</p>");
+        }
+        h.raw("</div><div class=\"panel\"><h2>Most frequent findings</h2>");
+        if (d.frequentFindings().isEmpty()) {
+            h.raw("<p class=\"muted\">No findings.</p>");
+        } else {
+            h.raw("<table class=\"grid\"><thead><tr><th>Heuristic</th><th>Worst</th><th class=\"num\">Applications</th>"
+                    + "</tr></thead><tbody>");
+            for (DashboardQuery.FrequentFinding f : d.frequentFindings()) {
+                h.raw("<tr><td>").link("/apps?heuristic=" + Urls.enc(f.heuristic()), f.heuristic()).raw("</td><td>");
+                Layout.severity(h, f.severity());
+                h.raw("</td><td class=\"num\">").t(Fmt.count(f.apps())).raw("</td></tr>");
+            }
+            h.raw("</tbody></table>");
+        }
+        h.raw("</div></section>");
+        return Layout.end(h);
+    }
+
+    private static void card(Html h, String label, String value) {
+        h.raw("<div class=\"card\"><div class=\"card-value\">").t(value).raw("</div><div class=\"card-label\">")
+                .t(label).raw("</div></div>");
+    }
+
+    private static void health(Html h, String label, String since, DashboardQuery.Health x) {
+        h.raw("<tr><td>").t(label).raw("</td><td>")
+                .link("/apps?since=" + since + "&severity=high", Fmt.count(x.red())).raw("</td><td>")
+                .link("/apps?since=" + since + "&severity=low", Fmt.count(x.yellow())).raw("</td><td>")
+                .link("/apps?since=" + since + "&severity=none", Fmt.count(x.green())).raw("</td></tr>");
+    }
+}

@@ -1,0 +1,43 @@
+package io.sparkscope.server.web;
+
+import io.sparkscope.store.query.HistoryQuery;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * The history of one application name with the "much slower than usual" mark: a run is slow when its duration
+ * exceeds {@link #SLOW_FACTOR} × the median of up to {@link #WINDOW} previous runs, judged once at least
+ * {@link #MIN_PREVIOUS} previous runs exist (fewer give no meaningful "usual").
+ */
+public record RunHistory(String name, List<Point> runs) {
+    public static final double SLOW_FACTOR = 1.5;
+    public static final int WINDOW = 20;
+    public static final int MIN_PREVIOUS = 3;
+
+    /** @param previousMedianMs median duration of the previous runs, or -1 when there were too few */
+    public record Point(HistoryQuery.Run run, long previousMedianMs, boolean slow) {
+    }
+
+    public static RunHistory of(String name, List<HistoryQuery.Run> runs) {
+        List<Point> out = new ArrayList<>();
+        for (int i = 0; i < runs.size(); i++) {
+            HistoryQuery.Run r = runs.get(i);
+            int from = Math.max(0, i - WINDOW);
+            long median = -1;
+            if (i - from >= MIN_PREVIOUS) {
+                long[] prev = new long[i - from];
+                for (int j = from; j < i; j++) {
+                    prev[j - from] = runs.get(j).durationMs();
+                }
+                Arrays.sort(prev);
+                int n = prev.length;
+                median = n % 2 == 1 ? prev[n / 2] : (prev[n / 2 - 1] + prev[n / 2]) / 2;
+            }
+            boolean slow = median > 0 && r.durationMs() > SLOW_FACTOR * median;
+            out.add(new Point(r, median, slow));
+        }
+        return new RunHistory(name, out);
+    }
+}

@@ -1,0 +1,122 @@
+package io.sparkscope.server.web;
+
+import io.javalin.http.Context;
+import io.sparkscope.store.query.AppFilter;
+
+import java.util.LinkedHashMap;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * The search filters as they live in the URL (shared by {@code /apps} and {@code /api/v1/apps}): parsed and
+ * validated into an {@link AppFilter}, and kept as a parameter map so pages can link to "the same search, but …".
+ */
+public record SearchParams(AppFilter filter, Map<String, String> query, int page) {
+    public static final int PAGE_SIZE = 50;
+
+    /** Quick ranges for "started in the last …" (relative, so a shared link keeps meaning "recent"). */
+    public enum Since {
+        H1(3600_000L, "1h", "last hour"), D1(24 * 3600_000L, "1d", "last day"), W1(7 * 24 * 3600_000L, "1w", "last week");
+
+        public final long ms;
+        public final String param;
+        public final String label;
+
+        Since(long ms, String param, String label) {
+            this.ms = ms;
+            this.param = param;
+            this.label = label;
+        }
+    }
+
+    public enum SortKey { START, DURATION }
+
+    public enum Order { DESC, ASC }
+
+    /**
+     * @param api true for the JSON API: paging by limit/offset instead of page
+     */
+    public static SearchParams parse(Context ctx, long now, boolean api) {
+        Map<String, String> q = new LinkedHashMap<>();
+        String appId = keep(q, "appId", Params.id(ctx, "appId"));
+        String name = keep(q, "name", Params.text(ctx, "name"));
+        String user = keep(q, "user", Params.text(ctx, "user"));
+        Long startedFrom = Params.time(ctx, "startedFrom", false);
+        Long startedTo = Params.time(ctx, "startedTo", true);
+        Long endedFrom = Params.time(ctx, "endedFrom", false);
+        Long endedTo = Params.time(ctx, "endedTo", true);
+        keep(q, "startedFrom", Params.text(ctx, "startedFrom"));
+        keep(q, "startedTo", Params.text(ctx, "startedTo"));
+        keep(q, "endedFrom", Params.text(ctx, "endedFrom"));
+        keep(q, "endedTo", Params.text(ctx, "endedTo"));
+        String since = Params.text(ctx, "since");
+        if (since != null) {
+            Since s = null;
+            for (Since x : Since.values()) {
+                if (x.param.equals(since)) {
+                    s = x;
+                }
+            }
+            if (s == null) {
+                throw WebException.badParam("since", "'" + since + "' is not one of 1h, 1d, 1w");
+            }
+            q.put("since", s.param);
+            long from = now - s.ms;
+            startedFrom = startedFrom == null ? from : Math.max(startedFrom, from);
+        }
+        checkRange("startedTo", startedFrom, startedTo);
+        checkRange("endedTo", endedFrom, endedTo);
+        String severity = null;
+        String sev = Params.text(ctx, "severity");
+        if (sev != null) {
+            severity = switch (sev.toUpperCase(Locale.ROOT)) {
+                case "HIGH", "RED" -> "HIGH";
+                case "LOW", "YELLOW" -> "LOW";
+                case "NONE", "GREEN" -> "NONE";
+                default -> throw WebException.badParam("severity", "'" + sev + "' is not one of high, low, none");
+            };
+            q.put("severity", severity.toLowerCase(Locale.ROOT));
+        }
+        String heuristic = keep(q, "heuristic", Params.heuristic(ctx, "heuristic"));
+        AppFilter.Status status = Params.enumValue(ctx, "status", AppFilter.Status.class);
+        if (status != null) {
+            q.put("status", status.name().toLowerCase(Locale.ROOT));
+        }
+        SortKey sort = Params.enumValue(ctx, "sort", SortKey.class);
+        Order order = Params.enumValue(ctx, "order", Order.class);
+        if (sort != null) {
+            q.put("sort", sort.name().toLowerCase(Locale.ROOT));
+        }
+        if (order != null) {
+            q.put("order", order.name().toLowerCase(Locale.ROOT));
+        }
+        int limit;
+        int offset;
+        int page = 1;
+        if (api) {
+            limit = Params.intValue(ctx, "limit", PAGE_SIZE, 1, AppFilter.MAX_LIMIT);
+            offset = Params.intValue(ctx, "offset", 0, 0, 10_000_000);
+        } else {
+            page = Params.intValue(ctx, "page", 1, 1, 200_000);
+            limit = PAGE_SIZE;
+            offset = (page - 1) * PAGE_SIZE;
+        }
+        AppFilter f = new AppFilter(appId, name, user, startedFrom, startedTo, endedFrom, endedTo, severity, heuristic,
+                status, sort == SortKey.DURATION ? AppFilter.Sort.DURATION : AppFilter.Sort.START,
+                order != Order.ASC, limit, offset, now);
+        return new SearchParams(f, q, page);
+    }
+
+    private static void checkRange(String name, Long from, Long to) {
+        if (from != null && to != null && to < from) {
+            throw WebException.badParam(name, "ends before the range starts");
+        }
+    }
+
+    private static String keep(Map<String, String> q, String name, String value) {
+        if (value != null) {
+            q.put(name, value);
+        }
+        return value;
+    }
+}

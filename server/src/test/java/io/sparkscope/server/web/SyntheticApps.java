@@ -1,0 +1,168 @@
+package io.sparkscope.server.web;
+
+import io.sparkscope.core.event.TaskMetric;
+import io.sparkscope.core.event.TaskMetrics;
+import io.sparkscope.core.model.AppConfig;
+import io.sparkscope.core.model.AppSnapshot;
+import io.sparkscope.core.model.DistributionMetric;
+import io.sparkscope.core.model.ExecutorSummary;
+import io.sparkscope.core.model.JobSummary;
+import io.sparkscope.core.model.StageSummary;
+import io.sparkscope.core.model.StageTotals;
+import io.sparkscope.core.model.TaskDistributions;
+import io.sparkscope.core.model.TaskRecord;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+
+/**
+ * Synthetic application snapshots for the web tests and the latency bench: jobs of stages with kept tasks whose
+ * metrics, totals and quantiles agree with each other, so the heuristics (run by the caller) produce real findings.
+ */
+public final class SyntheticApps {
+    private SyntheticApps() {
+    }
+
+    /**
+     * @param complete        false = no ApplicationEnd; lastEventTime = start + duration
+     * @param failureReason   non-null: the last stage failed with this reason
+     * @param spillPerTask    memory bytes spilled per task (0 = none)
+     */
+    public record Spec(String appId, String attemptId, String name, String user, long start, long durationMs,
+                       boolean complete, Map<String, String> conf, int jobs, int stagesPerJob, int tasksPerStage,
+                       String failureReason, long spillPerTask, long seed) {
+        public Spec withConf(String key, String value) {
+            Map<String, String> c = new LinkedHashMap<>(conf);
+            c.put(key, value);
+            return new Spec(appId, attemptId, name, user, start, durationMs, complete, c, jobs, stagesPerJob,
+                    tasksPerStage, failureReason, spillPerTask, seed);
+        }
+    }
+
+    public static Spec spec(String appId, String name, String user, long start, long durationMs) {
+        Map<String, String> conf = new LinkedHashMap<>();
+        conf.put("spark.app.name", name);
+        conf.put("spark.master", "local[4]");
+        conf.put("spark.executor.memory", "4g");
+        conf.put("spark.executor.cores", "4");
+        conf.put("spark.serializer", "org.apache.spark.serializer.KryoSerializer");
+        conf.put("spark.sql.shuffle.partitions", "200");
+        return new Spec(appId, null, name, user, start, durationMs, true, conf, 2, 2, 10, null, 0, appId.hashCode());
+    }
+
+    public static AppSnapshot snapshot(Spec s) {
+        Random r = new Random(s.seed());
+        int totalStages = s.jobs() * s.stagesPerJob();
+        long stageSpan = Math.max(1, s.durationMs() / (totalStages + 1));
+        List<StageSummary> stages = new ArrayList<>();
+        List<JobSummary> jobs = new ArrayList<>();
+        long execTaskTime = 0;
+        long execRun = 0;
+        long execGc = 0;
+        int stageId = 0;
+        for (int j = 0; j < s.jobs(); j++) {
+            List<Integer> ids = new ArrayList<>();
+            long jobStart = s.start() + 500 + (long) j * s.stagesPerJob() * stageSpan;
+            boolean jobFailed = false;
+            for (int k = 0; k < s.stagesPerJob(); k++) {
+                boolean failed = s.failureReason() != null && j == s.jobs() - 1 && k == s.stagesPerJob() - 1;
+                long st = jobStart + (long) k * stageSpan;
+                StageSummary stage = stage(stageId, j, st, stageSpan, s.tasksPerStage(), failed ? s.failureReason() : null,
+                        s.spillPerTask(), r);
+                stages.add(stage);
+                for (TaskRecord t : stage.keptTasks()) {
+                    execTaskTime += t.finishTime() - t.launchTime();
+                    if (t.metrics() != null) {
+                        execRun += t.metrics().get(TaskMetric.EXECUTOR_RUN_TIME);
+                        execGc += t.metrics().get(TaskMetric.JVM_GC_TIME);
+                    }
+                }
+                ids.add(stageId++);
+                jobFailed |= failed;
+            }
+            long jobEnd = jobStart + (long) s.stagesPerJob() * stageSpan;
+            jobs.add(new JobSummary(j, "job " + j + " at Main.scala:" + (10 + j), null, null, jobStart, jobEnd,
+                    jobFailed ? JobSummary.JobStatus.FAILED : JobSummary.JobStatus.SUCCEEDED,
+                    jobFailed ? "Job aborted due to stage failure: " + s.failureReason() : null, ids, -1,
+                    s.stagesPerJob() * s.tasksPerStage(), s.stagesPerJob() * s.tasksPerStage(), 0, 0, 0));
+        }
+        long end = s.start() + s.durationMs();
+        List<ExecutorSummary> executors = List.of(
+                new ExecutorSummary("driver", "localhost", 4, s.start(), -1, null, 2L << 30,
+                        s.stagesPerJob() * s.jobs() * s.tasksPerStage(), 0, 0, execTaskTime, execRun,
+                        execRun * 900_000L, execGc, 0, 0, 0, 0, 0, Map.of()));
+        AppConfig config = new AppConfig(s.conf(), Map.of("Java Version", "17.0.12"), Map.of("user.name", s.user()),
+                Map.of("fs.defaultFS", "file:///"));
+        return new AppSnapshot(s.appId(), s.attemptId(), s.name(), s.user(), "4.0.4", s.start(),
+                s.complete() ? end : -1, end, s.complete(), config, executors, jobs, stages, List.of(), -1, 1L << 30,
+                1000 + totalStages * (long) s.tasksPerStage() * 2, Map.of());
+    }
+
+    private static StageSummary stage(int id, int job, long start, long span, int tasks, String failure, long spill,
+                                      Random r) {
+        List<TaskRecord> kept = new ArrayList<>();
+        long[] sums = new long[TaskMetric.count()];
+        long[][] perMetric = new long[DistributionMetric.count()][tasks];
+        int failedTasks = failure == null ? 0 : Math.max(1, tasks / 5);
+        int ok = 0;
+        for (int i = 0; i < tasks; i++) {
+            boolean fail = i < failedTasks;
+            long run = 200 + r.nextInt(Math.max(1, (int) Math.min(span / 2, 50_000)));
+            long gc = run / 20;
+            long launch = start + 10 + r.nextInt(50);
+            long finish = launch + run + 30;
+            TaskMetrics.Builder b = TaskMetrics.builder();
+            b.set(TaskMetric.EXECUTOR_RUN_TIME, run);
+            b.set(TaskMetric.EXECUTOR_CPU_TIME, run * 800_000L);
+            b.set(TaskMetric.JVM_GC_TIME, gc);
+            b.set(TaskMetric.EXECUTOR_DESERIALIZE_TIME, 10);
+            b.set(TaskMetric.RESULT_SERIALIZATION_TIME, 1);
+            b.set(TaskMetric.INPUT_BYTES, 1_000_000L + r.nextInt(1_000_000));
+            b.set(TaskMetric.SHUFFLE_BYTES_WRITTEN, 500_000L);
+            b.set(TaskMetric.SHUFFLE_LOCAL_BYTES_READ, id > 0 ? 400_000L : 0);
+            b.set(TaskMetric.MEMORY_BYTES_SPILLED, spill);
+            b.set(TaskMetric.DISK_BYTES_SPILLED, spill / 3);
+            TaskMetrics m = b.build();
+            for (TaskMetric tm : TaskMetric.values()) {
+                sums[tm.ordinal()] += m.get(tm);
+            }
+            kept.add(new TaskRecord(id * 100_000L + i, i, 0, i, "driver", "localhost", "PROCESS_LOCAL", false, launch,
+                    finish, 0, fail ? "FAILED" : "SUCCESS", fail ? "ExceptionFailure" : "Success",
+                    fail ? "java.lang.RuntimeException: " + failure : null, m));
+            if (!fail) {
+                perMetric[DistributionMetric.DURATION.ordinal()][ok] = finish - launch;
+                perMetric[DistributionMetric.EXECUTOR_RUN_TIME.ordinal()][ok] = run;
+                perMetric[DistributionMetric.EXECUTOR_CPU_TIME.ordinal()][ok] = run * 800_000L;
+                perMetric[DistributionMetric.JVM_GC_TIME.ordinal()][ok] = gc;
+                perMetric[DistributionMetric.EXECUTOR_DESERIALIZE_TIME.ordinal()][ok] = 10;
+                perMetric[DistributionMetric.RESULT_SERIALIZATION_TIME.ordinal()][ok] = 1;
+                perMetric[DistributionMetric.SCHEDULER_DELAY.ordinal()][ok] = 19;
+                perMetric[DistributionMetric.INPUT_BYTES_READ.ordinal()][ok] = m.get(TaskMetric.INPUT_BYTES);
+                perMetric[DistributionMetric.SHUFFLE_WRITE_BYTES.ordinal()][ok] = 500_000L;
+                perMetric[DistributionMetric.SHUFFLE_READ_BYTES.ordinal()][ok] = id > 0 ? 400_000L : 0;
+                perMetric[DistributionMetric.MEMORY_BYTES_SPILLED.ordinal()][ok] = spill;
+                perMetric[DistributionMetric.DISK_BYTES_SPILLED.ordinal()][ok] = spill / 3;
+                ok++;
+            }
+        }
+        double[] q = TaskDistributions.STANDARD_QUANTILES;
+        double[][] values = new double[DistributionMetric.count()][q.length];
+        for (int m = 0; m < values.length; m++) {
+            long[] v = Arrays.copyOf(perMetric[m], ok);
+            Arrays.sort(v);
+            for (int i = 0; i < q.length; i++) {
+                values[m][i] = ok == 0 ? 0 : v[(int) Math.min(Math.floor(q[i] * ok), ok - 1)];
+            }
+        }
+        StageSummary.StageStatus status = failure == null ? StageSummary.StageStatus.COMPLETE : StageSummary.StageStatus.FAILED;
+        return new StageSummary(id, 0, (id % 2 == 0 ? "map at Job.scala:" : "save at Job.scala:") + (20 + id), "details",
+                status, tasks, 0, tasks - failedTasks, failedTasks, 0, tasks - failedTasks, start, start + span,
+                start + 10, start + span - 5, failure, id == 0 ? List.of() : List.of(id - 1), List.of(job),
+                StageTotals.of(sums), ok == 0 ? null : new TaskDistributions(ok, q, values), kept,
+                failedTasks > 0 ? Map.of("ExceptionFailure", failedTasks) : Map.of());
+    }
+}

@@ -1,0 +1,178 @@
+package io.sparkscope.server.web;
+
+import io.sparkscope.core.analysis.Diagnoser;
+import io.sparkscope.core.model.AppSnapshot;
+import io.sparkscope.store.Findings;
+import io.sparkscope.store.SchemaManager;
+import io.sparkscope.store.SnapshotWriter;
+import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
+import org.postgresql.ds.PGSimpleDataSource;
+
+import javax.sql.DataSource;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.sql.Connection;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * One embedded PostgreSQL and one server over a known data set, shared by the web test classes (read-only tests),
+ * started on first use. The clock is fixed so "last day", running and incomplete are deterministic.
+ */
+final class WebFixture {
+    static final long NOW = 1_795_000_000_000L;
+    static final long HOUR = 3600_000L;
+    static final long DAY = 24 * HOUR;
+    static final String XSS1 = "<script>alert(1)</script>";
+    static final String XSS2 = "\"><img src=x onerror=alert(1)>";
+    static final String SHS = "http://shs.example:18080";
+    /** Runs of "etl-daily", oldest first; run 5 (index 4) is much slower than the runs before it. */
+    static final List<Long> ETL_DURATIONS = List.of(600_000L, 660_000L, 540_000L, 600_000L, 1_800_000L, 610_000L);
+    static final int FILLERS = 55;
+
+    private static EmbeddedPostgres postgres;
+    private static DataSource data;
+    private static WebServer server;
+    private static int port;
+    private static final AtomicInteger DBS = new AtomicInteger();
+    static final HttpClient HTTP = HttpClient.newBuilder().followRedirects(HttpClient.Redirect.NEVER)
+            .connectTimeout(Duration.ofSeconds(5)).build();
+
+    private WebFixture() {
+    }
+
+    static synchronized EmbeddedPostgres postgres() {
+        if (postgres == null) {
+            try {
+                postgres = EmbeddedPostgres.builder().start();
+            } catch (IOException e) {
+                throw new UncheckedIOException("cannot start embedded PostgreSQL", e);
+            }
+            Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+                try {
+                    postgres.close();
+                } catch (IOException ignored) {
+                    // exiting
+                }
+            }));
+        }
+        return postgres;
+    }
+
+    static DataSource newDatabase() {
+        String name = "web_test_" + DBS.incrementAndGet();
+        try (Connection c = postgres().getPostgresDatabase().getConnection(); Statement st = c.createStatement()) {
+            st.execute("CREATE DATABASE " + name);
+        } catch (Exception e) {
+            throw new IllegalStateException(e);
+        }
+        PGSimpleDataSource ds = new PGSimpleDataSource();
+        ds.setServerNames(new String[]{"localhost"});
+        ds.setPortNumbers(new int[]{postgres().getPort()});
+        ds.setDatabaseName(name);
+        ds.setUser("postgres");
+        ds.setReWriteBatchedInserts(true);
+        SchemaManager.migrate(ds);
+        return ds;
+    }
+
+    static synchronized DataSource data() {
+        if (data == null) {
+            data = newDatabase();
+            fill(data);
+        }
+        return data;
+    }
+
+    static synchronized int port() {
+        if (server == null) {
+            server = new WebServer(data(), new WebServer.Options(SHS, null), () -> NOW);
+            port = server.start("127.0.0.1", 0);
+        }
+        return port;
+    }
+
+    static String base() {
+        return "http://127.0.0.1:" + port();
+    }
+
+    static void write(DataSource ds, AppSnapshot s) {
+        try {
+            new SnapshotWriter().write(ds, s, Findings.stored(Diagnoser.defaults().diagnose(s)));
+        } catch (Exception e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private static void fill(DataSource ds) {
+        long t = NOW - 10 * DAY;
+        for (int i = 0; i < ETL_DURATIONS.size(); i++) {
+            var spec = SyntheticApps.spec("app-etl-" + i, "etl-daily", "alice", t + i * DAY, ETL_DURATIONS.get(i));
+            if (i == ETL_DURATIONS.size() - 1) {
+                spec = spec.withConf("spark.sql.shuffle.partitions", "800");
+            }
+            write(ds, SyntheticApps.snapshot(spec));
+        }
+        // Red: 40 GiB executors (MemoryConfig HIGH) and a Java serializer (SerializerConfig LOW), bob, 2 h ago.
+        write(ds, SyntheticApps.snapshot(SyntheticApps.spec("app-bigmem", "big-memory job", "bob", NOW - 2 * HOUR, 300_000)
+                .withConf("spark.master", "yarn").withConf("spark.yarn.queue", "etl")
+                .withConf("spark.executor.memory", "40g")
+                .withConf("spark.serializer", "org.apache.spark.serializer.JavaSerializer")));
+        // The XSS names as name, user, config value and failure reason.
+        var x1 = SyntheticApps.spec("app-xss-1", XSS1, XSS2, NOW - 3 * HOUR, 120_000).withConf("spark.custom.note", XSS1);
+        write(ds, SyntheticApps.snapshot(new SyntheticApps.Spec(x1.appId(), null, x1.name(), x1.user(), x1.start(),
+                x1.durationMs(), true, x1.conf(), 2, 2, 10, XSS2, 0, 1)));
+        var x2 = SyntheticApps.spec("app-xss-2", XSS2, XSS1, NOW - 4 * HOUR, 130_000).withConf("spark.custom.note", XSS2);
+        write(ds, SyntheticApps.snapshot(new SyntheticApps.Spec(x2.appId(), null, x2.name(), x2.user(), x2.start(),
+                x2.durationMs(), true, x2.conf(), 2, 2, 10, XSS1, 0, 2)));
+        // Running (events 10 minutes ago) and incomplete (silent for 2 days).
+        var run = SyntheticApps.spec("app-running", "streaming thing", "carol", NOW - HOUR, 50 * 60_000L);
+        write(ds, SyntheticApps.snapshot(new SyntheticApps.Spec(run.appId(), null, run.name(), run.user(), run.start(),
+                run.durationMs(), false, run.conf(), 1, 2, 5, null, 0, 3)));
+        var inc = SyntheticApps.spec("app-incomplete", "crashed thing", "carol", NOW - 3 * DAY, 20 * 60_000L);
+        write(ds, SyntheticApps.snapshot(new SyntheticApps.Spec(inc.appId(), null, inc.name(), inc.user(), inc.start(),
+                inc.durationMs(), false, inc.conf(), 1, 2, 5, null, 0, 4)));
+        // One application with two attempts (YARN style).
+        for (int a = 1; a <= 2; a++) {
+            var y = SyntheticApps.spec("application_1795_0001", "yarn job", "dave", NOW - 5 * DAY + a * HOUR, 200_000L * a);
+            write(ds, SyntheticApps.snapshot(new SyntheticApps.Spec(y.appId(), String.valueOf(a), y.name(), y.user(),
+                    y.start(), y.durationMs(), true, y.conf(), 1, 2, 5, null, a == 1 ? 50_000_000L : 0, 10 + a)));
+        }
+        for (int i = 0; i < FILLERS; i++) {
+            write(ds, SyntheticApps.snapshot(new SyntheticApps.Spec("app-filler-" + i, null, "filler " + i, "erin",
+                    NOW - 20 * DAY - i * HOUR, 60_000 + i * 1000L, true, SyntheticApps.spec("x", "x", "erin", 0, 0).conf(),
+                    1, 1, 3, null, 0, 100 + i)));
+        }
+    }
+
+    static final int TOTAL_APPS = 6 + 1 + 2 + 2 + 2 + FILLERS;
+
+    record Response(int status, String body, java.net.http.HttpHeaders headers) {
+    }
+
+    static Response get(String pathAndQuery, String... headers) {
+        return getAt(base(), pathAndQuery, headers);
+    }
+
+    static Response getAt(String base, String pathAndQuery, String... headers) {
+        try {
+            HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(base + pathAndQuery)).timeout(Duration.ofSeconds(20));
+            for (int i = 0; i < headers.length; i += 2) {
+                b.header(headers[i], headers[i + 1]);
+            }
+            HttpResponse<String> r = HTTP.send(b.build(), HttpResponse.BodyHandlers.ofString());
+            return new Response(r.statusCode(), r.body(), r.headers());
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+}

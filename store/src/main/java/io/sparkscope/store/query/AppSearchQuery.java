@@ -1,0 +1,139 @@
+package io.sparkscope.store.query;
+
+import javax.sql.DataSource;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The search page's query: one page of applications and their findings (for the banners) in two statements, plus
+ * the total for paging. SQL is built only from fixed fragments; every value is a parameter.
+ */
+public final class AppSearchQuery {
+    private final DataSource dataSource;
+
+    public AppSearchQuery(DataSource dataSource) {
+        this.dataSource = dataSource;
+    }
+
+    public record Result(List<AppListRow> rows, long total) {
+    }
+
+    public Result search(AppFilter f) throws SQLException {
+        Where w = where(f);
+        String dir = f.descending() ? " DESC" : " ASC";
+        String order = (f.sort() == AppFilter.Sort.DURATION ? "a.duration_ms" : "a.start_time") + dir + ", a.app_pk" + dir;
+        String sql = "SELECT a.app_pk, a.app_id, a.attempt_id, a.name, a.spark_user, a.start_time, a.end_time,"
+                + " a.duration_ms, a.complete, a.last_event_time, a.num_jobs, a.num_stages, a.num_tasks,"
+                + " a.num_failed_tasks, a.num_findings, a.worst_severity FROM application a" + w.sql
+                + " ORDER BY " + order + " LIMIT ? OFFSET ?";
+        try (Connection c = dataSource.getConnection()) {
+            List<Object[]> raw = new ArrayList<>();
+            List<Long> pks = new ArrayList<>();
+            try (PreparedStatement ps = c.prepareStatement(sql)) {
+                List<Object> params = new ArrayList<>(w.params);
+                params.add(f.limit());
+                params.add(f.offset());
+                Sql.bind(ps, params);
+                try (ResultSet rs = ps.executeQuery()) {
+                    while (rs.next()) {
+                        pks.add(rs.getLong(1));
+                        raw.add(new Object[]{rs.getLong(1), rs.getString(2), rs.getString(3), rs.getString(4),
+                                rs.getString(5), rs.getLong(6), rs.getLong(7), rs.getLong(8), rs.getBoolean(9),
+                                rs.getLong(10), rs.getInt(11), rs.getInt(12), rs.getLong(13), rs.getLong(14),
+                                rs.getInt(15), rs.getString(16)});
+                    }
+                }
+            }
+            var findings = Sql.findings(c, pks);
+            List<AppListRow> rows = new ArrayList<>(raw.size());
+            for (Object[] r : raw) {
+                String attempt = (String) r[2];
+                rows.add(new AppListRow((long) r[0], (String) r[1], attempt.isEmpty() ? null : attempt,
+                        (String) r[3], (String) r[4], (long) r[5], (long) r[6], (long) r[7],
+                        AppFilter.statusOf((boolean) r[8], (long) r[9], f.now()), (int) r[10], (int) r[11],
+                        (long) r[12], (long) r[13], (int) r[14], (String) r[15],
+                        findings.getOrDefault((long) r[0], List.of())));
+            }
+            long total;
+            // The first page usually shows everything when there are fewer rows than a page: skip the count then.
+            if (f.offset() == 0 && rows.size() < f.limit()) {
+                total = rows.size();
+            } else {
+                try (PreparedStatement ps = c.prepareStatement("SELECT count(*) FROM application a" + w.sql)) {
+                    Sql.bind(ps, w.params);
+                    try (ResultSet rs = ps.executeQuery()) {
+                        rs.next();
+                        total = rs.getLong(1);
+                    }
+                }
+            }
+            return new Result(rows, total);
+        }
+    }
+
+    private record Where(String sql, List<Object> params) {
+    }
+
+    private static Where where(AppFilter f) {
+        List<String> parts = new ArrayList<>();
+        List<Object> params = new ArrayList<>();
+        if (f.appId() != null) {
+            parts.add("a.app_id = ?");
+            params.add(f.appId());
+        }
+        if (f.nameContains() != null && !f.nameContains().isEmpty()) {
+            parts.add("a.name ILIKE ?"); // pg_trgm index (V2)
+            params.add("%" + Sql.escapeLike(f.nameContains()) + "%");
+        }
+        if (f.user() != null) {
+            parts.add("a.spark_user = ?");
+            params.add(f.user());
+        }
+        range(parts, params, "a.start_time", f.startedFrom(), f.startedTo());
+        if (f.endedFrom() != null || f.endedTo() != null) {
+            parts.add("a.end_time >= 0");
+            range(parts, params, "a.end_time", f.endedFrom(), f.endedTo());
+        }
+        if (f.status() != null) {
+            switch (f.status()) {
+                case COMPLETE -> parts.add("a.complete");
+                case RUNNING -> {
+                    parts.add("NOT a.complete AND a.last_event_time >= ?");
+                    params.add(f.now() - AppFilter.STALE_AFTER_MS);
+                }
+                case INCOMPLETE -> {
+                    parts.add("NOT a.complete AND a.last_event_time < ?");
+                    params.add(f.now() - AppFilter.STALE_AFTER_MS);
+                }
+            }
+        }
+        if (f.severity() != null) {
+            if (f.severity().equals("NONE")) {
+                parts.add("a.worst_severity IS NULL");
+            } else {
+                parts.add("a.worst_severity = ?");
+                params.add(f.severity());
+            }
+        }
+        if (f.heuristic() != null) {
+            parts.add("EXISTS (SELECT 1 FROM finding x WHERE x.app_pk = a.app_pk AND x.heuristic = ?)");
+            params.add(f.heuristic());
+        }
+        return new Where(parts.isEmpty() ? "" : " WHERE " + String.join(" AND ", parts), params);
+    }
+
+    private static void range(List<String> parts, List<Object> params, String column, Long from, Long to) {
+        if (from != null) {
+            parts.add(column + " >= ?");
+            params.add(from);
+        }
+        if (to != null) {
+            parts.add(column + " <= ?");
+            params.add(to);
+        }
+    }
+}

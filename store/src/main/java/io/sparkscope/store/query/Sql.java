@@ -1,0 +1,98 @@
+package io.sparkscope.store.query;
+
+import io.sparkscope.store.StoredFinding;
+
+import java.sql.Array;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/** Small JDBC helpers shared by the query classes. */
+final class Sql {
+    private Sql() {
+    }
+
+    static void bind(PreparedStatement ps, List<Object> params) throws SQLException {
+        int i = 1;
+        for (Object p : params) {
+            if (p instanceof Long l) {
+                ps.setLong(i++, l);
+            } else if (p instanceof Integer n) {
+                ps.setInt(i++, n);
+            } else if (p instanceof Long[] ls) {
+                ps.setArray(i++, ps.getConnection().createArrayOf("bigint", ls));
+            } else {
+                ps.setString(i++, (String) p);
+            }
+        }
+    }
+
+    static Array pks(Connection c, List<Long> pks) throws SQLException {
+        return c.createArrayOf("bigint", pks.toArray(new Long[0]));
+    }
+
+    static List<String> strings(Array a) throws SQLException {
+        if (a == null) {
+            return List.of();
+        }
+        List<String> out = new ArrayList<>();
+        for (Object o : (Object[]) a.getArray()) {
+            out.add(String.valueOf(o));
+        }
+        return out;
+    }
+
+    static List<Integer> ints(Array a) throws SQLException {
+        if (a == null) {
+            return List.of();
+        }
+        List<Integer> out = new ArrayList<>();
+        for (Object o : (Object[]) a.getArray()) {
+            out.add(((Number) o).intValue());
+        }
+        return out;
+    }
+
+    static double[] doubles(Array a) throws SQLException {
+        if (a == null) {
+            return new double[0];
+        }
+        Object[] v = (Object[]) a.getArray();
+        double[] out = new double[v.length];
+        for (int i = 0; i < v.length; i++) {
+            out[i] = ((Number) v[i]).doubleValue();
+        }
+        return out;
+    }
+
+    static String escapeLike(String s) {
+        return s.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_");
+    }
+
+    /** Findings of several applications in one query (no N+1), grouped by app_pk, in stored order. */
+    static Map<Long, List<StoredFinding>> findings(Connection c, List<Long> pks) throws SQLException {
+        Map<Long, List<StoredFinding>> out = new HashMap<>();
+        if (pks.isEmpty()) {
+            return out;
+        }
+        try (PreparedStatement ps = c.prepareStatement("SELECT app_pk, finding_id, heuristic, severity, title, message,"
+                + " recommendation, stage_ids, executor_ids, config_keys, details::text FROM finding"
+                + " WHERE app_pk = ANY(?) ORDER BY app_pk, ord")) {
+            ps.setArray(1, pks(c, pks));
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    out.computeIfAbsent(rs.getLong(1), k -> new ArrayList<>()).add(new StoredFinding(
+                            rs.getString(2), rs.getString(3), rs.getString(4), rs.getString(5), rs.getString(6),
+                            rs.getString(7), strings(rs.getArray(8)), strings(rs.getArray(9)),
+                            strings(rs.getArray(10)), rs.getString(11)));
+                }
+            }
+        }
+        return out;
+    }
+}
