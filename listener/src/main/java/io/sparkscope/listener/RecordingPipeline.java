@@ -145,6 +145,9 @@ final class RecordingPipeline {
                         if (e instanceof SparkEvent.ApplicationEnd) {
                             finish();
                             afterEnd();
+                            if (delivery != null) {
+                                delivery.stopWhenIdle();
+                            }
                             return;
                         }
                     }

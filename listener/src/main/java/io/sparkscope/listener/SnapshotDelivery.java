@@ -33,6 +33,8 @@ final class SnapshotDelivery implements Runnable {
     private boolean pendingFinal;
     private boolean finalHandled;
     private volatile boolean stopped;
+    /** After the application ended: finish once everything is written, then release the pool. */
+    private volatile boolean stopWhenIdle;
     private final AtomicBoolean outageLogged = new AtomicBoolean();
     private final AtomicBoolean spoolFullLogged = new AtomicBoolean();
     private final AtomicLong droppedBytes = new AtomicLong();
@@ -82,6 +84,18 @@ final class SnapshotDelivery implements Runnable {
         return writes.get();
     }
 
+    /**
+     * The application has ended: once the last snapshot is written, the thread ends and the store's connections are
+     * closed, so a long-lived JVM running many SparkContexts keeps nothing. While the database is away it keeps
+     * retrying (the data also sits in the spool).
+     */
+    void stopWhenIdle() {
+        stopWhenIdle = true;
+        synchronized (lock) {
+            lock.notifyAll();
+        }
+    }
+
     void stop() {
         stopped = true;
         synchronized (lock) {
@@ -108,6 +122,9 @@ final class SnapshotDelivery implements Runnable {
                     return;
                 }
                 if (pending == null) {
+                    if (stopWhenIdle && !lastFailed) {
+                        break;
+                    }
                     continue;
                 }
                 snapshot = pending;
@@ -162,6 +179,7 @@ final class SnapshotDelivery implements Runnable {
                 }
             }
         }
+        store.close();
     }
 
     private void markFinalHandled() {

@@ -29,6 +29,10 @@ class ListenerRecordingTest {
         String appId = spark.sparkContext().applicationId();
         LocalSpark.workload(spark);
         spark.stop();
+        // A failed job's end may follow ApplicationEnd; the listener records such late events for a short while.
+        ListenerOutageTest.waitFor("every job ended", java.time.Duration.ofSeconds(10), () ->
+                listener.lastSnapshot() != null && listener.lastSnapshot().jobs().stream()
+                        .noneMatch(j -> j.status() == JobStatus.RUNNING));
 
         AppSnapshot s = listener.lastSnapshot();
         assertNotNull(s, "final snapshot published at application end");

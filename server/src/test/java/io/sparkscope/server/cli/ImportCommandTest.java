@@ -44,6 +44,20 @@ class ImportCommandTest {
     }
 
     @Test
+    void reanalyzeFollowsNewThresholds(@TempDir Path dir) throws Exception {
+        String db = TestDb.newDatabaseName();
+        assertEquals(0, CliRun.of("import", SHIPPED.toString(), "--db", TestDb.url(db)).exitCode());
+        DataSource ds = TestDb.dataSource(db);
+        String serializer = "select count(*) from finding where heuristic = 'SerializerConfig'";
+        assertEquals(1, TestDb.count(ds, serializer));
+        Path cfg = Files.writeString(dir.resolve("t.properties"), "SerializerConfig.enabled=false\n");
+        CliRun run = CliRun.of("reanalyze", "--db", TestDb.url(db), "--heuristics-config", cfg.toString());
+        assertEquals(0, run.exitCode(), run.err());
+        assertTrue(run.err().contains("reanalyzed 1 application(s)"), run.err());
+        assertEquals(0, TestDb.count(ds, serializer));
+    }
+
+    @Test
     void spoolIsDeliveredAndEmptied(@TempDir Path spoolDir) throws Exception {
         AppSnapshot s = EventLogAnalysis.analyze(EventLogReader.discover(SHIPPED).get(0), RecorderOptions.DEFAULTS,
                 p -> { }).snapshot();
