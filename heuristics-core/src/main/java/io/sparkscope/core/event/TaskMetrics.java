@@ -19,6 +19,11 @@ public final class TaskMetrics {
         return values[metric.ordinal()];
     }
 
+    /** The value of the {@link TaskMetric} with this ordinal: {@code get(TaskMetric.values()[ordinal])}, for hot loops. */
+    public long valueAt(int ordinal) {
+        return values[ordinal];
+    }
+
     /** Remote plus local shuffle bytes read: Spark's {@code shuffleReadMetrics.readBytes}. */
     public long shuffleReadBytes() {
         return get(TaskMetric.SHUFFLE_REMOTE_BYTES_READ) + get(TaskMetric.SHUFFLE_LOCAL_BYTES_READ);
@@ -62,18 +67,27 @@ public final class TaskMetrics {
         return "TaskMetrics" + asMap();
     }
 
+    /**
+     * Collects values; {@link #build()} hands its array to the new {@code TaskMetrics} (no copy) and starts the next
+     * one empty, so a builder can be reused. The array is only allocated when needed: building one
+     * {@code TaskMetrics} costs exactly one {@code long[]}.
+     */
     public static final class Builder {
-        private long[] values = new long[TaskMetric.count()];
+        private long[] values;
 
         public Builder set(TaskMetric metric, long value) {
-            values[metric.ordinal()] = value;
+            long[] v = values;
+            if (v == null) {
+                values = v = new long[TaskMetric.count()];
+            }
+            v[metric.ordinal()] = value;
             return this;
         }
 
         public TaskMetrics build() {
-            TaskMetrics built = new TaskMetrics(values);
-            values = new long[TaskMetric.count()];
-            return built;
+            long[] v = values;
+            values = null;
+            return new TaskMetrics(v == null ? new long[TaskMetric.count()] : v);
         }
     }
 }

@@ -20,10 +20,12 @@ final class EventDecoder {
     static final String SQL_PACKAGE = "org.apache.spark.sql.execution.ui.";
 
     private final TaskDecoder tasks;
+    /** Also shares the event type names: the type is read without allocating a String per line. */
+    private final Interner interner = new Interner();
     private final Map<String, SparkEvent.Unknown> unknowns = new HashMap<>();
 
     EventDecoder() {
-        this.tasks = new TaskDecoder(new Interner());
+        this.tasks = new TaskDecoder(interner);
     }
 
     /**
@@ -38,7 +40,7 @@ final class EventDecoder {
             // Spark always writes "Event" first; rely on that for speed, but accept any order.
             if (p.nextToken() == JsonToken.FIELD_NAME && "Event".equals(p.currentName())) {
                 p.nextToken();
-                return dispatch(Json.text(p), p);
+                return dispatch(interner.intern(p), p);
             }
         }
         String type;

@@ -27,20 +27,55 @@ final class Json {
     static final JsonFactory FACTORY;
 
     static {
-        JsonFactory factory = JsonFactory.builder()
+        JsonFactory factory = new Utf8Factory(new com.fasterxml.jackson.core.JsonFactoryBuilder()
                 // A legitimate line can hold a 50 MB string (an EnvironmentUpdate's classpath, a SQL plan):
                 // the line-length cap is the guard, not Jackson's default 20 M-char string limit.
                 .streamReadConstraints(StreamReadConstraints.builder()
                         .maxStringLength(Integer.MAX_VALUE)
                         .maxNestingDepth(2_000)
                         .build())
-                .enable(JsonReadFeature.ALLOW_NON_NUMERIC_NUMBERS)
-                .build();
+                .enable(JsonReadFeature.ALLOW_NON_NUMERIC_NUMBERS));
         MAPPER = new ObjectMapper(factory);
         FACTORY = MAPPER.getFactory();
     }
 
     private Json() {
+    }
+
+    /**
+     * A factory that builds the UTF-8 byte parser directly for a line that starts with '{' (every event line),
+     * skipping Jackson's per-parser encoding detection ({@code ByteSourceJsonBootstrapper}): such a line can only
+     * be UTF-8 to the detector too (no BOM, and a non-zero second byte rules out UTF-16/32), so the parser and its
+     * behaviour are the same. Anything else goes through the normal path.
+     */
+    static final class Utf8Factory extends JsonFactory {
+        private static final long serialVersionUID = 1L;
+
+        Utf8Factory(com.fasterxml.jackson.core.JsonFactoryBuilder b) {
+            super(b);
+        }
+
+        private Utf8Factory(Utf8Factory src, com.fasterxml.jackson.core.ObjectCodec codec) {
+            super(src, codec);
+        }
+
+        @Override
+        public JsonFactory copy() {
+            return new Utf8Factory(this, null);
+        }
+
+        @Override
+        protected JsonParser _createParser(byte[] data, int offset, int len,
+                                           com.fasterxml.jackson.core.io.IOContext ctxt) throws IOException {
+            if (len >= 2 && data[offset] == '{' && data[offset + 1] != 0
+                    && isEnabled(JsonFactory.Feature.CANONICALIZE_FIELD_NAMES)) {
+                ctxt.setEncoding(com.fasterxml.jackson.core.JsonEncoding.UTF8);
+                return new com.fasterxml.jackson.core.json.UTF8StreamJsonParser(ctxt, _parserFeatures, null,
+                        _objectCodec, _byteSymbolCanonicalizer.makeChild(_factoryFeatures),
+                        data, offset, offset + len, 0, false);
+            }
+            return super._createParser(data, offset, len, ctxt);
+        }
     }
 
     // ---- streaming accessors: the parser is on the value token ----
@@ -109,12 +144,24 @@ final class Json {
      * and is left on the END_OBJECT. Lets a decoder that began streaming hand the rest over to the tree model.
      */
     static ObjectNode restAsTree(JsonParser p, ObjectNode node) throws IOException {
+        return restAsTree(p, node, null, null);
+    }
+
+    /**
+     * As {@link #restAsTree(JsonParser, ObjectNode)}, but the values of the fields named {@code skip1} and
+     * {@code skip2} (either may be null) are only scanned (still checked as JSON), not built into the tree.
+     */
+    static ObjectNode restAsTree(JsonParser p, ObjectNode node, String skip1, String skip2) throws IOException {
         JsonToken t = p.currentToken();
         while (t == JsonToken.FIELD_NAME) {
             String name = p.currentName();
             p.nextToken();
-            JsonNode value = MAPPER.readTree(p);
-            node.set(name, value == null ? NullNode.instance : value);
+            if (name.equals(skip1) || name.equals(skip2)) {
+                p.skipChildren();
+            } else {
+                JsonNode value = MAPPER.readTree(p);
+                node.set(name, value == null ? NullNode.instance : value);
+            }
             t = p.nextToken();
         }
         if (t != JsonToken.END_OBJECT) {

@@ -13,7 +13,6 @@ import java.io.IOException;
 import static io.sparkscope.core.eventlog.Json.boolValue;
 import static io.sparkscope.core.eventlog.Json.intValue;
 import static io.sparkscope.core.eventlog.Json.longValue;
-import static io.sparkscope.core.eventlog.Json.text;
 
 /**
  * Streaming decoder for task-start and task-end, the events that make up nearly all of a log. It touches only the
@@ -68,7 +67,7 @@ final class TaskDecoder {
             switch (field) {
                 case "Stage ID" -> stageId = intValue(p);
                 case "Stage Attempt ID" -> stageAttemptId = intValue(p);
-                case "Task Type" -> taskType = interner.intern(text(p));
+                case "Task Type" -> taskType = interner.intern(p);
                 case "Task End Reason" -> reason = TreeDecoders.taskEndReason(p);
                 case "Task Info" -> info = taskInfo(p);
                 // JSON null and absence both mean "no metrics" (the listener sees null there)
@@ -121,9 +120,9 @@ final class TaskDecoder {
                 case "Attempt" -> attempt = intValue(p);
                 case "Partition ID" -> partitionId = intValue(p);
                 case "Launch Time" -> launchTime = longValue(p);
-                case "Executor ID" -> executorId = orEmpty(interner.intern(text(p)));
-                case "Host" -> host = orEmpty(interner.intern(text(p)));
-                case "Locality" -> locality = orEmpty(interner.intern(text(p)));
+                case "Executor ID" -> executorId = orEmpty(interner.intern(p));
+                case "Host" -> host = orEmpty(interner.intern(p));
+                case "Locality" -> locality = orEmpty(interner.intern(p));
                 case "Speculative" -> speculative = boolValue(p);
                 case "Getting Result Time" -> gettingResultTime = longValue(p);
                 case "Finish Time" -> finishTime = longValue(p);

@@ -188,6 +188,10 @@ final class TreeDecoders {
      * "Task End Reason". Nearly always {@code {"Reason":"Success"}}, which is recognised while streaming without
      * building a tree; anything else is read as a tree. The parser is on the value's first token.
      */
+    /** Reason fields {@link #taskEndReason(JsonNode)} never reads, so they are scanned but not built as trees. */
+    private static final String REASON_UNUSED_1 = "Accumulables";
+    private static final String REASON_UNUSED_2 = "Metric Peaks";
+
     static TaskEndReason taskEndReason(JsonParser p) throws IOException {
         if (p.currentToken() != JsonToken.START_OBJECT) {
             p.skipChildren();
@@ -203,9 +207,9 @@ final class TreeDecoders {
             }
             ObjectNode node = Json.MAPPER.createObjectNode();
             node.put("Reason", kind);
-            return taskEndReason(Json.restAsTree(p, node));
+            return taskEndReason(Json.restAsTree(p, node, REASON_UNUSED_1, REASON_UNUSED_2));
         }
-        return taskEndReason(Json.restAsTree(p, Json.MAPPER.createObjectNode()));
+        return taskEndReason(Json.restAsTree(p, Json.MAPPER.createObjectNode(), REASON_UNUSED_1, REASON_UNUSED_2));
     }
 
     /** Spark's reason kinds, with a one-line description and the stack trace when there is one. */

@@ -50,6 +50,14 @@ public enum DistributionMetric {
     SHUFFLE_WRITE_TIME("shuffleWriteMetrics.writeTime");
 
     private static final DistributionMetric[] ALL = values();
+    /** Per ordinal: the TaskMetric it copies, or null when derived (see {@link #taskMetric()}). */
+    private static final TaskMetric[] SOURCES = new TaskMetric[ALL.length];
+
+    static {
+        for (DistributionMetric m : ALL) {
+            SOURCES[m.ordinal()] = m.directSource();
+        }
+    }
 
     /** Dotted JSON path inside {@code TaskMetricDistributions}. */
     public final String path;
@@ -87,6 +95,54 @@ public enum DistributionMetric {
                 - m.get(TaskMetric.EXECUTOR_DESERIALIZE_TIME)
                 - m.get(TaskMetric.RESULT_SERIALIZATION_TIME)
                 - gettingResultTime(info));
+    }
+
+    /**
+     * The {@link TaskMetric} this metric is a plain copy of ({@code valueOf(info, m) == m.get(taskMetric())}), or
+     * null for the derived ones (duration, getting-result time, scheduler delay, shuffle read bytes, total blocks
+     * fetched), which need {@link #valueOf}.
+     */
+    public TaskMetric taskMetric() {
+        return SOURCES[ordinal()];
+    }
+
+    private TaskMetric directSource() {
+        return switch (this) {
+            case DURATION, GETTING_RESULT_TIME, SCHEDULER_DELAY, SHUFFLE_READ_BYTES, SHUFFLE_TOTAL_BLOCKS_FETCHED -> null;
+            case EXECUTOR_DESERIALIZE_TIME -> TaskMetric.EXECUTOR_DESERIALIZE_TIME;
+            case EXECUTOR_DESERIALIZE_CPU_TIME -> TaskMetric.EXECUTOR_DESERIALIZE_CPU_TIME;
+            case EXECUTOR_RUN_TIME -> TaskMetric.EXECUTOR_RUN_TIME;
+            case EXECUTOR_CPU_TIME -> TaskMetric.EXECUTOR_CPU_TIME;
+            case RESULT_SIZE -> TaskMetric.RESULT_SIZE;
+            case JVM_GC_TIME -> TaskMetric.JVM_GC_TIME;
+            case RESULT_SERIALIZATION_TIME -> TaskMetric.RESULT_SERIALIZATION_TIME;
+            case PEAK_EXECUTION_MEMORY -> TaskMetric.PEAK_EXECUTION_MEMORY;
+            case MEMORY_BYTES_SPILLED -> TaskMetric.MEMORY_BYTES_SPILLED;
+            case DISK_BYTES_SPILLED -> TaskMetric.DISK_BYTES_SPILLED;
+            case INPUT_BYTES_READ -> TaskMetric.INPUT_BYTES;
+            case INPUT_RECORDS_READ -> TaskMetric.INPUT_RECORDS;
+            case OUTPUT_BYTES_WRITTEN -> TaskMetric.OUTPUT_BYTES;
+            case OUTPUT_RECORDS_WRITTEN -> TaskMetric.OUTPUT_RECORDS;
+            case SHUFFLE_READ_RECORDS -> TaskMetric.SHUFFLE_RECORDS_READ;
+            case SHUFFLE_REMOTE_BLOCKS_FETCHED -> TaskMetric.SHUFFLE_REMOTE_BLOCKS_FETCHED;
+            case SHUFFLE_LOCAL_BLOCKS_FETCHED -> TaskMetric.SHUFFLE_LOCAL_BLOCKS_FETCHED;
+            case SHUFFLE_FETCH_WAIT_TIME -> TaskMetric.SHUFFLE_FETCH_WAIT_TIME;
+            case SHUFFLE_REMOTE_BYTES_READ -> TaskMetric.SHUFFLE_REMOTE_BYTES_READ;
+            case SHUFFLE_REMOTE_BYTES_READ_TO_DISK -> TaskMetric.SHUFFLE_REMOTE_BYTES_READ_TO_DISK;
+            case SHUFFLE_REMOTE_REQS_DURATION -> TaskMetric.SHUFFLE_REMOTE_REQS_DURATION;
+            case PUSH_CORRUPT_MERGED_BLOCK_CHUNKS -> TaskMetric.SHUFFLE_CORRUPT_MERGED_BLOCK_CHUNKS;
+            case PUSH_MERGED_FETCH_FALLBACK_COUNT -> TaskMetric.SHUFFLE_MERGED_FETCH_FALLBACK_COUNT;
+            case PUSH_REMOTE_MERGED_BLOCKS_FETCHED -> TaskMetric.SHUFFLE_MERGED_REMOTE_BLOCKS_FETCHED;
+            case PUSH_LOCAL_MERGED_BLOCKS_FETCHED -> TaskMetric.SHUFFLE_MERGED_LOCAL_BLOCKS_FETCHED;
+            case PUSH_REMOTE_MERGED_CHUNKS_FETCHED -> TaskMetric.SHUFFLE_MERGED_REMOTE_CHUNKS_FETCHED;
+            case PUSH_LOCAL_MERGED_CHUNKS_FETCHED -> TaskMetric.SHUFFLE_MERGED_LOCAL_CHUNKS_FETCHED;
+            case PUSH_REMOTE_MERGED_BYTES_READ -> TaskMetric.SHUFFLE_MERGED_REMOTE_BYTES_READ;
+            case PUSH_LOCAL_MERGED_BYTES_READ -> TaskMetric.SHUFFLE_MERGED_LOCAL_BYTES_READ;
+            case PUSH_REMOTE_MERGED_REQS_DURATION -> TaskMetric.SHUFFLE_MERGED_REMOTE_REQS_DURATION;
+            case SHUFFLE_WRITE_BYTES -> TaskMetric.SHUFFLE_BYTES_WRITTEN;
+            case SHUFFLE_WRITE_RECORDS -> TaskMetric.SHUFFLE_RECORDS_WRITTEN;
+            case SHUFFLE_WRITE_TIME -> TaskMetric.SHUFFLE_WRITE_TIME;
+        };
     }
 
     /** This metric's value for one finished task. */

@@ -1,6 +1,7 @@
 package io.sparkscope.core.recorder;
 
 import io.sparkscope.core.event.TaskInfo;
+import io.sparkscope.core.event.TaskMetric;
 import io.sparkscope.core.event.TaskMetrics;
 import io.sparkscope.core.model.DistributionMetric;
 import io.sparkscope.core.model.TaskDistributions;
@@ -17,6 +18,24 @@ import java.util.SplittableRandom;
 final class TaskValueRows {
     private static final int METRICS = DistributionMetric.count();
     private static final DistributionMetric[] ALL = DistributionMetric.values();
+    /** Per distribution metric: the TaskMetric ordinal it copies, or -1 when derived (computed once per task). */
+    private static final int[] SOURCE = new int[METRICS];
+    private static final int DURATION = DistributionMetric.DURATION.ordinal();
+    private static final int GETTING_RESULT_TIME = DistributionMetric.GETTING_RESULT_TIME.ordinal();
+    private static final int SCHEDULER_DELAY = DistributionMetric.SCHEDULER_DELAY.ordinal();
+    private static final int SHUFFLE_READ_BYTES = DistributionMetric.SHUFFLE_READ_BYTES.ordinal();
+    private static final int SHUFFLE_TOTAL_BLOCKS_FETCHED = DistributionMetric.SHUFFLE_TOTAL_BLOCKS_FETCHED.ordinal();
+
+    static {
+        for (int m = 0; m < METRICS; m++) {
+            TaskMetric source = ALL[m].taskMetric();
+            SOURCE[m] = source == null ? -1 : source.ordinal();
+            if (source == null && m != DURATION && m != GETTING_RESULT_TIME && m != SCHEDULER_DELAY
+                    && m != SHUFFLE_READ_BYTES && m != SHUFFLE_TOTAL_BLOCKS_FETCHED) {
+                throw new IllegalStateException("derived metric without a row rule: " + ALL[m]);
+            }
+        }
+    }
 
     private final int limit;
     private final SplittableRandom random;
@@ -50,9 +69,19 @@ final class TaskValueRows {
             }
             row = (int) j;
         }
+        long[][] cols = columns;
         for (int m = 0; m < METRICS; m++) {
-            columns[m][row] = ALL[m].valueOf(info, metrics);
+            int source = SOURCE[m];
+            if (source >= 0) {
+                cols[m][row] = metrics.valueAt(source);
+            }
         }
+        // the derived ones, exactly as DistributionMetric.valueOf computes them
+        cols[DURATION][row] = info.duration();
+        cols[GETTING_RESULT_TIME][row] = DistributionMetric.gettingResultTime(info);
+        cols[SCHEDULER_DELAY][row] = DistributionMetric.schedulerDelay(info, metrics);
+        cols[SHUFFLE_READ_BYTES][row] = metrics.shuffleReadBytes();
+        cols[SHUFFLE_TOTAL_BLOCKS_FETCHED][row] = metrics.shuffleTotalBlocksFetched();
     }
 
     /** Number of successful tasks seen (the population), not the rows kept. */
