@@ -27,6 +27,20 @@ record Column(String name, Type type) {
             };
         }
 
+        /** The column's SQL type, for the COPY staging tables. */
+        String sqlType() {
+            return switch (this) {
+                case TEXT -> "text";
+                case INT -> "integer";
+                case BIGINT -> "bigint";
+                case BOOL -> "boolean";
+                case JSONB -> "jsonb";
+                case INT_ARRAY -> "integer[]";
+                case TEXT_ARRAY -> "text[]";
+                case FLOAT8_ARRAY -> "double precision[]";
+            };
+        }
+
         String elementType() {
             return switch (this) {
                 case TEXT, TEXT_ARRAY -> "text";

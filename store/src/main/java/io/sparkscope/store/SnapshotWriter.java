@@ -2,15 +2,22 @@ package io.sparkscope.store;
 
 import io.sparkscope.core.model.AppSnapshot;
 
+import org.postgresql.PGConnection;
+import org.postgresql.copy.CopyIn;
+
 import javax.sql.DataSource;
+import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.HashSet;
 import java.util.List;
 import java.util.ListIterator;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
+import java.util.Set;
 
 /**
  * Writes one application snapshot and its findings in one transaction.
@@ -23,26 +30,47 @@ import java.util.OptionalLong;
  *   <li>Writers of the same application are serialised by a transaction-scoped advisory lock on the app's natural
  *       key (no deadlocks between their row locks, no lost update); writers of different apps never wait on each
  *       other. Under that lock a snapshot older than the stored one is skipped ({@link WriteResult.Outcome}).</li>
- *   <li>Rows travel in JDBC batches. Add {@code reWriteBatchedInserts=true} to the pgjdbc URL (as
- *       {@link StoreDataSources} does) so the driver folds each batch into multi-row INSERTs: several times fewer
- *       round trips and parse/plan cycles for task-heavy snapshots.</li>
+ *   <li>Big tables (at least {@link #DEFAULT_COPY_THRESHOLD} rows: tasks, stage statistics) travel by {@code COPY}
+ *       into a session-private staging table ({@code ON COMMIT DROP}), then one {@code INSERT … SELECT … ON
+ *       CONFLICT … DO UPDATE … WHERE … IS DISTINCT FROM} and one {@code DELETE … WHERE NOT EXISTS} per table: the
+ *       same upsert and stale-row rules as the batched path, but one statement (one plan, one executor start-up)
+ *       for all rows instead of one per 128-row batch. Values are sent as COPY text data, never spliced into SQL
+ *       ({@link CopyText}).</li>
+ *   <li>Small tables, and every table when the connection is not pgjdbc's, travel in JDBC batches. Add
+ *       {@code reWriteBatchedInserts=true} to the pgjdbc URL (as {@link StoreDataSources} does) so the driver folds
+ *       each batch into multi-row INSERTs.</li>
  * </ul>
  */
 public final class SnapshotWriter {
     /** Namespace of our advisory locks (two-int form: never collides with single-bigint locks of other software). */
     static final int LOCK_NAMESPACE = 0x53534350; // "SSCP"
 
+    /** Tables with at least this many rows in a snapshot go through COPY; below it a batch is as cheap. */
+    static final int DEFAULT_COPY_THRESHOLD = 256;
+
+    private static final int COPY_CHUNK_CHARS = 1 << 16;
+
     private final int batchSize;
+    private final int copyThreshold;
 
     public SnapshotWriter() {
         this(1000);
     }
 
     public SnapshotWriter(int batchSize) {
+        this(batchSize, DEFAULT_COPY_THRESHOLD);
+    }
+
+    /** {@code copyThreshold}: 0 sends every non-empty table through COPY, {@link Integer#MAX_VALUE} none (tests). */
+    SnapshotWriter(int batchSize, int copyThreshold) {
         if (batchSize < 1) {
             throw new IllegalArgumentException("batchSize must be ≥ 1, got " + batchSize);
         }
+        if (copyThreshold < 0) {
+            throw new IllegalArgumentException("copyThreshold must be ≥ 0, got " + copyThreshold);
+        }
         this.batchSize = batchSize;
+        this.copyThreshold = copyThreshold;
     }
 
     /** Writes unless the database already holds a newer snapshot of this application. */
@@ -100,14 +128,93 @@ public final class SnapshotWriter {
         long appPk = ApplicationRow.upsert(c, s, findings,
                 existing.map(e -> OptionalLong.of(e.pk())).orElse(OptionalLong.empty()));
         Map<Table, List<Object[]>> rows = SnapshotRows.of(s, findings);
-        if (existing.isPresent()) {
-            deleteStale(c, appPk, rows); // a brand-new application has nothing stale
-        }
+        Set<Table> bulk = bulkTables(c, rows);
         long n = 0;
-        for (Map.Entry<Table, List<Object[]>> e : rows.entrySet()) {
-            n += upsertBatched(c, appPk, e.getKey(), e.getValue());
+        if (existing.isEmpty()) {
+            // Nothing stored and, under the lock, nobody else writing this app: every row is an insert, so the big
+            // tables are COPYed straight in (parents first: Tables.ALL order). Nothing stale to delete.
+            for (Map.Entry<Table, List<Object[]>> e : rows.entrySet()) {
+                n += bulk.contains(e.getKey())
+                        ? copyInto(c, appPk, e.getKey(), e.getValue())
+                        : upsertBatched(c, appPk, e.getKey(), e.getValue());
+            }
+        } else {
+            for (Table t : bulk) {
+                copyToStaging(c, t, rows.get(t));
+            }
+            deleteStale(c, appPk, rows, bulk);
+            for (Map.Entry<Table, List<Object[]>> e : rows.entrySet()) {
+                n += bulk.contains(e.getKey())
+                        ? upsertFromStaging(c, appPk, e.getKey(), e.getValue())
+                        : upsertBatched(c, appPk, e.getKey(), e.getValue());
+            }
         }
         return new WriteResult(appPk, WriteResult.Outcome.WRITTEN, n);
+    }
+
+    /** Tables with enough rows to go through COPY (none when the connection is not pgjdbc's). */
+    private Set<Table> bulkTables(Connection c, Map<Table, List<Object[]>> rows) throws SQLException {
+        Set<Table> bulk = new HashSet<>();
+        if (c.isWrapperFor(PGConnection.class)) {
+            rows.forEach((t, list) -> {
+                if (!list.isEmpty() && list.size() >= copyThreshold) {
+                    bulk.add(t);
+                }
+            });
+        }
+        return bulk;
+    }
+
+    /** COPYs the rows of a brand-new application straight into the child table. */
+    static long copyInto(Connection c, long appPk, Table table, List<Object[]> rows) throws SQLException {
+        copy(c, table.copyIntoSql(), appPk + "\t", table.columns(), rows);
+        return rows.size();
+    }
+
+    /** COPYs the rows into the table's staging table (created here, dropped at commit). */
+    static void copyToStaging(Connection c, Table table, List<Object[]> rows) throws SQLException {
+        try (Statement st = c.createStatement()) {
+            st.execute(table.createStagingSql());
+        }
+        copy(c, table.copySql(), "", table.columns(), rows);
+    }
+
+    private static void copy(Connection c, String sql, String prefix, List<Column> cols, List<Object[]> rows)
+            throws SQLException {
+        CopyIn in = c.unwrap(PGConnection.class).getCopyAPI().copyIn(sql);
+        try {
+            StringBuilder sb = new StringBuilder(COPY_CHUNK_CHARS + 4096);
+            for (Object[] row : rows) {
+                sb.append(prefix);
+                CopyText.appendRow(sb, cols, row);
+                if (sb.length() >= COPY_CHUNK_CHARS) {
+                    send(in, sb);
+                }
+            }
+            send(in, sb);
+            in.endCopy();
+        } finally {
+            if (in.isActive()) {
+                in.cancelCopy(); // leaves the transaction failed; the caller rolls back
+            }
+        }
+    }
+
+    private static void send(CopyIn in, StringBuilder sb) throws SQLException {
+        if (sb.length() > 0) {
+            byte[] bytes = sb.toString().getBytes(StandardCharsets.UTF_8); // pgjdbc always talks UTF8
+            in.writeToCopy(bytes, 0, bytes.length);
+            sb.setLength(0);
+        }
+    }
+
+    private static long upsertFromStaging(Connection c, long appPk, Table table, List<Object[]> rows)
+            throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement(table.upsertFromStagingSql())) {
+            ps.setLong(1, appPk);
+            ps.executeUpdate();
+        }
+        return rows.size();
     }
 
     static boolean isStale(ApplicationRow.Existing stored, AppSnapshot incoming) {
@@ -146,11 +253,22 @@ public final class SnapshotWriter {
     }
 
     /** Children first, so foreign keys never see a half-deleted parent. */
-    private static void deleteStale(Connection c, long appPk, Map<Table, List<Object[]>> rows) throws SQLException {
+    private static void deleteStale(Connection c, long appPk, Map<Table, List<Object[]>> rows, Set<Table> staged)
+            throws SQLException {
         List<Table> tables = Tables.ALL;
         for (ListIterator<Table> it = tables.listIterator(tables.size()); it.hasPrevious(); ) {
             Table t = it.previous();
-            deleteStale(c, appPk, t, rows.get(t));
+            if (staged.contains(t)) {
+                try (Statement st = c.createStatement()) {
+                    st.execute(t.indexStagingSql());
+                }
+                try (PreparedStatement ps = c.prepareStatement(t.deleteStaleFromStagingSql())) {
+                    ps.setLong(1, appPk);
+                    ps.executeUpdate();
+                }
+            } else {
+                deleteStale(c, appPk, t, rows.get(t));
+            }
         }
     }
 
@@ -191,7 +309,7 @@ public final class SnapshotWriter {
                     existing.map(e -> OptionalLong.of(e.pk())).orElse(OptionalLong.empty()));
             Map<Table, List<Object[]>> rows = SnapshotRows.of(s, fs);
             if (existing.isPresent()) {
-                deleteStale(c, appPk, rows);
+                deleteStale(c, appPk, rows, Set.of());
             }
             long n = 0;
             for (Map.Entry<Table, List<Object[]>> e : rows.entrySet()) {

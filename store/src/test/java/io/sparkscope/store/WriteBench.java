@@ -10,19 +10,20 @@ import java.util.List;
  * <pre>
  * mvn -q -o -pl store -am test-compile dependency:build-classpath -Dmdep.outputFile=/tmp/store-cp.txt -Dmdep.includeScope=test
  * java -cp store/target/test-classes:store/target/classes:heuristics-core/target/classes:$(cat /tmp/store-cp.txt) \
- *      io.sparkscope.store.WriteBench [tasks] [rounds]
+ *      io.sparkscope.store.WriteBench [tasks] [rounds]   # defaults 100000 5
  * </pre>
  *
- * Starts its own embedded PostgreSQL (zonky). {@code -Dbench.synchronousCommit=on} (the default) is PostgreSQL's own
+ * Rounds alternate which path runs first; medians are reported. Starts its own embedded PostgreSQL (zonky). {@code -Dbench.synchronousCommit=on} (the default) is PostgreSQL's own
  * default and what a shared server runs: every auto-committed row waits for its WAL flush. zonky's test default is
  * {@code off}, which flatters the row-by-row writer; pass {@code off} to see that figure too. Each measured write goes
- * to a new application id, so every write inserts all rows; a rewrite of an unchanged snapshot and a full read are
- * timed too.
+ * to a new application id, so every write inserts all rows (the batched one by COPY straight into the tables); a
+ * rewrite of the unchanged snapshot (COPY to staging tables, upsert that changes nothing, stale-row delete that
+ * deletes nothing) and a full read are timed too.
  */
 public final class WriteBench {
     public static void main(String[] args) throws Exception {
         int tasks = args.length > 0 ? Integer.parseInt(args[0]) : 100_000;
-        int rounds = args.length > 1 ? Integer.parseInt(args[1]) : 3;
+        int rounds = args.length > 1 ? Integer.parseInt(args[1]) : 5;
         int stages = 100;
         String syncCommit = System.getProperty("bench.synchronousCommit", "on");
         io.zonky.test.db.postgres.embedded.EmbeddedPostgres pg = io.zonky.test.db.postgres.embedded.EmbeddedPostgres
@@ -37,43 +38,73 @@ public final class WriteBench {
         System.out.printf("PostgreSQL embedded, synchronous_commit=%s, reWriteBatchedInserts=true%n", syncCommit);
         SnapshotWriter writer = new SnapshotWriter();
 
-        // Warm up JIT, driver and server caches on a smaller app.
+        // Warm up JIT, driver and server caches on smaller apps (both paths, both COPY variants).
+        writer.write(ds, Snapshots.big("warmup-a", 10, 10_000), List.of());
         writer.write(ds, Snapshots.big("warmup-a", 10, 10_000), List.of());
         writer.writeRowByRow(ds, Snapshots.big("warmup-b", 10, 2_000), List.of());
 
-        AppSnapshot[] apps = new AppSnapshot[rounds * 2];
-        for (int i = 0; i < apps.length; i++) {
-            apps[i] = Snapshots.big("bench-" + i, stages, tasks);
-        }
-        long rows = writer.write(ds, apps[0], Snapshots.findings()).rows(); // also the first batched round's data
-        System.out.printf("snapshot: %d stages, %d kept tasks, %d child rows%n", stages, tasks, rows);
-
-        double batched = Double.MAX_VALUE;
-        double rowByRow = Double.MAX_VALUE;
+        double[] batched = new double[rounds];
+        double[] rowByRow = new double[rounds];
+        double[] rewrite = new double[rounds];
+        double[] read = new double[rounds];
+        long rows = 0;
         for (int r = 0; r < rounds; r++) {
-            long t0 = System.nanoTime();
-            writer.write(ds, apps[2 * r + 1], Snapshots.findings());
-            double b = (System.nanoTime() - t0) / 1e9;
-            t0 = System.nanoTime();
-            writer.writeRowByRow(ds, apps[2 * r == 0 ? apps.length - 1 : 2 * r], Snapshots.findings());
-            double n = (System.nanoTime() - t0) / 1e9;
-            System.out.printf("round %d: batched %.2f s, row-by-row %.2f s, ratio %.1f×%n", r + 1, b, n, n / b);
-            batched = Math.min(batched, b);
-            rowByRow = Math.min(rowByRow, n);
+            // Alternate which path goes first, so drift in the machine's load hits both alike.
+            AppSnapshot b = Snapshots.big("bench-batched-" + r, stages, tasks);
+            AppSnapshot n = Snapshots.big("bench-rowbyrow-" + r, stages, tasks);
+            if (r % 2 == 1) {
+                rowByRow[r] = time(() -> writer.writeRowByRow(ds, n, Snapshots.findings()));
+            }
+            long[] written = new long[1];
+            batched[r] = time(() -> written[0] = writer.write(ds, b, Snapshots.findings()).rows());
+            rows = written[0];
+            if (r % 2 == 0) {
+                rowByRow[r] = time(() -> writer.writeRowByRow(ds, n, Snapshots.findings()));
+            }
+            WriteResult[] again = new WriteResult[1];
+            rewrite[r] = time(() -> again[0] = writer.write(ds, b, Snapshots.findings()));
+            AppSnapshot[] back = new AppSnapshot[1];
+            read[r] = time(() -> back[0] = SnapshotReader.read(ds, b.appId(), null).orElseThrow());
+            if (!back[0].equals(b) || !again[0].written()) {
+                throw new AssertionError("read-back differs from the written snapshot");
+            }
+            System.out.printf("round %d: batched %.2f s, row-by-row %.2f s (%.1f×); unchanged rewrite %.2f s;"
+                    + " read-back %.2f s%n", r + 1, batched[r], rowByRow[r], rowByRow[r] / batched[r], rewrite[r],
+                    read[r]);
         }
-        long t0 = System.nanoTime();
-        WriteResult again = writer.write(ds, apps[1], Snapshots.findings());
-        double rewrite = (System.nanoTime() - t0) / 1e9;
-        t0 = System.nanoTime();
-        AppSnapshot read = SnapshotReader.read(ds, apps[1].appId(), null).orElseThrow();
-        double readTime = (System.nanoTime() - t0) / 1e9;
-        if (!read.equals(apps[1]) || !again.written()) {
-            throw new AssertionError("read-back differs from the written snapshot");
-        }
-        System.out.printf("best: batched %.2f s (%.0f rows/s), row-by-row %.2f s (%.0f rows/s): batched is %.1f× faster%n",
-                batched, rows / batched, rowByRow, rows / rowByRow, rowByRow / batched);
-        System.out.printf("rewrite of an unchanged snapshot %.2f s; full read-back %.2f s (equal: true)%n",
-                rewrite, readTime);
+        System.out.printf("snapshot: %d stages, %d kept tasks, %d child rows%n", stages, tasks, rows);
+        double mb = median(batched);
+        double mn = median(rowByRow);
+        System.out.printf("median of %d: batched %.2f s (%.0f rows/s), row-by-row %.2f s (%.0f rows/s):"
+                + " batched is %.1f× faster (per-round ratios %s)%n", rounds, mb, rows / mb, mn, rows / mn, mn / mb,
+                ratios(rowByRow, batched));
+        System.out.printf("median: rewrite of an unchanged snapshot %.2f s; full read-back %.2f s (equal: true)%n",
+                median(rewrite), median(read));
         pg.close();
+    }
+
+    interface Timed {
+        void run() throws Exception;
+    }
+
+    static double time(Timed t) throws Exception {
+        System.gc(); // no collection of the previous round's garbage inside the timed write
+        long t0 = System.nanoTime();
+        t.run();
+        return (System.nanoTime() - t0) / 1e9;
+    }
+
+    static double median(double[] xs) {
+        double[] s = xs.clone();
+        java.util.Arrays.sort(s);
+        return s.length % 2 == 1 ? s[s.length / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+    }
+
+    static String ratios(double[] num, double[] den) {
+        StringBuilder sb = new StringBuilder();
+        for (int i = 0; i < num.length; i++) {
+            sb.append(i == 0 ? "" : ", ").append(String.format("%.1f", num[i] / den[i]));
+        }
+        return sb.toString();
     }
 }
