@@ -19,7 +19,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class ListenerRecordingTest {
 
     @Test
-    void recordsJobsStagesTasksAndQuantilesOfARealApplication() {
+    void recordsJobsStagesTasksAndQuantilesOfARealApplication() throws Exception {
         SparkSession spark = LocalSpark.start("listener-recording", Map.of(
                 "spark.sparkscope.report.enabled", "true",
                 "spark.sparkscope.jdbc.password", "never-in-logs",

@@ -70,16 +70,6 @@ public final class SnapshotReader {
         }
     }
 
-    /** Applications matching {@code query}, one page, for the search page and the JSON API. */
-    public List<AppRow> apps(AppQuery query) throws SQLException {
-        return AppSearch.list(dataSource, query);
-    }
-
-    /** How many applications match {@code query} (ignoring paging), for "page 3 of 12". */
-    public long countApps(AppQuery query) throws SQLException {
-        return AppSearch.count(dataSource, query);
-    }
-
     private interface Body<T> {
         T run() throws SQLException;
     }

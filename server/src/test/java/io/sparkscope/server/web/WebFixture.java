@@ -3,10 +3,7 @@ package io.sparkscope.server.web;
 import io.sparkscope.core.analysis.Diagnoser;
 import io.sparkscope.core.model.AppSnapshot;
 import io.sparkscope.store.Findings;
-import io.sparkscope.store.SchemaManager;
 import io.sparkscope.store.SnapshotWriter;
-import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
-import org.postgresql.ds.PGSimpleDataSource;
 
 import javax.sql.DataSource;
 import java.io.IOException;
@@ -15,11 +12,8 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.sql.Connection;
-import java.sql.Statement;
 import java.time.Duration;
 import java.util.List;
-import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * One embedded PostgreSQL and one server over a known data set, shared by the web test classes (read-only tests),
@@ -36,50 +30,18 @@ final class WebFixture {
     static final List<Long> ETL_DURATIONS = List.of(600_000L, 660_000L, 540_000L, 600_000L, 1_800_000L, 610_000L);
     static final int FILLERS = 55;
 
-    private static EmbeddedPostgres postgres;
     private static DataSource data;
     private static WebServer server;
     private static int port;
-    private static final AtomicInteger DBS = new AtomicInteger();
     static final HttpClient HTTP = HttpClient.newBuilder().followRedirects(HttpClient.Redirect.NEVER)
             .connectTimeout(Duration.ofSeconds(5)).build();
 
     private WebFixture() {
     }
 
-    static synchronized EmbeddedPostgres postgres() {
-        if (postgres == null) {
-            try {
-                postgres = EmbeddedPostgres.builder().start();
-            } catch (IOException e) {
-                throw new UncheckedIOException("cannot start embedded PostgreSQL", e);
-            }
-            Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-                try {
-                    postgres.close();
-                } catch (IOException ignored) {
-                    // exiting
-                }
-            }));
-        }
-        return postgres;
-    }
-
+    /** A fresh, migrated database in the test JVM's one embedded PostgreSQL (store's TestDb). */
     static DataSource newDatabase() {
-        String name = "web_test_" + DBS.incrementAndGet();
-        try (Connection c = postgres().getPostgresDatabase().getConnection(); Statement st = c.createStatement()) {
-            st.execute("CREATE DATABASE " + name);
-        } catch (Exception e) {
-            throw new IllegalStateException(e);
-        }
-        PGSimpleDataSource ds = new PGSimpleDataSource();
-        ds.setServerNames(new String[]{"localhost"});
-        ds.setPortNumbers(new int[]{postgres().getPort()});
-        ds.setDatabaseName(name);
-        ds.setUser("postgres");
-        ds.setReWriteBatchedInserts(true);
-        SchemaManager.migrate(ds);
-        return ds;
+        return io.sparkscope.store.TestDb.migrated();
     }
 
     static synchronized DataSource data() {

@@ -63,14 +63,7 @@ public final class SnapshotCodec {
         m.addSerializer(TaskMetrics.class, new JsonSerializer<>() {
             @Override
             public void serialize(TaskMetrics v, JsonGenerator g, SerializerProvider p) throws IOException {
-                g.writeStartObject();
-                for (TaskMetric metric : TaskMetric.values()) {
-                    long x = v.get(metric);
-                    if (x != 0) {
-                        g.writeNumberField(metric.name(), x);
-                    }
-                }
-                g.writeEndObject();
+                writeMetrics(g, v::get);
             }
         });
         m.addDeserializer(TaskMetrics.class, new JsonDeserializer<>() {
@@ -88,14 +81,7 @@ public final class SnapshotCodec {
         m.addSerializer(StageTotals.class, new JsonSerializer<>() {
             @Override
             public void serialize(StageTotals v, JsonGenerator g, SerializerProvider p) throws IOException {
-                g.writeStartObject();
-                for (TaskMetric metric : TaskMetric.values()) {
-                    long x = v.get(metric);
-                    if (x != 0) {
-                        g.writeNumberField(metric.name(), x);
-                    }
-                }
-                g.writeEndObject();
+                writeMetrics(g, v::get);
             }
         });
         m.addDeserializer(StageTotals.class, new JsonDeserializer<>() {
@@ -145,6 +131,19 @@ public final class SnapshotCodec {
             }
         });
         return m;
+    }
+
+    /** One object keyed by metric name, zeros left out: compact, and readable across added metrics. */
+    private static void writeMetrics(JsonGenerator g, java.util.function.ToLongFunction<TaskMetric> value)
+            throws IOException {
+        g.writeStartObject();
+        for (TaskMetric metric : TaskMetric.values()) {
+            long x = value.applyAsLong(metric);
+            if (x != 0) {
+                g.writeNumberField(metric.name(), x);
+            }
+        }
+        g.writeEndObject();
     }
 
     private static double[] doubles(JsonNode arr) {
