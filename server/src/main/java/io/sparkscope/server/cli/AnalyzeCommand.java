@@ -2,6 +2,9 @@ package io.sparkscope.server.cli;
 
 import io.sparkscope.core.analysis.Diagnoser;
 import io.sparkscope.core.analysis.EventLogAnalysis;
+import io.sparkscope.core.analysis.whatif.ExecutorWhatIf;
+import io.sparkscope.core.analysis.whatif.WhatIfPoint;
+import io.sparkscope.core.analysis.whatif.WhatIfResult;
 import io.sparkscope.core.heuristics.Finding;
 import io.sparkscope.core.eventlog.EventLogException;
 import io.sparkscope.core.eventlog.EventLogReader;
@@ -18,7 +21,9 @@ import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
 
@@ -54,6 +59,10 @@ public final class AnalyzeCommand implements Callable<Integer> {
     @Option(names = "--heuristics-config", paramLabel = "<file>",
             description = "Properties file overriding heuristic thresholds (keys as in sparkscope-heuristics.properties).")
     Path heuristicsConfig;
+
+    @Option(names = "--what-if", description = "Also estimate the wall time at 25 %%–400 %% of the executors the run had "
+            + "(replaying its task times into executors × cores slots), with the model's error on the actual count.")
+    boolean whatIf;
 
     @Override
     public Integer call() {
@@ -96,10 +105,18 @@ public final class AnalyzeCommand implements Callable<Integer> {
             }
             analyzed++;
             List<Finding> findings = diagnoser.diagnose(result.snapshot());
+            WhatIfResult what = whatIf ? ExecutorWhatIf.analyze(result.snapshot()) : null;
             if (json) {
-                jsonApps.add(SnapshotJson.toMap(result.snapshot(), qs, findings, withTasks));
+                Map<String, Object> app = SnapshotJson.toMap(result.snapshot(), qs, findings, withTasks);
+                if (what != null) {
+                    app.put("whatIf", whatIfJson(what));
+                }
+                jsonApps.add(app);
             } else {
                 out.println(TextReport.render(result.snapshot(), findings, topStages, null));
+                if (what != null) {
+                    out.println(whatIfText(what));
+                }
             }
         }
         if (json) {
@@ -113,6 +130,75 @@ public final class AnalyzeCommand implements Callable<Integer> {
             err.println("analyzed " + analyzed + " application(s); " + unusable + " log(s) skipped");
         }
         return 0;
+    }
+
+    /** The what-if under stable JSON names; times in ms. */
+    static Map<String, Object> whatIfJson(WhatIfResult r) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("taskOrder", r.order().name());
+        m.put("localMode", r.local());
+        m.put("coresPerExecutor", r.coresPerExecutor());
+        m.put("actualExecutors", r.actualExecutors());
+        m.put("actualSlots", r.actualSlots());
+        m.put("actualDurationMs", r.actualDurationMs());
+        m.put("estimatedActualMs", r.estimatedActualMs());
+        m.put("errorMs", r.errorMs());
+        m.put("relativeError", r.relativeError());
+        m.put("driverTimeMs", r.driverTimeMs());
+        m.put("taskTimeMs", r.taskTimeMs());
+        m.put("recordedTaskTimeMs", r.recordedTaskTimeMs());
+        m.put("criticalPathMs", r.criticalPathMs());
+        m.put("idealMs", r.idealMs());
+        List<Map<String, Object>> curve = new ArrayList<>();
+        for (WhatIfPoint p : r.curve()) {
+            Map<String, Object> point = new LinkedHashMap<>();
+            point.put("executors", p.executors());
+            point.put("slots", p.slots());
+            point.put("estimatedWallMs", p.estimatedWallMs());
+            point.put("actual", p.actual());
+            curve.add(point);
+        }
+        m.put("curve", curve);
+        m.put("stagesSimulated", r.stagesSimulated());
+        m.put("phases", r.phases());
+        m.put("reconstructedTasks", r.reconstructedTasks());
+        m.put("caveats", r.caveats().stream().map(Enum::name).toList());
+        return m;
+    }
+
+    static String whatIfText(WhatIfResult r) {
+        StringBuilder b = new StringBuilder();
+        String unit = r.local() ? "cores" : "executors";
+        b.append(String.format(Locale.ROOT, "What-if (%s: tasks replayed into slots, %s order)%n", unit,
+                r.order() == io.sparkscope.core.analysis.whatif.TaskOrder.LONGEST_FIRST ? "longest-first" : "launch"));
+        String shape = r.local() ? r.actualSlots() + " driver cores (local mode)"
+                : r.actualExecutors() + " executors × " + r.coresPerExecutor() + " cores = " + r.actualSlots() + " slots";
+        b.append(String.format(Locale.ROOT, "  actual: %s, %s; the model replays it in %s (error %+.1f %%)%n", shape,
+                seconds(r.actualDurationMs()), seconds(r.estimatedActualMs()), r.relativeError() * 100));
+        b.append(String.format(Locale.ROOT, "  driver-only time %s (unchanged by executors); critical path %s; ideal %s%n",
+                seconds(r.driverTimeMs()), seconds(r.criticalPathMs()), seconds(r.idealMs())));
+        b.append(String.format(Locale.ROOT, "  %5s %-9s %6s        %10s  %s%n", "", "", "", "estimate", "vs actual count"));
+        for (WhatIfPoint p : r.curve()) {
+            double change = r.estimatedActualMs() == 0 ? 0
+                    : 100.0 * (p.estimatedWallMs() - r.estimatedActualMs()) / r.estimatedActualMs();
+            b.append(String.format(Locale.ROOT, "  %5d %-9s %6d slots  %10s  %+6.1f %%%s%n", p.executors(), unit,
+                    p.slots(), seconds(p.estimatedWallMs()), change, p.actual() ? "  (actual)" : ""));
+        }
+        if (!r.caveats().isEmpty()) {
+            b.append("  caveats: ").append(r.caveats().stream().map(c -> switch (c) {
+                case TASKS_RECONSTRUCTED -> r.reconstructedTasks() + " task durations rebuilt from quantiles";
+                case CORES_INFERRED -> "cores not reported, inferred from task concurrency";
+                case EXECUTORS_VARIED -> "executor count varied; the peak is used";
+                case INCOMPLETE_APPLICATION -> "application incomplete";
+                case CONCURRENT_JOBS -> "concurrent jobs simulated together";
+                case NO_TASKS -> "no tasks ran";
+            }).collect(java.util.stream.Collectors.joining("; "))).append(System.lineSeparator());
+        }
+        return b.toString();
+    }
+
+    private static String seconds(long ms) {
+        return String.format(Locale.ROOT, "%.1f s", ms / 1000.0);
     }
 
     /** Shared by every command that runs heuristics: a bad thresholds file is a one-line usage error. */

@@ -1,0 +1,235 @@
+package io.sparkscope.core.analysis.prediction;
+
+import io.sparkscope.core.event.TaskMetric;
+import io.sparkscope.core.model.AppSnapshot;
+import io.sparkscope.core.model.JobSummary;
+import io.sparkscope.core.model.StageSummary;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.EnumSet;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+
+/**
+ * Key-stage run-time prediction (seed 001, Algorithm 1; DESIGN.md §6). From runs of one application at different
+ * input sizes:
+ * <ol>
+ *   <li>each stage's time per run (completion − submission, attempts added up; a stage absent from a run counts
+ *       0 ms there, as the seed's cached stages do), matched across runs by {@link StageKey};</li>
+ *   <li>{@code T_mean} = the mean of the stages' mean times; candidates = stages whose mean exceeds it;</li>
+ *   <li>each candidate's change with the input: the least-squares slope of its time against input bytes times the
+ *       training input range (a fitted change, so one noisy run does not make a stage key); {@code D_mean} = the
+ *       candidates' mean change;</li>
+ *   <li>key stages = candidates whose change is at least {@code D_mean} and above 0. The seed says "greater than";
+ *       "at least" keeps a single candidate, or candidates changing alike, from all dropping out;</li>
+ *   <li>prediction = Σ key stages' lines at the requested size + Σ other stages' means + the mean overhead
+ *       (run duration − Σ stage times).</li>
+ * </ol>
+ * It never extrapolates silently: a poor fit (R² &lt; 0.8), a size beyond twice the largest seen, too few runs and
+ * the like come back as {@link PredictionWarning}s with the number.
+ */
+public final class KeyStagePredictor {
+    /** Below this R² a key stage's line is not trusted. */
+    public static final double MIN_R2 = 0.8;
+    /** Beyond this multiple of the largest training input, the prediction is an extrapolation. */
+    public static final double MAX_EXTRAPOLATION = 2.0;
+
+    private KeyStagePredictor() {
+    }
+
+    /**
+     * Predicts from runs whose input size is the bytes Spark measured: Σ over stage attempts of input bytes read.
+     *
+     * @throws IllegalArgumentException with no runs, runs of different applications, or a run that measured no input
+     *                                  (give sizes with {@link #predictWithSizes})
+     */
+    public static Prediction predict(List<AppSnapshot> runs, long inputBytes) {
+        List<TrainingRun> sized = new ArrayList<>();
+        for (AppSnapshot run : runs) {
+            long measured = inputBytes(run);
+            if (measured <= 0) {
+                throw new IllegalArgumentException("run " + run.appId() + " measured no input bytes; "
+                        + "give the input sizes with predictWithSizes");
+            }
+            sized.add(new TrainingRun(run, measured));
+        }
+        return predictWithSizes(sized, inputBytes);
+    }
+
+    /** Predicts from runs with input sizes the caller gives. */
+    public static Prediction predictWithSizes(List<TrainingRun> runs, long inputBytes) {
+        if (runs.isEmpty()) {
+            throw new IllegalArgumentException("no training runs");
+        }
+        if (inputBytes <= 0) {
+            throw new IllegalArgumentException("input size must be positive, got " + inputBytes);
+        }
+        String name = runs.get(0).run().appName();
+        for (TrainingRun r : runs) {
+            if (!Objects.equals(name, r.run().appName())) {
+                throw new IllegalArgumentException("runs of different applications: '" + name + "' and '"
+                        + r.run().appName() + "'");
+            }
+        }
+        Set<PredictionWarning> warnings = EnumSet.noneOf(PredictionWarning.class);
+        int n = runs.size();
+        double[] x = new double[n];
+        long minInput = Long.MAX_VALUE;
+        long maxInput = Long.MIN_VALUE;
+        double overhead = 0;
+        List<Map<StageKey, Long>> times = new ArrayList<>();
+        Map<StageKey, Integer> presence = new LinkedHashMap<>();
+        for (int i = 0; i < n; i++) {
+            AppSnapshot run = runs.get(i).run();
+            x[i] = runs.get(i).inputBytes();
+            minInput = Math.min(minInput, runs.get(i).inputBytes());
+            maxInput = Math.max(maxInput, runs.get(i).inputBytes());
+            Map<StageKey, Long> t = stageTimes(run);
+            times.add(t);
+            long sum = 0;
+            for (Map.Entry<StageKey, Long> e : t.entrySet()) {
+                sum += e.getValue();
+                presence.merge(e.getKey(), 1, Integer::sum);
+            }
+            overhead += run.durationMs() - sum;
+        }
+        overhead /= n;
+        if (n < 3) {
+            warnings.add(PredictionWarning.FEW_RUNS);
+        }
+        boolean varied = minInput != maxInput;
+        if (!varied) {
+            warnings.add(PredictionWarning.INPUT_NOT_VARIED);
+        }
+        if (presence.values().stream().anyMatch(c -> c < n)) {
+            warnings.add(PredictionWarning.STAGES_DIFFER);
+        }
+
+        // Step 1: each stage's times across runs, its mean, and T_mean.
+        Map<StageKey, double[]> series = new LinkedHashMap<>();
+        Map<StageKey, Double> means = new HashMap<>();
+        double meanOfMeans = 0;
+        for (StageKey key : presence.keySet()) {
+            double[] y = new double[n];
+            double mean = 0;
+            for (int i = 0; i < n; i++) {
+                y[i] = times.get(i).getOrDefault(key, 0L);
+                mean += y[i];
+            }
+            mean /= n;
+            series.put(key, y);
+            means.put(key, mean);
+            meanOfMeans += mean;
+        }
+        double tMean = presence.isEmpty() ? 0 : meanOfMeans / presence.size();
+
+        // Steps 2–3: candidates above T_mean, their fitted change over the input range, D_mean.
+        double range = (double) maxInput - minInput;
+        Map<StageKey, LinearFit> fits = new HashMap<>();
+        Map<StageKey, Double> change = new HashMap<>();
+        double dMean = 0;
+        int candidates = 0;
+        for (StageKey key : presence.keySet()) {
+            if (means.get(key) > tMean) {
+                LinearFit fit = LinearFit.of(x, series.get(key));
+                fits.put(key, fit);
+                change.put(key, Math.abs(fit.slope()) * range);
+                dMean += Math.abs(fit.slope()) * range;
+                candidates++;
+            }
+        }
+        dMean = candidates == 0 ? 0 : dMean / candidates;
+
+        // Step 4 and formula 5.
+        List<KeyStage> keys = new ArrayList<>();
+        List<StageMean> others = new ArrayList<>();
+        double predicted = overhead;
+        for (StageKey key : presence.keySet()) {
+            Double d = change.get(key);
+            if (varied && d != null && d > 0 && d >= dMean) {
+                LinearFit fit = fits.get(key);
+                double at = fit.at(inputBytes);
+                if (at < 0) {
+                    warnings.add(PredictionWarning.CLAMPED_AT_ZERO);
+                    at = 0;
+                }
+                if (fit.r2() < MIN_R2) {
+                    warnings.add(PredictionWarning.POOR_FIT);
+                }
+                keys.add(new KeyStage(key, means.get(key), d, fit, at));
+                predicted += at;
+            } else {
+                others.add(new StageMean(key, means.get(key), presence.get(key)));
+                predicted += means.get(key);
+            }
+        }
+        if (keys.isEmpty()) {
+            warnings.add(PredictionWarning.NO_KEY_STAGES);
+        }
+        if (inputBytes > MAX_EXTRAPOLATION * maxInput) {
+            warnings.add(PredictionWarning.EXTRAPOLATION);
+        }
+        keys.sort(Comparator.comparingDouble(KeyStage::meanMs).reversed());
+        others.sort(Comparator.comparingDouble(StageMean::meanMs).reversed());
+        return new Prediction(name, inputBytes, Math.max(0, Math.round(predicted)), keys, others, overhead, tMean,
+                dMean, n, minInput, maxInput, new ArrayList<>(warnings));
+    }
+
+    /** Input bytes Spark measured for a run: Σ over its stage attempts of {@code inputMetrics.bytesRead}. */
+    public static long inputBytes(AppSnapshot run) {
+        long bytes = 0;
+        for (StageSummary s : run.stages()) {
+            bytes += s.totals().get(TaskMetric.INPUT_BYTES);
+        }
+        return bytes;
+    }
+
+    /** Each stage's time in one run, keyed for matching across runs, in job then stage order. */
+    static Map<StageKey, Long> stageTimes(AppSnapshot run) {
+        List<JobSummary> jobs = new ArrayList<>(run.jobs());
+        jobs.sort(Comparator.comparingLong(JobSummary::submissionTime).thenComparingInt(JobSummary::jobId));
+        Map<Integer, Integer> jobPosition = new HashMap<>();
+        for (int i = 0; i < jobs.size(); i++) {
+            jobPosition.put(jobs.get(i).jobId(), i);
+        }
+        List<StageSummary> stages = new ArrayList<>();
+        for (StageSummary s : run.stages()) {
+            if (s.status() != StageSummary.StageStatus.SKIPPED && s.submissionTime() > 0) {
+                stages.add(s);
+            }
+        }
+        stages.sort(Comparator.comparingInt((StageSummary s) -> position(s, jobPosition))
+                .thenComparingInt(StageSummary::stageId).thenComparingInt(StageSummary::attemptId));
+        Map<StageKey, Long> out = new LinkedHashMap<>();
+        Map<String, Integer> seen = new HashMap<>();
+        Map<Integer, StageKey> keyOfStageId = new HashMap<>();
+        for (StageSummary s : stages) {
+            // Retries of a stage add to its time under the key its first attempt got.
+            StageKey key = keyOfStageId.get(s.stageId());
+            if (key == null) {
+                int job = position(s, jobPosition);
+                int occurrence = seen.merge(job + "\u0000" + s.name(), 1, Integer::sum) - 1;
+                key = new StageKey(job == Integer.MAX_VALUE ? -1 : job, s.name(), occurrence);
+                keyOfStageId.put(s.stageId(), key);
+            }
+            out.merge(key, s.durationMs(), Long::sum);
+        }
+        return out;
+    }
+
+    private static int position(StageSummary s, Map<Integer, Integer> jobPosition) {
+        int best = Integer.MAX_VALUE;
+        for (int job : s.jobIds()) {
+            Integer p = jobPosition.get(job);
+            if (p != null) {
+                best = Math.min(best, p);
+            }
+        }
+        return best;
+    }
+}

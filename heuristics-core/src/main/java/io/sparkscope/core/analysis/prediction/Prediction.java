@@ -1,0 +1,47 @@
+package io.sparkscope.core.analysis.prediction;
+
+import java.util.List;
+
+/**
+ * A predicted run time for one input size, from runs of the same application (seed 001, formula 5 plus the start
+ * and end overhead of formula 1).
+ *
+ * @param appName          the application
+ * @param inputBytes       the input size asked about
+ * @param predictedMs      Σ key-stage fits + Σ other stages' means + overhead
+ * @param keyStages        key stages, slowest first
+ * @param otherStages      the other stages, slowest first
+ * @param overheadMs       mean of (run duration − Σ its stage times): start-up, driver work, clean-up (negative when
+ *                         stages overlapped more than the driver idled)
+ * @param meanStageMs      T_mean: mean of the stages' mean times
+ * @param meanChangeMs     D_mean: mean change of the candidate stages (those above T_mean)
+ * @param trainingRuns     runs used
+ * @param minInputBytes    smallest training input
+ * @param maxInputBytes    largest training input
+ * @param warnings         what makes the number unreliable; empty when it is not
+ */
+public record Prediction(
+        String appName,
+        long inputBytes,
+        long predictedMs,
+        List<KeyStage> keyStages,
+        List<StageMean> otherStages,
+        double overheadMs,
+        double meanStageMs,
+        double meanChangeMs,
+        int trainingRuns,
+        long minInputBytes,
+        long maxInputBytes,
+        List<PredictionWarning> warnings) {
+
+    public Prediction {
+        keyStages = List.copyOf(keyStages);
+        otherStages = List.copyOf(otherStages);
+        warnings = List.copyOf(warnings);
+    }
+
+    /** True when nothing warns against the number. */
+    public boolean reliable() {
+        return warnings.isEmpty();
+    }
+}
