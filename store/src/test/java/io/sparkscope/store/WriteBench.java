@@ -13,9 +13,14 @@ import java.util.List;
  *      io.sparkscope.store.WriteBench [tasks] [rounds]   # defaults 100000 5
  * </pre>
  *
- * Rounds alternate which path runs first; medians are reported. Starts its own embedded PostgreSQL (zonky). {@code -Dbench.synchronousCommit=on} (the default) is PostgreSQL's own
- * default and what a shared server runs: every auto-committed row waits for its WAL flush. zonky's test default is
- * {@code off}, which flatters the row-by-row writer; pass {@code off} to see that figure too. Each measured write goes
+ * Rounds alternate which path runs first; medians are reported. With {@code -Dbench.jdbcUrl=jdbc:postgresql://host/db}
+ * (and {@code -Dbench.user}, {@code -Dbench.password}) it runs against that server with the server's own settings,
+ * after deleting the bench applications ({@code bench-%}, {@code warmup-%}) a previous run left there; use a database
+ * of its own. Without it, it starts an embedded PostgreSQL (zonky). The server's durability settings (fsync,
+ * synchronous_commit, full_page_writes) are printed first. The embedded server runs with zonky's {@code fsync=off}, so
+ * no commit waits for the disk there: a durable server (Debian's PostgreSQL with its defaults) is the fair measure of
+ * "persisting", see BENCHMARKS.md. {@code -Dbench.synchronousCommit=on} (the default, embedded only) is PostgreSQL's
+ * own default; zonky's test default is {@code off}; pass {@code off} to see that figure too. Each measured write goes
  * to a new application id, so every write inserts all rows (the batched one by COPY straight into the tables); a
  * rewrite of the unchanged snapshot (COPY to staging tables, upsert that changes nothing, stale-row delete that
  * deletes nothing) and a full read are timed too.
@@ -25,17 +30,47 @@ public final class WriteBench {
         int tasks = args.length > 0 ? Integer.parseInt(args[0]) : 100_000;
         int rounds = args.length > 1 ? Integer.parseInt(args[1]) : 5;
         int stages = 100;
+        String jdbcUrl = System.getProperty("bench.jdbcUrl");
         String syncCommit = System.getProperty("bench.synchronousCommit", "on");
-        io.zonky.test.db.postgres.embedded.EmbeddedPostgres pg = io.zonky.test.db.postgres.embedded.EmbeddedPostgres
-                .builder().setServerConfig("synchronous_commit", syncCommit).start();
+        io.zonky.test.db.postgres.embedded.EmbeddedPostgres pg = null;
         org.postgresql.ds.PGSimpleDataSource ds = new org.postgresql.ds.PGSimpleDataSource();
-        ds.setServerNames(new String[]{"localhost"});
-        ds.setPortNumbers(new int[]{pg.getPort()});
-        ds.setDatabaseName("postgres");
-        ds.setUser("postgres");
+        if (jdbcUrl == null) {
+            pg = io.zonky.test.db.postgres.embedded.EmbeddedPostgres.builder()
+                    .setServerConfig("synchronous_commit", syncCommit).start();
+            ds.setServerNames(new String[]{"localhost"});
+            ds.setPortNumbers(new int[]{pg.getPort()});
+            ds.setDatabaseName("postgres");
+            ds.setUser("postgres");
+        } else {
+            // An existing server, run with its own settings (synchronous_commit is not overridden).
+            ds.setUrl(jdbcUrl);
+            if (System.getProperty("bench.user") != null) {
+                ds.setUser(System.getProperty("bench.user"));
+            }
+            if (System.getProperty("bench.password") != null) {
+                ds.setPassword(System.getProperty("bench.password"));
+            }
+        }
         ds.setReWriteBatchedInserts(true);
         SchemaManager.migrate(ds);
-        System.out.printf("PostgreSQL embedded, synchronous_commit=%s, reWriteBatchedInserts=true%n", syncCommit);
+        try (java.sql.Connection c = ds.getConnection(); java.sql.Statement st = c.createStatement()) {
+            if (jdbcUrl != null) {
+                // Start from no bench applications (a previous run's rows would turn new-app writes into rewrites).
+                int n = st.executeUpdate("DELETE FROM application WHERE app_id LIKE 'bench-%' OR app_id LIKE 'warmup-%'");
+                st.execute("VACUUM ANALYZE");
+                System.out.printf("deleted %d bench applications left by a previous run%n", n);
+            }
+            StringBuilder settings = new StringBuilder();
+            for (String name : new String[]{"server_version", "fsync", "synchronous_commit", "full_page_writes",
+                    "wal_sync_method", "shared_buffers"}) {
+                try (java.sql.ResultSet rs = st.executeQuery("SHOW " + name)) {
+                    rs.next();
+                    settings.append(settings.length() == 0 ? "" : ", ").append(name).append('=').append(rs.getString(1));
+                }
+            }
+            System.out.printf("PostgreSQL %s (%s), reWriteBatchedInserts=true%n",
+                    jdbcUrl == null ? "embedded (zonky)" : jdbcUrl, settings);
+        }
         SnapshotWriter writer = new SnapshotWriter();
 
         // Warm up JIT, driver and server caches on smaller apps (both paths, both COPY variants).
@@ -80,7 +115,9 @@ public final class WriteBench {
                 ratios(rowByRow, batched));
         System.out.printf("median: rewrite of an unchanged snapshot %.2f s; full read-back %.2f s (equal: true)%n",
                 median(rewrite), median(read));
-        pg.close();
+        if (pg != null) {
+            pg.close();
+        }
     }
 
     interface Timed {
