@@ -28,6 +28,8 @@ final class RecordingPipeline {
     private static final Logger LOG = LoggerFactory.getLogger(RecordingPipeline.class);
     /** How long after ApplicationEnd late events are still recorded. */
     static final long LATE_EVENT_GRACE_MS = 3_000;
+    /** ... but only while they keep coming: this long without an event ends the wait. */
+    static final long LATE_EVENT_QUIET_MS = 300;
 
     private final ListenerConfig config;
     private final BlockingQueue<SparkEvent> queue;
@@ -181,8 +183,10 @@ final class RecordingPipeline {
         long deadline = System.currentTimeMillis() + LATE_EVENT_GRACE_MS;
         boolean late = false;
         try {
-            for (long left = LATE_EVENT_GRACE_MS; left > 0; left = deadline - System.currentTimeMillis()) {
-                SparkEvent e = queue.poll(left, TimeUnit.MILLISECONDS);
+            // Late events come right behind ApplicationEnd on Spark's bus: stop once the queue has been quiet a while.
+            while (System.currentTimeMillis() < deadline) {
+                SparkEvent e = queue.poll(Math.min(LATE_EVENT_QUIET_MS, Math.max(1,
+                        deadline - System.currentTimeMillis())), TimeUnit.MILLISECONDS);
                 if (e == null) {
                     break;
                 }
@@ -195,6 +199,20 @@ final class RecordingPipeline {
         if (late) {
             publish(true);
         }
+    }
+
+    /**
+     * At JVM exit after the application ended: waits, at most {@code timeoutMs}, until late events were recorded
+     * and everything was written (or spooled), so a driver that exits right after {@code stop()} loses nothing.
+     */
+    boolean awaitDone(long timeoutMs) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMs);
+        thread.join(Math.max(1, timeoutMs));
+        if (delivery == null) {
+            return !thread.isAlive();
+        }
+        long left = TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime());
+        return !thread.isAlive() && delivery.awaitIdle(Math.max(0, left));
     }
 
     private void apply(SparkEvent e) {

@@ -35,6 +35,8 @@ final class SnapshotDelivery implements Runnable {
     private volatile boolean stopped;
     /** After the application ended: finish once everything is written, then release the pool. */
     private volatile boolean stopWhenIdle;
+    /** True while a snapshot taken from {@code pending} is being written or spooled. */
+    private boolean busy;
     private final AtomicBoolean outageLogged = new AtomicBoolean();
     private final AtomicBoolean spoolFullLogged = new AtomicBoolean();
     private final AtomicLong droppedBytes = new AtomicLong();
@@ -70,6 +72,24 @@ final class SnapshotDelivery implements Runnable {
         long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMs);
         synchronized (lock) {
             while (!finalHandled) {
+                long left = TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime());
+                if (left <= 0) {
+                    return false;
+                }
+                lock.wait(left);
+            }
+            return true;
+        }
+    }
+
+    /**
+     * Waits until nothing is pending or being written, or the last attempt failed (then the data is in the spool);
+     * false on timeout.
+     */
+    boolean awaitIdle(long timeoutMs) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMs);
+        synchronized (lock) {
+            while (busy || (pending != null && !outageLogged.get())) {
                 long left = TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime());
                 if (left <= 0) {
                     return false;
@@ -132,6 +152,7 @@ final class SnapshotDelivery implements Runnable {
                 isFinal = pendingFinal;
                 pending = null;
                 pendingFinal = false;
+                busy = true;
             }
             if (lastFailed && !isFinal) {
                 sleepQuietly(backoff);
@@ -177,6 +198,10 @@ final class SnapshotDelivery implements Runnable {
                     // The data is safe in the spool; the driver must not wait on an absent database.
                     markFinalHandled();
                 }
+            }
+            synchronized (lock) {
+                busy = false;
+                lock.notifyAll();
             }
         }
         store.close();

@@ -152,13 +152,17 @@ public class SparkscopeListener extends SparkListener {
     }
 
     private void onJvmShutdown(RecordingPipeline p) {
-        if (ended.compareAndSet(false, true)) {
-            try {
+        try {
+            if (ended.compareAndSet(false, true)) {
+                // The application never posted its end (killed driver, System.exit): keep what we have.
                 p.requestFinalFlush();
                 p.awaitFinished(config.flushTimeoutMs());
-            } catch (Throwable ignored) {
-                // shutting down anyway
+            } else {
+                // Ended normally: let late events and the last write finish before the JVM goes.
+                p.awaitDone(config.flushTimeoutMs());
             }
+        } catch (Throwable ignored) {
+            // shutting down anyway
         }
     }
 
