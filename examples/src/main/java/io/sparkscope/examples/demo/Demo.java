@@ -204,7 +204,7 @@ public final class Demo {
             return null;
         } catch (FileSystemException e) {
             String reason = e.getReason() != null ? e.getReason() : e.getClass().getSimpleName();
-            return "cannot use data directory " + dir + ": it is not writable (" + reason
+            return "cannot use data directory " + dir + ": it cannot be created or written (" + reason
                     + (e.getFile() != null && !e.getFile().equals(dir.toString()) ? ": " + e.getFile() : "")
                     + "). Choose another with --data-dir DIR.";
         } catch (IOException e) {

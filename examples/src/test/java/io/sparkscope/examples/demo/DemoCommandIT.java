@@ -34,6 +34,15 @@ class DemoCommandIT {
     @TempDir
     static Path dataDir;
 
+    /** Maven runs *IT after package; run in the test phase (e.g. with -Dtest=…) the jar is missing or stale. */
+    @org.junit.jupiter.api.BeforeAll
+    static void jarIsPackaged() throws IOException {
+        Path classes = Path.of("target", "classes", "io", "sparkscope", "examples", "demo", "Demo.class");
+        Assumptions.assumeTrue(Files.isRegularFile(JAR) && (!Files.exists(classes)
+                        || Files.getLastModifiedTime(JAR).compareTo(Files.getLastModifiedTime(classes)) >= 0),
+                JAR + " is missing or older than the compiled classes: this test runs after package (mvn verify)");
+    }
+
     @Test
     @Order(1)
     void demoRunsAnExampleAndServesTheSearchPage() throws Exception {
