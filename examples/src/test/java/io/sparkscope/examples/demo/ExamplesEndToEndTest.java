@@ -49,7 +49,6 @@ class ExamplesEndToEndTest {
             checks.add(expect(reader, apps, "skewed-join", "StageSkew"));
             checks.add(expect(reader, apps, "spilling-sort", "DiskSpill"));
             checks.add(expect(reader, apps, "failing-stage", "StageFailure"));
-            checks.add(expect(reader, apps, "failing-stage", "JobFailure"));
             checks.add(expect(reader, apps, "tiny-tasks", "SmallTasks"));
             checks.add(expect(reader, apps, "serializer-java", "SerializerConfig"));
             checks.add(() -> {
