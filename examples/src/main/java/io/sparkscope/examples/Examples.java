@@ -1,11 +1,9 @@
 package io.sparkscope.examples;
 
+import io.sparkscope.examples.jobs.Catalog;
+import io.sparkscope.examples.jobs.ExampleJob;
+import io.sparkscope.examples.jobs.JobContext;
 import org.apache.spark.SparkConf;
-import org.apache.spark.TaskContext;
-import org.apache.spark.api.java.JavaSparkContext;
-import org.apache.spark.sql.Dataset;
-import org.apache.spark.sql.Row;
-import org.apache.spark.sql.SparkSession;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -13,47 +11,84 @@ import java.nio.file.Paths;
 import java.util.ArrayList;
 import java.util.List;
 
-import static org.apache.spark.sql.functions.col;
-import static org.apache.spark.sql.functions.lit;
-import static org.apache.spark.sql.functions.when;
-
 /**
- * Small local Spark applications that each show a problem Sparkscope diagnoses. Each run writes its Spark event log
- * ({@code spark.eventLog.enabled}), so the same run can be analyzed, imported or compared later.
+ * Small local Spark applications that each show a problem Sparkscope diagnoses (see {@link Catalog}). Each run
+ * writes its Spark event log ({@code spark.eventLog.enabled}), so the same run can be analyzed, imported or compared
+ * later; with {@code --db} the Sparkscope listener is attached through {@code spark.extraListeners} and records the
+ * run into that PostgreSQL database.
  *
- * <pre>java -jar examples/target/sparkscope-examples.jar [--out DIR] [--codec zstd|lz4|snappy|none] [job…]</pre>
+ * <pre>java -jar examples/target/sparkscope-examples.jar [--out DIR] [--codec zstd|lz4|snappy|none]
+ *     [--db JDBC-URL] [--db-user USER] [--spool DIR] [--work DIR] [--scale N] [--tag TAG] [list | quick | all | job[,job…]…]</pre>
  */
 public final class Examples {
+    /** Spark property the demo tags each run with ({@code job@scale}), to find runs already recorded. */
+    public static final String RUN_TAG = "spark.sparkscope-demo.run";
+    public static final String LISTENER = "io.sparkscope.listener.SparkscopeListener";
+
     private Examples() {
     }
 
     public static void main(String[] args) throws Exception {
         Path out = Paths.get("target", "eventlogs");
+        Path work = null;
         String codec = "zstd";
-        List<String> jobs = new ArrayList<>();
+        String db = null;
+        String dbUser = null;
+        String spool = null;
+        String tag = null;
+        Integer scale = null;
+        List<String> specs = new ArrayList<>();
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
                 case "--out" -> out = Paths.get(requireValue(args, ++i, "--out"));
                 case "--codec" -> codec = requireValue(args, ++i, "--codec");
+                case "--db" -> db = requireValue(args, ++i, "--db");
+                case "--db-user" -> dbUser = requireValue(args, ++i, "--db-user");
+                case "--spool" -> spool = requireValue(args, ++i, "--spool");
+                case "--work" -> work = Paths.get(requireValue(args, ++i, "--work"));
+                case "--tag" -> tag = requireValue(args, ++i, "--tag");
+                case "--scale" -> scale = Integer.parseInt(requireValue(args, ++i, "--scale"));
                 case "--help", "-h" -> {
                     System.out.println("usage: sparkscope-examples [--out DIR] [--codec zstd|lz4|snappy|none] "
-                            + "[skewed-join]");
+                            + "[--db JDBC-URL] [--db-user USER] [--spool DIR] [--work DIR] [--scale N] [--tag TAG] "
+                            + "[list | quick | all | job[,job…]…]");
                     return;
                 }
-                default -> jobs.add(args[i]);
+                default -> specs.add(args[i]);
             }
         }
-        if (jobs.isEmpty()) {
-            jobs.add("skewed-join");
+        if (specs.equals(List.of("list"))) {
+            for (ExampleJob j : Catalog.all()) {
+                System.out.printf("%-20s %s%s%n", j.name(), j.title(),
+                        j.expectedFindings().isEmpty() ? "" : " → " + String.join(", ", j.expectedFindings()));
+            }
+            return;
+        }
+        List<ExampleJob> jobs;
+        try {
+            jobs = Catalog.select(specs.isEmpty() ? "skewed-join" : String.join(",", specs));
+        } catch (IllegalArgumentException e) {
+            System.err.println("sparkscope-examples: " + e.getMessage());
+            System.exit(2);
+            return;
         }
         Files.createDirectories(out);
-        for (String job : jobs) {
-            switch (job) {
-                case "skewed-join" -> skewedJoin(out, codec);
-                default -> {
-                    System.err.println("sparkscope-examples: unknown job '" + job + "' (known: skewed-join)");
-                    System.exit(2);
+        Path workDir = work != null ? work : out.toAbsolutePath().getParent().resolve("work");
+        for (ExampleJob job : jobs) {
+            for (int s : scale != null ? List.of(scale) : job.scales()) {
+                SparkConf conf = baseConf(job.name(), out, codec);
+                if (db != null) {
+                    conf.set("spark.extraListeners", LISTENER).set("spark.sparkscope.jdbc.url", db);
+                    if (dbUser != null) {
+                        conf.set("spark.sparkscope.jdbc.user", dbUser);
+                    }
+                    if (spool != null) {
+                        conf.set("spark.sparkscope.spool.dir", spool);
+                    }
                 }
+                conf.set(RUN_TAG, tag != null ? tag : job.name() + "@" + s)
+                        .set("spark.sql.warehouse.dir", workDir.resolve("spark-warehouse").toUri().toString());
+                job.run(new JobContext(conf, s, workDir));
             }
         }
         System.out.println("event logs written to " + out.toAbsolutePath());
@@ -67,13 +102,18 @@ public final class Examples {
         return args[i];
     }
 
-    /** The configuration every example shares: local mode, no UI, event log into {@code out}. */
+    /**
+     * The configuration every example shares: local mode with 2 cores and 3 attempts per task, no UI, Kryo (so only
+     * the Java-serializer example shows that problem), AQE off unless a job turns it on (so the problems stay
+     * visible), event log into {@code out}.
+     */
     public static SparkConf baseConf(String appName, Path out, String codec) {
         SparkConf conf = new SparkConf()
                 .setMaster("local[2,3]")
                 .setAppName(appName)
                 .set("spark.ui.enabled", "false")
                 .set("spark.driver.host", "127.0.0.1")
+                .set("spark.serializer", "org.apache.spark.serializer.KryoSerializer")
                 .set("spark.eventLog.enabled", "true")
                 .set("spark.eventLog.dir", out.toAbsolutePath().toUri().toString())
                 .set("spark.sql.shuffle.partitions", "8")
@@ -82,32 +122,5 @@ public final class Examples {
             conf.set("spark.eventLog.compress", "true").set("spark.eventLog.compression.codec", codec);
         }
         return conf;
-    }
-
-    /**
-     * Skewed join: 90 % of the fact rows share one key, so one shuffle partition does nearly all the work while
-     * the others idle. One task also fails once and succeeds on retry. Fix: salt the hot key, broadcast the small
-     * side, or let AQE split skewed partitions ({@code spark.sql.adaptive.skewJoin.enabled}).
-     */
-    static void skewedJoin(Path out, String codec) {
-        SparkSession spark = SparkSession.builder().config(baseConf("skewed-join", out, codec)).getOrCreate();
-        try {
-            Dataset<Row> facts = spark.range(0, 400_000, 1, 8)
-                    .withColumn("key", when(col("id").mod(10).lt(9), lit(0)).otherwise(col("id").mod(1000)));
-            Dataset<Row> dims = spark.range(0, 1000, 1, 2).withColumnRenamed("id", "key")
-                    .withColumn("label", col("key").cast("string"));
-            spark.conf().set("spark.sql.autoBroadcastJoinThreshold", "-1");
-            facts.join(dims, "key").groupBy("label").count().collectAsList();
-            JavaSparkContext jsc = JavaSparkContext.fromSparkContext(spark.sparkContext());
-            jsc.parallelize(List.of(1, 2, 3, 4), 4).map(x -> {
-                TaskContext tc = TaskContext.get();
-                if (tc.partitionId() == 2 && tc.attemptNumber() == 0) {
-                    throw new IllegalStateException("transient failure on first attempt");
-                }
-                return x;
-            }).collect();
-        } finally {
-            spark.stop();
-        }
     }
 }
