@@ -49,6 +49,8 @@ class ExamplesEndToEndTest {
             checks.add(expect(reader, apps, "skewed-join", "StageSkew"));
             checks.add(expect(reader, apps, "spilling-sort", "DiskSpill"));
             checks.add(expect(reader, apps, "failing-stage", "StageFailure"));
+            // the failed job's end follows ApplicationEnd; the listener records such late events before the JVM exits
+            checks.add(expect(reader, apps, "failing-stage", "JobFailure"));
             checks.add(expect(reader, apps, "tiny-tasks", "SmallTasks"));
             checks.add(expect(reader, apps, "serializer-java", "SerializerConfig"));
             checks.add(() -> {
