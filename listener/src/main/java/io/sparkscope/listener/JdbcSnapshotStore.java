@@ -4,6 +4,7 @@ import com.zaxxer.hikari.HikariDataSource;
 import io.sparkscope.core.heuristics.Finding;
 import io.sparkscope.core.model.AppSnapshot;
 import io.sparkscope.store.Findings;
+import io.sparkscope.store.PreviousRuns;
 import io.sparkscope.store.SchemaManager;
 import io.sparkscope.store.SchemaStatus;
 import io.sparkscope.store.SnapshotWriter;
@@ -12,6 +13,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.util.List;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.BiConsumer;
 
 /**
  * Writes snapshots into PostgreSQL through the store module. The pool is created lazily and never fails at
@@ -26,9 +29,20 @@ final class JdbcSnapshotStore implements SnapshotStore {
     private final SnapshotWriter writer = new SnapshotWriter();
     private HikariDataSource dataSource;
     private boolean schemaChecked;
+    private final BiConsumer<AppSnapshot, List<Finding>> onCompleteWritten;
+    private final AtomicBoolean regressionFailureLogged = new AtomicBoolean();
 
     JdbcSnapshotStore(ListenerConfig cfg) {
+        this(cfg, (s, f) -> { });
+    }
+
+    /**
+     * @param onCompleteWritten called (on the writer thread; it must not block) after a COMPLETE snapshot was written,
+     *                          with the findings written with it (Regression included): the webhook
+     */
+    JdbcSnapshotStore(ListenerConfig cfg, BiConsumer<AppSnapshot, List<Finding>> onCompleteWritten) {
         this.cfg = cfg;
+        this.onCompleteWritten = onCompleteWritten;
     }
 
     @Override
@@ -49,7 +63,26 @@ final class JdbcSnapshotStore implements SnapshotStore {
             }
             schemaChecked = true;
         }
-        writer.write(dataSource, snapshot, Findings.stored(findings));
+        List<Finding> all = findings;
+        if (snapshot.complete()) {
+            try {
+                all = PreviousRuns.withRegression(dataSource, snapshot, findings, cfg.regressionFactor(),
+                        PreviousRuns.DEFAULT_LIMIT);
+            } catch (Exception e) {
+                if (regressionFailureLogged.compareAndSet(false, true)) {
+                    LOG.warn("Sparkscope: cannot compare with previous runs ({}); no Regression finding",
+                            SnapshotDelivery.oneLine(e));
+                }
+            }
+        }
+        writer.write(dataSource, snapshot, Findings.stored(all));
+        if (snapshot.complete()) {
+            try {
+                onCompleteWritten.accept(snapshot, all);
+            } catch (RuntimeException e) {
+                LOG.debug("Sparkscope: after-write hook failed", e);
+            }
+        }
     }
 
     @Override

@@ -13,7 +13,11 @@ import java.util.regex.Pattern;
  * The listener's settings, read from {@code spark.sparkscope.*}. An invalid value never stops the application: it
  * gives one warning naming the key, the bad value and the value used instead.
  *
- * @param heuristics {@code spark.sparkscope.heuristics.*} with the prefix removed, for the heuristics' thresholds
+ * @param heuristics       {@code spark.sparkscope.heuristics.*} with the prefix removed, for the heuristics' thresholds
+ * @param regressionFactor {@code regression.factor}: LOW Regression at this multiple of the previous runs' median
+ *                         (HIGH at 2×, or at the factor when above 2)
+ * @param webhookUrl       {@code webhook.url}: POST a JSON notification here when the application ends with a HIGH
+ *                         finding or a Regression; null for none
  */
 public record ListenerConfig(
         boolean enabled,
@@ -29,7 +33,9 @@ public record ListenerConfig(
         String uiUrl,
         int queueCapacity,
         long retryMaxBackoffMs,
-        Map<String, String> heuristics) {
+        Map<String, String> heuristics,
+        double regressionFactor,
+        String webhookUrl) {
 
     public static final String PREFIX = "spark.sparkscope.";
     private static final Pattern BYTES = Pattern.compile("(?i)\\s*(\\d+)\\s*([kmgt]?)i?b?\\s*");
@@ -43,7 +49,9 @@ public record ListenerConfig(
     public String toString() {
         return "ListenerConfig[enabled=" + enabled + ", jdbcUrl=" + redactUrl(jdbcUrl) + ", jdbcUser=" + jdbcUser
                 + ", tasksPerStage=" + tasksPerStage + ", spoolDir=" + spoolDir + ", spoolMaxBytes=" + spoolMaxBytes
-                + ", flushTimeoutMs=" + flushTimeoutMs + ", reportEnabled=" + reportEnabled + ", uiUrl=" + uiUrl + "]";
+                + ", flushTimeoutMs=" + flushTimeoutMs + ", reportEnabled=" + reportEnabled + ", uiUrl=" + uiUrl
+                + ", regressionFactor=" + regressionFactor + ", webhookUrl=" + (webhookUrl == null ? null : "(set)")
+                + "]";
     }
 
     /** Hides a password given inside a JDBC URL (…?password=…), for anything that prints the URL. */
@@ -80,7 +88,9 @@ public record ListenerConfig(
                 r.string("ui.url", null),
                 (int) r.number("queue.capacity", 50_000, 1_000, 10_000_000),
                 r.number("retry.maxBackoffMs", 60_000, 100, 3_600_000),
-                heuristics);
+                heuristics,
+                r.decimal("regression.factor", 1.5, 1.0, 1_000),
+                r.string("webhook.url", null));
     }
 
     private record Reader(Map<String, String> conf, Consumer<String> warn) {
@@ -118,6 +128,24 @@ public record ListenerConfig(
             }
             warn.accept("invalid value '" + v + "' for " + PREFIX + key + " (expected a whole number from " + min
                     + " to " + max + "); using " + fallback);
+            return fallback;
+        }
+
+        double decimal(String key, double fallback, double min, double max) {
+            String v = conf.get(PREFIX + key);
+            if (v == null) {
+                return fallback;
+            }
+            try {
+                double n = Double.parseDouble(v.trim());
+                if (n >= min && n <= max) {
+                    return n;
+                }
+            } catch (NumberFormatException ignored) {
+                // reported below
+            }
+            warn.accept("invalid value '" + v + "' for " + PREFIX + key + " (expected a number from " + min + " to "
+                    + max + "); using " + fallback);
             return fallback;
         }
 

@@ -3,6 +3,7 @@ package io.sparkscope.listener;
 import io.sparkscope.core.event.SparkEvent;
 import io.sparkscope.core.heuristics.Finding;
 import io.sparkscope.core.model.AppSnapshot;
+import io.sparkscope.core.notify.WebhookNotifier;
 import io.sparkscope.core.recorder.Recorder;
 import io.sparkscope.core.recorder.RecorderOptions;
 import org.slf4j.Logger;
@@ -37,6 +38,7 @@ final class RecordingPipeline {
     private final SnapshotDelivery delivery;
     private final Function<AppSnapshot, List<Finding>> diagnose;
     private final BiConsumer<AppSnapshot, List<Finding>> onFinal;
+    private final WebhookNotifier notifier;
     private final CountDownLatch finished = new CountDownLatch(1);
     private final AtomicLong dropped = new AtomicLong();
     private final AtomicBoolean dropLogged = new AtomicBoolean();
@@ -54,6 +56,13 @@ final class RecordingPipeline {
      */
     RecordingPipeline(ListenerConfig config, SnapshotDelivery delivery, Function<AppSnapshot, List<Finding>> diagnose,
                       BiConsumer<AppSnapshot, List<Finding>> onFinal) {
+        this(config, delivery, diagnose, onFinal, null);
+    }
+
+    /** @param notifier the webhook, or null; {@link #awaitDone} also waits (within its timeout) for its POSTs */
+    RecordingPipeline(ListenerConfig config, SnapshotDelivery delivery, Function<AppSnapshot, List<Finding>> diagnose,
+                      BiConsumer<AppSnapshot, List<Finding>> onFinal, WebhookNotifier notifier) {
+        this.notifier = notifier;
         this.config = config;
         this.queue = new ArrayBlockingQueue<>(config.queueCapacity());
         this.recorder = new Recorder(RecorderOptions.DEFAULTS.withTasksPerStage(config.tasksPerStage()));
@@ -208,11 +217,17 @@ final class RecordingPipeline {
     boolean awaitDone(long timeoutMs) throws InterruptedException {
         long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMs);
         thread.join(Math.max(1, timeoutMs));
-        if (delivery == null) {
-            return !thread.isAlive();
+        boolean done = !thread.isAlive();
+        if (delivery != null) {
+            long left = TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime());
+            done = done && delivery.awaitIdle(Math.max(0, left));
         }
-        long left = TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime());
-        return !thread.isAlive() && delivery.awaitIdle(Math.max(0, left));
+        if (notifier != null) {
+            // the webhook POSTs (with their retries) get what is left of the same timeout, never more
+            long left = TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime());
+            done = notifier.awaitIdle(Math.max(0, left)) && done;
+        }
+        return done;
     }
 
     private void apply(SparkEvent e) {

@@ -3,12 +3,14 @@ package io.sparkscope.listener;
 import io.sparkscope.core.analysis.Diagnoser;
 import io.sparkscope.core.heuristics.Finding;
 import io.sparkscope.core.model.AppSnapshot;
+import io.sparkscope.core.notify.WebhookNotifier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import io.sparkscope.store.Spool;
 
 import java.util.List;
+import java.util.function.BiConsumer;
 import java.util.function.Function;
 
 /** Builds the pipeline from the configuration: recorder, heuristics, optional database delivery, report. */
@@ -20,12 +22,33 @@ final class Wiring {
 
     static RecordingPipeline pipeline(ListenerConfig cfg) {
         Function<AppSnapshot, List<Finding>> diagnose = diagnoser(cfg);
+        WebhookNotifier notifier = webhook(cfg);
         SnapshotDelivery delivery = null;
+        BiConsumer<AppSnapshot, List<Finding>> onFinal = (s, f) -> SparkscopeListener.logReport(cfg, s, f);
         if (cfg.hasDatabase()) {
-            delivery = new SnapshotDelivery(new JdbcSnapshotStore(cfg), new Spool(cfg.spoolDir(), cfg.spoolMaxBytes()),
-                    diagnose, cfg.retryMaxBackoffMs());
+            // With a database the webhook fires once the final snapshot is written: its findings then include the
+            // Regression found against the stored previous runs.
+            BiConsumer<AppSnapshot, List<Finding>> written = notifier == null ? (s, f) -> { }
+                    : notifier::notifyFinished;
+            delivery = new SnapshotDelivery(new JdbcSnapshotStore(cfg, written),
+                    new Spool(cfg.spoolDir(), cfg.spoolMaxBytes()), diagnose, cfg.retryMaxBackoffMs());
+        } else if (notifier != null) {
+            onFinal = onFinal.andThen(notifier::notifyFinished);
         }
-        return new RecordingPipeline(cfg, delivery, diagnose, (s, f) -> SparkscopeListener.logReport(cfg, s, f));
+        return new RecordingPipeline(cfg, delivery, diagnose, onFinal, notifier);
+    }
+
+    /** The webhook of {@code spark.sparkscope.webhook.url}, or null (none, or an invalid URL: one warning). */
+    static WebhookNotifier webhook(ListenerConfig cfg) {
+        if (cfg.webhookUrl() == null) {
+            return null;
+        }
+        try {
+            return new WebhookNotifier(cfg.webhookUrl(), cfg.uiUrl());
+        } catch (IllegalArgumentException e) {
+            LOG.warn("Sparkscope: invalid spark.sparkscope.webhook.url ({}); no notifications", e.getMessage());
+            return null;
+        }
     }
 
     /**

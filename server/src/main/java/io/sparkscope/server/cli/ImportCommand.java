@@ -8,7 +8,10 @@ import io.sparkscope.core.eventlog.EventLogReader;
 import io.sparkscope.core.eventlog.EventLogSource;
 import io.sparkscope.core.model.AppSnapshot;
 import io.sparkscope.core.recorder.RecorderOptions;
+import io.sparkscope.core.heuristics.Finding;
+import io.sparkscope.core.notify.WebhookNotifier;
 import io.sparkscope.store.Findings;
+import io.sparkscope.store.PreviousRuns;
 import io.sparkscope.store.SnapshotWriter;
 import io.sparkscope.store.Spool;
 import io.sparkscope.store.WriteResult;
@@ -17,10 +20,13 @@ import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
+import javax.sql.DataSource;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.sql.SQLException;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -53,11 +59,27 @@ public final class ImportCommand implements Callable<Integer> {
             description = "Slowest tasks kept per stage (default: ${DEFAULT-VALUE}).")
     int tasksPerStage;
 
+    @Option(names = "--regression-factor", paramLabel = "X", defaultValue = "1.5",
+            description = "A complete run this many times slower (wall or task time) than the median of the previous "
+                    + "10 complete runs of its name gets a Regression finding: LOW, HIGH at 2× (default: ${DEFAULT-VALUE}).")
+    double regressionFactor;
+
+    @Option(names = "--webhook-url", paramLabel = "<url>",
+            description = "POST a JSON notification here for each imported complete application with a HIGH finding "
+                    + "or a Regression.")
+    String webhookUrl;
+
+    @Option(names = "--ui-url", paramLabel = "<url>",
+            description = "Base URL of the Sparkscope UI, for the link in webhook notifications.")
+    String uiUrl;
+
     @Override
     public Integer call() {
         if (paths.isEmpty() && spool == null) {
             throw new Main.UsageError("give event logs to import, or --spool <dir>");
         }
+        checkRegressionFactor(regressionFactor);
+        WebhookNotifier notifier = webhook(webhookUrl, uiUrl);
         Diagnoser diagnoser = AnalyzeCommand.diagnoser(heuristicsConfig);
         PrintStream err = System.err;
         List<EventLogSource> sources = new ArrayList<>();
@@ -91,7 +113,11 @@ public final class ImportCommand implements Callable<Integer> {
                 }
                 AppSnapshot s = result.snapshot();
                 try {
-                    WriteResult w = writer.write(ds, s, Findings.stored(diagnoser.diagnose(s)));
+                    List<Finding> findings = withRegression(ds, s, diagnoser.diagnose(s), regressionFactor, err);
+                    WriteResult w = writer.write(ds, s, Findings.stored(findings));
+                    if (w.written() && notifier != null) {
+                        notifier.notifyFinished(s, findings);
+                    }
                     double secs = Math.max(1e-9, (System.nanoTime() - t0) / 1e9);
                     events += s.eventCount();
                     if (w.written()) {
@@ -112,7 +138,11 @@ public final class ImportCommand implements Callable<Integer> {
                 done++;
                 try {
                     AppSnapshot s = Spool.load(file);
-                    WriteResult w = writer.write(ds, s, Findings.stored(diagnoser.diagnose(s)));
+                    List<Finding> findings = withRegression(ds, s, diagnoser.diagnose(s), regressionFactor, err);
+                    WriteResult w = writer.write(ds, s, Findings.stored(findings));
+                    if (w.written() && notifier != null) {
+                        notifier.notifyFinished(s, findings);
+                    }
                     Files.deleteIfExists(file);
                     if (w.written()) {
                         imported++;
@@ -128,10 +158,53 @@ public final class ImportCommand implements Callable<Integer> {
                 }
             }
         }
+        if (notifier != null) {
+            try {
+                if (!notifier.awaitIdle(60_000)) {
+                    err.println("warning: webhook notifications still pending after 60 s; giving up on them");
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            notifier.close();
+        }
         double secs = (System.nanoTime() - started) / 1e9;
         err.printf(Locale.ROOT, "imported %d application(s), %d already up to date, %d failed; %,d events in %.1f s%n",
                 imported, unchanged, failed, events, secs);
         return imported + unchanged > 0 ? 0 : 1;
+    }
+
+    static void checkRegressionFactor(double factor) {
+        if (!(factor >= 1) || Double.isInfinite(factor)) {
+            throw new Main.UsageError("--regression-factor must be a number of at least 1, got " + factor);
+        }
+    }
+
+    static WebhookNotifier webhook(String url, String uiUrl) {
+        if (url == null || url.isBlank()) {
+            return null;
+        }
+        try {
+            return new WebhookNotifier(url, uiUrl, WebhookNotifier.DEFAULT_ATTEMPTS, WebhookNotifier.DEFAULT_BACKOFF_MS,
+                    Duration.ofSeconds(10), System.err::println);
+        } catch (IllegalArgumentException e) {
+            throw new Main.UsageError("--webhook-url: " + e.getMessage());
+        }
+    }
+
+    /**
+     * The heuristics' findings plus the Regression finding against the stored previous runs of the same name (for a
+     * complete snapshot); a failing query costs only the Regression finding, with a warning.
+     */
+    static List<Finding> withRegression(DataSource ds, AppSnapshot s, List<Finding> findings, double factor,
+                                        PrintStream err) {
+        try {
+            return PreviousRuns.withRegression(ds, s, findings, factor, PreviousRuns.DEFAULT_LIMIT);
+        } catch (SQLException | RuntimeException e) {
+            err.println("warning: " + s.appId() + ": cannot compare with previous runs: "
+                    + DatabaseOptions.firstLine(e.getMessage()));
+            return findings;
+        }
     }
 
     private static List<Path> spoolFiles(Path dir) {

@@ -2,6 +2,7 @@ package io.sparkscope.server.cli;
 
 import com.zaxxer.hikari.HikariDataSource;
 import io.sparkscope.core.analysis.Diagnoser;
+import io.sparkscope.core.heuristics.Finding;
 import io.sparkscope.core.model.AppSnapshot;
 import io.sparkscope.store.Findings;
 import io.sparkscope.store.SnapshotReader;
@@ -35,8 +36,14 @@ public final class ReanalyzeCommand implements Callable<Integer> {
             description = "Properties file overriding heuristic thresholds.")
     Path heuristicsConfig;
 
+    @Option(names = "--regression-factor", paramLabel = "X", defaultValue = "1.5",
+            description = "A complete run this many times slower (wall or task time) than the median of the previous "
+                    + "10 complete runs of its name gets a Regression finding: LOW, HIGH at 2× (default: ${DEFAULT-VALUE}).")
+    double regressionFactor;
+
     @Override
     public Integer call() throws SQLException {
+        ImportCommand.checkRegressionFactor(regressionFactor);
         Diagnoser diagnoser = AnalyzeCommand.diagnoser(heuristicsConfig);
         SnapshotWriter writer = new SnapshotWriter();
         int done = 0;
@@ -47,7 +54,9 @@ public final class ReanalyzeCommand implements Callable<Integer> {
                 try {
                     Optional<AppSnapshot> s = SnapshotReader.read(ds, key[0], attempt);
                     if (s.isPresent()) {
-                        writer.overwrite(ds, s.get(), Findings.stored(diagnoser.diagnose(s.get())));
+                        List<Finding> findings = ImportCommand.withRegression(ds, s.get(),
+                                diagnoser.diagnose(s.get()), regressionFactor, System.err);
+                        writer.overwrite(ds, s.get(), Findings.stored(findings));
                         done++;
                     }
                 } catch (SQLException | RuntimeException e) {

@@ -42,13 +42,41 @@ public final class RegressionCheck {
      */
     public static Optional<Finding> check(AppSnapshot run, List<AppSnapshot> previousRunsSameName, double lowFactor,
                                           double highFactor) {
+        List<Run> previous = new ArrayList<>();
+        for (AppSnapshot p : previousRunsSameName) {
+            if (p.complete()) {
+                previous.add(Run.of(p));
+            }
+        }
+        return check(Run.of(run), run.appName(), previous, lowFactor, highFactor);
+    }
+
+    /**
+     * One run reduced to what the check compares: light rows a store can read without whole snapshots.
+     *
+     * @param taskTimeMs Σ executor run time, as {@link #taskTimeMs(AppSnapshot)}
+     */
+    public record Run(String appId, String attemptId, long durationMs, long taskTimeMs) {
+        public static Run of(AppSnapshot s) {
+            return new Run(s.appId(), s.attemptId(), s.durationMs(), RegressionCheck.taskTimeMs(s));
+        }
+    }
+
+    /**
+     * The same check on plain numbers.
+     *
+     * @param previousCompleteRuns earlier COMPLETE runs of the same name (the caller filters on completeness; the
+     *                             run itself, if present, and runs without a duration are ignored)
+     */
+    public static Optional<Finding> check(Run run, String appName, List<Run> previousCompleteRuns, double lowFactor,
+                                          double highFactor) {
         if (!(lowFactor > 0) || highFactor < lowFactor) {
             throw new IllegalArgumentException("need 0 < lowFactor <= highFactor, got " + lowFactor + ", " + highFactor);
         }
-        List<AppSnapshot> previous = new ArrayList<>();
-        for (AppSnapshot p : previousRunsSameName) {
+        List<Run> previous = new ArrayList<>();
+        for (Run p : previousCompleteRuns) {
             boolean same = Objects.equals(p.appId(), run.appId()) && Objects.equals(p.attemptId(), run.attemptId());
-            if (!same && p.complete() && p.durationMs() > 0) {
+            if (!same && p.durationMs() > 0) {
                 previous.add(p);
             }
         }
@@ -56,9 +84,9 @@ public final class RegressionCheck {
             return Optional.empty();
         }
         long duration = run.durationMs();
-        long taskTime = taskTimeMs(run);
-        double medianDuration = median(previous.stream().mapToLong(AppSnapshot::durationMs).toArray());
-        double medianTaskTime = median(previous.stream().mapToLong(RegressionCheck::taskTimeMs).toArray());
+        long taskTime = run.taskTimeMs();
+        double medianDuration = median(previous.stream().mapToLong(Run::durationMs).toArray());
+        double medianTaskTime = median(previous.stream().mapToLong(Run::taskTimeMs).toArray());
         double durationRatio = medianDuration > 0 ? duration / medianDuration : 0;
         double taskRatio = medianTaskTime > 0 ? taskTime / medianTaskTime : 0;
         Severity severity = Severity.max(Severity.atOrAbove(durationRatio, lowFactor, highFactor),
@@ -72,7 +100,7 @@ public final class RegressionCheck {
         String message = String.format(Locale.ROOT,
                 "This run's %s is %.1f× the median of the previous %d run(s) of '%s' (wall time %d ms vs median %.0f ms;"
                         + " task time %d ms vs median %.0f ms).",
-                what, ratio, previous.size(), run.appName(), duration, medianDuration, taskTime, medianTaskTime);
+                what, ratio, previous.size(), appName, duration, medianDuration, taskTime, medianTaskTime);
         String advice = taskRatio >= lowFactor
                 ? "The executors did more work than before: compare input sizes and the slowest stages with a previous run."
                 : "The work was as before but took longer: look for fewer executors, queueing or driver time in this run.";
@@ -89,10 +117,15 @@ public final class RegressionCheck {
                 .detail("medianTaskTimeMs", medianTaskTime)
                 .detail("taskTimeRatio", taskRatio)
                 .detail("previousRuns", previous.size())
-                .detail("previousAppIds", previous.stream().map(AppSnapshot::appId).toList())
+                .detail("previousAppIds", previous.stream().map(Run::appId).toList())
                 .detail("lowFactor", lowFactor)
                 .detail("highFactor", highFactor)
                 .build());
+    }
+
+    /** HIGH threshold for a configured LOW factor: 2× (the fixed HIGH), or the factor itself when above 2. */
+    public static double highFactorFor(double lowFactor) {
+        return Math.max(DEFAULT_HIGH, lowFactor);
     }
 
     /** Σ executor run time over every stage attempt (failed tasks included, as Spark's stage totals). */
