@@ -104,15 +104,18 @@ public final class Units {
         if (ms < 1000) {
             return ms + " ms";
         }
+        // Same text as String.format("%.1f s" / "%d min %02d s" / "%d h %02d min"), without the Formatter (the search
+        // page formats 50 durations per request).
         if (ms < 60_000) {
-            return String.format(Locale.ROOT, "%.1f s", ms / 1000.0);
+            long tenths = (ms + 50) / 100; // %.1f rounds half up
+            return tenths / 10 + "." + tenths % 10 + " s";
         }
         long s = Math.round(ms / 1000.0);
         if (s < 3600) {
-            return String.format(Locale.ROOT, "%d min %02d s", s / 60, s % 60);
+            return s / 60 + " min " + twoDigits(s % 60) + " s";
         }
         long min = Math.round(ms / 60_000.0);
-        return String.format(Locale.ROOT, "%d h %02d min", min / 60, min % 60);
+        return min / 60 + " h " + twoDigits(min % 60) + " min";
     }
 
     /** A share 0..1 as "37 %" (one decimal below 10 %). */
@@ -138,5 +141,9 @@ public final class Units {
 
     private static long ceilDiv(long a, long b) {
         return (a + b - 1) / b;
+    }
+
+    private static String twoDigits(long v) {
+        return v < 10 ? "0" + v : Long.toString(v);
     }
 }

@@ -28,7 +28,22 @@ public final class Fmt {
     }
 
     public static String count(long n) {
-        return String.format(Locale.ROOT, "%,d", n);
+        // String.format(Locale.ROOT, "%,d", n) without the Formatter: groups of three digits separated by ','.
+        if (n > -1000 && n < 1000) {
+            return Long.toString(n);
+        }
+        String digits = Long.toString(n);
+        int sign = n < 0 ? 1 : 0;
+        int len = digits.length() - sign;
+        StringBuilder out = new StringBuilder(digits.length() + len / 3);
+        out.append(digits, 0, sign);
+        for (int i = 0; i < len; i++) {
+            if (i > 0 && (len - i) % 3 == 0) {
+                out.append(',');
+            }
+            out.append(digits.charAt(sign + i));
+        }
+        return out.toString();
     }
 
     public static String percent(double share) {

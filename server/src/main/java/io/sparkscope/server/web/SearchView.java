@@ -60,7 +60,8 @@ final class SearchView {
 
         long total = r.total();
         h.raw("<div class=\"results-head\"><h1>Applications</h1><span class=\"muted\" id=\"result-count\">")
-                .t(Fmt.count(total)).t(total == 1 ? " application" : " applications").raw("</span>");
+                .t(Fmt.count(total)).raw(r.totalIsLowerBound() ? "+" : "")
+                .t(total == 1 && !r.totalIsLowerBound() ? " application" : " applications").raw("</span>");
         h.raw("<span class=\"sort\">Sort: ");
         sortLink(h, q, "start", "desc", "newest");
         sortLink(h, q, "start", "asc", "oldest");
@@ -74,7 +75,7 @@ final class SearchView {
         for (AppListRow a : r.rows()) {
             panel(h, a);
         }
-        pager(h, p, total);
+        pager(h, p, total, r.totalIsLowerBound());
         h.raw("</section></div>");
         return Layout.end(h);
     }
@@ -130,9 +131,9 @@ final class SearchView {
                 .raw("\">").t(label).raw("</a> ");
     }
 
-    private static void pager(Html h, SearchParams p, long total) {
+    private static void pager(Html h, SearchParams p, long total, boolean more) {
         long pages = Math.max(1, (total + SearchParams.PAGE_SIZE - 1) / SearchParams.PAGE_SIZE);
-        if (pages <= 1) {
+        if (pages <= 1 && !more) {
             return;
         }
         h.raw("<nav class=\"pager\">");
@@ -140,8 +141,8 @@ final class SearchView {
             h.raw("<a class=\"btn\" rel=\"prev\" href=\"")
                     .a(Urls.withQuery("/apps", Urls.with(p.query(), "page", String.valueOf(p.page() - 1)))).raw("\">← previous</a>");
         }
-        h.raw(" <span>page ").t(p.page()).raw(" of ").t(pages).raw("</span> ");
-        if (p.page() < pages) {
+        h.raw(" <span>page ").t(p.page()).raw(" of ").t(pages).raw(more ? "+" : "").raw("</span> ");
+        if (p.page() < pages || more) {
             h.raw("<a class=\"btn\" rel=\"next\" href=\"")
                     .a(Urls.withQuery("/apps", Urls.with(p.query(), "page", String.valueOf(p.page() + 1)))).raw("\">next →</a>");
         }

@@ -52,6 +52,8 @@ public final class WebServer {
     private final Options options;
     private final LongSupplier clock;
     private final List<String> heuristicIds;
+    /** The search page counts matches only this far past its offset, then says "1,000+" (the API counts exactly). */
+    static final int SEARCH_COUNT_CAP = 1000;
     private final AppSearchQuery search;
     private final AppDetailQuery details;
     private final DashboardQuery dashboard;
@@ -127,7 +129,7 @@ public final class WebServer {
         app.get("/", ctx -> html(ctx, DashboardView.render(dashboard.load(clock.getAsLong()))));
         app.get("/apps", ctx -> {
             SearchParams p = SearchParams.parse(ctx, clock.getAsLong(), false);
-            html(ctx, SearchView.render(p, search.search(p.filter()), heuristicIds));
+            html(ctx, SearchView.render(p, search.search(p.filter(), SEARCH_COUNT_CAP), heuristicIds));
         });
         app.get("/apps/{appId}", ctx -> appPage(ctx, null));
         app.get("/apps/{appId}/{attemptId}", ctx -> appPage(ctx, ctx.pathParam("attemptId")));

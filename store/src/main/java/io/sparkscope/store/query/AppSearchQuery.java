@@ -19,10 +19,27 @@ public final class AppSearchQuery {
         this.dataSource = dataSource;
     }
 
-    public record Result(List<AppListRow> rows, long total) {
+    /**
+     * @param total the number of matching applications, or a lower bound when {@code totalIsLowerBound} (the count
+     *              was capped, see {@link #search(AppFilter, int)})
+     */
+    public record Result(List<AppListRow> rows, long total, boolean totalIsLowerBound) {
+        public Result(List<AppListRow> rows, long total) {
+            this(rows, total, false);
+        }
     }
 
+    /** One page with the exact total (the JSON API). */
     public Result search(AppFilter f) throws SQLException {
+        return search(f, 0);
+    }
+
+    /**
+     * One page; when {@code countCap > 0} the total is counted only up to {@code offset + countCap} rows past which
+     * it is reported as a lower bound ("1,000+"), so a broad filter never counts the whole table.
+     * The banners need only heuristic, severity, title and message of the findings: the other columns stay unread.
+     */
+    public Result search(AppFilter f, int countCap) throws SQLException {
         Where w = where(f);
         String dir = f.descending() ? " DESC" : " ASC";
         String order = (f.sort() == AppFilter.Sort.DURATION ? "a.duration_ms" : "a.start_time") + dir + ", a.app_pk" + dir;
@@ -48,7 +65,7 @@ public final class AppSearchQuery {
                     }
                 }
             }
-            var findings = Sql.findings(c, pks);
+            var findings = Sql.bannerFindings(c, pks);
             List<AppListRow> rows = new ArrayList<>(raw.size());
             for (Object[] r : raw) {
                 String attempt = (String) r[2];
@@ -59,9 +76,26 @@ public final class AppSearchQuery {
                         findings.getOrDefault((long) r[0], List.of())));
             }
             long total;
-            // The first page usually shows everything when there are fewer rows than a page: skip the count then.
-            if (f.offset() == 0 && rows.size() < f.limit()) {
-                total = rows.size();
+            boolean lowerBound = false;
+            // A page that is not full ends the result: offset + rows is the total, no count needed.
+            if (rows.size() < f.limit() && (f.offset() == 0 || !rows.isEmpty())) {
+                total = f.offset() + rows.size();
+            } else if (countCap > 0) {
+                long cap = (long) f.offset() + countCap;
+                try (PreparedStatement ps = c.prepareStatement(
+                        "SELECT count(*) FROM (SELECT 1 FROM application a" + w.sql + " LIMIT ?) capped")) {
+                    List<Object> params = new ArrayList<>(w.params);
+                    params.add(cap + 1);
+                    Sql.bind(ps, params);
+                    try (ResultSet rs = ps.executeQuery()) {
+                        rs.next();
+                        total = rs.getLong(1);
+                    }
+                }
+                if (total > cap) {
+                    total = cap;
+                    lowerBound = true;
+                }
             } else {
                 try (PreparedStatement ps = c.prepareStatement("SELECT count(*) FROM application a" + w.sql)) {
                     Sql.bind(ps, w.params);
@@ -71,7 +105,7 @@ public final class AppSearchQuery {
                     }
                 }
             }
-            return new Result(rows, total);
+            return new Result(rows, total, lowerBound);
         }
     }
 

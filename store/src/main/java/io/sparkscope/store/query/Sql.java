@@ -95,4 +95,27 @@ final class Sql {
         }
         return out;
     }
+
+    /**
+     * The banner fields (heuristic, severity, title, message) of several applications' findings in one query, grouped
+     * by app_pk in stored order; recommendation, ids and details are left empty (the search page does not show them).
+     */
+    static Map<Long, List<StoredFinding>> bannerFindings(Connection c, List<Long> pks) throws SQLException {
+        Map<Long, List<StoredFinding>> out = new HashMap<>();
+        if (pks.isEmpty()) {
+            return out;
+        }
+        try (PreparedStatement ps = c.prepareStatement("SELECT app_pk, finding_id, heuristic, severity, title, message"
+                + " FROM finding WHERE app_pk = ANY(?) ORDER BY app_pk, ord")) {
+            ps.setArray(1, pks(c, pks));
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    out.computeIfAbsent(rs.getLong(1), k -> new ArrayList<>(4)).add(new StoredFinding(
+                            rs.getString(2), rs.getString(3), rs.getString(4), rs.getString(5), rs.getString(6),
+                            null, List.of(), List.of(), List.of(), null));
+                }
+            }
+        }
+        return out;
+    }
 }
