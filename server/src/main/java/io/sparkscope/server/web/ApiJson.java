@@ -1,6 +1,10 @@
 package io.sparkscope.server.web;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.sparkscope.core.analysis.prediction.KeyStage;
+import io.sparkscope.core.analysis.prediction.Prediction;
+import io.sparkscope.core.analysis.prediction.StageKey;
+import io.sparkscope.core.analysis.prediction.StageMean;
 import io.sparkscope.core.model.DistributionMetric;
 import io.sparkscope.core.model.TaskDistributions;
 import io.sparkscope.core.report.SnapshotJson;
@@ -219,6 +223,61 @@ final class ApiJson {
         }
         m.put("runs", runs);
         return m;
+    }
+
+    /** A run-time prediction: key stages with their line (ms = interceptMs + slopeMsPerByte × bytes) and R². */
+    static Map<String, Object> prediction(RunPrediction rp) {
+        Prediction p = rp.prediction();
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("name", p.appName());
+        m.put("inputBytes", p.inputBytes());
+        m.put("predictedMs", p.predictedMs());
+        m.put("reliable", p.reliable());
+        m.put("trainingRuns", p.trainingRuns());
+        m.put("skippedRuns", rp.skippedRuns());
+        m.put("minInputBytes", p.minInputBytes());
+        m.put("maxInputBytes", p.maxInputBytes());
+        m.put("overheadMs", p.overheadMs());
+        m.put("meanStageMs", p.meanStageMs());
+        m.put("meanChangeMs", p.meanChangeMs());
+        List<Object> keys = new ArrayList<>();
+        for (KeyStage k : p.keyStages()) {
+            Map<String, Object> x = stageKey(k.key());
+            x.put("meanMs", k.meanMs());
+            x.put("changeMs", k.changeMs());
+            Map<String, Object> fit = new LinkedHashMap<>();
+            fit.put("interceptMs", k.fit().intercept());
+            fit.put("slopeMsPerByte", k.fit().slope());
+            fit.put("r2", k.fit().r2());
+            fit.put("points", k.fit().n());
+            x.put("fit", fit);
+            x.put("predictedMs", k.predictedMs());
+            keys.add(x);
+        }
+        m.put("keyStages", keys);
+        List<Object> others = new ArrayList<>();
+        for (StageMean s : p.otherStages()) {
+            Map<String, Object> x = stageKey(s.key());
+            x.put("meanMs", s.meanMs());
+            x.put("runs", s.runs());
+            others.add(x);
+        }
+        m.put("otherStages", others);
+        m.put("warnings", p.warnings().stream().map(w -> {
+            Map<String, Object> x = new LinkedHashMap<>();
+            x.put("code", w.name());
+            x.put("message", RunPrediction.describe(w, p));
+            return x;
+        }).toList());
+        return m;
+    }
+
+    private static Map<String, Object> stageKey(StageKey k) {
+        Map<String, Object> x = new LinkedHashMap<>();
+        x.put("jobPosition", k.jobPosition());
+        x.put("name", k.name());
+        x.put("occurrence", k.occurrence());
+        return x;
     }
 
     static String write(Object o) {

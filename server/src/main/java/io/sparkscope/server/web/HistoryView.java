@@ -1,11 +1,34 @@
 package io.sparkscope.server.web;
 
+import io.sparkscope.core.analysis.prediction.KeyStage;
+import io.sparkscope.core.analysis.prediction.Prediction;
+import io.sparkscope.core.analysis.prediction.PredictionWarning;
+import io.sparkscope.core.analysis.prediction.StageKey;
+import io.sparkscope.core.analysis.prediction.StageMean;
+
+import java.util.Locale;
+
 /**
  * {@code /history?name=…}: a chart.js line chart (drawn by /static/history.js from the JSON embedded in the page)
- * plus the same runs as a table, so the page works without JavaScript except the chart.
+ * plus the same runs as a table, so the page works without JavaScript except the chart; below them a GET form that
+ * predicts the run time for an input size from the key stages of the stored runs ({@link RunPrediction}).
  */
 final class HistoryView {
     private HistoryView() {
+    }
+
+    /**
+     * The prediction form's state.
+     *
+     * @param inputBytes what the user typed (null = nothing asked)
+     * @param result     the prediction, or null
+     * @param error      why there is no prediction (bad size, no usable run), or null
+     */
+    record PredictForm(String inputBytes, RunPrediction result, String error) {
+    }
+
+    static String render(RunHistory hist, String json) {
+        return render(hist, json, new PredictForm(null, null, null));
     }
 
     static String form() {
@@ -16,7 +39,7 @@ final class HistoryView {
         return Layout.end(h);
     }
 
-    static String render(RunHistory hist, String json) {
+    static String render(RunHistory hist, String json, PredictForm form) {
         Html h = Layout.start("History of " + hist.name(), "History");
         h.raw("<h1>History of <span id=\"history-name\">").t(hist.name()).raw("</span></h1>");
         if (hist.runs().isEmpty()) {
@@ -45,6 +68,62 @@ final class HistoryView {
             h.raw("</td></tr>");
         }
         h.raw("</tbody></table>");
+        predict(h, hist.name(), form);
         return Layout.end(h);
+    }
+
+    private static void predict(Html h, String name, PredictForm form) {
+        h.raw("<section class=\"panel\" id=\"predict\"><h2>Predict run time</h2>"
+                + "<form method=\"get\" action=\"/history#predict\"><input type=\"hidden\" name=\"name\" value=\"")
+                .a(name).raw("\"><label>Predict run time for input size <input type=\"text\" inputmode=\"numeric\" "
+                        + "name=\"inputBytes\" size=\"20\" value=\"").a(form.inputBytes() == null ? "" : form.inputBytes())
+                .raw("\"> bytes</label> <button class=\"btn primary\">Predict</button></form>");
+        if (form.error() != null) {
+            h.raw("<p class=\"warn\" id=\"predict-error\">").t(form.error()).raw("</p>");
+        }
+        RunPrediction rp = form.result();
+        if (rp == null) {
+            h.raw("<p class=\"muted\">From the stored runs of this name (complete, with measured input): key stages "
+                    + "(longer than the mean stage, growing with the input more than the others) are fitted linearly "
+                    + "against input bytes; the other stages and the start-up/driver time count at their mean.</p>");
+            h.raw("</section>");
+            return;
+        }
+        Prediction p = rp.prediction();
+        h.raw("<p id=\"predict-result\">Predicted run time for ").t(Fmt.bytes(p.inputBytes())).raw(" (")
+                .t(Fmt.count(p.inputBytes())).raw(" bytes): <strong id=\"predicted-ms\" data-ms=\"").a(p.predictedMs())
+                .raw("\">").t(Fmt.duration(p.predictedMs())).raw("</strong>").raw(p.reliable() ? "" : " <span class=\"warn\">(see the warnings)</span>")
+                .raw("</p><p class=\"muted\">From ").t(rp.usedRuns()).raw(" runs with inputs ").t(Fmt.bytes(p.minInputBytes()))
+                .raw(" – ").t(Fmt.bytes(p.maxInputBytes()));
+        if (rp.skippedRuns() > 0) {
+            h.raw("; ").t(rp.skippedRuns()).raw(" runs left out (incomplete or no measured input)");
+        }
+        h.raw(". Start-up, driver and clean-up time: ").t(Fmt.duration(Math.round(p.overheadMs()))).raw(".</p>");
+        if (!p.warnings().isEmpty()) {
+            h.raw("<ul class=\"predict-warnings\" id=\"predict-warnings\">");
+            for (PredictionWarning w : p.warnings()) {
+                h.raw("<li class=\"warn\" data-code=\"").a(w.name()).raw("\">").t(RunPrediction.describe(w, p)).raw("</li>");
+            }
+            h.raw("</ul>");
+        }
+        h.raw("<table class=\"grid\" id=\"predict-stages\"><thead><tr><th>Stage</th><th>Kind</th><th>Line (ms)</th>"
+                + "<th class=\"num\">R²</th><th class=\"num\">Mean so far</th><th class=\"num\">Predicted</th></tr></thead><tbody>");
+        for (KeyStage k : p.keyStages()) {
+            h.raw("<tr><td>").t(stage(k.key())).raw("</td><td>key</td><td>").t(String.format(Locale.ROOT, "%.1f + %.4g × bytes",
+                    k.fit().intercept(), k.fit().slope())).raw("</td><td class=\"num\">")
+                    .t(String.format(Locale.ROOT, "%.3f", k.fit().r2())).raw("</td><td class=\"num\">")
+                    .t(Fmt.duration(Math.round(k.meanMs()))).raw("</td><td class=\"num\">")
+                    .t(Fmt.duration(Math.round(k.predictedMs()))).raw("</td></tr>");
+        }
+        for (StageMean s : p.otherStages()) {
+            h.raw("<tr><td>").t(stage(s.key())).raw("</td><td>mean</td><td></td><td></td><td class=\"num\">")
+                    .t(Fmt.duration(Math.round(s.meanMs()))).raw("</td><td class=\"num\">")
+                    .t(Fmt.duration(Math.round(s.meanMs()))).raw("</td></tr>");
+        }
+        h.raw("</tbody></table></section>");
+    }
+
+    private static String stage(StageKey k) {
+        return "job #" + (k.jobPosition() + 1) + ": " + k.name() + (k.occurrence() > 0 ? " (" + (k.occurrence() + 1) + ")" : "");
     }
 }

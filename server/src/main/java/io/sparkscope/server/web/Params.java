@@ -96,6 +96,24 @@ public final class Params {
         }
     }
 
+    /** A whole number in {@code min…max}, or null when absent; digit-group separators ({@code _ , space}) are allowed. */
+    public static Long longValue(Context ctx, String name, long min, long max) {
+        String v = text(ctx, name);
+        if (v == null) {
+            return null;
+        }
+        String digits = v.replaceAll("[_, ]", "");
+        try {
+            long n = Long.parseLong(digits);
+            if (n < min || n > max) {
+                throw WebException.badParam(name, n + " is outside " + min + "…" + max);
+            }
+            return n;
+        } catch (NumberFormatException e) {
+            throw WebException.badParam(name, "'" + v + "' is not a whole number");
+        }
+    }
+
     /**
      * A point in time: epoch milliseconds, an ISO-8601 instant or offset date-time ({@code 2026-11-29T10:00:00Z}),
      * a local date-time as HTML's datetime-local input sends it ({@code 2026-11-29T10:00}, read as UTC) or a date

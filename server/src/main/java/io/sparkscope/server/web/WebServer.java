@@ -148,7 +148,7 @@ public final class WebServer {
                 return;
             }
             RunHistory h = RunHistory.of(name, history.runs(name, HISTORY_LIMIT));
-            html(ctx, HistoryView.render(h, ApiJson.write(ApiJson.history(h))));
+            html(ctx, HistoryView.render(h, ApiJson.write(ApiJson.history(h)), predictForm(ctx, name, h)));
         });
 
         app.get("/api/v1/apps", ctx -> {
@@ -182,6 +182,18 @@ public final class WebServer {
             json(ctx, ApiJson.history(RunHistory.of(name, history.runs(name, HISTORY_LIMIT))));
         });
 
+        app.get("/api/v1/predict", ctx -> {
+            String name = Params.text(ctx, "name");
+            if (name == null) {
+                throw WebException.badParam("name", "required: the application name");
+            }
+            Long bytes = Params.longValue(ctx, "inputBytes", 1, RunPrediction.MAX_INPUT_BYTES);
+            if (bytes == null) {
+                throw WebException.badParam("inputBytes", "required: the input size in bytes to predict the run time for");
+            }
+            json(ctx, ApiJson.prediction(RunPrediction.of(dataSource, history, name, bytes)));
+        });
+
         app.exception(WebException.class, (e, ctx) -> error(ctx, e.status(), e.getMessage(), e.parameter()));
         app.exception(SQLException.class, (e, ctx) -> {
             LOG.warn("database error on {}: {}", ctx.path(), e.getMessage());
@@ -196,6 +208,20 @@ public final class WebServer {
                 error(ctx, 404, "no such page: " + ctx.path(), null);
             }
         });
+    }
+
+    /** The history page's prediction form: what was asked, and the prediction or why there is none. */
+    private HistoryView.PredictForm predictForm(Context ctx, String name, RunHistory h) throws SQLException {
+        String raw = ctx.queryParam("inputBytes");
+        if (raw == null || raw.isBlank() || h.runs().isEmpty()) {
+            return new HistoryView.PredictForm(raw, null, null);
+        }
+        try {
+            long bytes = Params.longValue(ctx, "inputBytes", 1, RunPrediction.MAX_INPUT_BYTES);
+            return new HistoryView.PredictForm(raw, RunPrediction.of(dataSource, history, name, bytes), null);
+        } catch (WebException e) {
+            return new HistoryView.PredictForm(raw, null, e.getMessage());
+        }
     }
 
     private void appPage(Context ctx, String attemptId) throws SQLException {

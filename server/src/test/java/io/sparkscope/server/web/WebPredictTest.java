@@ -1,0 +1,177 @@
+package io.sparkscope.server.web;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.sparkscope.core.event.TaskMetric;
+import io.sparkscope.core.model.AppSnapshot;
+import io.sparkscope.core.model.JobSummary;
+import io.sparkscope.core.model.StageSummary;
+import io.sparkscope.core.model.StageTotals;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+import javax.sql.DataSource;
+import java.util.ArrayList;
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * {@code /api/v1/predict} and the history page's prediction form over four stored runs of one name whose first stage
+ * takes 1 s + 4 s per GB of input (the key stage), the others a constant 2 s and 0.5 s, plus 3 s of driver time.
+ */
+class WebPredictTest {
+    private static final long GB = 1L << 30;
+    /** A name that needs escaping everywhere it is shown. */
+    static final String NAME = "nightly <etl> & \"co\"";
+    private static WebServer server;
+    private static String base;
+
+    @BeforeAll
+    static void start() {
+        DataSource ds = WebFixture.newDatabase();
+        for (int gb = 1; gb <= 4; gb++) {
+            WebFixture.write(ds, run("app-predict-" + gb, NAME, WebFixture.NOW - (10 - gb) * WebFixture.DAY, gb * GB,
+                    1_000 + 4_000L * gb, 2_000, 500));
+        }
+        // A run of another name that measured no input: nothing to train on.
+        WebFixture.write(ds, run("app-noinput", "no-input job", WebFixture.NOW - WebFixture.DAY, 0, 1_000, 1_000, 1_000));
+        server = new WebServer(ds, new WebServer.Options(null, null), () -> WebFixture.NOW);
+        base = "http://127.0.0.1:" + server.start("127.0.0.1", 0);
+    }
+
+    @AfterAll
+    static void stop() {
+        if (server != null) {
+            server.stop();
+        }
+    }
+
+    /**
+     * A stored-shape run: one job of three stages back to back (times {@code stageMs}), the first reading
+     * {@code inputBytes}, 1.5 s of driver time before and after.
+     */
+    static AppSnapshot run(String appId, String name, long start, long inputBytes, long... stageMs) {
+        long total = 3_000;
+        for (long ms : stageMs) {
+            total += ms;
+        }
+        var spec = SyntheticApps.spec(appId, name, "alice", start, total);
+        AppSnapshot s = SyntheticApps.snapshot(new SyntheticApps.Spec(spec.appId(), null, name, "alice", start, total,
+                true, spec.conf(), 1, stageMs.length, 4, null, 0, appId.hashCode()));
+        List<StageSummary> stages = new ArrayList<>();
+        long t = start + 1_500;
+        for (int i = 0; i < stageMs.length; i++) {
+            StageSummary o = s.stages().get(i);
+            long[] sums = new long[TaskMetric.count()];
+            for (TaskMetric m : TaskMetric.values()) {
+                sums[m.ordinal()] = o.totals().get(m);
+            }
+            sums[TaskMetric.INPUT_BYTES.ordinal()] = i == 0 ? inputBytes : 0;
+            stages.add(new StageSummary(o.stageId(), o.attemptId(), "stage " + i + " at Etl.scala:" + (10 + i), o.details(),
+                    o.status(), o.numTasks(), o.numActiveTasks(), o.numCompleteTasks(), o.numFailedTasks(),
+                    o.numKilledTasks(), o.numCompletedIndices(), t, t + stageMs[i], t + 1, t + stageMs[i] - 1,
+                    o.failureReason(), o.parentIds(), o.jobIds(), StageTotals.of(sums), o.taskSummary(), o.keptTasks(),
+                    o.endReasons()));
+            t += stageMs[i];
+        }
+        JobSummary j = s.jobs().get(0);
+        JobSummary job = new JobSummary(j.jobId(), j.name(), j.description(), j.jobGroup(), start + 1_500, t, j.status(),
+                j.failureReason(), j.stageIds(), j.sqlExecutionId(), j.numTasks(), j.numCompletedTasks(),
+                j.numFailedTasks(), j.numKilledTasks(), j.numSkippedStages());
+        return new AppSnapshot(s.appId(), s.attemptId(), s.appName(), s.sparkUser(), s.sparkVersion(), s.startTime(),
+                s.endTime(), s.lastEventTime(), s.complete(), s.config(), s.executors(), List.of(job), stages,
+                s.sqlExecutions(), s.driverGcTimeMs(), s.driverMaxMemory(), s.eventCount(), s.unknownEventTypes());
+    }
+
+    private static JsonNode json(String path, int status) throws Exception {
+        var r = WebFixture.getAt(base, path);
+        assertEquals(status, r.status(), path + ": " + r.body());
+        assertTrue(r.headers().firstValue("Content-Type").orElse("").startsWith("application/json"), path);
+        return WebApiTest.JSON.readTree(r.body());
+    }
+
+    @Test
+    void linearKeyStageIsPredictedWithinOnePercent() throws Exception {
+        JsonNode p = json("/api/v1/predict?name=" + Urls.enc(NAME) + "&inputBytes=" + 6 * GB, 200);
+        // 25 s key stage + 2 s + 0.5 s + 3 s driver time, what a run at 6 GB would take.
+        long expected = 30_500;
+        assertEquals(expected, p.get("predictedMs").asDouble(), expected * 0.01, p.toString());
+        assertEquals(NAME, p.get("name").asText());
+        assertEquals(4, p.get("trainingRuns").asInt());
+        assertEquals(6 * GB, p.get("inputBytes").asLong());
+        assertEquals(1, p.get("keyStages").size());
+        JsonNode key = p.get("keyStages").get(0);
+        assertEquals("stage 0 at Etl.scala:10", key.get("name").asText());
+        assertEquals(1.0, key.get("fit").get("r2").asDouble(), 1e-9);
+        assertEquals(4_000.0 / GB, key.get("fit").get("slopeMsPerByte").asDouble(), 1e-12);
+        assertEquals(1_000, key.get("fit").get("interceptMs").asDouble(), 1);
+        assertEquals(25_000, key.get("predictedMs").asDouble(), 250);
+        assertEquals(2, p.get("otherStages").size());
+        assertTrue(p.get("reliable").asBoolean(), p.get("warnings").toString());
+        assertEquals(0, p.get("warnings").size());
+
+        // Far beyond the runs: predicted, but said to be an extrapolation.
+        JsonNode far = json("/api/v1/predict?name=" + Urls.enc(NAME) + "&inputBytes=" + 100 * GB, 200);
+        assertFalse(far.get("reliable").asBoolean());
+        assertEquals("EXTRAPOLATION", far.get("warnings").get(0).get("code").asText());
+        assertTrue(far.get("warnings").get(0).get("message").asText().contains("4.0 GiB")
+                || far.get("warnings").get(0).get("message").asText().contains("GB"), far.toString());
+    }
+
+    @Test
+    void badOrMissingParametersAre400NamingThem() throws Exception {
+        String n = "name=" + Urls.enc(NAME);
+        for (String[] c : new String[][]{{"/api/v1/predict?inputBytes=100", "name"},
+                {"/api/v1/predict?" + n, "inputBytes"}, {"/api/v1/predict?" + n + "&inputBytes=", "inputBytes"},
+                {"/api/v1/predict?" + n + "&inputBytes=ten", "inputBytes"},
+                {"/api/v1/predict?" + n + "&inputBytes=0", "inputBytes"},
+                {"/api/v1/predict?" + n + "&inputBytes=-5", "inputBytes"},
+                {"/api/v1/predict?" + n + "&inputBytes=1e9", "inputBytes"},
+                {"/api/v1/predict?" + n + "&inputBytes=99999999999999999999", "inputBytes"}}) {
+            JsonNode e = json(c[0], 400);
+            assertEquals(c[1], e.get("parameter").asText(), c[0]);
+            assertTrue(e.get("error").asText().contains(c[1]), c[0]);
+        }
+        // Digit-group separators are fine.
+        assertEquals(200, WebFixture.getAt(base, "/api/v1/predict?" + n + "&inputBytes=1_000_000_000").status());
+    }
+
+    @Test
+    void unknownNameIs404AndRunsWithoutInputAre422() throws Exception {
+        assertTrue(json("/api/v1/predict?name=none-such&inputBytes=1000", 404).get("error").asText().contains("none-such"));
+        assertTrue(json("/api/v1/predict?name=no-input%20job&inputBytes=1000", 422).get("error").asText()
+                .contains("input bytes"));
+    }
+
+    @Test
+    void historyPageFormShowsPredictionAndWarningsEscaped() {
+        var plain = WebFixture.getAt(base, "/history?name=" + Urls.enc(NAME));
+        assertEquals(200, plain.status());
+        assertTrue(plain.body().contains("Predict run time for input size"));
+        assertTrue(plain.body().contains("name=\"inputBytes\""));
+        assertTrue(plain.body().contains("value=\"nightly &lt;etl&gt; &amp; &quot;co&quot;\""), "hidden name escaped");
+        assertFalse(plain.body().contains("id=\"predict-result\""));
+
+        var r = WebFixture.getAt(base, "/history?name=" + Urls.enc(NAME) + "&inputBytes=" + 100 * GB);
+        assertEquals(200, r.status());
+        String b = r.body();
+        assertTrue(b.contains("id=\"predict-result\""), b);
+        assertTrue(b.contains("data-ms=\""), b);
+        assertTrue(b.contains("data-code=\"EXTRAPOLATION\""), b);
+        assertTrue(b.contains("stage 0 at Etl.scala:10"), b);
+        assertFalse(b.contains("<etl>"), "the name is never markup");
+
+        var six = WebFixture.getAt(base, "/history?name=" + Urls.enc(NAME) + "&inputBytes=" + 6 * GB).body();
+        assertTrue(six.contains("data-ms=\"30500\""), six);
+        assertFalse(six.contains("id=\"predict-warnings\""));
+
+        var bad = WebFixture.getAt(base, "/history?name=" + Urls.enc(NAME) + "&inputBytes=%3Cb%3E");
+        assertEquals(200, bad.status());
+        assertTrue(bad.body().contains("id=\"predict-error\""));
+        assertTrue(bad.body().contains("&lt;b&gt;"));
+        assertFalse(bad.body().contains("<b>"));
+    }
+}
