@@ -29,7 +29,7 @@ PGPASSWORD=$PW psql -h 127.0.0.1 -U postgres -d $DB -qtAc \
           || (SELECT count(*) FROM stage_statistics) || ' stage statistics, ' || (SELECT count(*) FROM finding) || ' findings'"
 
 SPARKSCOPE_DB_PASSWORD=$PW java -Xmx1g -jar server/target/sparkscope.jar serve --db "$URL" --user postgres --port "$PORT" \
-  --pool-size 16 2>/tmp/web-bench-serve.log &
+  --pool-size 16 ${SERVE_ARGS:-} 2>/tmp/web-bench-serve.log &
 SERVER=$!
 trap 'kill $SERVER 2>/dev/null || true' EXIT
 for _ in $(seq 1 60); do curl -fs "http://127.0.0.1:$PORT/healthz" >/dev/null && break; sleep 0.5; done
@@ -41,12 +41,20 @@ ids=$(PGPASSWORD=$PW psql -h 127.0.0.1 -U postgres -d $DB -qtAc "SELECT app_id F
   echo "/apps?status=complete&severity=low&page=3"; echo "/apps?name=job-17&sort=duration";
   echo "/apps?heuristic=StageFailure&user=user0"; echo "/apps?startedFrom=2020-01-01&page=20"; } > /tmp/urls-search.txt
 echo "$ids" | sed 's|^|/apps/|' > /tmp/urls-app.txt
-echo "$ids" | paste -d, - - - | sed 's|^|/compare?apps=|' > /tmp/urls-compare.txt
+echo "$ids" | head -n 399 | paste -d, - - - | sed 's|^|/compare?apps=|' > /tmp/urls-compare.txt
 echo "$ids" | sed 's|^|/api/v1/apps/|; s|$|/stages|' > /tmp/urls-api-stages.txt
 
 echo "# $(date -u +%FT%TZ) $(nproc) vCPU, $(uname -r), $(PGPASSWORD=$PW psql -h 127.0.0.1 -U postgres -d $DB -qtAc 'SHOW server_version'), wrk -t4 -c16 -d${SECS}s"
-for kind in search app compare api-stages; do
+# CPU ticks (1/100 s) used so far by one pid / by all PostgreSQL processes: CPU per request does not depend on how
+# busy the rest of the machine is, unlike the latencies, so it is the figure to compare between code versions.
+ticks() { awk '{print $14 + $15}' "/proc/$1/stat" 2>/dev/null || echo 0; }
+pg_ticks() { local t=0; for p in $(pgrep -x postgres); do t=$((t + $(ticks "$p"))); done; echo "$t"; }
+for kind in ${KINDS:-search app compare api-stages}; do
   URLS_FILE=/tmp/urls-$kind.txt wrk -t4 -c16 -d3s -s bench/web-latency.lua "http://127.0.0.1:$PORT" >/dev/null  # warm-up
   printf '%-11s ' "$kind"
-  URLS_FILE=/tmp/urls-$kind.txt wrk -t4 -c16 -d${SECS}s -s bench/web-latency.lua "http://127.0.0.1:$PORT" | grep '^RESULT'
+  j0=$(ticks $SERVER); p0=$(pg_ticks)
+  out=$(URLS_FILE=/tmp/urls-$kind.txt wrk -t4 -c16 -d${SECS}s -s bench/web-latency.lua "http://127.0.0.1:$PORT" | grep '^RESULT')
+  j1=$(ticks $SERVER); p1=$(pg_ticks)
+  n=$(echo "$out" | sed 's/.*requests=\([0-9]*\).*/\1/')
+  echo "$out server_cpu_ms_per_req=$(echo "scale=2; ($j1 - $j0) * 10 / $n" | bc) pg_cpu_ms_per_req=$(echo "scale=2; ($p1 - $p0) * 10 / $n" | bc) load=$(cut -d' ' -f1 /proc/loadavg)"
 done

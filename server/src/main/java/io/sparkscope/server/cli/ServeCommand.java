@@ -37,6 +37,15 @@ public final class ServeCommand implements Callable<Integer> {
             description = "Database connections (default: ${DEFAULT-VALUE}).")
     int poolSize;
 
+    @Option(names = "--max-concurrent-requests", paramLabel = "<n>",
+            description = "Requests handled at once; more wait in arrival order (default: 2 per CPU core, here "
+                    + "${sys:sparkscope.defaultConcurrency}; 0 = no limit).")
+    Integer maxConcurrentRequests;
+
+    static {
+        System.setProperty("sparkscope.defaultConcurrency", String.valueOf(WebServer.Options.defaultConcurrency()));
+    }
+
     @Override
     public Integer call() throws InterruptedException {
         if (port < 0 || port > 65535) {
@@ -55,12 +64,16 @@ public final class ServeCommand implements Callable<Integer> {
                 throw new Main.UsageError("--history-server-url: expected an http(s) URL, got '" + historyServerUrl + "'");
             }
         }
+        int concurrency = maxConcurrentRequests == null ? WebServer.Options.defaultConcurrency() : maxConcurrentRequests;
+        if (concurrency < 0 || concurrency > 10_000) {
+            throw new Main.UsageError("--max-concurrent-requests: " + concurrency + " is outside 0…10000");
+        }
         String token = authToken != null ? authToken : System.getenv("SPARKSCOPE_AUTH_TOKEN");
         if (token != null && token.isBlank()) {
             throw new Main.UsageError("--auth-token: empty token");
         }
         HikariDataSource ds = db.open(poolSize);
-        WebServer server = new WebServer(ds, new WebServer.Options(historyServerUrl, token), System::currentTimeMillis);
+        WebServer server = new WebServer(ds, new WebServer.Options(historyServerUrl, token, concurrency), System::currentTimeMillis);
         int bound;
         try {
             bound = server.start(bind, port);

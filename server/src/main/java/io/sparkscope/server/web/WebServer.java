@@ -14,6 +14,8 @@ import io.sparkscope.store.query.AppSearchQuery;
 import io.sparkscope.store.query.DashboardQuery;
 import io.sparkscope.store.query.HistoryQuery;
 import io.sparkscope.store.query.StageRow;
+import jakarta.servlet.DispatcherType;
+import org.eclipse.jetty.servlet.FilterHolder;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -23,6 +25,7 @@ import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.sql.SQLException;
 import java.util.ArrayList;
+import java.util.EnumSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -45,7 +48,22 @@ public final class WebServer {
      * @param historyServerUrl base URL of a Spark History Server for "open in SHS" links, or null
      * @param authToken        when set, every request needs it (Bearer header, ?token= or the cookie it sets)
      */
-    public record Options(String historyServerUrl, String authToken) {
+    /**
+     * @param maxConcurrentRequests requests handled at once; the rest wait in arrival order (0 = no limit)
+     */
+    public record Options(String historyServerUrl, String authToken, int maxConcurrentRequests) {
+        public Options(String historyServerUrl, String authToken) {
+            this(historyServerUrl, authToken, defaultConcurrency());
+        }
+
+        /**
+         * Two requests per core. Past that, more requests in flight only share the same CPUs and database (time
+         * slicing): every request gets slower and the slowest pages far slower, while waiting in line keeps each
+         * request's time close to the average (measured in BENCHMARKS.md, "Web UI latency").
+         */
+        public static int defaultConcurrency() {
+            return 2 * Runtime.getRuntime().availableProcessors();
+        }
     }
 
     private final DataSource dataSource;
@@ -89,6 +107,11 @@ public final class WebServer {
             });
             cfg.staticFiles.enableWebjars();
             cfg.http.prefer405over404 = false;
+            if (options.maxConcurrentRequests() > 0) {
+                AdmissionFilter admission = new AdmissionFilter(options.maxConcurrentRequests());
+                cfg.jetty.modifyServletContextHandler(h -> h.addFilter(new FilterHolder(admission), "/*",
+                        EnumSet.of(DispatcherType.REQUEST)));
+            }
         });
         routes(app);
         try {

@@ -143,7 +143,7 @@ class WebRoutesTest {
         assertEquals(200, newest.status());
         assertTrue(newest.body().contains("application_1795_0001/2"), "attempt omitted: the newest attempt");
         String sorted = get("/apps/app-etl-4?stageSort=duration&stageOrder=desc").body();
-        assertTrue(sorted.contains("Duration ▼"));
+        assertTrue(sorted.contains("Duration &#9660;"), "sorted column marked ▼ (as a character reference)");
         assertEquals(400, get("/apps/app-etl-4?stageSort=colour").status());
         assertEquals(400, get("/apps/app-etl-4?stageOrder=sideways").status());
     }
@@ -173,7 +173,7 @@ class WebRoutesTest {
         int dur = b.indexOf("<th>Duration</th>");
         String durRow = b.substring(dur, b.indexOf("</tr>", dur));
         assertTrue(durRow.contains("class=\"num diff\""), "30 min vs 10 min is > 20 %: " + durRow);
-        assertTrue(b.contains("job 1 · stage 1") && b.contains("job 2 · stage 2"), "stages matched by position");
+        assertTrue(b.contains("job 1 &#183; stage 1") && b.contains("job 2 &#183; stage 2"), "stages matched by position");
         // repeated apps= (the search page's checkboxes) works the same
         assertEquals(200, get("/compare?apps=app-etl-3&apps=app-etl-4").status());
         assertEquals(200, get("/compare?apps=application_1795_0001/1,application_1795_0001/2").status());
