@@ -6,7 +6,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 APPS=${1:-10000}; TASKS=${2:-25}; SECS=${3:-20}
-DB=sparkscope_bench; PW=bench; PORT=${PORT:-7171}
+DB=${BENCH_DB:-sparkscope_bench}; PW=bench; PORT=${PORT:-7171}
 URL="jdbc:postgresql://127.0.0.1:5432/$DB"
 command -v wrk >/dev/null || { echo "wrk missing: apt-get install -y wrk" >&2; exit 2; }
 

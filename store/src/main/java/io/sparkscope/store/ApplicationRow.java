@@ -31,7 +31,7 @@ final class ApplicationRow {
             bigint("memory_bytes_spilled"), bigint("disk_bytes_spilled"), bigint("shuffle_read_bytes"),
             bigint("shuffle_write_bytes"), bigint("input_bytes"), bigint("output_bytes"), bigint("driver_gc_time_ms"),
             bigint("driver_max_memory"), bigint("event_count"), jsonb("unknown_event_types"), integer("num_findings"),
-            text("worst_severity"));
+            text("worst_severity"), jsonb("banners"));
 
     /** Upsert on (app_id, attempt_id); updated_at moves only when something changed (no-op rewrites stay no-ops). */
     static final String UPSERT_SQL = "INSERT INTO application AS t (app_id, attempt_id, "
@@ -125,6 +125,18 @@ final class ApplicationRow {
                 s.lastEventTime(), s.durationMs(), s.status(), s.complete(), s.jobs().size(), failedJobs,
                 s.stages().size(), failedStages, s.totalTasks(), s.failedTasks(), executors, taskTime, run, cpu, gc,
                 mem, disk, shRead, shWrite, in, out, s.driverGcTimeMs(), s.driverMaxMemory(), s.eventCount(),
-                Json.write(s.unknownEventTypes()), findings.size(), StoredFinding.worst(findings)};
+                Json.write(s.unknownEventTypes()), findings.size(), StoredFinding.worst(findings), banners(findings)};
+    }
+
+    /** The search page's banners (V7): [[id, heuristic, severity, title, message], …] in finding order, or null. */
+    static String banners(List<StoredFinding> findings) {
+        if (findings.isEmpty()) {
+            return null;
+        }
+        List<List<String>> rows = new java.util.ArrayList<>(findings.size());
+        for (StoredFinding f : findings) {
+            rows.add(java.util.Arrays.asList(f.id(), f.heuristic(), f.severity(), f.title(), f.message()));
+        }
+        return Json.write(rows);
     }
 }

@@ -9,8 +9,9 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The search page's query: one page of applications and their findings (for the banners) in two statements, plus
- * the total for paging. SQL is built only from fixed fragments; every value is a parameter.
+ * The search page's query: one page of applications with their banners (stored on the application row, V7) in one
+ * statement, plus the total for paging when the page is full. SQL is built only from fixed fragments; every value is
+ * a parameter.
  */
 public final class AppSearchQuery {
     private final DataSource dataSource;
@@ -45,11 +46,10 @@ public final class AppSearchQuery {
         String order = (f.sort() == AppFilter.Sort.DURATION ? "a.duration_ms" : "a.start_time") + dir + ", a.app_pk" + dir;
         String sql = "SELECT a.app_pk, a.app_id, a.attempt_id, a.name, a.spark_user, a.start_time, a.end_time,"
                 + " a.duration_ms, a.complete, a.last_event_time, a.num_jobs, a.num_stages, a.num_tasks,"
-                + " a.num_failed_tasks, a.num_findings, a.worst_severity FROM application a" + w.sql
+                + " a.num_failed_tasks, a.num_findings, a.worst_severity, a.banners FROM application a" + w.sql
                 + " ORDER BY " + order + " LIMIT ? OFFSET ?";
         try (Connection c = dataSource.getConnection()) {
-            List<Object[]> raw = new ArrayList<>();
-            List<Long> pks = new ArrayList<>();
+            List<AppListRow> rows = new ArrayList<>(f.limit());
             try (PreparedStatement ps = c.prepareStatement(sql)) {
                 List<Object> params = new ArrayList<>(w.params);
                 params.add(f.limit());
@@ -57,23 +57,14 @@ public final class AppSearchQuery {
                 Sql.bind(ps, params);
                 try (ResultSet rs = ps.executeQuery()) {
                     while (rs.next()) {
-                        pks.add(rs.getLong(1));
-                        raw.add(new Object[]{rs.getLong(1), rs.getString(2), rs.getString(3), rs.getString(4),
-                                rs.getString(5), rs.getLong(6), rs.getLong(7), rs.getLong(8), rs.getBoolean(9),
-                                rs.getLong(10), rs.getInt(11), rs.getInt(12), rs.getLong(13), rs.getLong(14),
-                                rs.getInt(15), rs.getString(16)});
+                        String attempt = rs.getString(3);
+                        rows.add(new AppListRow(rs.getLong(1), rs.getString(2), attempt.isEmpty() ? null : attempt,
+                                rs.getString(4), rs.getString(5), rs.getLong(6), rs.getLong(7), rs.getLong(8),
+                                AppFilter.statusOf(rs.getBoolean(9), rs.getLong(10), f.now()), rs.getInt(11),
+                                rs.getInt(12), rs.getLong(13), rs.getLong(14), rs.getInt(15), rs.getString(16),
+                                Sql.banners(rs.getString(17))));
                     }
                 }
-            }
-            var findings = Sql.bannerFindings(c, pks);
-            List<AppListRow> rows = new ArrayList<>(raw.size());
-            for (Object[] r : raw) {
-                String attempt = (String) r[2];
-                rows.add(new AppListRow((long) r[0], (String) r[1], attempt.isEmpty() ? null : attempt,
-                        (String) r[3], (String) r[4], (long) r[5], (long) r[6], (long) r[7],
-                        AppFilter.statusOf((boolean) r[8], (long) r[9], f.now()), (int) r[10], (int) r[11],
-                        (long) r[12], (long) r[13], (int) r[14], (String) r[15],
-                        findings.getOrDefault((long) r[0], List.of())));
             }
             long total;
             boolean lowerBound = false;

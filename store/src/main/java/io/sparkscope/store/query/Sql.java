@@ -1,5 +1,8 @@
 package io.sparkscope.store.query;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import io.sparkscope.store.StoredFinding;
 
 import java.sql.Array;
@@ -97,25 +100,34 @@ final class Sql {
     }
 
     /**
-     * The banner fields (heuristic, severity, title, message) of several applications' findings in one query, grouped
-     * by app_pk in stored order; recommendation, ids and details are left empty (the search page does not show them).
+     * The banners of {@code application.banners} (V7: [[id, heuristic, severity, title, message], …]) as findings with
+     * just those fields; null or an unreadable value gives none (a banner is a hint, never worth failing a page).
      */
-    static Map<Long, List<StoredFinding>> bannerFindings(Connection c, List<Long> pks) throws SQLException {
-        Map<Long, List<StoredFinding>> out = new HashMap<>();
-        if (pks.isEmpty()) {
-            return out;
+    static List<StoredFinding> banners(String json) {
+        if (json == null) {
+            return List.of();
         }
-        try (PreparedStatement ps = c.prepareStatement("SELECT app_pk, finding_id, heuristic, severity, title, message"
-                + " FROM finding WHERE app_pk = ANY(?) ORDER BY app_pk, ord")) {
-            ps.setArray(1, pks(c, pks));
-            try (ResultSet rs = ps.executeQuery()) {
-                while (rs.next()) {
-                    out.computeIfAbsent(rs.getLong(1), k -> new ArrayList<>(4)).add(new StoredFinding(
-                            rs.getString(2), rs.getString(3), rs.getString(4), rs.getString(5), rs.getString(6),
-                            null, List.of(), List.of(), List.of(), null));
+        try {
+            JsonNode arr = BANNER_JSON.readTree(json);
+            List<StoredFinding> out = new ArrayList<>(arr.size());
+            for (JsonNode b : arr) {
+                if (text(b, 0) == null || text(b, 1) == null || text(b, 2) == null) {
+                    continue; // not a banner this version wrote
                 }
+                out.add(new StoredFinding(text(b, 0), text(b, 1), text(b, 2), text(b, 3), text(b, 4),
+                        null, List.of(), List.of(), List.of(), null));
             }
+            return out;
+        } catch (JsonProcessingException e) {
+            return List.of();
         }
-        return out;
+    }
+
+    private static final ObjectMapper BANNER_JSON =
+            new ObjectMapper();
+
+    private static String text(JsonNode b, int i) {
+        JsonNode v = b.get(i);
+        return v == null || v.isNull() ? null : v.asText();
     }
 }
