@@ -50,7 +50,9 @@ echo "# $(date -u +%FT%TZ) $(nproc) vCPU, $(uname -r), $(PGPASSWORD=$PW psql -h 
 ticks() { awk '{print $14 + $15}' "/proc/$1/stat" 2>/dev/null || echo 0; }
 pg_ticks() { local t=0; for p in $(pgrep -x postgres); do t=$((t + $(ticks "$p"))); done; echo "$t"; }
 for kind in ${KINDS:-search app compare api-stages}; do
-  URLS_FILE=/tmp/urls-$kind.txt wrk -t4 -c16 -d3s -s bench/web-latency.lua "http://127.0.0.1:$PORT" >/dev/null  # warm-up
+  # warm-up: long enough for the JIT to finish compiling this page's code (C2 threads took ~40 % of the CPU in the
+  # first 20 s of a fresh server); the figures are meant to describe a server that has been up for a while
+  URLS_FILE=/tmp/urls-$kind.txt wrk -t4 -c16 -d${WARMUP:-15}s -s bench/web-latency.lua "http://127.0.0.1:$PORT" >/dev/null
   printf '%-11s ' "$kind"
   j0=$(ticks $SERVER); p0=$(pg_ticks)
   out=$(URLS_FILE=/tmp/urls-$kind.txt wrk -t4 -c16 -d${SECS}s -s bench/web-latency.lua "http://127.0.0.1:$PORT" | grep '^RESULT')
