@@ -1,19 +1,33 @@
 package io.sparkscope.server.cli;
 
 import com.zaxxer.hikari.HikariDataSource;
+import io.sparkscope.server.notify.WebhookPoller;
 import io.sparkscope.server.web.WebServer;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
+import java.net.InetAddress;
 import java.net.URI;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.LocalDate;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeParseException;
+import java.util.Locale;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /** {@code serve}: the web UI and JSON API over the Sparkscope database, until interrupted. */
 @Command(name = "serve", mixinStandardHelpOptions = true,
         description = "Serve the web UI and JSON API over the Sparkscope database.")
 public final class ServeCommand implements Callable<Integer> {
+    private static final Pattern DURATION = Pattern.compile("(\\d{1,9})\\s*(ms|s|m|h|d)?");
+
     @Mixin
     DatabaseOptions db;
 
@@ -46,8 +60,77 @@ public final class ServeCommand implements Callable<Integer> {
         System.setProperty("sparkscope.defaultConcurrency", String.valueOf(WebServer.Options.defaultConcurrency()));
     }
 
+    @Option(names = "--webhook-url", paramLabel = "<url>",
+            description = "POST a JSON notification here when an application finishes with a HIGH finding or a "
+                    + "Regression (once per application, also with several servers and across restarts).")
+    String webhookUrl;
+
+    @Option(names = "--webhook-poll-interval", paramLabel = "<duration>",
+            description = "How often to look for finished applications, e.g. 10s, 500ms, 1m (default: 10s).")
+    String webhookPollInterval;
+
+    @Option(names = "--webhook-since", paramLabel = "<time>",
+            description = "Also notify applications that finished since this time: 2026-11-29, 2026-11-29T08:00:00Z, "
+                    + "epoch ms, or a span back from now (24h, 7d). Default: only those finishing after the start.")
+    String webhookSince;
+
+    @Option(names = {"--public-url", "--ui-url"}, paramLabel = "<url>",
+            description = "This server's address as users reach it, for the webhook's links "
+                    + "(default: http://<bind>:<port>).")
+    String publicUrl;
+
     @Override
     public Integer call() throws InterruptedException {
+        Running running = start();
+        System.err.printf("sparkscope serve: http://%s:%d/ (database %s)%s%s%n", bind.contains(":") ? "[" + bind + "]" : bind,
+                running.port(), db.url, running.token ? ", access token required" : "",
+                running.poller == null ? "" : "; webhook " + hostOnly(webhookUrl) + " for applications finished since "
+                        + running.poller.since());
+        CountDownLatch stopped = new CountDownLatch(1);
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            running.close();
+            stopped.countDown();
+        }));
+        stopped.await();
+        return 0;
+    }
+
+    /** What {@code serve} runs: the web server and, with {@code --webhook-url}, the webhook poller. */
+    static final class Running implements AutoCloseable {
+        private final HikariDataSource dataSource;
+        private final WebServer server;
+        private final WebhookPoller poller;
+        private final int port;
+        private final boolean token;
+
+        private Running(HikariDataSource dataSource, WebServer server, WebhookPoller poller, int port, boolean token) {
+            this.dataSource = dataSource;
+            this.server = server;
+            this.poller = poller;
+            this.port = port;
+            this.token = token;
+        }
+
+        int port() {
+            return port;
+        }
+
+        WebhookPoller poller() {
+            return poller;
+        }
+
+        @Override
+        public void close() {
+            if (poller != null) {
+                poller.close();
+            }
+            server.stop();
+            dataSource.close();
+        }
+    }
+
+    /** Validates the options, opens the database, starts serving (and polling); the caller closes what it gets. */
+    Running start() {
         if (port < 0 || port > 65535) {
             throw new Main.UsageError("--port: " + port + " is not a TCP port (0…65535)");
         }
@@ -55,14 +138,10 @@ public final class ServeCommand implements Callable<Integer> {
             throw new Main.UsageError("--pool-size: " + poolSize + " is outside 1…200");
         }
         if (historyServerUrl != null) {
-            try {
-                URI u = URI.create(historyServerUrl);
-                if (!"http".equals(u.getScheme()) && !"https".equals(u.getScheme())) {
-                    throw new IllegalArgumentException("not http(s)");
-                }
-            } catch (IllegalArgumentException e) {
-                throw new Main.UsageError("--history-server-url: expected an http(s) URL, got '" + historyServerUrl + "'");
-            }
+            httpUrl("--history-server-url", historyServerUrl);
+        }
+        if (publicUrl != null) {
+            httpUrl("--public-url", publicUrl);
         }
         int concurrency = maxConcurrentRequests == null ? WebServer.Options.defaultConcurrency() : maxConcurrentRequests;
         if (concurrency < 0 || concurrency > 10_000) {
@@ -71,6 +150,26 @@ public final class ServeCommand implements Callable<Integer> {
         String token = authToken != null ? authToken : System.getenv("SPARKSCOPE_AUTH_TOKEN");
         if (token != null && token.isBlank()) {
             throw new Main.UsageError("--auth-token: empty token");
+        }
+        Duration pollInterval = WebhookPoller.DEFAULT_POLL_INTERVAL;
+        Instant since = null;
+        if (webhookUrl == null) {
+            if (webhookPollInterval != null || webhookSince != null) {
+                throw new Main.UsageError((webhookSince != null ? "--webhook-since" : "--webhook-poll-interval")
+                        + " needs --webhook-url");
+            }
+        } else {
+            httpUrl("--webhook-url", webhookUrl);
+            if (webhookPollInterval != null) {
+                pollInterval = duration("--webhook-poll-interval", webhookPollInterval);
+                if (pollInterval.toMillis() < 100 || pollInterval.compareTo(Duration.ofHours(1)) > 0) {
+                    throw new Main.UsageError("--webhook-poll-interval: " + webhookPollInterval
+                            + " is outside 100ms…1h");
+                }
+            }
+            if (webhookSince != null) {
+                since = since(webhookSince, Instant.now());
+            }
         }
         HikariDataSource ds = db.open(poolSize);
         WebServer server = new WebServer(ds, new WebServer.Options(historyServerUrl, token, concurrency), System::currentTimeMillis);
@@ -81,15 +180,94 @@ public final class ServeCommand implements Callable<Integer> {
             ds.close();
             throw new Main.UsageError(e.getMessage());
         }
-        System.err.printf("sparkscope serve: http://%s:%d/ (database %s)%s%n", bind.contains(":") ? "[" + bind + "]" : bind,
-                bound, db.url, token != null ? ", access token required" : "");
-        CountDownLatch stopped = new CountDownLatch(1);
-        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-            server.stop();
-            ds.close();
-            stopped.countDown();
-        }));
-        stopped.await();
-        return 0;
+        WebhookPoller poller = null;
+        if (webhookUrl != null) {
+            String link = publicUrl != null ? publicUrl : "http://" + linkHost(bind) + ":" + bound;
+            poller = new WebhookPoller(ds, WebhookPoller.Options.of(webhookUrl, link, pollInterval, since));
+            try {
+                poller.start();
+            } catch (SQLException e) {
+                poller.close(0);
+                server.stop();
+                ds.close();
+                throw new Main.UsageError("--webhook-url: cannot read the database clock: "
+                        + DatabaseOptions.firstLine(e.getMessage()));
+            }
+        }
+        return new Running(ds, server, poller, bound, token != null);
+    }
+
+    private static void httpUrl(String option, String value) {
+        try {
+            URI u = URI.create(value.trim());
+            if (!"http".equalsIgnoreCase(u.getScheme()) && !"https".equalsIgnoreCase(u.getScheme()) || u.getHost() == null) {
+                throw new IllegalArgumentException("not http(s)");
+            }
+        } catch (IllegalArgumentException e) {
+            throw new Main.UsageError(option + ": expected an http(s) URL, got '" + value + "'");
+        }
+    }
+
+    /** {@code 500ms}, {@code 10s}, {@code 2m}, {@code 1h}, {@code 7d}; a bare number is seconds. */
+    static Duration duration(String option, String value) {
+        Matcher m = DURATION.matcher(value.trim().toLowerCase(Locale.ROOT));
+        if (!m.matches()) {
+            throw new Main.UsageError(option + ": '" + value + "' is not a duration (e.g. 500ms, 10s, 2m, 1h, 7d)");
+        }
+        long n = Long.parseLong(m.group(1));
+        String unit = m.group(2) == null ? "s" : m.group(2);
+        return switch (unit) {
+            case "ms" -> Duration.ofMillis(n);
+            case "s" -> Duration.ofSeconds(n);
+            case "m" -> Duration.ofMinutes(n);
+            case "h" -> Duration.ofHours(n);
+            default -> Duration.ofDays(n);
+        };
+    }
+
+    /** {@code --webhook-since}: ISO date or date-time, epoch milliseconds, or a span back from {@code now}. */
+    static Instant since(String value, Instant now) {
+        String v = value.trim();
+        if (v.matches("\\d{10,15}")) {
+            return Instant.ofEpochMilli(Long.parseLong(v));
+        }
+        if (v.matches("\\d{1,9}\\s*(ms|s|m|h|d)")) {
+            return now.minus(duration("--webhook-since", v));
+        }
+        try {
+            return OffsetDateTime.parse(v).toInstant();
+        } catch (DateTimeParseException ignored) {
+            // try the next form
+        }
+        try {
+            return Instant.parse(v);
+        } catch (DateTimeParseException ignored) {
+            // try the next form
+        }
+        try {
+            return LocalDate.parse(v).atStartOfDay().toInstant(ZoneOffset.UTC);
+        } catch (DateTimeParseException e) {
+            throw new Main.UsageError("--webhook-since: '" + value + "' is not a time: use 2026-11-29, "
+                    + "2026-11-29T08:00:00Z, epoch milliseconds or a span such as 24h or 7d");
+        }
+    }
+
+    /** The host for default links: the bind address, or this machine's name when bound to every interface. */
+    private static String linkHost(String bind) {
+        String b = bind.trim();
+        if (b.equals("0.0.0.0") || b.equals("::") || b.equals("[::]")) {
+            try {
+                return InetAddress.getLocalHost().getCanonicalHostName();
+            } catch (Exception e) {
+                return "localhost";
+            }
+        }
+        return b.contains(":") && !b.startsWith("[") ? "[" + b + "]" : b;
+    }
+
+    /** scheme://host[:port] only: a webhook URL's path or query may hold its secret. */
+    private static String hostOnly(String url) {
+        URI u = URI.create(url.trim());
+        return u.getScheme() + "://" + u.getHost() + (u.getPort() >= 0 ? ":" + u.getPort() : "");
     }
 }

@@ -45,7 +45,9 @@ final class AppView {
                 .t(a.sparkVersion()).raw(" · <span class=\"status status-").raw(a.status().name().toLowerCase(Locale.ROOT))
                 .raw("\">").t(a.status().name().toLowerCase(Locale.ROOT)).raw("</span></p>");
         h.raw("<div class=\"buttons\"><a class=\"btn\" id=\"history-link\" href=\"").a(Urls.history(a.name()))
-                .raw("\">History of this name</a> <form class=\"inline\" method=\"get\" action=\"/compare\">"
+                .raw("\">History of this name</a> <a class=\"btn\" id=\"whatif-link\" href=\"")
+                .a(WhatIfView.url(a.appId(), a.attemptId()))
+                .raw("\">What-if: other executor counts</a> <form class=\"inline\" method=\"get\" action=\"/compare\">"
                         + "<input type=\"hidden\" name=\"apps\" value=\"").a(a.pathKey())
                 .raw("\"><input type=\"text\" name=\"apps\" placeholder=\"other application id\" aria-label=\"other application id\">"
                         + " <button class=\"btn\" type=\"submit\">Compare</button></form>");

@@ -5,11 +5,15 @@ import io.javalin.http.Context;
 import io.javalin.http.Cookie;
 import io.javalin.http.SameSite;
 import io.javalin.http.staticfiles.Location;
+import io.sparkscope.core.analysis.whatif.TaskOrder;
 import io.sparkscope.core.heuristics.Heuristic;
 import io.sparkscope.core.heuristics.HeuristicEngine;
+import io.sparkscope.core.model.AppSnapshot;
 import io.sparkscope.core.model.TaskDistributions;
+import io.sparkscope.store.SnapshotReader;
 import io.sparkscope.store.query.AppDetail;
 import io.sparkscope.store.query.AppDetailQuery;
+import io.sparkscope.store.query.AppHeader;
 import io.sparkscope.store.query.AppSearchQuery;
 import io.sparkscope.store.query.DashboardQuery;
 import io.sparkscope.store.query.HistoryQuery;
@@ -76,6 +80,7 @@ public final class WebServer {
     private final AppDetailQuery details;
     private final DashboardQuery dashboard;
     private final HistoryQuery history;
+    private final SnapshotReader snapshots;
     private Javalin app;
 
     public WebServer(DataSource dataSource, Options options, LongSupplier clock) {
@@ -87,6 +92,7 @@ public final class WebServer {
         this.details = new AppDetailQuery(dataSource);
         this.dashboard = new DashboardQuery(dataSource);
         this.history = new HistoryQuery(dataSource);
+        this.snapshots = new SnapshotReader(dataSource);
     }
 
     /** Thrown by {@link #start} when the port is taken: the message is one line for the command line. */
@@ -155,7 +161,10 @@ public final class WebServer {
             html(ctx, SearchView.render(p, search.search(p.filter(), SEARCH_COUNT_CAP), heuristicIds));
         });
         app.get("/apps/{appId}", ctx -> appPage(ctx, null));
+        // Before the attempt route: Javalin takes the first match, so "what-if" is never read as an attempt id.
+        app.get("/apps/{appId}/what-if", ctx -> whatIfPage(ctx, null));
         app.get("/apps/{appId}/{attemptId}", ctx -> appPage(ctx, ctx.pathParam("attemptId")));
+        app.get("/apps/{appId}/{attemptId}/what-if", ctx -> whatIfPage(ctx, ctx.pathParam("attemptId")));
         app.get("/compare", ctx -> {
             List<AppDetailQuery.Ref> refs = compareRefs(ctx, true);
             if (refs.isEmpty()) {
@@ -187,12 +196,15 @@ public final class WebServer {
         // Fixed sub-resources first: Javalin takes the first matching route, so "stages" is never read as an attempt.
         app.get("/api/v1/apps/{appId}/stages", ctx -> json(ctx, stages(ctx, load(ctx, null))));
         app.get("/api/v1/apps/{appId}/findings", ctx -> json(ctx, ApiJson.findings(load(ctx, null).findings())));
+        app.get("/api/v1/apps/{appId}/what-if", ctx -> json(ctx, ApiJson.whatIf(whatIf(ctx, null))));
         app.get("/api/v1/apps/{appId}/{attemptId}", ctx -> json(ctx, ApiJson.detail(load(ctx, ctx.pathParam("attemptId")))));
         app.get("/api/v1/apps/{appId}", ctx -> json(ctx, ApiJson.detail(load(ctx, null))));
         app.get("/api/v1/apps/{appId}/{attemptId}/stages",
                 ctx -> json(ctx, stages(ctx, load(ctx, ctx.pathParam("attemptId")))));
         app.get("/api/v1/apps/{appId}/{attemptId}/findings",
                 ctx -> json(ctx, ApiJson.findings(load(ctx, ctx.pathParam("attemptId")).findings())));
+        app.get("/api/v1/apps/{appId}/{attemptId}/what-if",
+                ctx -> json(ctx, ApiJson.whatIf(whatIf(ctx, ctx.pathParam("attemptId")))));
         app.get("/api/v1/compare", ctx -> {
             List<AppDetailQuery.Ref> refs = compareRefs(ctx, false);
             json(ctx, ApiJson.comparison(compare(refs)));
@@ -256,6 +268,56 @@ public final class WebServer {
         }
         boolean desc = sort == null ? false : !"asc".equals(order);
         html(ctx, AppView.render(d, options.historyServerUrl(), sort == null ? AppView.StageSort.ID : sort, desc));
+    }
+
+    private void whatIfPage(Context ctx, String attemptId) throws SQLException {
+        AppWhatIf w = whatIf(ctx, attemptId);
+        html(ctx, WhatIfView.render(w, ApiJson.write(ApiJson.whatIf(w))));
+    }
+
+    /**
+     * The executor what-if of one application: parameters first (a 400 before any database work), then the header
+     * (the attempt resolved as on the app page, 404 when unknown) and the whole snapshot read back for the simulation.
+     */
+    private AppWhatIf whatIf(Context ctx, String attemptId) throws SQLException {
+        TaskOrder order = Params.enumValue(ctx, "order", TaskOrder.class);
+        List<Integer> executors = executorCounts(ctx);
+        AppHeader header = load(ctx, attemptId).header();
+        AppSnapshot snapshot = snapshots.read(header.appId(), header.attemptId()).orElseThrow(() ->
+                WebException.notFound("application " + header.pathKey() + " vanished from the database"));
+        return AppWhatIf.of(header, snapshot, order == null ? TaskOrder.LONGEST_FIRST : order, executors);
+    }
+
+    /** {@code executors=2,4,16}: whole numbers in 1…{@link AppWhatIf#MAX_EXECUTORS}, or null when absent. */
+    private static List<Integer> executorCounts(Context ctx) {
+        String raw = Params.text(ctx, "executors");
+        if (raw == null) {
+            return null;
+        }
+        List<Integer> out = new ArrayList<>();
+        for (String part : raw.split(",")) {
+            String v = part.strip();
+            if (v.isEmpty()) {
+                continue;
+            }
+            int n;
+            try {
+                n = Integer.parseInt(v);
+            } catch (NumberFormatException e) {
+                throw WebException.badParam("executors", "'" + v + "' is not a whole number");
+            }
+            if (n < 1 || n > AppWhatIf.MAX_EXECUTORS) {
+                throw WebException.badParam("executors", n + " is outside 1…" + AppWhatIf.MAX_EXECUTORS);
+            }
+            out.add(n);
+        }
+        if (out.isEmpty()) {
+            throw WebException.badParam("executors", "give executor counts, comma-separated, e.g. 2,4,16");
+        }
+        if (out.size() > AppWhatIf.MAX_COUNTS) {
+            throw WebException.badParam("executors", "at most " + AppWhatIf.MAX_COUNTS + " counts at once");
+        }
+        return out;
     }
 
     private AppDetail load(Context ctx, String attemptId) throws SQLException {

@@ -1,0 +1,78 @@
+package io.sparkscope.server.web;
+
+import io.sparkscope.core.analysis.whatif.ExecutorWhatIf;
+import io.sparkscope.core.analysis.whatif.TaskOrder;
+import io.sparkscope.core.analysis.whatif.WhatIfOptions;
+import io.sparkscope.core.analysis.whatif.WhatIfResult;
+import io.sparkscope.core.model.AppSnapshot;
+import io.sparkscope.core.model.StageSummary;
+import io.sparkscope.core.model.TaskRecord;
+import io.sparkscope.store.query.AppHeader;
+
+import java.util.List;
+
+/**
+ * The executor what-if of one stored application ({@code /apps/{id}/what-if} and its API), with what the page needs
+ * to say how complete the task data behind it was.
+ *
+ * @param header     the application as the app page shows it
+ * @param result     {@link ExecutorWhatIf}'s answer
+ * @param keptTasks  ended tasks the snapshot kept one by one (the slowest per stage and every failed one); the
+ *                   simulation rebuilt {@code result.reconstructedTasks()} more from the stages' quantiles
+ * @param requested  the executor counts asked for with {@code ?executors=}, or null for 25 %–400 %
+ */
+record AppWhatIf(AppHeader header, WhatIfResult result, long keptTasks, List<Integer> requested) {
+    /** Largest executor count one can ask for, and how many at once. */
+    static final int MAX_EXECUTORS = 100_000;
+    static final int MAX_COUNTS = 24;
+
+    AppWhatIf {
+        requested = requested == null ? null : List.copyOf(requested);
+    }
+
+    /**
+     * Runs the simulation on a snapshot read back from the database.
+     *
+     * @param executors counts to simulate instead of the default 25 %–400 % (the actual count is always added)
+     */
+    static AppWhatIf of(AppHeader header, AppSnapshot snapshot, TaskOrder order, List<Integer> executors) {
+        WhatIfOptions options = WhatIfOptions.DEFAULTS.withOrder(order);
+        WhatIfResult result = ExecutorWhatIf.analyze(snapshot, options);
+        if (executors != null && !executors.isEmpty()) {
+            // The options speak in fractions of the actual count, which the first run has just measured.
+            double actual = result.actualExecutors();
+            double[] factors = new double[executors.size()];
+            for (int i = 0; i < factors.length; i++) {
+                factors[i] = executors.get(i) / actual;
+            }
+            result = ExecutorWhatIf.analyze(snapshot, new WhatIfOptions(order, factors));
+        }
+        return new AppWhatIf(header, result, keptTasks(snapshot), executors);
+    }
+
+    /** Tasks with a real, ended duration in the snapshot, over the stages the simulation replays. */
+    static long keptTasks(AppSnapshot s) {
+        long n = 0;
+        for (StageSummary st : s.stages()) {
+            if (st.status() == StageSummary.StageStatus.SKIPPED || st.firstTaskLaunchedTime() <= 0) {
+                continue;
+            }
+            for (TaskRecord t : st.keptTasks()) {
+                if (t.finishTime() > 0) {
+                    n++;
+                }
+            }
+        }
+        return n;
+    }
+
+    /** True when some task durations were rebuilt rather than read: the page says so. */
+    boolean incompleteTaskData() {
+        return result.reconstructedTasks() > 0;
+    }
+
+    /** "executors", or "cores" in local mode (the curve then scales the driver's cores). */
+    String unit() {
+        return result.local() ? "cores" : "executors";
+    }
+}

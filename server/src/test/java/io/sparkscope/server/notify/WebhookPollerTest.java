@@ -1,0 +1,130 @@
+package io.sparkscope.server.notify;
+
+import com.sun.net.httpserver.HttpServer;
+import io.sparkscope.core.analysis.Diagnoser;
+import io.sparkscope.core.model.AppSnapshot;
+import io.sparkscope.server.web.SyntheticApps;
+import io.sparkscope.store.Findings;
+import io.sparkscope.store.Notifications;
+import io.sparkscope.store.SnapshotWriter;
+import io.sparkscope.store.TestDb;
+import org.junit.jupiter.api.Test;
+
+import javax.sql.DataSource;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** The poller's rounds and claims, with short backoffs, on a real PostgreSQL and a local receiver. */
+class WebhookPollerTest {
+
+    /** A failed job: JobFailure, HIGH. */
+    private static AppSnapshot failed(String appId) {
+        var s = SyntheticApps.spec(appId, "nightly", "alice", 1_795_000_000_000L, 60_000);
+        return SyntheticApps.snapshot(new SyntheticApps.Spec(s.appId(), null, s.name(), s.user(), s.start(),
+                s.durationMs(), true, s.conf(), 1, 2, 10, "disk full", 0, 7));
+    }
+
+    private static void write(DataSource ds, AppSnapshot s) throws Exception {
+        new SnapshotWriter().write(ds, s, Findings.stored(Diagnoser.defaults().diagnose(s)));
+    }
+
+    private static WebhookPoller.Options options(String url, int maxRounds) {
+        return new WebhookPoller.Options(url, null, Duration.ofSeconds(10), null, Duration.ZERO, 1, 0,
+                Duration.ofSeconds(5), WebhookPoller.DEFAULT_LEASE, maxRounds, Duration.ofMillis(300), 20);
+    }
+
+    private static void awaitSettled(WebhookPoller p) throws InterruptedException {
+        for (int i = 0; i < 200 && p.inFlight() > 0; i++) {
+            Thread.sleep(25);
+        }
+        assertEquals(0, p.inFlight(), "deliveries settled");
+    }
+
+    @Test
+    void aFailedRoundIsRetriedAfterItsBackoffUntilDelivered() throws Exception {
+        List<String> bodies = new CopyOnWriteArrayList<>();
+        AtomicInteger failures = new AtomicInteger(2);
+        HttpServer receiver = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+        receiver.createContext("/", ex -> {
+            bodies.add(new String(ex.getRequestBody().readAllBytes(), StandardCharsets.UTF_8));
+            ex.sendResponseHeaders(failures.getAndDecrement() > 0 ? 503 : 200, -1);
+            ex.close();
+        });
+        receiver.start();
+        String url = "http://127.0.0.1:" + receiver.getAddress().getPort() + "/hook";
+        DataSource ds = TestDb.migrated();
+        WebhookPoller poller = new WebhookPoller(ds, options(url, 5));
+        try {
+            poller.prepare(); // nothing scheduled: the test drives poll()
+            write(ds, failed("app-failed"));
+            assertEquals(1, poller.poll());
+            awaitSettled(poller);
+            assertEquals(1, bodies.size());
+            assertEquals(1, TestDb.count(ds, "SELECT count(*) FROM notification WHERE state = 'FAILED' AND rounds = 1"));
+            assertEquals(0, poller.poll(), "not due before its backoff");
+            Thread.sleep(400);
+            assertEquals(1, poller.poll(), "round 2");
+            awaitSettled(poller);
+            assertEquals(1, TestDb.count(ds, "SELECT count(*) FROM notification WHERE state = 'FAILED' AND rounds = 2"));
+            Thread.sleep(400);
+            assertEquals(0, poller.poll(), "round 3 waits twice as long (600 ms)");
+            Thread.sleep(300);
+            assertEquals(1, poller.poll());
+            awaitSettled(poller);
+            assertEquals(3, bodies.size());
+            assertEquals(1, TestDb.count(ds, "SELECT count(*) FROM notification WHERE state = 'SENT' AND rounds = 3"));
+            assertEquals(0, poller.poll());
+            assertTrue(bodies.stream().allMatch(b -> b.equals(bodies.get(0))), "the same notification each round");
+        } finally {
+            poller.close();
+            receiver.stop(0);
+        }
+    }
+
+    @Test
+    void aClaimLeftByADeadServerIsTakenOverAfterTheLease() throws Exception {
+        List<String> bodies = new CopyOnWriteArrayList<>();
+        HttpServer receiver = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+        receiver.createContext("/", ex -> {
+            bodies.add(new String(ex.getRequestBody().readAllBytes(), StandardCharsets.UTF_8));
+            ex.sendResponseHeaders(204, -1);
+            ex.close();
+        });
+        receiver.start();
+        String url = "http://127.0.0.1:" + receiver.getAddress().getPort() + "/hook";
+        DataSource ds = TestDb.migrated();
+        WebhookPoller poller = new WebhookPoller(ds, options(url, 5));
+        try {
+            poller.prepare();
+            write(ds, failed("app-crashed-claim"));
+            write(ds, failed("app-fresh-claim"));
+            // Another server claimed both and died; one claim is 20 minutes old (past the 15-minute lease).
+            try (Connection c = ds.getConnection(); PreparedStatement ps = c.prepareStatement(
+                    "INSERT INTO notification (app_pk, target, state, claimed_by, claimed_at)"
+                            + " SELECT app_pk, ?, 'CLAIMED', 'dead-host:1', now() - (CASE WHEN app_id = 'app-crashed-claim'"
+                            + " THEN interval '20 minutes' ELSE interval '1 minute' END) FROM application")) {
+                ps.setString(1, Notifications.target(url));
+                assertEquals(2, ps.executeUpdate());
+            }
+            assertEquals(1, poller.poll());
+            awaitSettled(poller);
+            assertEquals(1, bodies.size());
+            assertTrue(bodies.get(0).contains("\"appId\":\"app-crashed-claim\""), bodies.get(0));
+            assertEquals(1, TestDb.count(ds, "SELECT count(*) FROM notification n JOIN application a USING (app_pk)"
+                    + " WHERE a.app_id = 'app-crashed-claim' AND n.state = 'SENT' AND n.rounds = 2"));
+            assertEquals(0, poller.poll(), "the fresh claim is still its owner's");
+        } finally {
+            poller.close();
+            receiver.stop(0);
+        }
+    }
+}
