@@ -5,6 +5,7 @@ import io.sparkscope.core.analysis.EventLogAnalysis;
 import io.sparkscope.core.analysis.whatif.ExecutorWhatIf;
 import io.sparkscope.core.analysis.whatif.WhatIfPoint;
 import io.sparkscope.core.analysis.whatif.WhatIfResult;
+import io.sparkscope.core.report.WhatIfJson;
 import io.sparkscope.core.heuristics.Finding;
 import io.sparkscope.core.eventlog.EventLogException;
 import io.sparkscope.core.eventlog.EventLogReader;
@@ -132,36 +133,9 @@ public final class AnalyzeCommand implements Callable<Integer> {
         return 0;
     }
 
-    /** The what-if under stable JSON names; times in ms. */
+    /** The what-if under stable JSON names (times in ms), caveats as their codes. */
     static Map<String, Object> whatIfJson(WhatIfResult r) {
-        Map<String, Object> m = new LinkedHashMap<>();
-        m.put("taskOrder", r.order().name());
-        m.put("localMode", r.local());
-        m.put("coresPerExecutor", r.coresPerExecutor());
-        m.put("actualExecutors", r.actualExecutors());
-        m.put("actualSlots", r.actualSlots());
-        m.put("actualDurationMs", r.actualDurationMs());
-        m.put("estimatedActualMs", r.estimatedActualMs());
-        m.put("errorMs", r.errorMs());
-        m.put("relativeError", r.relativeError());
-        m.put("driverTimeMs", r.driverTimeMs());
-        m.put("taskTimeMs", r.taskTimeMs());
-        m.put("recordedTaskTimeMs", r.recordedTaskTimeMs());
-        m.put("criticalPathMs", r.criticalPathMs());
-        m.put("idealMs", r.idealMs());
-        List<Map<String, Object>> curve = new ArrayList<>();
-        for (WhatIfPoint p : r.curve()) {
-            Map<String, Object> point = new LinkedHashMap<>();
-            point.put("executors", p.executors());
-            point.put("slots", p.slots());
-            point.put("estimatedWallMs", p.estimatedWallMs());
-            point.put("actual", p.actual());
-            curve.add(point);
-        }
-        m.put("curve", curve);
-        m.put("stagesSimulated", r.stagesSimulated());
-        m.put("phases", r.phases());
-        m.put("reconstructedTasks", r.reconstructedTasks());
+        Map<String, Object> m = WhatIfJson.of(r);
         m.put("caveats", r.caveats().stream().map(Enum::name).toList());
         return m;
     }

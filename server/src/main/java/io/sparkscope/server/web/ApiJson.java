@@ -5,8 +5,8 @@ import io.sparkscope.core.analysis.prediction.KeyStage;
 import io.sparkscope.core.analysis.prediction.Prediction;
 import io.sparkscope.core.analysis.prediction.StageKey;
 import io.sparkscope.core.analysis.prediction.StageMean;
-import io.sparkscope.core.analysis.whatif.WhatIfPoint;
 import io.sparkscope.core.analysis.whatif.WhatIfResult;
+import io.sparkscope.core.report.WhatIfJson;
 import io.sparkscope.core.model.DistributionMetric;
 import io.sparkscope.core.model.TaskDistributions;
 import io.sparkscope.core.report.SnapshotJson;
@@ -285,36 +285,10 @@ final class ApiJson {
         m.put("attemptId", w.header().attemptId());
         m.put("name", w.header().name());
         m.put("status", w.header().status().name());
-        m.put("taskOrder", r.order().name());
-        m.put("localMode", r.local());
         m.put("unit", w.unit());
-        m.put("coresPerExecutor", r.coresPerExecutor());
-        m.put("actualExecutors", r.actualExecutors());
-        m.put("actualSlots", r.actualSlots());
-        m.put("actualDurationMs", r.actualDurationMs());
-        m.put("estimatedActualMs", r.estimatedActualMs());
-        m.put("errorMs", r.errorMs());
-        m.put("relativeError", r.relativeError());
-        m.put("driverTimeMs", r.driverTimeMs());
-        m.put("taskTimeMs", r.taskTimeMs());
-        m.put("recordedTaskTimeMs", r.recordedTaskTimeMs());
-        m.put("criticalPathMs", r.criticalPathMs());
-        m.put("idealMs", r.idealMs());
-        List<Map<String, Object>> curve = new ArrayList<>();
-        for (WhatIfPoint p : r.curve()) {
-            Map<String, Object> x = new LinkedHashMap<>();
-            x.put("executors", p.executors());
-            x.put("slots", p.slots());
-            x.put("estimatedWallMs", p.estimatedWallMs());
-            x.put("actual", p.actual());
-            curve.add(x);
-        }
-        m.put("curve", curve);
-        m.put("stagesSimulated", r.stagesSimulated());
-        m.put("phases", r.phases());
         m.put("keptTasks", w.keptTasks());
-        m.put("reconstructedTasks", r.reconstructedTasks());
         m.put("incompleteTaskData", w.incompleteTaskData());
+        m.putAll(WhatIfJson.of(r));
         m.put("caveats", r.caveats().stream().map(c -> {
             Map<String, Object> x = new LinkedHashMap<>();
             x.put("code", c.name());
