@@ -193,10 +193,10 @@ public final class HistoryClient {
 
     private String describe(IOException e) {
         if (e instanceof HttpConnectTimeoutException) {
-            return "no connection within " + connectTimeout.toSeconds() + " s";
+            return "no connection within " + seconds(connectTimeout);
         }
         if (e instanceof HttpTimeoutException) {
-            return "no answer within " + requestTimeout.toSeconds() + " s";
+            return "no answer within " + seconds(requestTimeout);
         }
         if (e instanceof ConnectException || e.getCause() instanceof ConnectException) {
             return "connection refused";
@@ -206,6 +206,10 @@ public final class HistoryClient {
         }
         String msg = e.getMessage();
         return e.getClass().getSimpleName() + (msg == null || msg.isBlank() ? "" : ": " + firstLine(msg));
+    }
+
+    private static String seconds(Duration d) {
+        return d.toMillis() % 1000 == 0 ? d.toSeconds() + " s" : String.format(Locale.ROOT, "%.1f s", d.toMillis() / 1e3);
     }
 
     private static String reason(int status) {
