@@ -24,7 +24,6 @@ import java.util.Comparator;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.TreeSet;
@@ -40,11 +39,11 @@ import java.util.stream.Collectors;
  * {@code stages/{s}/{a}/taskList?sortBy=-runtime&status=SUCCESS&status=KILLED} (the slowest tasks).
  *
  * <p>What the REST API lacks, and so stays unknown here (README, "Fetch from a Spark History Server"): stage parent
- * ids; a job's failure reason; SQL plan trees, SQL metric values and SQL error messages; the event count; per-executor
- * run and CPU time (known only when a single executor ran every task); the driver's task GC time when other
- * executors ran tasks too; a stage's last task finish time unless every task of it is in hand. Spark's REST ranks
- * tasks by executor run time, the recorder by duration, so with more tasks than {@code tasksPerStage} the kept
- * slowest tasks can differ.
+ * ids; a job's failure reason; SQL plan trees, SQL metric values and SQL error messages; the event count and the last
+ * event time (taken as the end time); per-executor run and CPU time (known only when a single executor ran every
+ * task); the driver's task GC time when other executors ran tasks too; a stage's last task finish time unless every
+ * task of it is in hand. Spark's REST ranks tasks by executor run time, the recorder by duration, so with more tasks
+ * than {@code tasksPerStage} the kept slowest tasks can differ.
  */
 final class RestSnapshots {
     private final HistoryClient client;
@@ -56,7 +55,7 @@ final class RestSnapshots {
         this.client = client;
         this.options = options;
         this.quantiles = options.computedQuantiles();
-        this.quantileParam = java.util.Arrays.stream(quantiles).mapToObj(q -> String.format(Locale.ROOT, "%s", q))
+        this.quantileParam = java.util.Arrays.stream(quantiles).mapToObj(Double::toString)
                 .collect(Collectors.joining(","));
     }
 

@@ -127,7 +127,8 @@ class FetchFromHistoryServerTest {
      *   <li>stage {@code parentIds}: not in Spark's {@code StageData};</li>
      *   <li>job {@code failureReason}: not in {@code JobData};</li>
      *   <li>SQL plan tree, metric values and error message: {@code /sql} gives formatted text only;</li>
-     *   <li>{@code eventCount} and unknown event types: there are no events.</li>
+     *   <li>{@code eventCount}, unknown event types and the last event time: there are no events (the last event
+     *       time is taken as the end time; an event can come a few ms after the application's end).</li>
      * </ul>
      * Peak executor metrics: see {@link #withoutPeaks}. Equal here only because of this test's shape (the README
      * says when they differ): executor run/CPU/GC time (one executor ran every task), kept tasks and last task finish
@@ -147,7 +148,7 @@ class FetchFromHistoryServerTest {
                 q.executionId(), q.description(), q.startTime(), q.endTime(), null, q.physicalPlanDescription(),
                 null, q.jobIds(), Map.of())).toList();
         return new AppSnapshot(s.appId(), s.attemptId(), s.appName(), s.sparkUser(), s.sparkVersion(), s.startTime(),
-                s.endTime(), s.lastEventTime(), s.complete(), s.config(), s.executors(), jobs, stages, sql,
+                s.endTime(), s.endTime(), s.complete(), s.config(), s.executors(), jobs, stages, sql,
                 s.driverGcTimeMs(), s.driverMaxMemory(), 0, Map.of());
     }
 
