@@ -57,7 +57,8 @@ public final class HistoryClient {
         this.requestTimeout = requestTimeout;
         this.retries = Math.max(0, retries);
         this.backoffMs = Math.max(0, backoffMs);
-        this.http = HttpClient.newBuilder().connectTimeout(connectTimeout)
+        // HTTP/1.1, as the History Server's Jetty serves it: no h2c upgrade offer, which some proxies mishandle.
+        this.http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).connectTimeout(connectTimeout)
                 .followRedirects(HttpClient.Redirect.NORMAL).build();
     }
 
