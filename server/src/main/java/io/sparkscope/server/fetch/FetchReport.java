@@ -1,0 +1,21 @@
+package io.sparkscope.server.fetch;
+
+import java.util.List;
+import java.util.OptionalLong;
+
+/**
+ * What one fetch run did.
+ *
+ * @param listed        completed attempts the History Server listed in the asked end-time range
+ * @param alreadyStored of those, attempts the database already held complete (not fetched again)
+ * @param fetched       attempts fetched and stored
+ * @param failures      one line per attempt that could not be fetched or stored
+ * @param newestEndTime the end time to remember for the next run: the newest listed when nothing failed, else just
+ *                      before the oldest failure (so the next run lists it again); empty when nothing was listed
+ */
+public record FetchReport(int listed, int alreadyStored, int fetched, List<String> failures,
+                          OptionalLong newestEndTime) {
+    public FetchReport {
+        failures = List.copyOf(failures);
+    }
+}
