@@ -8,21 +8,24 @@ package io.sparkscope.core.analysis.timeline;
  * queueing, the task's serialization and RPC both ways, and the wait before the driver marks the task done.
  */
 public enum TaskPhase {
-    SCHEDULER_DELAY("schedulerDelay", "Scheduler delay (driver-side remainder)", true),
-    DESERIALIZATION("executorDeserializeTime", "Task deserialization", false),
-    RUN("executorRunTime", "Executor computing", false),
-    RESULT_SERIALIZATION("resultSerializationTime", "Result serialization", false),
-    GETTING_RESULT("gettingResultTime", "Getting result (driver)", true);
+    SCHEDULER_DELAY("schedulerDelay", "Scheduler delay (driver-side remainder)", "scheduler delay", true),
+    DESERIALIZATION("executorDeserializeTime", "Task deserialization", "deserialization", false),
+    RUN("executorRunTime", "Executor computing", "run", false),
+    RESULT_SERIALIZATION("resultSerializationTime", "Result serialization", "result serialization", false),
+    GETTING_RESULT("gettingResultTime", "Getting result (driver)", "getting result", true);
 
     /** Spark's name for the time (REST task data / TaskMetricDistributions). */
     public final String key;
     public final String label;
+    /** For hover text. */
+    public final String shortLabel;
     /** Measured (or left over) on the driver rather than on the executor. */
     public final boolean driverSide;
 
-    TaskPhase(String key, String label, boolean driverSide) {
+    TaskPhase(String key, String label, String shortLabel, boolean driverSide) {
         this.key = key;
         this.label = label;
+        this.shortLabel = shortLabel;
         this.driverSide = driverSide;
     }
 
