@@ -158,7 +158,7 @@ public final class SnapshotWriter {
             for (Table t : bulk) {
                 copyToStaging(c, t, rows.get(t));
             }
-            deleteStale(c, appPk, rows, bulk, unchanged);
+            deleteStale(c, appPk, rows, bulk, skipUnchangedTasks ? shippedStages(s, unchanged) : null);
             for (Map.Entry<Table, List<Object[]>> e : rows.entrySet()) {
                 n += bulk.contains(e.getKey())
                         ? upsertFromStaging(c, appPk, e.getKey(), e.getValue())
@@ -268,6 +268,17 @@ public final class SnapshotWriter {
         return rows.size();
     }
 
+    private static Set<Long> shippedStages(AppSnapshot s, Set<Long> unchanged) {
+        Set<Long> out = new HashSet<>();
+        for (var st : s.stages()) {
+            long key = SnapshotRows.stageKey(st.stageId(), st.attemptId());
+            if (!unchanged.contains(key)) {
+                out.add(key);
+            }
+        }
+        return out;
+    }
+
     /**
      * Stage attempts whose kept tasks are exactly what the database holds (same {@link TaskDigest} as stored with
      * the stage row): their task rows are neither shipped nor compared again. Read under the app's advisory lock, in
@@ -292,47 +303,85 @@ public final class SnapshotWriter {
         return out;
     }
 
-    /** The task rows of these stage attempts stay as they are: excluded from the task table's stale-row delete. */
-    private static final String EXCEPT_UNCHANGED_STAGES = " AND NOT EXISTS (SELECT 1 FROM unnest(CAST(? AS integer[]),"
-            + " CAST(? AS integer[])) AS u(stage_id, attempt_id) WHERE t.stage_id = u.stage_id"
-            + " AND t.stage_attempt_id = u.attempt_id)";
-
     /** Children first, so foreign keys never see a half-deleted parent. */
     private static void deleteStale(Connection c, long appPk, Map<Table, List<Object[]>> rows, Set<Table> staged)
             throws SQLException {
-        deleteStale(c, appPk, rows, staged, Set.of());
+        deleteStale(c, appPk, rows, staged, null);
     }
 
+    /**
+     * @param shippedTaskStages when not null, the stage attempts whose task rows this write ships: only their stale
+     *                          task rows are looked for (by primary-key prefix, not a scan of all the app's tasks).
+     *                          Task rows of stages left out because unchanged stay; those of stages no longer in
+     *                          the snapshot go with their stage row (ON DELETE CASCADE).
+     */
     private static void deleteStale(Connection c, long appPk, Map<Table, List<Object[]>> rows, Set<Table> staged,
-                                    Set<Long> unchangedTasks) throws SQLException {
+                                    Set<Long> shippedTaskStages) throws SQLException {
         List<Table> tables = Tables.ALL;
         for (ListIterator<Table> it = tables.listIterator(tables.size()); it.hasPrevious(); ) {
             Table t = it.previous();
-            Set<Long> keep = t == Tables.TASK ? unchangedTasks : Set.of();
-            if (staged.contains(t)) {
+            if (t == Tables.TASK && shippedTaskStages != null) {
+                deleteStaleTasks(c, appPk, rows.get(t), staged.contains(t), shippedTaskStages);
+            } else if (staged.contains(t)) {
                 try (Statement st = c.createStatement()) {
                     st.execute(t.indexStagingSql());
                 }
-                try (PreparedStatement ps = c.prepareStatement(t.deleteStaleFromStagingSql()
-                        + (keep.isEmpty() ? "" : EXCEPT_UNCHANGED_STAGES))) {
+                try (PreparedStatement ps = c.prepareStatement(t.deleteStaleFromStagingSql())) {
                     ps.setLong(1, appPk);
-                    bindStages(c, ps, 2, keep);
                     ps.executeUpdate();
                 }
             } else {
-                deleteStale(c, appPk, t, rows.get(t), keep);
+                deleteStale(c, appPk, t, rows.get(t));
             }
         }
     }
 
-    static void deleteStale(Connection c, long appPk, Table table, List<Object[]> rows) throws SQLException {
-        deleteStale(c, appPk, table, rows, Set.of());
+    /** Stale task rows of the shipped stage attempts only: a join on the primary key's prefix. */
+    private static void deleteStaleTasks(Connection c, long appPk, List<Object[]> rows, boolean staged,
+                                         Set<Long> stages) throws SQLException {
+        if (stages.isEmpty()) {
+            return;
+        }
+        Table t = Tables.TASK;
+        String keys = staged ? t.stagingName() + " k"
+                : "unnest(CAST(? AS integer[]), CAST(? AS integer[]), CAST(? AS bigint[])) AS k(stage_id,"
+                + " stage_attempt_id, task_id)";
+        if (staged) {
+            try (Statement st = c.createStatement()) {
+                st.execute(t.indexStagingSql());
+            }
+        }
+        try (PreparedStatement ps = c.prepareStatement("DELETE FROM task t USING unnest(CAST(? AS integer[]),"
+                + " CAST(? AS integer[])) AS u(stage_id, attempt_id) WHERE t.app_pk = ? AND t.stage_id = u.stage_id"
+                + " AND t.stage_attempt_id = u.attempt_id AND NOT EXISTS (SELECT 1 FROM " + keys
+                + " WHERE t.stage_id = k.stage_id AND t.stage_attempt_id = k.stage_attempt_id"
+                + " AND t.task_id = k.task_id)")) {
+            Integer[] ids = new Integer[stages.size()];
+            Integer[] attempts = new Integer[stages.size()];
+            int i = 0;
+            for (long key : stages) {
+                ids[i] = (int) (key >> 32);
+                attempts[i++] = (int) key;
+            }
+            ps.setArray(1, c.createArrayOf("integer", ids));
+            ps.setArray(2, c.createArrayOf("integer", attempts));
+            ps.setLong(3, appPk);
+            if (!staged) {
+                for (int k = 0; k < t.keys.size(); k++) {
+                    Column key = t.keys.get(k);
+                    Object[] values = new Object[rows.size()];
+                    for (int r = 0; r < rows.size(); r++) {
+                        values[r] = rows.get(r)[k];
+                    }
+                    ps.setArray(k + 4, Column.array(c, key.type().elementType(), values));
+                }
+            }
+            ps.executeUpdate();
+        }
     }
 
-    private static void deleteStale(Connection c, long appPk, Table table, List<Object[]> rows, Set<Long> keep)
-            throws SQLException {
-        try (PreparedStatement ps = c.prepareStatement(table.deleteStaleSql()
-                + (keep.isEmpty() ? "" : EXCEPT_UNCHANGED_STAGES))) {
+    static void deleteStale(Connection c, long appPk, Table table, List<Object[]> rows) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement(table.deleteStaleSql())) {
             ps.setLong(1, appPk);
             for (int k = 0; k < table.keys.size(); k++) {
                 Column key = table.keys.get(k);
@@ -342,25 +391,8 @@ public final class SnapshotWriter {
                 }
                 ps.setArray(k + 2, Column.array(c, key.type().elementType(), values));
             }
-            bindStages(c, ps, table.keys.size() + 2, keep);
             ps.executeUpdate();
         }
-    }
-
-    private static void bindStages(Connection c, PreparedStatement ps, int index, Set<Long> stageKeys)
-            throws SQLException {
-        if (stageKeys.isEmpty()) {
-            return;
-        }
-        Integer[] ids = new Integer[stageKeys.size()];
-        Integer[] attempts = new Integer[stageKeys.size()];
-        int i = 0;
-        for (long key : stageKeys) {
-            ids[i] = (int) (key >> 32);
-            attempts[i++] = (int) key;
-        }
-        ps.setArray(index, c.createArrayOf("integer", ids));
-        ps.setArray(index + 1, c.createArrayOf("integer", attempts));
     }
 
     static void bindRow(Connection c, PreparedStatement ps, long appPk, List<Column> cols, Object[] row)

@@ -82,6 +82,16 @@ class TaskDetailStoreTest {
             writer.write(ds, second, List.of());
             assertNotEquals("tampered", host(app, 0));
             assertEquals(second, SnapshotReader.read(ds, app, null).orElseThrow());
+            // A stage gone from the snapshot takes its (unshipped) task rows with it; the others stay.
+            List<StageSummary> fewer = new ArrayList<>(second.stages());
+            fewer.remove(2);
+            AppSnapshot third = SnapshotRoundTripTest.with(second, fewer);
+            writer.write(ds, third, List.of());
+            assertEquals(0, TestDb.count(ds, "SELECT count(*) FROM task t JOIN application a USING (app_pk)"
+                    + " WHERE a.app_id = '" + app + "' AND t.stage_id = 2"));
+            assertEquals(1500, TestDb.count(ds, "SELECT count(*) FROM task t JOIN application a USING (app_pk)"
+                    + " WHERE a.app_id = '" + app + "'"));
+            assertEquals(third, SnapshotReader.read(ds, app, null).orElseThrow());
         }
     }
 
