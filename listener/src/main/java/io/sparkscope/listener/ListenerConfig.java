@@ -13,6 +13,10 @@ import java.util.regex.Pattern;
  * The listener's settings, read from {@code spark.sparkscope.*}. An invalid value never stops the application: it
  * gives one warning naming the key, the bad value and the value used instead.
  *
+ * @param tasksPerStage    {@code tasks.perStage}: tasks kept in detail per stage attempt, all up to this cap, past it
+ *                         the slowest half and a uniform sample (failed tasks besides)
+ * @param tasksRetained    {@code tasks.retained}: the application's task-detail budget; past it the oldest completed
+ *                         stages keep only their 100 slowest tasks
  * @param heuristics       {@code spark.sparkscope.heuristics.*} with the prefix removed, for the heuristics' thresholds
  * @param regressionFactor {@code regression.factor}: LOW Regression at this multiple of the previous runs' median
  *                         (HIGH at 2×, or at the factor when above 2)
@@ -35,7 +39,8 @@ public record ListenerConfig(
         long retryMaxBackoffMs,
         Map<String, String> heuristics,
         double regressionFactor,
-        String webhookUrl) {
+        String webhookUrl,
+        int tasksRetained) {
 
     public static final String PREFIX = "spark.sparkscope.";
     private static final Pattern BYTES = Pattern.compile("(?i)\\s*(\\d+)\\s*([kmgt]?)i?b?\\s*");
@@ -48,7 +53,7 @@ public record ListenerConfig(
     @Override
     public String toString() {
         return "ListenerConfig[enabled=" + enabled + ", jdbcUrl=" + redactUrl(jdbcUrl) + ", jdbcUser=" + jdbcUser
-                + ", tasksPerStage=" + tasksPerStage + ", spoolDir=" + spoolDir + ", spoolMaxBytes=" + spoolMaxBytes
+                + ", tasksPerStage=" + tasksPerStage + ", tasksRetained=" + tasksRetained + ", spoolDir=" + spoolDir + ", spoolMaxBytes=" + spoolMaxBytes
                 + ", flushTimeoutMs=" + flushTimeoutMs + ", reportEnabled=" + reportEnabled + ", uiUrl=" + uiUrl
                 + ", regressionFactor=" + regressionFactor + ", webhookUrl=" + (webhookUrl == null ? null : "(set)")
                 + "]";
@@ -78,7 +83,7 @@ public record ListenerConfig(
                 r.string("jdbc.url", null),
                 r.string("jdbc.user", null),
                 r.string("jdbc.password", null),
-                (int) r.number("tasks.perStage", 100, 0, 1_000_000),
+                (int) r.number("tasks.perStage", 10_000, 0, 1_000_000),
                 Paths.get(r.string("spool.dir", Paths.get(System.getProperty("java.io.tmpdir"), "sparkscope-spool")
                         .toString())),
                 r.bytes("spool.maxBytes", 256L << 20),
@@ -90,7 +95,8 @@ public record ListenerConfig(
                 r.number("retry.maxBackoffMs", 60_000, 100, 3_600_000),
                 heuristics,
                 r.decimal("regression.factor", 1.5, 1.0, 1_000),
-                r.string("webhook.url", null));
+                r.string("webhook.url", null),
+                (int) r.number("tasks.retained", 100_000, 0, 100_000_000));
     }
 
     private record Reader(Map<String, String> conf, Consumer<String> warn) {

@@ -65,7 +65,8 @@ final class RecordingPipeline {
         this.notifier = notifier;
         this.config = config;
         this.queue = new ArrayBlockingQueue<>(config.queueCapacity());
-        this.recorder = new Recorder(RecorderOptions.DEFAULTS.withTasksPerStage(config.tasksPerStage()));
+        this.recorder = new Recorder(RecorderOptions.DEFAULTS.withTasksPerStage(config.tasksPerStage())
+                .withRetainedDetailTasks(config.tasksRetained()));
         this.delivery = delivery;
         this.diagnose = diagnose;
         this.onFinal = onFinal;

@@ -18,7 +18,8 @@ class ListenerConfigTest {
         ListenerConfig c = ListenerConfig.from(Map.of(), warnings::add);
         assertTrue(c.enabled());
         assertFalse(c.hasDatabase());
-        assertEquals(100, c.tasksPerStage());
+        assertEquals(10_000, c.tasksPerStage());
+        assertEquals(100_000, c.tasksRetained());
         assertEquals(256L << 20, c.spoolMaxBytes());
         assertEquals(10_000, c.flushTimeoutMs());
         assertTrue(c.reportEnabled());
@@ -42,6 +43,8 @@ class ListenerConfigTest {
         assertTrue(c.hasDatabase());
         assertEquals("u", c.jdbcUser());
         assertEquals(7, c.tasksPerStage());
+        assertEquals(5000, ListenerConfig.from(Map.of("spark.sparkscope.tasks.retained", "5000"), w -> { })
+                .tasksRetained());
         assertEquals("/tmp/spool-x", c.spoolDir().toString());
         assertEquals(2L << 30, c.spoolMaxBytes());
         assertEquals(1500, c.flushTimeoutMs());
@@ -60,11 +63,11 @@ class ListenerConfigTest {
                 "spark.sparkscope.flush.timeoutMs", "-5"), warnings::add);
         assertEquals(4, warnings.size(), warnings.toString());
         assertTrue(warnings.stream().anyMatch(w -> w.contains("spark.sparkscope.tasks.perStage")
-                && w.contains("'lots'") && w.contains("using 100")), warnings.toString());
+                && w.contains("'lots'") && w.contains("using 10000")), warnings.toString());
         assertTrue(warnings.stream().anyMatch(w -> w.contains("spark.sparkscope.enabled") && w.contains("using true")));
         assertTrue(warnings.stream().anyMatch(w -> w.contains("spark.sparkscope.flush.timeoutMs")
                 && w.contains("using 10000")));
-        assertEquals(100, c.tasksPerStage());
+        assertEquals(10_000, c.tasksPerStage());
         assertTrue(c.enabled());
     }
 

@@ -9,6 +9,7 @@ import io.sparkscope.core.model.SqlExecutionSummary;
 import io.sparkscope.core.model.StageSummary;
 import io.sparkscope.core.model.TaskDistributions;
 import io.sparkscope.core.model.TaskRecord;
+import io.sparkscope.core.model.TaskTimeSums;
 
 import javax.sql.DataSource;
 import java.sql.Array;
@@ -187,7 +188,8 @@ public final class SnapshotReader {
                 + " num_active_tasks, num_complete_tasks, num_failed_tasks, num_killed_tasks, num_completed_indices,"
                 + " submission_time, completion_time, first_task_launched_time, last_task_finished_time,"
                 + " failure_reason, parent_ids, job_ids, totals::text, end_reasons::text, summary_task_count,"
-                + " summary_quantiles FROM stage_attempt WHERE app_pk = ? ORDER BY ord")) {
+                + " summary_quantiles, task_detail, task_duration_ms, scheduler_delay_ms, getting_result_ms"
+                + " FROM stage_attempt WHERE app_pk = ? ORDER BY ord")) {
             ps.setLong(1, pk);
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
@@ -200,11 +202,26 @@ public final class SnapshotReader {
                             rs.getInt(8), rs.getInt(9), rs.getInt(10), rs.getInt(11), rs.getLong(12), rs.getLong(13),
                             rs.getLong(14), rs.getLong(15), rs.getString(16), ints(rs.getArray(17)),
                             ints(rs.getArray(18)), Json.stageTotals(rs.getString(19)), dist,
-                            tasks.getOrDefault(key, List.of()), Json.intMap(rs.getString(20))));
+                            tasks.getOrDefault(key, List.of()), Json.intMap(rs.getString(20)),
+                            taskDetail(rs.getString(23)), taskTimes(rs, 24)));
                 }
             }
         }
         return out;
+    }
+
+    /** Null (a row written before V4) lets {@link StageSummary} derive it from the counts. */
+    static StageSummary.TaskDetail taskDetail(String stored) {
+        return stored == null ? null : StageSummary.TaskDetail.valueOf(stored);
+    }
+
+    /** The three V4 sums from column {@code i} on, or null when the row was written before V4. */
+    static TaskTimeSums taskTimes(ResultSet rs, int i) throws SQLException {
+        long duration = rs.getLong(i);
+        if (rs.wasNull()) {
+            return null;
+        }
+        return new TaskTimeSums(duration, rs.getLong(i + 1), rs.getLong(i + 2));
     }
 
     /** A metric missing from the row set (written by an older Sparkscope that did not know it) reads as zeros. */

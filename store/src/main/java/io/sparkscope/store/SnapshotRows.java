@@ -10,11 +10,14 @@ import io.sparkscope.core.model.StageSummary;
 import io.sparkscope.core.model.StageTotals;
 import io.sparkscope.core.model.TaskDistributions;
 import io.sparkscope.core.model.TaskRecord;
+import io.sparkscope.core.model.TaskTimeSums;
 
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * Flattens a snapshot into one {@code Object[]} per row and table, in {@link Table#columns()} order. Shared by the
@@ -25,6 +28,28 @@ final class SnapshotRows {
     }
 
     static Map<Table, List<Object[]>> of(AppSnapshot s, List<StoredFinding> findings) {
+        return of(s, findings, taskDigests(s), Set.of());
+    }
+
+    /** {@link TaskDigest} of each stage attempt's kept tasks, by {@link #stageKey}. */
+    static Map<Long, Long> taskDigests(AppSnapshot s) {
+        Map<Long, Long> out = new HashMap<>();
+        for (StageSummary st : s.stages()) {
+            out.put(stageKey(st.stageId(), st.attemptId()), TaskDigest.of(st.keptTasks()));
+        }
+        return out;
+    }
+
+    static long stageKey(int stageId, int attemptId) {
+        return ((long) stageId << 32) | (attemptId & 0xffffffffL);
+    }
+
+    /**
+     * @param digests      from {@link #taskDigests}, written into each stage row
+     * @param tasksOmitted stage keys whose task rows are left out (the database already holds exactly them)
+     */
+    static Map<Table, List<Object[]>> of(AppSnapshot s, List<StoredFinding> findings, Map<Long, Long> digests,
+                                         Set<Long> tasksOmitted) {
         Map<Table, List<Object[]>> rows = new LinkedHashMap<>();
         for (Table t : Tables.ALL) {
             rows.put(t, new ArrayList<>());
@@ -43,8 +68,12 @@ final class SnapshotRows {
         }
         ord = 0;
         for (StageSummary st : s.stages()) {
-            rows.get(Tables.STAGE).add(stage(st, ord++));
+            long key = stageKey(st.stageId(), st.attemptId());
+            rows.get(Tables.STAGE).add(stage(st, ord++, digests.get(key)));
             statistics(rows.get(Tables.STAGE_STATISTICS), st);
+            if (tasksOmitted.contains(key)) {
+                continue;
+            }
             int taskOrd = 0;
             for (TaskRecord t : st.keptTasks()) {
                 rows.get(Tables.TASK).add(task(st, t, taskOrd++));
@@ -80,9 +109,10 @@ final class SnapshotRows {
                 j.numSkippedStages()};
     }
 
-    private static Object[] stage(StageSummary s, int ord) {
+    private static Object[] stage(StageSummary s, int ord, Long tasksDigest) {
         StageTotals t = s.totals() == null ? StageTotals.zero() : s.totals();
         TaskDistributions d = s.taskSummary();
+        TaskTimeSums times = s.taskTimes();
         return new Object[]{s.stageId(), s.attemptId(), ord, s.name(), s.details(), s.status().name(), s.numTasks(),
                 s.numActiveTasks(), s.numCompleteTasks(), s.numFailedTasks(), s.numKilledTasks(),
                 s.numCompletedIndices(), s.submissionTime(), s.completionTime(), s.firstTaskLaunchedTime(),
@@ -91,7 +121,9 @@ final class SnapshotRows {
                 t.get(TaskMetric.MEMORY_BYTES_SPILLED), t.get(TaskMetric.DISK_BYTES_SPILLED), t.shuffleReadBytes(),
                 t.get(TaskMetric.SHUFFLE_BYTES_WRITTEN), t.get(TaskMetric.INPUT_BYTES), t.get(TaskMetric.OUTPUT_BYTES),
                 Json.totals(t), Json.write(s.endReasons()),
-                d == null ? null : d.count(), d == null ? null : doubles(d.quantiles())};
+                d == null ? null : d.count(), d == null ? null : doubles(d.quantiles()),
+                s.taskDetail().name(), tasksDigest, times == null ? null : times.durationMs(),
+                times == null ? null : times.schedulerDelayMs(), times == null ? null : times.gettingResultMs()};
     }
 
     private static void statistics(List<Object[]> out, StageSummary s) {

@@ -9,6 +9,7 @@ import javax.sql.DataSource;
 import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
+import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.HashSet;
@@ -27,6 +28,10 @@ import java.util.Set;
  *       unchanged row is not rewritten at all (the upsert's {@code WHERE … IS DISTINCT FROM}).</li>
  *   <li>Child rows the snapshot no longer has (tasks displaced by slower ones, findings no longer produced, …) are
  *       deleted in the same transaction, so the database holds exactly the latest snapshot.</li>
+ *   <li>The task rows of a stage attempt whose kept tasks did not change since the stored snapshot (same
+ *       {@link TaskDigest} as stored in its stage row) are not shipped at all, and kept out of the stale-row delete:
+ *       a running application is rewritten every few seconds, and most of its up to 10 000 tasks per stage belong
+ *       to stages that finished long ago.</li>
  *   <li>Writers of the same application are serialised by a transaction-scoped advisory lock on the app's natural
  *       key (no deadlocks between their row locks, no lost update); writers of different apps never wait on each
  *       other. Under that lock a snapshot older than the stored one is skipped ({@link WriteResult.Outcome}).</li>
@@ -52,6 +57,8 @@ public final class SnapshotWriter {
 
     private final int batchSize;
     private final int copyThreshold;
+    /** Whether stages whose kept tasks did not change since the stored snapshot skip their task rows (see TaskDigest). */
+    private final boolean skipUnchangedTasks;
 
     public SnapshotWriter() {
         this(1000);
@@ -63,6 +70,11 @@ public final class SnapshotWriter {
 
     /** {@code copyThreshold}: 0 sends every non-empty table through COPY, {@link Integer#MAX_VALUE} none (tests). */
     SnapshotWriter(int batchSize, int copyThreshold) {
+        this(batchSize, copyThreshold, true);
+    }
+
+    /** {@code skipUnchangedTasks} false ships every task row every time (the behaviour before V4; benchmarks). */
+    SnapshotWriter(int batchSize, int copyThreshold, boolean skipUnchangedTasks) {
         if (batchSize < 1) {
             throw new IllegalArgumentException("batchSize must be ≥ 1, got " + batchSize);
         }
@@ -71,6 +83,7 @@ public final class SnapshotWriter {
         }
         this.batchSize = batchSize;
         this.copyThreshold = copyThreshold;
+        this.skipUnchangedTasks = skipUnchangedTasks;
     }
 
     /** Writes unless the database already holds a newer snapshot of this application. */
@@ -127,7 +140,10 @@ public final class SnapshotWriter {
         }
         long appPk = ApplicationRow.upsert(c, s, findings,
                 existing.map(e -> OptionalLong.of(e.pk())).orElse(OptionalLong.empty()));
-        Map<Table, List<Object[]>> rows = SnapshotRows.of(s, findings);
+        Map<Long, Long> digests = SnapshotRows.taskDigests(s);
+        Set<Long> unchanged = existing.isPresent() && skipUnchangedTasks
+                ? unchangedTaskStages(c, appPk, digests) : Set.of();
+        Map<Table, List<Object[]>> rows = SnapshotRows.of(s, findings, digests, unchanged);
         Set<Table> bulk = bulkTables(c, rows);
         long n = 0;
         if (existing.isEmpty()) {
@@ -142,7 +158,7 @@ public final class SnapshotWriter {
             for (Table t : bulk) {
                 copyToStaging(c, t, rows.get(t));
             }
-            deleteStale(c, appPk, rows, bulk);
+            deleteStale(c, appPk, rows, bulk, skipUnchangedTasks ? shippedStages(s, unchanged) : null);
             for (Map.Entry<Table, List<Object[]>> e : rows.entrySet()) {
                 n += bulk.contains(e.getKey())
                         ? upsertFromStaging(c, appPk, e.getKey(), e.getValue())
@@ -252,13 +268,61 @@ public final class SnapshotWriter {
         return rows.size();
     }
 
+    private static Set<Long> shippedStages(AppSnapshot s, Set<Long> unchanged) {
+        Set<Long> out = new HashSet<>();
+        for (var st : s.stages()) {
+            long key = SnapshotRows.stageKey(st.stageId(), st.attemptId());
+            if (!unchanged.contains(key)) {
+                out.add(key);
+            }
+        }
+        return out;
+    }
+
+    /**
+     * Stage attempts whose kept tasks are exactly what the database holds (same {@link TaskDigest} as stored with
+     * the stage row): their task rows are neither shipped nor compared again. Read under the app's advisory lock, in
+     * the writing transaction, so nobody changes them in between.
+     */
+    private static Set<Long> unchangedTaskStages(Connection c, long appPk, Map<Long, Long> digests)
+            throws SQLException {
+        Set<Long> out = new HashSet<>();
+        try (PreparedStatement ps = c.prepareStatement("SELECT stage_id, attempt_id, tasks_digest FROM stage_attempt"
+                + " WHERE app_pk = ? AND tasks_digest IS NOT NULL")) {
+            ps.setLong(1, appPk);
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    long key = SnapshotRows.stageKey(rs.getInt(1), rs.getInt(2));
+                    Long digest = digests.get(key);
+                    if (digest != null && digest == rs.getLong(3)) {
+                        out.add(key);
+                    }
+                }
+            }
+        }
+        return out;
+    }
+
     /** Children first, so foreign keys never see a half-deleted parent. */
     private static void deleteStale(Connection c, long appPk, Map<Table, List<Object[]>> rows, Set<Table> staged)
             throws SQLException {
+        deleteStale(c, appPk, rows, staged, null);
+    }
+
+    /**
+     * @param shippedTaskStages when not null, the stage attempts whose task rows this write ships: only their stale
+     *                          task rows are looked for (by primary-key prefix, not a scan of all the app's tasks).
+     *                          Task rows of stages left out because unchanged stay; those of stages no longer in
+     *                          the snapshot go with their stage row (ON DELETE CASCADE).
+     */
+    private static void deleteStale(Connection c, long appPk, Map<Table, List<Object[]>> rows, Set<Table> staged,
+                                    Set<Long> shippedTaskStages) throws SQLException {
         List<Table> tables = Tables.ALL;
         for (ListIterator<Table> it = tables.listIterator(tables.size()); it.hasPrevious(); ) {
             Table t = it.previous();
-            if (staged.contains(t)) {
+            if (t == Tables.TASK && shippedTaskStages != null) {
+                deleteStaleTasks(c, appPk, rows.get(t), staged.contains(t), shippedTaskStages);
+            } else if (staged.contains(t)) {
                 try (Statement st = c.createStatement()) {
                     st.execute(t.indexStagingSql());
                 }
@@ -269,6 +333,50 @@ public final class SnapshotWriter {
             } else {
                 deleteStale(c, appPk, t, rows.get(t));
             }
+        }
+    }
+
+    /** Stale task rows of the shipped stage attempts only: a join on the primary key's prefix. */
+    private static void deleteStaleTasks(Connection c, long appPk, List<Object[]> rows, boolean staged,
+                                         Set<Long> stages) throws SQLException {
+        if (stages.isEmpty()) {
+            return;
+        }
+        Table t = Tables.TASK;
+        String keys = staged ? t.stagingName() + " k"
+                : "unnest(CAST(? AS integer[]), CAST(? AS integer[]), CAST(? AS bigint[])) AS k(stage_id,"
+                + " stage_attempt_id, task_id)";
+        if (staged) {
+            try (Statement st = c.createStatement()) {
+                st.execute(t.indexStagingSql());
+            }
+        }
+        try (PreparedStatement ps = c.prepareStatement("DELETE FROM task t USING unnest(CAST(? AS integer[]),"
+                + " CAST(? AS integer[])) AS u(stage_id, attempt_id) WHERE t.app_pk = ? AND t.stage_id = u.stage_id"
+                + " AND t.stage_attempt_id = u.attempt_id AND NOT EXISTS (SELECT 1 FROM " + keys
+                + " WHERE t.stage_id = k.stage_id AND t.stage_attempt_id = k.stage_attempt_id"
+                + " AND t.task_id = k.task_id)")) {
+            Integer[] ids = new Integer[stages.size()];
+            Integer[] attempts = new Integer[stages.size()];
+            int i = 0;
+            for (long key : stages) {
+                ids[i] = (int) (key >> 32);
+                attempts[i++] = (int) key;
+            }
+            ps.setArray(1, c.createArrayOf("integer", ids));
+            ps.setArray(2, c.createArrayOf("integer", attempts));
+            ps.setLong(3, appPk);
+            if (!staged) {
+                for (int k = 0; k < t.keys.size(); k++) {
+                    Column key = t.keys.get(k);
+                    Object[] values = new Object[rows.size()];
+                    for (int r = 0; r < rows.size(); r++) {
+                        values[r] = rows.get(r)[k];
+                    }
+                    ps.setArray(k + 4, Column.array(c, key.type().elementType(), values));
+                }
+            }
+            ps.executeUpdate();
         }
     }
 

@@ -11,7 +11,7 @@ import static io.sparkscope.store.Column.jsonb;
 import static io.sparkscope.store.Column.text;
 import static io.sparkscope.store.Column.textArray;
 
-/** The child tables of V1__schema.sql as the writer sees them. Order of {@link #ALL} = parents before children. */
+/** The child tables of V1__schema.sql (and columns added by later versions) as the writer sees them. Order of {@link #ALL} = parents before children. */
 final class Tables {
     static final Table CONFIGURATION = new Table("configuration",
             List.of(text("scope"), text("key")),
@@ -44,7 +44,10 @@ final class Tables {
                     bigint("executor_run_time_ms"), bigint("executor_cpu_time_ns"), bigint("jvm_gc_time_ms"),
                     bigint("memory_bytes_spilled"), bigint("disk_bytes_spilled"), bigint("shuffle_read_bytes"),
                     bigint("shuffle_write_bytes"), bigint("input_bytes"), bigint("output_bytes"), jsonb("totals"),
-                    jsonb("end_reasons"), bigint("summary_task_count"), float8Array("summary_quantiles")));
+                    jsonb("end_reasons"), bigint("summary_task_count"), float8Array("summary_quantiles"),
+                    // V4
+                    text("task_detail"), bigint("tasks_digest"), bigint("task_duration_ms"),
+                    bigint("scheduler_delay_ms"), bigint("getting_result_ms")));
 
     static final Table STAGE_STATISTICS = new Table("stage_statistics",
             List.of(integer("stage_id"), integer("stage_attempt_id"), text("metric")),

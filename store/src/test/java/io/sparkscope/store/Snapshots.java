@@ -14,6 +14,7 @@ import io.sparkscope.core.model.StageSummary;
 import io.sparkscope.core.model.StageTotals;
 import io.sparkscope.core.model.TaskDistributions;
 import io.sparkscope.core.model.TaskRecord;
+import io.sparkscope.core.model.TaskTimeSums;
 
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -110,13 +111,20 @@ final class Snapshots {
         }
         TaskDistributions dist = withSummary ? distributions(r, tasks - failed) : null;
         boolean ended = status == StageSummary.StageStatus.COMPLETE || status == StageSummary.StageStatus.FAILED;
+        // Stage 0 stands for a big stage past the recorder's cap (kept: a sample of 50× as many tasks); stage 1.1
+        // for a row written before V4 (no task-time sums, detail derived from the counts).
+        boolean sampled = id == 0;
+        int complete = sampled ? 50 * tasks : tasks - failed;
+        TaskTimeSums times = id == 1 && attempt == 1 ? null
+                : new TaskTimeSums(1_000_000L + r.nextInt(1000), 12_345 + r.nextInt(1000), r.nextInt(1000));
         return new StageSummary(id, attempt, "stage " + id + " at Rich.java:" + id,
-                "org.apache.spark.rdd.RDD.count(RDD.scala:1)\n…", status, tasks,
-                status == StageSummary.StageStatus.ACTIVE ? 2 : 0, tasks - failed, failed, 0, tasks - failed,
+                "org.apache.spark.rdd.RDD.count(RDD.scala:1)\n…", status, sampled ? complete : tasks,
+                status == StageSummary.StageStatus.ACTIVE ? 2 : 0, complete, failed, 0, complete,
                 T0 + 10_000, ended ? T0 + 20_000 : -1, T0 + 10_000, T0 + 15_000,
                 status == StageSummary.StageStatus.FAILED ? "FetchFailed(…) '; DROP TABLE stage_attempt; --" : null,
                 id == 0 ? List.of() : List.of(0), List.of(id == 0 ? 0 : 1), StageTotals.of(sums), dist, kept,
-                failed > 0 ? Map.of("ExceptionFailure", failed) : Map.of());
+                failed > 0 ? Map.of("ExceptionFailure", failed) : Map.of(),
+                sampled ? StageSummary.TaskDetail.SAMPLED : null, times);
     }
 
     static TaskMetrics metrics(Random r) {

@@ -5,28 +5,24 @@ import io.sparkscope.core.event.TaskEndReason;
 import io.sparkscope.core.event.TaskInfo;
 import io.sparkscope.core.event.TaskMetric;
 import io.sparkscope.core.event.TaskMetrics;
+import io.sparkscope.core.model.DistributionMetric;
 import io.sparkscope.core.model.StageSummary;
 import io.sparkscope.core.model.StageSummary.StageStatus;
 import io.sparkscope.core.model.StageTotals;
 import io.sparkscope.core.model.TaskDistributions;
 import io.sparkscope.core.model.TaskRecord;
+import io.sparkscope.core.model.TaskTimeSums;
 
 import java.util.ArrayList;
 import java.util.BitSet;
-import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.PriorityQueue;
 import java.util.TreeMap;
 import java.util.TreeSet;
 
 /** Mutable state of one stage attempt while events arrive; {@link #summary} freezes it. */
 final class LiveStage {
-    /** Keeps the heap's root the fastest kept task, so a slower newcomer replaces it. */
-    private static final Comparator<TaskRecord> BY_DURATION =
-            Comparator.comparingLong(TaskRecord::durationMs).thenComparingLong(t -> -t.taskId());
-
     final int stageId;
     final int attemptId;
     String name = "";
@@ -55,11 +51,17 @@ final class LiveStage {
     /** Successful tasks that ended after the values were released: counted in totals, not in the quantiles. */
     long lateTasksOutsideQuantiles;
 
-    private final int tasksPerStage;
+    /** Σ duration, scheduler delay, getting-result time of task ends with metrics ({@link TaskTimeSums}). */
+    private long durationSum;
+    private long schedulerDelaySum;
+    private long gettingResultSum;
+
     private final int failedTasksPerStage;
-    private final PriorityQueue<TaskRecord> slowest;
+    private final KeptTasks kept;
     private final List<TaskRecord> failed = new ArrayList<>();
     int failedTasksNotKept;
+    /** Set once the stage's kept tasks count against the application's task-detail budget. */
+    boolean countedInDetailBudget;
 
     /** The last summary built, reused until the stage changes. */
     private StageSummary cachedSummary;
@@ -67,9 +69,8 @@ final class LiveStage {
     LiveStage(int stageId, int attemptId, RecorderOptions options) {
         this.stageId = stageId;
         this.attemptId = attemptId;
-        this.tasksPerStage = options.tasksPerStage();
         this.failedTasksPerStage = options.failedTasksPerStage();
-        this.slowest = new PriorityQueue<>(Math.max(1, Math.min(tasksPerStage, 1024)), BY_DURATION);
+        this.kept = new KeptTasks(options.tasksPerStage(), (((long) stageId << 32) ^ attemptId) ^ 0x9E3779B97F4A7C15L);
         this.values = new TaskValueRows(options.exactTaskLimit(), ((long) stageId << 32) ^ attemptId);
     }
 
@@ -126,6 +127,9 @@ final class LiveStage {
         }
         if (metrics != null) {
             StageTotals.accumulate(totals, metrics);
+            durationSum += info.duration();
+            schedulerDelaySum += DistributionMetric.schedulerDelay(info, metrics);
+            gettingResultSum += DistributionMetric.gettingResultTime(info);
             // Population of Spark's task summary: successful tasks (per TaskInfo) that carry metrics.
             if (info.successful()) {
                 if (values.released()) {
@@ -149,17 +153,8 @@ final class LiveStage {
             }
             return;
         }
-        if (tasksPerStage == 0) {
-            return;
-        }
-        long duration = info.duration();
-        if (slowest.size() < tasksPerStage) {
-            slowest.add(record(reason, info, metrics));
-        } else if (duration > slowest.peek().durationMs()) {
-            // Only build the record when it will be kept: this runs once per task.
-            slowest.poll();
-            slowest.add(record(reason, info, metrics));
-        }
+        // The record is only built when it is kept: past the cap most tasks are not.
+        kept.add(info.duration(), () -> record(reason, info, metrics));
     }
 
     private static TaskRecord record(TaskEndReason reason, TaskInfo info, TaskMetrics metrics) {
@@ -194,17 +189,29 @@ final class LiveStage {
             return cachedSummary;
         }
         TaskDistributions dist = values.released() ? frozenDistributions : values.distributions(quantiles);
-        List<TaskRecord> kept = new ArrayList<>(slowest.size() + failed.size());
-        List<TaskRecord> slow = new ArrayList<>(slowest);
-        slow.sort(BY_DURATION.reversed());
-        kept.addAll(slow);
-        kept.addAll(failed);
+        List<TaskRecord> detail = kept.sorted();
+        detail.addAll(failed);
         Map<String, Integer> reasons = new LinkedHashMap<>(endReasons);
         cachedSummary = new StageSummary(stageId, attemptId, name, details, status, numTasks, activeTasks,
                 completeTasks, failedTasks, killedTasks, completedIndices.cardinality(), submissionTime,
                 completionTime, firstTaskLaunchedTime, lastTaskFinishedTime, failureReason, parentIds,
-                List.copyOf(jobIds), StageTotals.of(totals), dist, kept, reasons);
+                List.copyOf(jobIds), StageTotals.of(totals), dist, detail, reasons, kept.detail(),
+                new TaskTimeSums(durationSum, schedulerDelaySum, gettingResultSum));
         return cachedSummary;
+    }
+
+    /** Successful and killed tasks held in detail (failed ones not counted). */
+    int keptTasks() {
+        return kept.size();
+    }
+
+    /** Reduces the detail to the {@code keep} slowest tasks (the application's detail budget is spent). */
+    void thinTasks(int keep) {
+        int before = kept.size();
+        kept.thinTo(keep);
+        if (kept.size() != before) {
+            changed();
+        }
     }
 
     int valueRows() {

@@ -50,7 +50,11 @@ import java.util.regex.Pattern;
  * <p>Memory: per stage attempt in flight, one row of {@link RecorderOptions#BYTES_PER_TASK_ROW} bytes per successful
  * task, at most {@link RecorderOptions#exactTaskLimit()} rows (past it a uniform sample); completed stages keep their
  * rows until together they exceed {@link RecorderOptions#retainedCompletedTasks()}, then the oldest are reduced to
- * their quantiles. Besides, per stage at most {@code tasksPerStage + failedTasksPerStage} task records.
+ * their quantiles. Besides, task records kept in detail: per stage attempt every task up to
+ * {@link RecorderOptions#tasksPerStage()} (past it the slowest half and a uniform sample), plus up to
+ * {@code failedTasksPerStage} failed ones; once completed stages together keep more than
+ * {@link RecorderOptions#retainedDetailTasks()}, the oldest are thinned to their slowest
+ * {@link RecorderOptions#THINNED_TASKS_PER_STAGE} ({@link RecorderOptions#detailBytesBound}).
  */
 public final class Recorder {
     private static final Pattern LOCAL_MASTER = Pattern.compile("local(?:-cluster)?\\[(\\d+|\\*)(?:,\\s*\\d+)?]");
@@ -82,6 +86,9 @@ public final class Recorder {
     /** Completed stages whose task values are still held, oldest first. */
     private final ArrayDeque<LiveStage> retainedCompleted = new ArrayDeque<>();
     private long retainedRows;
+    /** Completed stages whose kept tasks count against the task-detail budget, oldest first. */
+    private final ArrayDeque<LiveStage> detailCompleted = new ArrayDeque<>();
+    private long detailRetained;
 
     public Recorder() {
         this(RecorderOptions.DEFAULTS);
@@ -365,6 +372,17 @@ public final class Recorder {
             LiveStage oldest = retainedCompleted.pollFirst();
             retainedRows -= oldest.valueRows();
             oldest.releaseValues(quantiles);
+        }
+        if (!s.countedInDetailBudget) {
+            s.countedInDetailBudget = true;
+            detailCompleted.addLast(s);
+            detailRetained += s.keptTasks();
+            while (detailRetained > options.retainedDetailTasks() && !detailCompleted.isEmpty()) {
+                LiveStage oldest = detailCompleted.pollFirst();
+                detailRetained -= oldest.keptTasks();
+                // What remains (≤ THINNED_TASKS_PER_STAGE) is the stated per-stage floor, outside the budget.
+                oldest.thinTasks(Math.min(options.tasksPerStage(), RecorderOptions.THINNED_TASKS_PER_STAGE));
+            }
         }
     }
 

@@ -7,29 +7,51 @@ import java.util.Arrays;
 /**
  * Limits and choices of a {@link Recorder}.
  *
- * @param tasksPerStage         slowest tasks kept in detail per stage attempt (failed ones are kept besides)
+ * @param tasksPerStage         the per-stage cap of tasks kept in detail: every successful or killed task of a stage
+ *                              attempt up to it; past it the slowest half of the cap plus a uniform sample of the
+ *                              others (failed tasks are kept besides, up to {@code failedTasksPerStage})
  * @param failedTasksPerStage   failed tasks kept in detail per stage attempt; beyond it only counted
  * @param quantiles             quantiles of the task distributions callers want (the standard ones are added)
  * @param exactTaskLimit        per stage attempt, successful tasks whose values are all kept; past it a uniform
  *                              reservoir sample of this size is kept instead and the distribution says so
  * @param retainedCompletedTasks values of completed stages are kept (so late task ends, e.g. of speculative copies,
  *                              still count) until the completed stages together hold more tasks than this
+ * @param retainedDetailTasks   the application's task-detail budget: once the completed stages together keep more
+ *                              tasks in detail than this, the oldest completed ones are reduced to their
+ *                              {@link #THINNED_TASKS_PER_STAGE} slowest (and their failed ones)
  */
 public record RecorderOptions(
         int tasksPerStage,
         int failedTasksPerStage,
         double[] quantiles,
         int exactTaskLimit,
-        int retainedCompletedTasks) {
+        int retainedCompletedTasks,
+        int retainedDetailTasks) {
 
     /** Bytes held per task value row: one long per {@link io.sparkscope.core.model.DistributionMetric}. */
     public static final int BYTES_PER_TASK_ROW = io.sparkscope.core.model.DistributionMetric.count() * Long.BYTES;
 
+    /**
+     * Approximate heap bytes of one task kept in detail: the {@code TaskRecord}, its {@code TaskMetrics} and their
+     * array, and the references to them (strings are shared). Measured by the test-scope {@code KeptTaskBytes} (448 bytes
+     * a task, 64-bit JVM with compressed references).
+     */
+    public static final int BYTES_PER_KEPT_TASK = 450;
+
+    /** Tasks a completed stage keeps (its slowest) once the application's task-detail budget is spent. */
+    public static final int THINNED_TASKS_PER_STAGE = 100;
+
     public static final RecorderOptions DEFAULTS =
-            new RecorderOptions(100, 1000, TaskDistributions.SPARK_DEFAULT_QUANTILES, 200_000, 100_000);
+            new RecorderOptions(10_000, 1000, TaskDistributions.SPARK_DEFAULT_QUANTILES, 200_000, 100_000, 100_000);
+
+    /** Without a task-detail budget argument: the default budget. */
+    public RecorderOptions(int tasksPerStage, int failedTasksPerStage, double[] quantiles, int exactTaskLimit,
+                           int retainedCompletedTasks) {
+        this(tasksPerStage, failedTasksPerStage, quantiles, exactTaskLimit, retainedCompletedTasks, 100_000);
+    }
 
     public RecorderOptions {
-        if (tasksPerStage < 0 || failedTasksPerStage < 0) {
+        if (tasksPerStage < 0 || failedTasksPerStage < 0 || retainedDetailTasks < 0) {
             throw new IllegalArgumentException("task limits must be >= 0");
         }
         if (exactTaskLimit < 1) {
@@ -44,15 +66,23 @@ public record RecorderOptions(
     }
 
     public RecorderOptions withQuantiles(double[] q) {
-        return new RecorderOptions(tasksPerStage, failedTasksPerStage, q, exactTaskLimit, retainedCompletedTasks);
+        return new RecorderOptions(tasksPerStage, failedTasksPerStage, q, exactTaskLimit, retainedCompletedTasks,
+                retainedDetailTasks);
     }
 
     public RecorderOptions withTasksPerStage(int n) {
-        return new RecorderOptions(n, failedTasksPerStage, quantiles, exactTaskLimit, retainedCompletedTasks);
+        return new RecorderOptions(n, failedTasksPerStage, quantiles, exactTaskLimit, retainedCompletedTasks,
+                retainedDetailTasks);
     }
 
     public RecorderOptions withExactTaskLimit(int n) {
-        return new RecorderOptions(tasksPerStage, failedTasksPerStage, quantiles, n, retainedCompletedTasks);
+        return new RecorderOptions(tasksPerStage, failedTasksPerStage, quantiles, n, retainedCompletedTasks,
+                retainedDetailTasks);
+    }
+
+    public RecorderOptions withRetainedDetailTasks(int n) {
+        return new RecorderOptions(tasksPerStage, failedTasksPerStage, quantiles, exactTaskLimit,
+                retainedCompletedTasks, n);
     }
 
     /** Requested quantiles plus {@link TaskDistributions#STANDARD_QUANTILES}, sorted, without duplicates. */
@@ -72,11 +102,24 @@ public record RecorderOptions(
         return ((long) exactTaskLimit * concurrentStages + retainedCompletedTasks) * BYTES_PER_TASK_ROW;
     }
 
+    /**
+     * Approximate upper bound of the bytes of successful and killed tasks kept in detail: {@code tasksPerStage} per
+     * running stage attempt, {@code retainedDetailTasks} for the completed ones together, plus
+     * {@link #THINNED_TASKS_PER_STAGE} per completed stage that was thinned; {@link #BYTES_PER_KEPT_TASK} each.
+     * Failed tasks (up to {@code failedTasksPerStage} per attempt) come on top.
+     */
+    public long detailBytesBound(int runningStages, int completedStages) {
+        long tasks = (long) tasksPerStage * runningStages + retainedDetailTasks
+                + (long) Math.min(tasksPerStage, THINNED_TASKS_PER_STAGE) * completedStages;
+        return tasks * BYTES_PER_KEPT_TASK;
+    }
+
     @Override
     public boolean equals(Object o) {
         return o instanceof RecorderOptions r && r.tasksPerStage == tasksPerStage
                 && r.failedTasksPerStage == failedTasksPerStage && Arrays.equals(r.quantiles, quantiles)
-                && r.exactTaskLimit == exactTaskLimit && r.retainedCompletedTasks == retainedCompletedTasks;
+                && r.exactTaskLimit == exactTaskLimit && r.retainedCompletedTasks == retainedCompletedTasks
+                && r.retainedDetailTasks == retainedDetailTasks;
     }
 
     @Override
@@ -88,6 +131,7 @@ public record RecorderOptions(
     public String toString() {
         return "RecorderOptions[tasksPerStage=" + tasksPerStage + ", failedTasksPerStage=" + failedTasksPerStage
                 + ", quantiles=" + Arrays.toString(quantiles) + ", exactTaskLimit=" + exactTaskLimit
-                + ", retainedCompletedTasks=" + retainedCompletedTasks + "]";
+                + ", retainedCompletedTasks=" + retainedCompletedTasks + ", retainedDetailTasks=" + retainedDetailTasks
+                + "]";
     }
 }

@@ -143,6 +143,11 @@ public final class SnapshotJson {
         m.put("taskSummaryCount", d == null ? 0 : d.count());
         m.put("taskSummaryExact", d == null || d.exact());
         m.put("taskSummary", d == null ? null : distributions(d.restrictTo(quantiles)));
+        m.put("taskDetail", s.taskDetail().name());
+        m.put("keptTasks", s.keptTasks().size());
+        if (s.taskTimes() != null) {
+            m.put("taskTimes", s.taskTimes());
+        }
         if (withTasks) {
             m.put("tasks", s.keptTasks().stream().map(SnapshotJson::task).toList());
         }

@@ -130,7 +130,22 @@ class RecorderTest {
     }
 
     @Test
-    void slowestTasksKeptUpToLimitPlusAllFailed() {
+    void everyTaskKeptUpToTheCapSlowestFirstPlusAllFailed() {
+        Recorder r = new Recorder(RecorderOptions.DEFAULTS.withTasksPerStage(20));
+        r.onEvent(new SparkEvent.StageSubmitted(stage(0, 0, 20, 1000, -1, null)));
+        for (int i = 0; i < 20; i++) {
+            r.onEvent(success(0, 0, task(i, i, 1000, 1000 + 10L * i, "1", false), metrics(5, 0)));
+        }
+        r.onEvent(failure(0, 0, task(100, 0, 1000, 1001, "1", true), metrics(1, 0)));
+        StageSummary s = only(r.snapshot());
+        assertEquals(21, s.keptTasks().size());
+        assertEquals(List.of(19L, 18L, 17L), s.keptTasks().subList(0, 3).stream().map(t -> t.taskId()).toList());
+        assertEquals(100L, s.keptTasks().get(20).taskId(), "failed ones come last");
+        assertEquals(StageSummary.TaskDetail.ALL, s.taskDetail());
+    }
+
+    @Test
+    void pastTheCapTheSlowestHalfAndAUniformSampleAreKept() {
         Recorder r = new Recorder(RecorderOptions.DEFAULTS.withTasksPerStage(3));
         r.onEvent(new SparkEvent.StageSubmitted(stage(0, 0, 20, 1000, -1, null)));
         for (int i = 0; i < 20; i++) {
@@ -138,7 +153,14 @@ class RecorderTest {
         }
         r.onEvent(failure(0, 0, task(100, 0, 1000, 1001, "1", true), metrics(1, 0)));
         StageSummary s = only(r.snapshot());
-        assertEquals(List.of(19L, 18L, 17L, 100L), s.keptTasks().stream().map(t -> t.taskId()).toList());
+        List<Long> ids = s.keptTasks().stream().map(t -> t.taskId()).toList();
+        // cap 3: the ⌈3/2⌉ = 2 slowest, 1 of the 18 others, then the failed one
+        assertEquals(List.of(19L, 18L), ids.subList(0, 2));
+        assertTrue(ids.get(2) < 18, ids.toString());
+        assertEquals(100L, ids.get(3));
+        assertEquals(4, ids.size());
+        assertEquals(StageSummary.TaskDetail.SAMPLED, s.taskDetail());
+        assertTrue(s.tasksSampled());
     }
 
     @Test

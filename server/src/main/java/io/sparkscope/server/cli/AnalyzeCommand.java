@@ -46,11 +46,12 @@ public final class AnalyzeCommand implements Callable<Integer> {
             description = "Task quantiles, each in [0,1] (default: Spark's 0.05,0.25,0.5,0.75,0.95).")
     List<String> quantiles;
 
-    @Option(names = "--tasks", description = "With --json, include each stage's kept tasks (slowest and failed).")
+    @Option(names = "--tasks", description = "With --json, include each stage's kept tasks (see --tasks-per-stage).")
     boolean withTasks;
 
-    @Option(names = "--tasks-per-stage", paramLabel = "N", defaultValue = "100",
-            description = "Slowest tasks kept per stage (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--tasks-per-stage", paramLabel = "N", defaultValue = "10000",
+            description = "Tasks kept in detail per stage: all up to N, past it the slowest N/2 and a uniform sample"
+                    + " (default: ${DEFAULT-VALUE}).")
     int tasksPerStage;
 
     @Option(names = "--top", paramLabel = "N", defaultValue = "5",

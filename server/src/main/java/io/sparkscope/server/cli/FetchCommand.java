@@ -75,8 +75,9 @@ public final class FetchCommand implements Callable<Integer> {
             description = "Fetch applications the database already holds complete as well.")
     boolean refetch;
 
-    @Option(names = "--tasks-per-stage", paramLabel = "N", defaultValue = "100",
-            description = "Slowest tasks kept per stage (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--tasks-per-stage", paramLabel = "N", defaultValue = "10000",
+            description = "Tasks kept in detail per stage, as import keeps them: all up to N, past it the slowest N/2 and"
+                    + " a uniform sample (the REST source can only take the slowest N) (default: ${DEFAULT-VALUE}).")
     int tasksPerStage;
 
     @Option(names = "--heuristics-config", paramLabel = "<file>",

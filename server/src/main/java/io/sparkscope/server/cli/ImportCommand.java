@@ -55,8 +55,9 @@ public final class ImportCommand implements Callable<Integer> {
             description = "Properties file overriding heuristic thresholds.")
     Path heuristicsConfig;
 
-    @Option(names = "--tasks-per-stage", paramLabel = "N", defaultValue = "100",
-            description = "Slowest tasks kept per stage (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--tasks-per-stage", paramLabel = "N", defaultValue = "10000",
+            description = "Tasks kept in detail per stage: all up to N, past it the slowest N/2 and a uniform sample"
+                    + " (default: ${DEFAULT-VALUE}).")
     int tasksPerStage;
 
     @Option(names = "--regression-factor", paramLabel = "X", defaultValue = "1.5",

@@ -306,6 +306,89 @@ final class ApiJson {
         return x;
     }
 
+    /**
+     * A stage's task timeline: the same lanes, bars, phases and flags as the page. Times are epoch ms, phases ms;
+     * {@code lane} indexes {@code lanes}; {@code phases} follow the placement rule (executor-side right before
+     * getting result, scheduler delay first), each with its start.
+     */
+    static Map<String, Object> timeline(StageTimelines.Loaded l) {
+        var d = l.data();
+        var t = l.timeline();
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("appId", d.appId());
+        m.put("attemptId", d.attemptId());
+        m.put("stageId", d.stageId());
+        m.put("stageAttemptId", d.stageAttemptId());
+        m.put("name", d.stageName());
+        m.put("status", d.status());
+        m.put("startTime", t.startTime());
+        m.put("endTime", t.endTime());
+        m.put("endedTasks", t.endedTasks());
+        m.put("shownTasks", t.bars().size());
+        m.put("sampled", t.sampled());
+        m.put("taskDetail", t.taskDetail().name());
+        m.put("sampledNote", t.sampled() ? TimelineView.sampledSentence(t) : null);
+        m.put("overflow", t.overflow());
+        m.put("overflowNote", t.overflow() ? TimelineView.artifactSentence(t) : null);
+        List<Object> phases = new ArrayList<>();
+        for (var p : io.sparkscope.core.analysis.timeline.TaskPhase.values()) {
+            Map<String, Object> x = new LinkedHashMap<>();
+            x.put("name", p.key);
+            x.put("label", p.label);
+            x.put("side", p.driverSide ? "driver" : "executor");
+            phases.add(x);
+        }
+        m.put("phaseNames", phases);
+        m.put("executors", t.executors().stream().map(e -> {
+            Map<String, Object> x = new LinkedHashMap<>();
+            x.put("executorId", e.executorId());
+            x.put("host", e.host());
+            x.put("slots", e.slots());
+            x.put("firstLane", e.firstLane());
+            x.put("lanes", e.lanes());
+            x.put("tasks", e.tasks());
+            x.put("maxConcurrent", e.maxConcurrent());
+            x.put("executorSideMaxConcurrent", e.executorSideMaxConcurrent());
+            x.put("overflow", e.overflow());
+            return x;
+        }).toList());
+        m.put("lanes", t.lanes().stream().map(lane -> {
+            Map<String, Object> x = new LinkedHashMap<>();
+            x.put("executorId", lane.executorId());
+            x.put("slot", lane.slot());
+            x.put("overflow", lane.overflow());
+            return x;
+        }).toList());
+        List<Object> bars = new ArrayList<>(t.bars().size());
+        for (var b : t.bars()) {
+            Map<String, Object> x = new LinkedHashMap<>();
+            x.put("taskId", b.taskId());
+            x.put("index", b.index());
+            x.put("attempt", b.attempt());
+            x.put("executorId", b.executorId());
+            x.put("lane", b.lane());
+            x.put("status", b.status());
+            x.put("speculative", b.speculative());
+            x.put("launchTime", b.launchTime());
+            x.put("finishTime", b.finishTime());
+            x.put("durationMs", b.durationMs());
+            x.put("metricsKnown", b.metricsKnown());
+            if (b.metricsKnown()) {
+                Map<String, Object> ph = new LinkedHashMap<>();
+                for (var p : io.sparkscope.core.analysis.timeline.TaskPhase.values()) {
+                    Map<String, Object> one = new LinkedHashMap<>();
+                    one.put("ms", b.phaseMs(p));
+                    one.put("start", b.phaseStart(p));
+                    ph.put(p.key, one);
+                }
+                x.put("phases", ph);
+            }
+            bars.add(x);
+        }
+        m.put("bars", bars);
+        return m;
+    }
+
     static String write(Object o) {
         try {
             return MAPPER.writeValueAsString(o);

@@ -192,7 +192,9 @@ final class AppView {
         };
         rows.sort(desc ? cmp.reversed() : cmp);
         String base = Urls.app(a.appId(), a.attemptId());
-        h.raw("<section><h2 id=\"stages\">Stages (").t(rows.size()).raw(")</h2><table class=\"grid stages\" id=\"stage-table\"><thead><tr>");
+        h.raw("<section><h2 id=\"stages\">Stages (").t(rows.size()).raw(")</h2>");
+        StageBreakdownView.legend(h);
+        h.raw("<table class=\"grid stages\" id=\"stage-table\"><thead><tr>");
         header(h, base, "Stage", StageSort.ID, sort, desc);
         h.raw("<th>Name</th><th>Status</th>");
         header(h, base, "Duration", StageSort.DURATION, sort, desc);
@@ -202,7 +204,7 @@ final class AppView {
         header(h, base, "GC", StageSort.GC, sort, desc);
         header(h, base, "Spill (mem / disk)", StageSort.SPILL, sort, desc);
         header(h, base, "Shuffle (read / write)", StageSort.SHUFFLE, sort, desc);
-        h.raw("<th>Task quantiles</th></tr></thead><tbody>");
+        h.raw("<th>Task quantiles</th><th>Where task time went</th></tr></thead><tbody>");
         for (StageRow s : rows) {
             h.raw("<tr class=\"stage-row\" data-stage=\"").a(s.key()).raw("\"><td>").t(s.key()).raw("</td><td class=\"stage-name\">")
                     .t(s.name());
@@ -220,7 +222,9 @@ final class AppView {
                     .raw("</td><td class=\"num\">").t(Fmt.bytes(s.shuffleReadBytes())).t(" / ")
                     .t(Fmt.bytes(s.shuffleWriteBytes())).raw("</td><td>");
             quantiles(h, s);
-            h.raw("</td></tr>");
+            h.raw("</td>");
+            StageBreakdownView.cell(h, s, a.appId(), a.attemptId());
+            h.raw("</tr>");
         }
         h.raw("</tbody></table></section>");
     }

@@ -19,6 +19,11 @@ public final class Urls {
         return "/apps/" + enc(appId) + (attemptId == null ? "" : "/" + enc(attemptId));
     }
 
+    /** {@code /apps/{appId}[/{attemptId}]/stages/{stageId}/{stageAttemptId}/timeline}. */
+    public static String stageTimeline(String appId, String attemptId, int stageId, int stageAttemptId) {
+        return app(appId, attemptId) + "/stages/" + stageId + "/" + stageAttemptId + "/timeline";
+    }
+
     public static String history(String name) {
         return "/history?name=" + enc(name == null ? "" : name);
     }

@@ -81,6 +81,7 @@ public final class WebServer {
     private final DashboardQuery dashboard;
     private final HistoryQuery history;
     private final SnapshotReader snapshots;
+    private final StageTimelines timelines;
     private Javalin app;
 
     public WebServer(DataSource dataSource, Options options, LongSupplier clock) {
@@ -93,6 +94,7 @@ public final class WebServer {
         this.dashboard = new DashboardQuery(dataSource);
         this.history = new HistoryQuery(dataSource);
         this.snapshots = new SnapshotReader(dataSource);
+        this.timelines = new StageTimelines(dataSource);
     }
 
     /** Thrown by {@link #start} when the port is taken: the message is one line for the command line. */
@@ -160,6 +162,10 @@ public final class WebServer {
             SearchParams p = SearchParams.parse(ctx, clock.getAsLong(), false);
             html(ctx, SearchView.render(p, search.search(p.filter(), SEARCH_COUNT_CAP), heuristicIds));
         });
+        app.get("/apps/{appId}/stages/{stageId}/{stageAttemptId}/timeline",
+                ctx -> html(ctx, TimelineView.render(timelines.load(ctx, null))));
+        app.get("/apps/{appId}/{attemptId}/stages/{stageId}/{stageAttemptId}/timeline",
+                ctx -> html(ctx, TimelineView.render(timelines.load(ctx, ctx.pathParam("attemptId")))));
         app.get("/apps/{appId}", ctx -> appPage(ctx, null));
         // Before the attempt route: Javalin takes the first match, so "what-if" is never read as an attempt id.
         app.get("/apps/{appId}/what-if", ctx -> whatIfPage(ctx, null));
@@ -194,6 +200,10 @@ public final class WebServer {
             json(ctx, m);
         });
         // Fixed sub-resources first: Javalin takes the first matching route, so "stages" is never read as an attempt.
+        app.get("/api/v1/apps/{appId}/stages/{stageId}/{stageAttemptId}/timeline",
+                ctx -> json(ctx, ApiJson.timeline(timelines.load(ctx, null))));
+        app.get("/api/v1/apps/{appId}/{attemptId}/stages/{stageId}/{stageAttemptId}/timeline",
+                ctx -> json(ctx, ApiJson.timeline(timelines.load(ctx, ctx.pathParam("attemptId")))));
         app.get("/api/v1/apps/{appId}/stages", ctx -> json(ctx, stages(ctx, load(ctx, null))));
         app.get("/api/v1/apps/{appId}/findings", ctx -> json(ctx, ApiJson.findings(load(ctx, null).findings())));
         app.get("/api/v1/apps/{appId}/what-if", ctx -> json(ctx, ApiJson.whatIf(whatIf(ctx, null))));

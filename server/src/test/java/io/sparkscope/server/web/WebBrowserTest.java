@@ -219,4 +219,41 @@ class WebBrowserTest {
         assertTrue(visible.get(0).getText().contains(WebFixture.XSS1));
         noAlert();
     }
+    @Test
+    void stageTimelineShowsBarsAndThePhaseLegend() throws Exception {
+        open("/apps/app-bigmem");
+        assertEquals(4, driver.findElements(By.cssSelector("#stage-table svg.breakdown")).size(),
+                "a where-task-time-went bar per stage");
+        ((JavascriptExecutor) driver).executeScript("document.getElementById('stages').scrollIntoView()");
+        screenshot("app-stage-breakdown");
+        driver.findElement(By.cssSelector("tr.stage-row[data-stage='0.0'] a.timeline-link")).click();
+        new WebDriverWait(driver, Duration.ofSeconds(20)).until(d -> d.getCurrentUrl().endsWith("/stages/0/0/timeline")
+                && !d.findElements(By.tagName("footer")).isEmpty());
+        WebElement svg = driver.findElement(By.id("timeline"));
+        assertTrue(svg.isDisplayed());
+        assertTrue(svg.getSize().getWidth() > 500 && svg.getSize().getHeight() > 50, svg.getSize().toString());
+        // bars: the run phase is drawn, with its colour, and every bar has hover text
+        WebElement run = driver.findElement(By.cssSelector("#timeline path[data-phase='run']"));
+        assertEquals("rgb(59, 138, 90)", run.getCssValue("fill"));
+        assertTrue(run.getSize().getWidth() > 10, "run segments span the chart");
+        List<WebElement> hits = driver.findElements(By.cssSelector("#timeline rect.hit"));
+        assertFalse(hits.isEmpty());
+        assertTrue(hits.get(0).findElement(By.tagName("title")).getAttribute("textContent").contains(" · run "));
+        // the legend names the five phases, driver or executor side, in colours matching the bars
+        List<WebElement> legend = driver.findElements(By.cssSelector("#timeline-legend li[data-phase]"));
+        assertEquals(5, legend.size());
+        String text = driver.findElement(By.id("timeline-legend")).getText();
+        for (String label : List.of("Scheduler delay", "Task deserialization", "Executor computing",
+                "Result serialization", "Getting result")) {
+            assertTrue(text.contains(label), label);
+        }
+        assertEquals(run.getCssValue("fill"), driver.findElement(By.cssSelector(
+                "#timeline-legend li[data-phase='run'] rect")).getCssValue("fill"));
+        // ten tasks launched within 60 ms on a 4-core driver: more at once than cores, marked and explained
+        assertFalse(driver.findElements(By.cssSelector("#timeline rect.lane-overflow")).isEmpty());
+        assertTrue(driver.findElement(By.id("timeline-artifact")).isDisplayed());
+        new Actions(driver).moveToElement(hits.get(0)).perform();
+        screenshot("stage-timeline");
+        noAlert();
+    }
 }

@@ -157,6 +157,11 @@ public final class AppDetailQuery {
     private record StageKey(long pk, int stageId, int attemptId) {
     }
 
+    private static Long nullableLong(ResultSet rs, int i) throws SQLException {
+        long v = rs.getLong(i);
+        return rs.wasNull() ? null : v;
+    }
+
     private static Map<Long, List<StageRow>> stages(Connection c, List<Long> pks) throws SQLException {
         Map<StageKey, Map<String, double[]>> stats = new HashMap<>();
         try (PreparedStatement ps = c.prepareStatement("SELECT app_pk, stage_id, stage_attempt_id, metric, vals"
@@ -174,7 +179,12 @@ public final class AppDetailQuery {
                 + " num_tasks, num_complete_tasks, num_failed_tasks, num_killed_tasks, submission_time,"
                 + " completion_time, duration_ms, failure_reason, job_ids, executor_run_time_ms, executor_cpu_time_ns,"
                 + " jvm_gc_time_ms, memory_bytes_spilled, disk_bytes_spilled, shuffle_read_bytes, shuffle_write_bytes,"
-                + " input_bytes, output_bytes, totals::text, summary_task_count, summary_quantiles"
+                + " input_bytes, output_bytes, totals::text, summary_task_count, summary_quantiles,"
+                + " scheduler_delay_ms, getting_result_ms, task_detail,"
+                + " COALESCE((totals->>'executorDeserializeTime')::bigint, 0),"
+                + " COALESCE((totals->>'resultSerializationTime')::bigint, 0),"
+                + " COALESCE((totals->>'shuffleFetchWaitTime')::bigint, 0),"
+                + " COALESCE((totals->>'shuffleWriteTime')::bigint, 0)"
                 + " FROM stage_attempt WHERE app_pk = ANY(?) ORDER BY app_pk, ord")) {
             ps.setArray(1, Sql.pks(c, pks));
             try (ResultSet rs = ps.executeQuery()) {
@@ -187,7 +197,10 @@ public final class AppDetailQuery {
                             Sql.ints(rs.getArray(15)), rs.getLong(16), rs.getLong(17), rs.getLong(18), rs.getLong(19),
                             rs.getLong(20), rs.getLong(21), rs.getLong(22), rs.getLong(23), rs.getLong(24),
                             rs.getString(25), rs.getLong(26), Sql.doubles(rs.getArray(27)),
-                            stats.getOrDefault(key, Map.of())));
+                            stats.getOrDefault(key, Map.of()),
+                            new StageRow.Times(nullableLong(rs, 28), nullableLong(rs, 29), rs.getLong(31),
+                                    rs.getLong(32), rs.getLong(33), rs.getLong(34)),
+                            rs.getString(30)));
                 }
             }
         }

@@ -9,6 +9,8 @@ import java.util.Map;
  * @param quantiles  the quantiles the distributions were stored at (empty when no task succeeded)
  * @param statistics TaskMetricDistributions path → one value per quantile
  * @param totalsJson Spark's StageData totals as stored (jsonb text)
+ * @param times      the task-time sums for "where task time went"
+ * @param taskDetail which tasks were kept (ALL, SAMPLED, SLOWEST), null when stored before V4
  */
 public record StageRow(
         int stageId,
@@ -37,7 +39,20 @@ public record StageRow(
         String totalsJson,
         long summaryTaskCount,
         double[] quantiles,
-        Map<String, double[]> statistics) {
+        Map<String, double[]> statistics,
+        Times times,
+        String taskDetail) {
+
+    /**
+     * Task-time sums of the stage (Spark's totals, and the V4 sums of derived times).
+     *
+     * @param schedulerDelayMs Σ scheduler delay, null when stored before V4
+     * @param gettingResultMs  Σ getting-result time, null when stored before V4
+     * @param shuffleWriteNs   Spark reports it in nanoseconds
+     */
+    public record Times(Long schedulerDelayMs, Long gettingResultMs, long deserializeMs, long resultSerializationMs,
+                        long shuffleFetchWaitMs, long shuffleWriteNs) {
+    }
 
     public String key() {
         return stageId + "." + attemptId;

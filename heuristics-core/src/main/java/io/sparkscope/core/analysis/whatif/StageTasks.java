@@ -2,6 +2,7 @@ package io.sparkscope.core.analysis.whatif;
 
 import io.sparkscope.core.model.DistributionMetric;
 import io.sparkscope.core.model.StageSummary;
+import io.sparkscope.core.model.StageSummary.TaskDetail;
 import io.sparkscope.core.model.TaskDistributions;
 import io.sparkscope.core.model.TaskRecord;
 
@@ -14,7 +15,8 @@ import java.util.List;
  * The task durations of one stage attempt, rebuilt from what the snapshot holds, in the order the simulation hands
  * them to slots.
  *
- * <p>The snapshot keeps only the slowest N successful tasks (and every failed one) with their real durations; of the
+ * <p>The snapshot keeps every task up to a cap, past it the slowest N successful tasks (and every failed one) with
+ * their real durations (the uniform sample it also keeps is set aside here, see {@link #slowestKept}); of the
  * rest it knows the count and the duration quantiles (Spark's rule: the value at rank {@code min(floor(q·n), n−1)}
  * of the n successful tasks, sorted). Because the kept tasks are the slowest, every other successful task holds one
  * of the ranks {@code 0 … n−k−1}; each gets the duration read off the quantile knots {@code (rank, value)} by linear
@@ -50,7 +52,7 @@ record StageTasks(long[] durations, int reconstructed) {
         List<TaskRecord> kept = new ArrayList<>();
         int keptSuccessful = 0;
         long fastestKept = Long.MAX_VALUE;
-        for (TaskRecord t : stage.keptTasks()) {
+        for (TaskRecord t : slowestKept(stage)) {
             if (t.finishTime() <= 0) {
                 continue;
             }
@@ -76,6 +78,25 @@ record StageTasks(long[] durations, int reconstructed) {
             return new StageTasks(all, rebuilt.length);
         }
         return new StageTasks(launchOrder(stage, kept, rebuilt), rebuilt.length);
+    }
+
+    /**
+     * The kept tasks this reconstruction may treat as "the slowest": all of them, except when the stage was sampled
+     * ({@link TaskDetail#SAMPLED}), where only the slowest half of the successful and killed ones is (the other half
+     * is a uniform sample, whose fast tasks would wrongly cap every rebuilt one); failed ones always.
+     */
+    private static List<TaskRecord> slowestKept(StageSummary stage) {
+        if (stage.taskDetail() != TaskDetail.SAMPLED) {
+            return stage.keptTasks();
+        }
+        List<TaskRecord> others = new ArrayList<>();
+        List<TaskRecord> out = new ArrayList<>();
+        for (TaskRecord t : stage.keptTasks()) {
+            (("FAILED".equals(t.status())) ? out : others).add(t);
+        }
+        others.sort(Comparator.comparingLong(TaskRecord::durationMs).reversed());
+        out.addAll(0, others.subList(0, others.size() - others.size() / 2));
+        return out;
     }
 
     /**

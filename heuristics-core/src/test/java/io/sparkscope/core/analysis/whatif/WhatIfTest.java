@@ -196,6 +196,28 @@ class WhatIfTest {
     }
 
     @Test
+    void aSampledStageRebuildsFromItsSlowestHalfOnly() {
+        // 10 tasks of 100 … 1000 ms, cap 4: kept are the 2 slowest and a uniform sample of 2 others. Were the sampled
+        // (fast) ones taken as "slowest kept", every rebuilt task would be capped at the fastest of them.
+        var rec = new io.sparkscope.core.recorder.Recorder(RecorderOptions.DEFAULTS.withTasksPerStage(4));
+        rec.onEvent(new io.sparkscope.core.event.SparkEvent.StageSubmitted(new io.sparkscope.core.event.StageInfo(0, 0,
+                "s", 10, List.of(), "", 1000, -1, null, List.of())));
+        for (int i = 0; i < 10; i++) {
+            long d = 100L * (i + 1);
+            rec.onEvent(new io.sparkscope.core.event.SparkEvent.TaskEnd(0, 0, "ResultTask",
+                    io.sparkscope.core.event.TaskEndReason.SUCCESS, new io.sparkscope.core.event.TaskInfo(i, i, 0, i,
+                    1000, "1", "h", "ANY", false, 0, 1000 + d, false, false),
+                    io.sparkscope.core.event.TaskMetrics.builder().build()));
+        }
+        var stage = rec.snapshot().stages().get(0);
+        assertEquals(io.sparkscope.core.model.StageSummary.TaskDetail.SAMPLED, stage.taskDetail());
+        assertEquals(4, stage.keptTasks().size());
+        StageTasks tasks = StageTasks.of(stage, TaskOrder.LONGEST_FIRST);
+        assertEquals(8, tasks.reconstructed());
+        assertArrayEquals(new long[]{1_000, 900, 800, 700, 600, 500, 400, 300, 200, 100}, tasks.durations());
+    }
+
+    @Test
     void rebuiltTasksNeverExceedTheFastestKeptOne() {
         double[] qs = {0.0, 0.5, 1.0};
         double[][] values = new double[DistributionMetric.count()][qs.length];

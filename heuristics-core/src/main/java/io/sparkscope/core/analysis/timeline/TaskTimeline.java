@@ -1,0 +1,224 @@
+package io.sparkscope.core.analysis.timeline;
+
+import io.sparkscope.core.model.AppSnapshot;
+import io.sparkscope.core.model.StageSummary;
+import io.sparkscope.core.model.StageSummary.TaskDetail;
+import io.sparkscope.core.model.TaskRecord;
+import io.sparkscope.core.event.TaskMetric;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * The task timeline of one stage attempt: one lane per task slot of each executor, the kept tasks packed into
+ * them by launch time, each split into its {@link TaskPhase}s. Pure layout: no pixels, no text.
+ *
+ * <p>Packing: an executor's tasks in launch order, each on its lowest lane that is free at its launch (a lane whose
+ * last task finished at or before it). That greedy rule uses exactly as many lanes as the most tasks overlapping at
+ * one moment. When that is more than the executor's slots, the extra lanes are {@link TimelineLane#overflow}: the
+ * executor never ran more tasks than it had cores; the driver's timestamps make it look so (seed 002: launch is
+ * stamped when the driver offers a task, finish when it has processed the result, so one task's driver-side tail
+ * overlaps the next one's start). {@link ExecutorLanes#executorSideMaxConcurrent} counts the overlap of the
+ * executor-side phases alone, which shows whether that explains it.
+ *
+ * @param startTime   earliest launch of a shown task (epoch ms), 0 without tasks
+ * @param endTime     latest finish of a shown task
+ * @param endedTasks  tasks of the stage attempt that ended (what the shown ones were chosen from)
+ * @param taskDetail  how the recorder chose the tasks it kept (all, slowest + uniform sample, slowest only)
+ */
+public record TaskTimeline(
+        int stageId,
+        int attemptId,
+        long startTime,
+        long endTime,
+        List<ExecutorLanes> executors,
+        List<TimelineLane> lanes,
+        List<TimelineBar> bars,
+        long endedTasks,
+        TaskDetail taskDetail) {
+
+    public TaskTimeline {
+        executors = List.copyOf(executors);
+        lanes = List.copyOf(lanes);
+        bars = List.copyOf(bars);
+    }
+
+    /** Whether only some of the ended tasks are shown. */
+    public boolean sampled() {
+        return bars.size() < endedTasks;
+    }
+
+    /** Whether some executor shows more concurrent tasks than it has slots. */
+    public boolean overflow() {
+        return executors.stream().anyMatch(ExecutorLanes::overflow);
+    }
+
+    /** Σ of each phase over the shown bars, ms, in {@link TaskPhase} order. */
+    public long[] phaseTotals() {
+        long[] out = new long[TaskPhase.values().length];
+        for (TimelineBar b : bars) {
+            for (TaskPhase p : TaskPhase.values()) {
+                out[p.ordinal()] += b.phaseMs(p);
+            }
+        }
+        return out;
+    }
+
+    /** The timeline of a recorded stage, with the executors and configuration of its application. */
+    public static TaskTimeline of(AppSnapshot app, StageSummary stage) {
+        return build(stage.stageId(), stage.attemptId(), stage.keptTasks(), stage.endedTasks(), stage.taskDetail(),
+                ExecutorSlots.of(app.executors(), app.config()));
+    }
+
+    /**
+     * @param tasks     the stage attempt's kept tasks (running ones, without a finish time, are left out)
+     * @param executors the application's executors: those that ran a shown task get lanes, and so do idle ones
+     *                  that were alive during the shown window and have slots
+     */
+    public static TaskTimeline build(int stageId, int attemptId, List<TaskRecord> tasks, long endedTasks,
+                                     TaskDetail detail, List<ExecutorSlots> executors) {
+        List<TaskRecord> ended = new ArrayList<>(tasks.size());
+        long start = Long.MAX_VALUE;
+        long end = Long.MIN_VALUE;
+        for (TaskRecord t : tasks) {
+            if (t.finishTime() > 0 && t.launchTime() > 0) {
+                ended.add(t);
+                start = Math.min(start, t.launchTime());
+                end = Math.max(end, Math.max(t.launchTime(), t.finishTime()));
+            }
+        }
+        if (ended.isEmpty()) {
+            start = 0;
+            end = 0;
+        }
+        Map<String, ExecutorSlots> known = new LinkedHashMap<>();
+        for (ExecutorSlots e : executors) {
+            known.put(e.executorId(), e);
+        }
+        // Executors in a stable, human order: the driver first, then numeric ids numerically, then the rest.
+        Map<String, List<TaskRecord>> byExecutor = new TreeMap<>(TaskTimeline::compareExecutorIds);
+        for (TaskRecord t : ended) {
+            byExecutor.computeIfAbsent(t.executorId() == null ? "unknown" : t.executorId(), k -> new ArrayList<>())
+                    .add(t);
+        }
+        if (!ended.isEmpty()) {
+            for (ExecutorSlots e : executors) {
+                if (e.slots() > 0 && e.aliveDuring(start, end)) {
+                    byExecutor.computeIfAbsent(e.executorId(), k -> new ArrayList<>());
+                }
+            }
+        }
+
+        List<ExecutorLanes> lanesByExecutor = new ArrayList<>();
+        List<TimelineLane> lanes = new ArrayList<>();
+        List<TimelineBar> bars = new ArrayList<>(ended.size());
+        for (Map.Entry<String, List<TaskRecord>> e : byExecutor.entrySet()) {
+            String id = e.getKey();
+            ExecutorSlots info = known.get(id);
+            int slots = info == null ? 0 : info.slots();
+            String host = info != null && info.host() != null && !info.host().isEmpty() ? info.host()
+                    : e.getValue().isEmpty() ? null : e.getValue().get(0).host();
+            List<TaskRecord> mine = e.getValue();
+            mine.sort(Comparator.comparingLong(TaskRecord::launchTime).thenComparingLong(TaskRecord::finishTime)
+                    .thenComparingLong(TaskRecord::taskId));
+            int firstLane = lanes.size();
+            List<Long> laneFree = new ArrayList<>();
+            List<TimelineBar> mineBars = new ArrayList<>(mine.size());
+            for (TaskRecord t : mine) {
+                int lane = -1;
+                for (int i = 0; i < laneFree.size(); i++) {
+                    if (laneFree.get(i) <= t.launchTime()) {
+                        lane = i;
+                        break;
+                    }
+                }
+                if (lane < 0) {
+                    lane = laneFree.size();
+                    laneFree.add(0L);
+                }
+                laneFree.set(lane, Math.max(t.launchTime(), t.finishTime()));
+                mineBars.add(bar(t, firstLane + lane));
+            }
+            int needed = laneFree.size();
+            int drawn = Math.max(needed, slots);
+            for (int i = 0; i < drawn; i++) {
+                lanes.add(new TimelineLane(id, i, slots > 0 && i >= slots));
+            }
+            lanesByExecutor.add(new ExecutorLanes(id, host, slots, firstLane, drawn, mine.size(), needed,
+                    executorSideMaxConcurrent(mineBars)));
+            bars.addAll(mineBars);
+        }
+        return new TaskTimeline(stageId, attemptId, start, end, lanesByExecutor, lanes, bars, endedTasks, detail);
+    }
+
+    private static TimelineBar bar(TaskRecord t, int lane) {
+        var m = t.metrics();
+        long duration = Math.max(0, t.finishTime() - t.launchTime());
+        if (m == null) {
+            return new TimelineBar(t.taskId(), t.index(), t.attempt(), t.executorId(), t.host(), t.status(),
+                    t.speculative(), t.launchTime(), t.finishTime(), false, 0, 0, 0, 0, 0, lane);
+        }
+        long deser = Math.max(0, m.get(TaskMetric.EXECUTOR_DESERIALIZE_TIME));
+        long run = Math.max(0, m.get(TaskMetric.EXECUTOR_RUN_TIME));
+        long ser = Math.max(0, m.get(TaskMetric.RESULT_SERIALIZATION_TIME));
+        // Spark's rules (DESIGN.md §3), as DistributionMetric computes them.
+        long getting = t.gettingResultTime() > 0 ? Math.max(0, t.finishTime() - t.gettingResultTime()) : 0;
+        long delay = Math.max(0, duration - run - deser - ser - getting);
+        return new TimelineBar(t.taskId(), t.index(), t.attempt(), t.executorId(), t.host(), t.status(),
+                t.speculative(), t.launchTime(), t.finishTime(), true, delay, deser, run, ser, getting, lane);
+    }
+
+    /** Most executor-side intervals [executorStart, executorEnd) overlapping at one moment. */
+    private static int executorSideMaxConcurrent(List<TimelineBar> bars) {
+        List<long[]> edges = new ArrayList<>(bars.size() * 2);
+        for (TimelineBar b : bars) {
+            if (b.metricsKnown() && b.executorEnd() > b.executorStart()) {
+                edges.add(new long[]{b.executorStart(), 1});
+                edges.add(new long[]{b.executorEnd(), -1});
+            }
+        }
+        // At equal times an end comes before a start: touching is not overlapping (as for the lanes).
+        edges.sort((a, b) -> a[0] != b[0] ? Long.compare(a[0], b[0]) : Long.compare(a[1], b[1]));
+        int running = 0;
+        int peak = 0;
+        for (long[] e : edges) {
+            running += (int) e[1];
+            peak = Math.max(peak, running);
+        }
+        return peak;
+    }
+
+    static int compareExecutorIds(String a, String b) {
+        boolean da = "driver".equals(a);
+        boolean db = "driver".equals(b);
+        if (da || db) {
+            return da == db ? 0 : da ? -1 : 1;
+        }
+        boolean na = isNumber(a);
+        boolean nb = isNumber(b);
+        if (na && nb) {
+            int c = Long.compare(Long.parseLong(a), Long.parseLong(b));
+            return c != 0 ? c : a.compareTo(b);
+        }
+        if (na != nb) {
+            return na ? -1 : 1;
+        }
+        return a.compareTo(b);
+    }
+
+    private static boolean isNumber(String s) {
+        if (s.isEmpty() || s.length() > 18) {
+            return false;
+        }
+        for (int i = 0; i < s.length(); i++) {
+            if (!Character.isDigit(s.charAt(i))) {
+                return false;
+            }
+        }
+        return true;
+    }
+}

@@ -1,0 +1,122 @@
+package io.sparkscope.core.recorder;
+
+import io.sparkscope.core.model.StageSummary.TaskDetail;
+import io.sparkscope.core.model.TaskRecord;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.List;
+import java.util.PriorityQueue;
+import java.util.SplittableRandom;
+import java.util.function.Supplier;
+
+/**
+ * The successful and killed tasks of one stage attempt kept in detail: every one up to {@code cap}; past it the
+ * {@code ⌈cap/2⌉} slowest (by duration) and a uniform random sample of {@code ⌊cap/2⌋} of the others.
+ *
+ * <p>One pass, bounded memory: a min-heap holds the slowest so far; every task that does not enter it, or is pushed
+ * out of it by a slower one, joins "the others", which a reservoir (Vitter's Algorithm R) samples. Algorithm R keeps
+ * each element of its input with the same probability whatever the order, so the sample is uniform over the tasks
+ * that are not among the final slowest. Up to {@code cap} tasks the reservoir never overflows, so nothing is dropped.
+ * Its seed is fixed per stage attempt: the same events give the same sample (live and replayed runs agree).
+ *
+ * <p>Records are built lazily (a {@link Supplier}) only when a task is actually kept.
+ */
+final class KeptTasks {
+    /** Keeps the heap's root the fastest kept task, so a slower newcomer replaces it. */
+    static final Comparator<TaskRecord> BY_DURATION =
+            Comparator.comparingLong(TaskRecord::durationMs).thenComparingLong(t -> -t.taskId());
+
+    private int slowLimit;
+    private int sampleLimit;
+    private PriorityQueue<TaskRecord> slowest;
+    private TaskRecord[] sample;
+    private int sampleSize;
+    /** Tasks that went to "the others" (passed by or pushed out of the heap): the reservoir's population. */
+    private long others;
+    private final SplittableRandom random;
+    private boolean thinned;
+
+    KeptTasks(int cap, long seed) {
+        this.slowLimit = cap - cap / 2;
+        this.sampleLimit = cap / 2;
+        this.slowest = new PriorityQueue<>(Math.max(1, Math.min(slowLimit, 1024)), BY_DURATION);
+        this.sample = new TaskRecord[Math.min(sampleLimit, 16)];
+        this.random = new SplittableRandom(seed);
+    }
+
+    void add(long durationMs, Supplier<TaskRecord> record) {
+        if (slowLimit == 0) {
+            others++; // nothing is kept in detail (cap 0)
+            return;
+        }
+        if (slowest.size() < slowLimit) {
+            slowest.add(record.get());
+        } else if (durationMs > slowest.peek().durationMs()) {
+            TaskRecord out = slowest.poll();
+            slowest.add(record.get());
+            other(() -> out);
+        } else {
+            other(record);
+        }
+    }
+
+    private void other(Supplier<TaskRecord> record) {
+        others++;
+        if (sampleSize < sampleLimit) {
+            if (sampleSize == sample.length) {
+                sample = Arrays.copyOf(sample, (int) Math.min(sampleLimit, Math.max(16L, 2L * sampleSize)));
+            }
+            sample[sampleSize++] = record.get();
+        } else if (sampleLimit > 0) {
+            long j = random.nextLong(others);
+            if (j < sampleLimit) {
+                sample[(int) j] = record.get();
+            }
+        }
+    }
+
+    int size() {
+        return slowest.size() + sampleSize;
+    }
+
+    TaskDetail detail() {
+        if (others == sampleSize) {
+            return TaskDetail.ALL;
+        }
+        return thinned ? TaskDetail.SLOWEST : TaskDetail.SAMPLED;
+    }
+
+    /** Slowest first. */
+    List<TaskRecord> sorted() {
+        List<TaskRecord> all = new ArrayList<>(size());
+        all.addAll(slowest);
+        for (int i = 0; i < sampleSize; i++) {
+            all.add(sample[i]);
+        }
+        all.sort(BY_DURATION.reversed());
+        return all;
+    }
+
+    /**
+     * Keeps only the {@code keep} slowest from now on (the application's task-detail budget is spent). The heap
+     * already holds the true slowest, and every sampled task is at most as slow as its fastest, so the slowest
+     * {@code keep} of what is kept are the slowest {@code keep} of the stage.
+     */
+    void thinTo(int keep) {
+        if (size() <= keep) {
+            return;
+        }
+        List<TaskRecord> all = sorted();
+        long seen = all.size() + (others - sampleSize);
+        slowLimit = keep;
+        sampleLimit = 0;
+        slowest = new PriorityQueue<>(Math.max(1, keep), BY_DURATION);
+        slowest.addAll(all.subList(0, Math.min(keep, all.size())));
+        sample = new TaskRecord[0];
+        sampleSize = 0;
+        others = seen - slowest.size();
+        thinned = true;
+    }
+}

@@ -1,0 +1,157 @@
+package io.sparkscope.core.analysis.timeline;
+
+import io.sparkscope.core.event.TaskMetric;
+import io.sparkscope.core.event.TaskMetrics;
+import io.sparkscope.core.heuristics.SparkSettings;
+import io.sparkscope.core.model.AppConfig;
+import io.sparkscope.core.model.StageSummary.TaskDetail;
+import io.sparkscope.core.model.TaskRecord;
+import org.junit.jupiter.api.Test;
+
+import java.util.List;
+import java.util.Map;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class TaskTimelineTest {
+
+    static TaskRecord task(long id, String executor, long launch, long finish, long gettingResultAt, long deser,
+                           long run, long ser) {
+        TaskMetrics m = TaskMetrics.builder().set(TaskMetric.EXECUTOR_DESERIALIZE_TIME, deser)
+                .set(TaskMetric.EXECUTOR_RUN_TIME, run).set(TaskMetric.RESULT_SERIALIZATION_TIME, ser).build();
+        return new TaskRecord(id, (int) id, 0, (int) id, executor, "host-" + executor, "PROCESS_LOCAL", false, launch,
+                finish, gettingResultAt, "SUCCESS", "Success", null, m);
+    }
+
+    static ExecutorSlots slots(String id, int slots) {
+        return new ExecutorSlots(id, "host-" + id, slots, 1, -1);
+    }
+
+    @Test
+    void phasesArePlacedExecutorSideAtTheEndSchedulerDelayFirst() {
+        // 100 ms on the driver's clock: deserialize 10, run 50, serialize 5, getting result 20 (1080 → 1100) → the
+        // scheduler delay is the remaining 15 ms, at the start.
+        TaskTimeline t = TaskTimeline.build(0, 0, List.of(task(1, "1", 1000, 1100, 1080, 10, 50, 5)), 1,
+                TaskDetail.ALL, List.of(slots("1", 1)));
+        TimelineBar b = t.bars().get(0);
+        assertEquals(15, b.schedulerDelayMs());
+        assertEquals(20, b.gettingResultMs());
+        long[] starts = new long[TaskPhase.values().length];
+        long[] ends = new long[TaskPhase.values().length];
+        for (TaskPhase p : TaskPhase.values()) {
+            starts[p.ordinal()] = b.phaseStart(p);
+            ends[p.ordinal()] = b.phaseEnd(p);
+            assertEquals(b.phaseMs(p), ends[p.ordinal()] - starts[p.ordinal()], p.name());
+        }
+        assertArrayEquals(new long[]{1000, 1015, 1025, 1075, 1080}, starts);
+        assertEquals(1100, ends[TaskPhase.GETTING_RESULT.ordinal()]);
+        assertEquals(1080, b.executorEnd());
+        assertEquals(1015, b.executorStart());
+        assertArrayEquals(new long[]{15, 10, 50, 5, 20}, t.phaseTotals());
+    }
+
+    @Test
+    void seed002OneCoreTwoTasksOverlapOnlyDriverSideAndAreMarked() {
+        // One executor, one core. Task 2 is launched (offered) at 1090, before the driver marked task 1 finished at
+        // 1100; on the executor, task 1 ended at 1085 and task 2 began at 1095: no real overlap.
+        TaskTimeline t = TaskTimeline.build(0, 0, List.of(
+                task(1, "1", 1000, 1100, 0, 5, 80, 0),    // executor side 1015–1100 (no getting result)
+                task(2, "1", 1090, 1200, 0, 5, 100, 0)), 2, TaskDetail.ALL, List.of(slots("1", 1)));
+        assertEquals(2, t.lanes().size());
+        assertFalse(t.lanes().get(0).overflow());
+        assertTrue(t.lanes().get(1).overflow(), "the second lane exists only because of the timestamps");
+        ExecutorLanes e = t.executors().get(0);
+        assertTrue(e.overflow());
+        assertEquals(2, e.maxConcurrent());
+        assertEquals(1, e.slots());
+        // task 1's executor side: 1015–1100; task 2's: 1095–1200 → they do overlap 5 ms on the executor side too,
+        // so the count says 2 here; with a getting-result tail on task 1 they would not:
+        TaskTimeline t2 = TaskTimeline.build(0, 0, List.of(
+                task(1, "1", 1000, 1100, 1090, 5, 80, 0),  // executor side 1005–1090, getting result 1090–1100
+                task(2, "1", 1090, 1200, 0, 5, 100, 0)), 2, TaskDetail.ALL, List.of(slots("1", 1)));
+        assertTrue(t2.overflow());
+        assertEquals(2, t2.executors().get(0).maxConcurrent());
+        assertEquals(1, t2.executors().get(0).executorSideMaxConcurrent(), "the executor never ran two at once");
+        assertEquals(1, t2.bars().get(1).lane(), "task 2 on the overflow lane");
+    }
+
+    @Test
+    void tasksArePackedIntoTheLowestFreeLaneAndTouchingIsNotOverlap() {
+        TaskTimeline t = TaskTimeline.build(3, 1, List.of(
+                task(1, "1", 1000, 1100, 0, 1, 90, 0),
+                task(2, "1", 1000, 1050, 0, 1, 40, 0),
+                task(3, "1", 1050, 1100, 0, 1, 40, 0),   // starts when task 2 ends: its lane again
+                task(4, "1", 1100, 1200, 0, 1, 90, 0)),  // both lanes free at 1100: the lowest
+                4, TaskDetail.ALL, List.of(slots("1", 2)));
+        // Equal launches: the earlier finish goes first, so task 2 takes lane 0 and task 1 lane 1.
+        assertEquals(List.of(1, 0, 0, 0), t.bars().stream()
+                .sorted(java.util.Comparator.comparingLong(TimelineBar::taskId)).map(TimelineBar::lane).toList());
+        assertEquals(2, t.lanes().size());
+        assertFalse(t.overflow());
+        assertEquals(1000, t.startTime());
+        assertEquals(1200, t.endTime());
+    }
+
+    @Test
+    void everyExecutorGetsOneLanePerSlotIdleOnesIncludedDeadOnesNot() {
+        TaskTimeline t = TaskTimeline.build(0, 0, List.of(task(1, "2", 1000, 1100, 0, 1, 90, 0),
+                        task(2, "10", 1000, 1100, 0, 1, 90, 0)), 2, TaskDetail.ALL,
+                List.of(slots("driver", 0), slots("10", 4), slots("2", 4), slots("3", 4),
+                        new ExecutorSlots("4", "h", 4, 1, 500)));   // removed before the stage
+        assertEquals(List.of("2", "3", "10"), t.executors().stream().map(ExecutorLanes::executorId).toList(),
+                "numeric order; idle 3 included; the removed one and the core-less driver not");
+        assertEquals(12, t.lanes().size());
+        assertEquals(8, t.executors().get(2).firstLane());
+        assertEquals(8, t.bars().stream().filter(b -> b.executorId().equals("10")).findFirst().orElseThrow().lane());
+    }
+
+    @Test
+    void unknownCoresMarkNothingAndMetriclessTasksClaimNoPhases() {
+        TaskRecord noMetrics = new TaskRecord(9, 9, 0, 9, "7", "h", "ANY", false, 1000, 1300, 0, "FAILED",
+                "ExecutorLostFailure", "lost", null);
+        TaskTimeline t = TaskTimeline.build(0, 0, List.of(noMetrics, task(1, "7", 1000, 1100, 0, 1, 1, 1)), 5,
+                TaskDetail.ALL, List.of());
+        assertEquals(2, t.lanes().size());
+        assertFalse(t.overflow(), "without a core count nothing is called an artifact");
+        TimelineBar b = t.bars().stream().filter(x -> x.taskId() == 9).findFirst().orElseThrow();
+        assertFalse(b.metricsKnown());
+        assertEquals(0, b.schedulerDelayMs());
+        assertTrue(t.sampled(), "2 shown of 5 ended");
+    }
+
+    @Test
+    void slotsComeFromCoresConfigOrTheLocalMasterDividedByTaskCpus() {
+        SparkSettings cluster = new SparkSettings(new AppConfig(Map.of("spark.master", "yarn",
+                "spark.executor.cores", "4", "spark.task.cpus", "2"), Map.of(), Map.of(), Map.of()));
+        assertEquals(2, ExecutorSlots.slots("1", 0, cluster), "spark.executor.cores / task.cpus");
+        assertEquals(3, ExecutorSlots.slots("1", 6, cluster), "reported cores win");
+        assertEquals(0, ExecutorSlots.slots("driver", 0, cluster), "a cluster driver runs no tasks");
+        SparkSettings local = new SparkSettings(new AppConfig(Map.of("spark.master", "local[3]"), Map.of(), Map.of(),
+                Map.of()));
+        assertEquals(3, ExecutorSlots.slots("driver", 0, local));
+        SparkSettings star = new SparkSettings(new AppConfig(Map.of("spark.master", "local[*]"), Map.of(), Map.of(),
+                Map.of()));
+        assertEquals(0, ExecutorSlots.slots("driver", 0, star), "unknown");
+    }
+
+    @Test
+    void breakdownSplitsRunAndScalesOverlappingInsideParts() {
+        TimeBreakdown b = TimeBreakdown.of(100L, 20L, 30, 1000, 10, 200, 100, 300_000_000L);
+        assertEquals(200, b.gcMs());
+        assertEquals(100, b.shuffleReadWaitMs());
+        assertEquals(300, b.shuffleWriteMs());
+        assertEquals(400, b.otherRunMs());
+        assertFalse(b.insideRunScaled());
+        assertEquals(1160, b.totalMs());
+        assertEquals(120.0 / 1160, b.driverSideShare(), 1e-9);
+
+        TimeBreakdown s = TimeBreakdown.of(null, null, 0, 100, 0, 100, 100, 0);
+        assertTrue(s.insideRunScaled());
+        assertEquals(100, s.gcMs() + s.shuffleReadWaitMs() + s.shuffleWriteMs() + s.otherRunMs());
+        assertFalse(s.driverSideKnown());
+        assertEquals(100, s.totalMs());
+    }
+}
