@@ -114,7 +114,7 @@ class WebTimelineTest {
         assertTrue(html.contains("<path class=\"ph-run\""), "run phase drawn");
         assertTrue(html.contains("<path class=\"ph-getting-result\""), "task 1 fetched its result");
         assertEquals(4, count(html, "<rect class=\"hit\" data-task="), "hover text per bar");
-        assertTrue(html.contains("task 1 (index 1, attempt 0) · executor 1 · SUCCESS"));
+        assertTrue(html.contains("task 1 (index 1, attempt 0) &#183; executor 1 &#183; SUCCESS"), "pages write non-ASCII as character references");
         assertFalse(html.contains(EVIL), "the stage name is escaped");
         assertTrue(html.contains("&lt;script&gt;alert(1)&lt;/script&gt;"));
         // the executor table says the executor side never overlapped on executor 1
