@@ -24,11 +24,17 @@ final class DatabaseOptions {
 
     /** A pool on a reachable database with the current schema (migrated if empty or older), or a one-line error. */
     HikariDataSource open(int poolSize) {
+        return open(poolSize, false);
+    }
+
+    /** @param forPages the web server's pool: queries planned for their actual parameters (see StoreDataSources) */
+    HikariDataSource open(int poolSize, boolean forPages) {
         if (!url.startsWith("jdbc:postgresql:")) {
             throw new Main.UsageError("--db: expected a jdbc:postgresql: URL, got '" + url + "'");
         }
         String pw = password != null ? password : System.getenv("SPARKSCOPE_DB_PASSWORD");
-        HikariDataSource ds = StoreDataSources.pooled(url, user, pw, poolSize);
+        HikariDataSource ds = forPages ? StoreDataSources.pooledForPages(url, user, pw, poolSize)
+                : StoreDataSources.pooled(url, user, pw, poolSize);
         try (Connection c = ds.getConnection()) {
             c.isValid(2);
         } catch (SQLException e) {

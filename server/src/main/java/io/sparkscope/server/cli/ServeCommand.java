@@ -171,7 +171,7 @@ public final class ServeCommand implements Callable<Integer> {
                 since = since(webhookSince, Instant.now());
             }
         }
-        HikariDataSource ds = db.open(poolSize);
+        HikariDataSource ds = db.open(poolSize, true);
         WebServer server = new WebServer(ds, new WebServer.Options(historyServerUrl, token, concurrency), System::currentTimeMillis);
         int bound;
         try {
