@@ -248,8 +248,11 @@ public final class Recorder {
         }
     }
 
-    /** GC time since JVM start from executor metrics: TotalGCTime (3.1+) or minor + major (3.0). */
-    private static long gcTime(Map<String, Long> peaks) {
+    /**
+     * GC time since JVM start from executor metrics: TotalGCTime (3.1+) or minor + major (3.0); -1 when not reported.
+     * Public so that snapshots built from other sources (the History Server's REST API) read it the same way.
+     */
+    public static long gcTime(Map<String, Long> peaks) {
         Long total = peaks.get("TotalGCTime");
         if (total != null) {
             return total;

@@ -1,6 +1,7 @@
 package io.sparkscope.server.fetch;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.sparkscope.core.recorder.Recorder;
 import io.sparkscope.core.event.TaskEndReason;
 import io.sparkscope.core.event.TaskInfo;
 import io.sparkscope.core.event.TaskMetric;
@@ -110,7 +111,7 @@ final class RestSnapshots {
         for (ExecutorSummary e : executors) {
             if (e.isDriver()) {
                 driverMaxMemory = e.maxMemory();
-                driverGc = gcTime(e.peakMetrics());
+                driverGc = Recorder.gcTime(e.peakMetrics());
             }
         }
         return new AppSnapshot(app.appId(), app.attemptId(), app.name(), app.sparkUser(), app.sparkVersion(),
@@ -511,19 +512,5 @@ final class RestSnapshots {
         int colon = hostPort.lastIndexOf(':');
         return colon > 0 && hostPort.substring(colon + 1).chars().allMatch(Character::isDigit)
                 ? hostPort.substring(0, colon) : hostPort;
-    }
-
-    /** GC time since JVM start from peak executor metrics, as the recorder reads it; -1 when not reported. */
-    static long gcTime(Map<String, Long> peaks) {
-        Long total = peaks.get("TotalGCTime");
-        if (total != null) {
-            return total;
-        }
-        Long minor = peaks.get("MinorGCTime");
-        Long major = peaks.get("MajorGCTime");
-        if (minor == null && major == null) {
-            return -1;
-        }
-        return (minor == null ? 0 : minor) + (major == null ? 0 : major);
     }
 }

@@ -5,8 +5,8 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 
 /** Runs the command line in-process, capturing what it prints. */
-record CliRun(int exitCode, String out, String err) {
-    static synchronized CliRun of(String... args) {
+public record CliRun(int exitCode, String out, String err) {
+    public static synchronized CliRun of(String... args) {
         PrintStream oldOut = System.out;
         PrintStream oldErr = System.err;
         ByteArrayOutputStream out = new ByteArrayOutputStream();

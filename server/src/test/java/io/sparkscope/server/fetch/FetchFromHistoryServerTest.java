@@ -1,5 +1,6 @@
 package io.sparkscope.server.fetch;
 
+import io.sparkscope.server.cli.CliRun;
 import io.sparkscope.core.model.AppSnapshot;
 import io.sparkscope.core.model.DistributionMetric;
 import io.sparkscope.core.model.ExecutorSummary;
@@ -58,7 +59,7 @@ class FetchFromHistoryServerTest {
         shs = SparkHistory.start(logDir);
         shs.awaitCompleted(2);
         String db = TestDb.newDatabaseName();
-        FetchCli imp = FetchCli.run("import", logDir.toString(), "--db", TestDb.url(db));
+        CliRun imp = CliRun.of("import", logDir.toString(), "--db", TestDb.url(db));
         assertEquals(0, imp.exitCode(), imp.err());
         imported = TestDb.dataSource(db);
     }
@@ -75,10 +76,10 @@ class FetchFromHistoryServerTest {
         }
     }
 
-    private static FetchCli fetch(String db, String... more) {
+    private static CliRun fetch(String db, String... more) {
         List<String> args = new ArrayList<>(List.of("fetch", "--history-server", shs.url, "--db", TestDb.url(db)));
         args.addAll(List.of(more));
-        return FetchCli.run(args.toArray(String[]::new));
+        return CliRun.of(args.toArray(String[]::new));
     }
 
     private static AppSnapshot read(DataSource ds, String appId) throws Exception {
@@ -89,7 +90,7 @@ class FetchFromHistoryServerTest {
     @Order(1)
     void restApiGivesWhatImportGivesWhereItCarriesIt() throws Exception {
         String db = TestDb.newDatabaseName();
-        FetchCli run = fetch(db, "--source", "rest");
+        CliRun run = fetch(db, "--source", "rest");
         assertEquals(0, run.exitCode(), run.err());
         assertTrue(run.err().contains("fetched 2 application(s), 0 already stored, 0 failed"), run.err());
         assertTrue(run.err().contains("[2/2] "), "progress per application on stderr: " + run.err());
@@ -207,7 +208,7 @@ class FetchFromHistoryServerTest {
     @Order(2)
     void eventLogsGiveExactlyWhatImportGives() throws Exception {
         String db = TestDb.newDatabaseName();
-        FetchCli run = fetch(db, "--source", "logs", "--threads", "2");
+        CliRun run = fetch(db, "--source", "logs", "--threads", "2");
         assertEquals(0, run.exitCode(), run.err());
         assertTrue(run.err().contains("via event logs: stored"), run.err());
         DataSource ds = TestDb.dataSource(db);
@@ -227,21 +228,21 @@ class FetchFromHistoryServerTest {
     void secondRunFetchesNothingAndChangesNothing() throws Exception {
         String db = TestDb.newDatabaseName();
         DataSource ds = TestDb.dataSource(db);
-        FetchCli first = fetch(db);
+        CliRun first = fetch(db);
         assertEquals(0, first.exitCode(), first.err());
         assertTrue(first.err().contains("fetched 2 application(s)"), first.err());
         long newest = Math.max(read(imported, mixedId).endTime(), read(imported, smallId).endTime());
         assertEquals(newest, FetchState.newestEndTime(ds, shs.url).orElseThrow(), "newest end time remembered");
         Map<String, String> before = checksums(ds);
 
-        FetchCli second = fetch(db);
+        CliRun second = fetch(db);
         assertEquals(0, second.exitCode(), second.err());
         assertTrue(second.err().contains("2 already stored, 0 to fetch"), second.err());
         assertTrue(second.err().contains("fetched 0 application(s), 2 already stored, 0 failed"), second.err());
         assertEquals(before, checksums(ds));
 
         // Fetching everything again rewrites nothing either: every write is an upsert of the same rows.
-        FetchCli again = fetch(db, "--refetch", "--since", "2000-01-01");
+        CliRun again = fetch(db, "--refetch", "--since", "2000-01-01");
         assertEquals(0, again.exitCode(), again.err());
         assertTrue(again.err().contains("fetched 2 application(s)"), again.err());
         assertEquals(before, checksums(ds));
@@ -270,7 +271,7 @@ class FetchFromHistoryServerTest {
         try (FaultProxy proxy = new FaultProxy(shs.url, p -> p.startsWith(failingPath) ? 500 : 0)) {
             String db = TestDb.newDatabaseName();
             DataSource ds = TestDb.dataSource(db);
-            FetchCli run = FetchCli.run("fetch", "--history-server", proxy.url(), "--db", TestDb.url(db),
+            CliRun run = CliRun.of("fetch", "--history-server", proxy.url(), "--db", TestDb.url(db),
                     "--source", "rest", "--retries", "1", "--retry-backoff-ms", "10");
             assertEquals(1, run.exitCode(), run.err());
             assertTrue(run.err().contains(smallId + ": via REST API: stored"), run.err());
@@ -285,7 +286,7 @@ class FetchFromHistoryServerTest {
                     "the remembered end time stays before the failed application");
 
             proxy.failing(p -> 0);
-            FetchCli next = FetchCli.run("fetch", "--history-server", proxy.url(), "--db", TestDb.url(db),
+            CliRun next = CliRun.of("fetch", "--history-server", proxy.url(), "--db", TestDb.url(db),
                     "--source", "rest");
             assertEquals(0, next.exitCode(), next.err());
             assertTrue(next.err().contains("1 already stored, 1 to fetch"), next.err());
@@ -299,7 +300,7 @@ class FetchFromHistoryServerTest {
     void refusedEventLogsFallBackToTheRestApi() throws Exception {
         try (FaultProxy proxy = new FaultProxy(shs.url, p -> p.endsWith("/logs") ? 403 : 0)) {
             String db = TestDb.newDatabaseName();
-            FetchCli run = FetchCli.run("fetch", "--history-server", proxy.url(), "--db", TestDb.url(db));
+            CliRun run = CliRun.of("fetch", "--history-server", proxy.url(), "--db", TestDb.url(db));
             assertEquals(0, run.exitCode(), run.err());
             assertTrue(run.err().contains("via REST API (event logs refused: 403): stored"), run.err());
             assertEquals(2, proxy.injected.get());
@@ -311,7 +312,7 @@ class FetchFromHistoryServerTest {
     @Order(6)
     void unreachableHistoryServerIsOneLine() {
         String db = TestDb.newDatabaseName();
-        FetchCli run = FetchCli.run("fetch", "--history-server", "http://127.0.0.1:1", "--db", TestDb.url(db),
+        CliRun run = CliRun.of("fetch", "--history-server", "http://127.0.0.1:1", "--db", TestDb.url(db),
                 "--retries", "1", "--retry-backoff-ms", "10");
         assertEquals(2, run.exitCode(), run.err());
         List<String> ours = run.err().lines().filter(l -> l.startsWith("sparkscope fetch:")).toList();
@@ -325,13 +326,13 @@ class FetchFromHistoryServerTest {
     @Order(7)
     void wrongAddressNamesTheUrl() {
         String db = TestDb.newDatabaseName();
-        FetchCli run = FetchCli.run("fetch", "--history-server", shs.url + "/nothing-here", "--db",
+        CliRun run = CliRun.of("fetch", "--history-server", shs.url + "/nothing-here", "--db",
                 TestDb.url(db));
         assertEquals(2, run.exitCode(), run.err());
         assertTrue(run.err().contains("sparkscope fetch: " + shs.url
                 + "/nothing-here/api/v1/applications?status=completed answered "), run.err());
         assertTrue(run.err().contains("is this a History Server address?"), run.err());
-        FetchCli bad = FetchCli.run("fetch", "--history-server", "shs:18080", "--db", TestDb.url(db));
+        CliRun bad = CliRun.of("fetch", "--history-server", "shs:18080", "--db", TestDb.url(db));
         assertEquals(2, bad.exitCode());
         assertTrue(bad.err().startsWith("sparkscope fetch: --history-server: expected an http:// or https:// URL"),
                 bad.err());
@@ -342,13 +343,13 @@ class FetchFromHistoryServerTest {
     void aNewApplicationIsFetchedByTheNextRun() throws Exception {
         String db = TestDb.newDatabaseName();
         DataSource ds = TestDb.dataSource(db);
-        FetchCli first = fetch(db);
+        CliRun first = fetch(db);
         assertEquals(0, first.exitCode(), first.err());
         assertEquals(2, TestDb.count(ds, "select count(*) from application"));
 
         String lateId = SparkHistory.runApp(logDir, "fetch-late", SparkHistory::smallWorkload);
         shs.awaitCompleted(3);
-        FetchCli next = fetch(db);
+        CliRun next = fetch(db);
         assertEquals(0, next.exitCode(), next.err());
         assertTrue(next.err().contains("1 to fetch"), next.err());
         assertTrue(next.err().contains("[1/1] " + lateId + ": via event logs: stored"), next.err());
