@@ -122,7 +122,7 @@ final class TimelineView {
                     + " spark.sparkscope.tasks.retained, was spent, or an older Sparkscope recorded it).";
         }
         return shown + "the others ended without a detailed record (failed tasks beyond the recorder's limit, or"
-                + " tasks still running when the snapshot was taken).";
+                + " a stage still running: its tasks are written when it completes).";
     }
 
     private static String drawingNote(TaskTimeline t, Svg svg) {
