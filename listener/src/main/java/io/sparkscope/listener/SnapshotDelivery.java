@@ -155,7 +155,30 @@ final class SnapshotDelivery implements Runnable {
                 busy = true;
             }
             if (lastFailed && !isFinal) {
-                sleepQuietly(backoff);
+                // Back off before retrying, but not past the application's end: a final snapshot submitted meanwhile
+                // must reach the spool at once (spark.stop() waits for it), and a newer snapshot replaces this one.
+                synchronized (lock) {
+                    long until = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(backoff);
+                    while (!pendingFinal && !stopped) {
+                        long left = TimeUnit.NANOSECONDS.toMillis(until - System.nanoTime());
+                        if (left <= 0) {
+                            break;
+                        }
+                        try {
+                            lock.wait(left);
+                        } catch (InterruptedException e) {
+                            Thread.currentThread().interrupt();
+                            return;
+                        }
+                    }
+                    if (pending != null) {
+                        snapshot = pending;
+                        findings = pendingFindings;
+                        isFinal = pendingFinal;
+                        pending = null;
+                        pendingFinal = false;
+                    }
+                }
             }
             if (lastFailed && isFinal) {
                 // The database was away at the last try: secure the final state in the spool first, so the driver
@@ -245,13 +268,6 @@ final class SnapshotDelivery implements Runnable {
         }
     }
 
-    private static void sleepQuietly(long ms) {
-        try {
-            Thread.sleep(ms);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
-    }
 
     static String oneLine(Throwable t) {
         String m = t.getMessage();

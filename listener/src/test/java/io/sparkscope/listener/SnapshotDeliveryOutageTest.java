@@ -1,0 +1,50 @@
+package io.sparkscope.listener;
+
+import io.sparkscope.core.eventlog.EventLogReader;
+import io.sparkscope.core.model.AppSnapshot;
+import io.sparkscope.core.recorder.Recorder;
+import io.sparkscope.store.Spool;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.util.List;
+import java.util.Map;
+
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** With the database away, the final snapshot reaches the spool at once even while delivery is backing off. */
+class SnapshotDeliveryOutageTest {
+    @Test
+    void theFinalSnapshotIsSpooledAtOnceDuringALongBackoff(@TempDir Path spoolDir) throws Exception {
+        Recorder r = new Recorder();
+        Path shipped = Paths.get(System.getProperty("sparkscope.repo.root", ".."), "examples", "eventlogs");
+        EventLogReader.read(EventLogReader.discover(shipped).get(0), r::onEvent, p -> { });
+        AppSnapshot app = r.snapshot();
+
+        // a real JDBC store pointed at a port where no database listens
+        ListenerConfig cfg = ListenerConfig.from(Map.of("spark.sparkscope.jdbc.url",
+                "jdbc:postgresql://127.0.0.1:1/nowhere"), w -> { });
+        SnapshotDelivery d = new SnapshotDelivery(new JdbcSnapshotStore(cfg), new Spool(spoolDir, 1L << 30),
+                s -> List.of(), 60_000);
+        d.start();
+        try {
+            // a periodic snapshot that cannot be written: retries after 1 s, 2 s, 4 s, 8 s …, so four seconds in,
+            // the writer is inside a backoff that lasts several more seconds
+            d.submit(app, List.of(), false);
+            Thread.sleep(4_000);
+            long t0 = System.nanoTime();
+            d.submit(app, List.of(), true);
+            assertTrue(d.awaitFinal(1_500), "final snapshot handled within 1.5 s although the backoff lasts ~3 s more");
+            long ms = (System.nanoTime() - t0) / 1_000_000;
+            assertTrue(ms < 1_500, "took " + ms + " ms");
+            try (var files = Files.list(spoolDir)) {
+                assertTrue(files.findAny().isPresent(), "the final state is in the spool");
+            }
+        } finally {
+            d.stop();
+        }
+    }
+}
