@@ -3,7 +3,6 @@ package io.sparkscope.listener;
 import io.sparkscope.core.event.SparkEvent;
 import io.sparkscope.core.heuristics.Finding;
 import io.sparkscope.core.model.AppSnapshot;
-import io.sparkscope.core.model.StageSummary;
 import io.sparkscope.core.notify.WebhookNotifier;
 import io.sparkscope.core.recorder.Recorder;
 import io.sparkscope.core.recorder.RecorderOptions;
@@ -244,13 +243,13 @@ final class RecordingPipeline {
     }
 
     private void publish(boolean isFinal) {
-        AppSnapshot s = recorder.snapshot();
+        // Periodic snapshots leave out running stages' task rows: they change with every task end, and rewriting up to
+        // tasks.perStage (10 000) of them each flush measurably slowed the job on a small driver (BENCHMARKS.md,
+        // "listener overhead"). Statistics still go out each flush; the tasks once the stage completes, and at the end.
+        AppSnapshot s = recorder.snapshot(isFinal);
         if (s.appId() == null) {
             // Nothing to key it by before ApplicationStart: such a snapshot could never be stored or replaced.
             return;
-        }
-        if (!isFinal) {
-            s = withoutRunningTaskDetail(s);
         }
         List<Finding> findings = diagnose.apply(s);
         lastSnapshot = s;
@@ -258,29 +257,6 @@ final class RecordingPipeline {
         if (delivery != null) {
             delivery.submit(s, findings, isFinal);
         }
-    }
-
-    /**
-     * The periodic snapshot leaves out the task rows of stages still running. A running stage's kept tasks change
-     * with every task that ends, so each flush would rewrite up to {@code tasks.perStage} (10 000) rows of it — on a
-     * small driver machine that database work measurably slowed the job (BENCHMARKS.md, "listener overhead"). Its
-     * statistics, totals and quantiles still go out every flush; its tasks are written once, with the first snapshot
-     * after it completes, and in the final one.
-     */
-    static AppSnapshot withoutRunningTaskDetail(AppSnapshot s) {
-        boolean any = false;
-        for (StageSummary st : s.stages()) {
-            any |= st.status() == StageSummary.StageStatus.ACTIVE && !st.keptTasks().isEmpty();
-        }
-        if (!any) {
-            return s;
-        }
-        List<StageSummary> stages = new ArrayList<>(s.stages().size());
-        for (StageSummary st : s.stages()) {
-            stages.add(st.status() == StageSummary.StageStatus.ACTIVE && !st.keptTasks().isEmpty()
-                    ? st.withKeptTasks(List.of(), st.taskDetail()) : st);
-        }
-        return s.withStages(stages);
     }
 
     private void finish() {

@@ -44,13 +44,6 @@ public record AppSnapshot(
         unknownEventTypes = Map.copyOf(unknownEventTypes);
     }
 
-    /** This snapshot with other stages; everything else unchanged. */
-    public AppSnapshot withStages(List<StageSummary> newStages) {
-        return new AppSnapshot(appId, attemptId, appName, sparkUser, sparkVersion, startTime, endTime, lastEventTime,
-                complete, config, executors, jobs, newStages, sqlExecutions, driverGcTimeMs, driverMaxMemory,
-                eventCount, unknownEventTypes);
-    }
-
     /** Wall time: end − start when ended, else the newest event − start; 0 when the start is unknown. */
     public long durationMs() {
         if (startTime <= 0) {

@@ -72,14 +72,6 @@ public record StageSummary(
                 null, null);
     }
 
-    /** This stage with other kept tasks (and their {@link TaskDetail}); everything else unchanged. */
-    public StageSummary withKeptTasks(List<TaskRecord> tasks, TaskDetail detail) {
-        return new StageSummary(stageId, attemptId, name, details, status, numTasks, numActiveTasks, numCompleteTasks,
-                numFailedTasks, numKilledTasks, numCompletedIndices, submissionTime, completionTime,
-                firstTaskLaunchedTime, lastTaskFinishedTime, failureReason, parentIds, jobIds, totals, taskSummary,
-                tasks, endReasons, detail, taskTimes);
-    }
-
     /** Task-end events of this attempt (successful, failed and killed): what {@code keptTasks} was chosen from. */
     public long endedTasks() {
         return (long) numCompleteTasks + numFailedTasks + numKilledTasks;

@@ -184,6 +184,22 @@ final class LiveStage {
         cachedSummary = null;
     }
 
+    /**
+     * @param taskDetail false: a running stage goes out without its kept tasks (not even built); its counts,
+     *                   totals and quantiles are unaffected. Other stages are always complete.
+     */
+    StageSummary summary(double[] quantiles, boolean taskDetail) {
+        if (!taskDetail && status == StageStatus.ACTIVE) {
+            TaskDistributions dist = values.released() ? frozenDistributions : values.distributions(quantiles);
+            return new StageSummary(stageId, attemptId, name, details, status, numTasks, activeTasks,
+                    completeTasks, failedTasks, killedTasks, completedIndices.cardinality(), submissionTime,
+                    completionTime, firstTaskLaunchedTime, lastTaskFinishedTime, failureReason, parentIds,
+                    List.copyOf(jobIds), StageTotals.of(totals), dist, List.of(), new LinkedHashMap<>(endReasons),
+                    kept.detail(), new TaskTimeSums(durationSum, schedulerDelaySum, gettingResultSum));
+        }
+        return summary(quantiles);
+    }
+
     StageSummary summary(double[] quantiles) {
         if (cachedSummary != null) {
             return cachedSummary;

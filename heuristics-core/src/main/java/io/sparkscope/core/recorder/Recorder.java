@@ -464,10 +464,19 @@ public final class Recorder {
 
     /** An immutable picture of everything so far; cheap to repeat while little changes. */
     public AppSnapshot snapshot() {
+        return snapshot(true);
+    }
+
+    /**
+     * @param runningTaskDetail false leaves out the kept tasks of stages still running (a live recorder's periodic
+     *                          snapshot: those change with every task end, so writing them each time is wasted work);
+     *                          everything else, their statistics included, is as in {@link #snapshot()}
+     */
+    public AppSnapshot snapshot(boolean runningTaskDetail) {
         List<StageSummary> stageSummaries = new ArrayList<>(stages.size());
         Map<Integer, int[]> taskCountsByJob = new HashMap<>();
         for (LiveStage s : stages.values()) {
-            StageSummary summary = s.summary(quantiles);
+            StageSummary summary = s.summary(quantiles, runningTaskDetail);
             stageSummaries.add(summary);
             for (int jobId : s.jobIds) {
                 int[] c = taskCountsByJob.computeIfAbsent(jobId, k -> new int[4]);
