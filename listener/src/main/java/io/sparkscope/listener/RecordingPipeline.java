@@ -190,9 +190,15 @@ final class RecordingPipeline {
      * late events are still recorded and the final snapshot is written again.
      */
     private void afterEnd() {
-        long deadline = System.currentTimeMillis() + LATE_EVENT_GRACE_MS;
         boolean late = false;
         try {
+            // The bus thread is held in onApplicationEnd until the final snapshot is written, so late events can only
+            // reach us after that: start the grace period (and its quiet window) then, not at ApplicationEnd — a final
+            // write longer than the quiet window used to end the wait before the late JobEnd could arrive.
+            if (delivery != null) {
+                delivery.awaitFinal(config.flushTimeoutMs());
+            }
+            long deadline = System.currentTimeMillis() + LATE_EVENT_GRACE_MS;
             // Late events come right behind ApplicationEnd on Spark's bus: stop once the queue has been quiet a while.
             while (System.currentTimeMillis() < deadline) {
                 SparkEvent e = queue.poll(Math.min(LATE_EVENT_QUIET_MS, Math.max(1,
