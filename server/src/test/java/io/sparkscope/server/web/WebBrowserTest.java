@@ -1,5 +1,6 @@
 package io.sparkscope.server.web;
 
+import io.sparkscope.server.web.http.Urls;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;

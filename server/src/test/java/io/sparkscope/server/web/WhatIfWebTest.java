@@ -2,6 +2,8 @@ package io.sparkscope.server.web;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.sparkscope.server.web.model.Fmt;
+import io.sparkscope.server.web.page.Html;
 import org.junit.jupiter.api.Test;
 
 import java.util.ArrayList;

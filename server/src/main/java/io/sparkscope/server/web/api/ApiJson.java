@@ -1,4 +1,4 @@
-package io.sparkscope.server.web;
+package io.sparkscope.server.web.api;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.sparkscope.core.analysis.prediction.KeyStage;
@@ -6,10 +6,19 @@ import io.sparkscope.core.analysis.prediction.Prediction;
 import io.sparkscope.core.analysis.prediction.StageKey;
 import io.sparkscope.core.analysis.prediction.StageMean;
 import io.sparkscope.core.analysis.whatif.WhatIfResult;
-import io.sparkscope.core.report.WhatIfJson;
 import io.sparkscope.core.model.DistributionMetric;
 import io.sparkscope.core.model.TaskDistributions;
 import io.sparkscope.core.report.SnapshotJson;
+import io.sparkscope.core.report.WhatIfJson;
+import io.sparkscope.server.web.http.Urls;
+import io.sparkscope.server.web.model.AppWhatIf;
+import io.sparkscope.server.web.model.Comparison;
+import io.sparkscope.server.web.model.RunHistory;
+import io.sparkscope.server.web.model.RunPrediction;
+import io.sparkscope.server.web.model.StageTimelines;
+import io.sparkscope.server.web.page.AppView;
+import io.sparkscope.server.web.page.TimelineView;
+import io.sparkscope.server.web.page.WhatIfView;
 import io.sparkscope.store.StoredFinding;
 import io.sparkscope.store.query.AppDetail;
 import io.sparkscope.store.query.AppHeader;
@@ -23,13 +32,13 @@ import java.util.Locale;
 import java.util.Map;
 
 /** The JSON API's shapes: plain maps in a stable field order, names as in {@code analyze --json} and Spark's REST. */
-final class ApiJson {
-    static final ObjectMapper MAPPER = new ObjectMapper();
+public final class ApiJson {
+    public static final ObjectMapper MAPPER = new ObjectMapper();
 
     private ApiJson() {
     }
 
-    static Map<String, Object> error(int status, String message, String parameter) {
+    public static Map<String, Object> error(int status, String message, String parameter) {
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("status", status);
         m.put("error", message);
@@ -39,7 +48,7 @@ final class ApiJson {
         return m;
     }
 
-    static Map<String, Object> listRow(AppListRow a) {
+    public static Map<String, Object> listRow(AppListRow a) {
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("appId", a.appId());
         m.put("attemptId", a.attemptId());
@@ -65,7 +74,7 @@ final class ApiJson {
         return m;
     }
 
-    static Map<String, Object> header(AppHeader a) {
+    public static Map<String, Object> header(AppHeader a) {
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("appId", a.appId());
         m.put("attemptId", a.attemptId());
@@ -101,7 +110,7 @@ final class ApiJson {
         return m;
     }
 
-    static Map<String, Object> detail(AppDetail d) {
+    public static Map<String, Object> detail(AppDetail d) {
         Map<String, Object> m = header(d.header());
         m.put("config", d.config());
         m.put("numStageAttempts", d.stages().size());
@@ -109,7 +118,7 @@ final class ApiJson {
         return m;
     }
 
-    static List<Object> findings(List<StoredFinding> findings) {
+    public static List<Object> findings(List<StoredFinding> findings) {
         List<Object> out = new ArrayList<>();
         for (StoredFinding f : findings) {
             Map<String, Object> m = new LinkedHashMap<>();
@@ -132,7 +141,7 @@ final class ApiJson {
      * A stage attempt with Spark's StageData totals and, as {@code taskSummary}, Spark's REST TaskMetricDistributions
      * at the requested quantiles (the same builder as {@code analyze --json}).
      */
-    static Map<String, Object> stage(StageRow s, double[] quantiles) {
+    public static Map<String, Object> stage(StageRow s, double[] quantiles) {
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("stageId", s.stageId());
         m.put("attemptId", s.attemptId());
@@ -167,7 +176,7 @@ final class ApiJson {
     }
 
     /** Whether every wanted quantile was stored for this stage. */
-    static String missingQuantile(StageRow s, double[] wanted) {
+    public static String missingQuantile(StageRow s, double[] wanted) {
         if (s.quantiles().length == 0) {
             return null;
         }
@@ -183,7 +192,7 @@ final class ApiJson {
         return null;
     }
 
-    static Map<String, Object> comparison(Comparison c) {
+    public static Map<String, Object> comparison(Comparison c) {
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("apps", c.apps().stream().map(ApiJson::header).toList());
         m.put("changeThreshold", Comparison.THRESHOLD);
@@ -201,7 +210,7 @@ final class ApiJson {
         return m;
     }
 
-    static Map<String, Object> history(RunHistory h) {
+    public static Map<String, Object> history(RunHistory h) {
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("name", h.name());
         m.put("slowFactor", RunHistory.SLOW_FACTOR);
@@ -228,7 +237,7 @@ final class ApiJson {
     }
 
     /** A run-time prediction: key stages with their line (ms = interceptMs + slopeMsPerByte × bytes) and R². */
-    static Map<String, Object> prediction(RunPrediction rp) {
+    public static Map<String, Object> prediction(RunPrediction rp) {
         Prediction p = rp.prediction();
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("name", p.appName());
@@ -278,7 +287,7 @@ final class ApiJson {
      * {@code /api/v1/apps/{id}/what-if}: the field names of {@code analyze --what-if --json}, plus the application,
      * the task data behind it and each caveat with its sentence (as {@code predict}'s warnings).
      */
-    static Map<String, Object> whatIf(AppWhatIf w) {
+    public static Map<String, Object> whatIf(AppWhatIf w) {
         WhatIfResult r = w.result();
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("appId", w.header().appId());
@@ -311,7 +320,7 @@ final class ApiJson {
      * {@code lane} indexes {@code lanes}; {@code phases} follow the placement rule (executor-side right before
      * getting result, scheduler delay first), each with its start.
      */
-    static Map<String, Object> timeline(StageTimelines.Loaded l) {
+    public static Map<String, Object> timeline(StageTimelines.Loaded l) {
         var d = l.data();
         var t = l.timeline();
         Map<String, Object> m = new LinkedHashMap<>();
@@ -389,7 +398,7 @@ final class ApiJson {
         return m;
     }
 
-    static String write(Object o) {
+    public static String write(Object o) {
         try {
             return MAPPER.writeValueAsString(o);
         } catch (Exception e) {

@@ -1,8 +1,9 @@
-package io.sparkscope.server.web;
+package io.sparkscope.server.web.page;
 
 import io.sparkscope.core.event.TaskMetric;
 import io.sparkscope.core.event.TaskMetrics;
 import io.sparkscope.core.model.TaskRecord;
+import io.sparkscope.server.web.model.StageTimelines;
 import io.sparkscope.store.query.StageTimelineData;
 import org.junit.jupiter.api.Test;
 

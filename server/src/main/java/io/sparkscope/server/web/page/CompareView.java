@@ -1,15 +1,18 @@
-package io.sparkscope.server.web;
+package io.sparkscope.server.web.page;
 
+import io.sparkscope.server.web.http.Urls;
+import io.sparkscope.server.web.model.Comparison;
+import io.sparkscope.server.web.model.Fmt;
 import io.sparkscope.store.query.AppHeader;
 
 import java.util.List;
 
 /** {@code /compare}: one column per run, the first is the baseline; changed cells carry class "diff". */
-final class CompareView {
+public final class CompareView {
     private CompareView() {
     }
 
-    static String form(String typed) {
+    public static String form(String typed) {
         Html h = Layout.start("Compare", "Compare");
         h.raw("<h1>Compare runs</h1><div class=\"panel\"><p>Pick runs with the checkboxes on the ")
                 .raw("<a href=\"/apps\">search page</a>, or type two or more application ids (appId or appId/attemptId),"
@@ -20,7 +23,7 @@ final class CompareView {
         return Layout.end(h);
     }
 
-    static String render(Comparison c) {
+    public static String render(Comparison c) {
         Html h = Layout.start("Compare", "Compare");
         List<AppHeader> apps = c.apps();
         h.raw("<h1>Compare ").t(apps.size()).raw(" runs</h1><p class=\"muted\">The first run is the baseline;"
@@ -104,7 +107,7 @@ final class CompareView {
         h.raw("<tbody><tr class=\"section\"><th colspan=\"").t(n + 1).raw("\">").t(title).raw("</th></tr>");
     }
 
-    static String format(Comparison.Unit unit, long v) {
+    public static String format(Comparison.Unit unit, long v) {
         return switch (unit) {
             case MS -> Fmt.duration(v);
             case BYTES -> Fmt.bytes(v);

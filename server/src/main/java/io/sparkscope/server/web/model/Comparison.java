@@ -1,4 +1,4 @@
-package io.sparkscope.server.web;
+package io.sparkscope.server.web.model;
 
 import io.sparkscope.store.StoredFinding;
 import io.sparkscope.store.query.AppDetail;
@@ -81,7 +81,7 @@ public record Comparison(List<AppHeader> apps, List<MetricRow> metrics, List<Con
         return new Comparison(headers, metrics, config(runs), findings(runs), stages(runs));
     }
 
-    static boolean changed(long base, long v) {
+    public static boolean changed(long base, long v) {
         if (base == v) {
             return false;
         }
@@ -145,7 +145,7 @@ public record Comparison(List<AppHeader> apps, List<MetricRow> metrics, List<Con
     }
 
     /** Position "job m · stage n" (1-based, in job order then stage id order) of each run's final stage attempts. */
-    static Map<String, StageRow> positions(List<StageRow> stages) {
+    public static Map<String, StageRow> positions(List<StageRow> stages) {
         Map<Integer, StageRow> lastAttempt = new TreeMap<>();
         for (StageRow s : stages) {
             StageRow prev = lastAttempt.get(s.stageId());

@@ -1,4 +1,4 @@
-package io.sparkscope.server.web;
+package io.sparkscope.server.web.http;
 
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;

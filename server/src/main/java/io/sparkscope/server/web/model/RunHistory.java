@@ -1,4 +1,4 @@
-package io.sparkscope.server.web;
+package io.sparkscope.server.web.model;
 
 import io.sparkscope.store.query.HistoryQuery;
 

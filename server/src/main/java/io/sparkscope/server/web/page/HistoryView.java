@@ -1,10 +1,14 @@
-package io.sparkscope.server.web;
+package io.sparkscope.server.web.page;
 
 import io.sparkscope.core.analysis.prediction.KeyStage;
 import io.sparkscope.core.analysis.prediction.Prediction;
 import io.sparkscope.core.analysis.prediction.PredictionWarning;
 import io.sparkscope.core.analysis.prediction.StageKey;
 import io.sparkscope.core.analysis.prediction.StageMean;
+import io.sparkscope.server.web.http.Urls;
+import io.sparkscope.server.web.model.Fmt;
+import io.sparkscope.server.web.model.RunHistory;
+import io.sparkscope.server.web.model.RunPrediction;
 
 import java.util.Locale;
 
@@ -13,7 +17,7 @@ import java.util.Locale;
  * plus the same runs as a table, so the page works without JavaScript except the chart; below them a GET form that
  * predicts the run time for an input size from the key stages of the stored runs ({@link RunPrediction}).
  */
-final class HistoryView {
+public final class HistoryView {
     private HistoryView() {
     }
 
@@ -24,14 +28,14 @@ final class HistoryView {
      * @param result     the prediction, or null
      * @param error      why there is no prediction (bad size, no usable run), or null
      */
-    record PredictForm(String inputBytes, RunPrediction result, String error) {
+    public record PredictForm(String inputBytes, RunPrediction result, String error) {
     }
 
-    static String render(RunHistory hist, String json) {
+    public static String render(RunHistory hist, String json) {
         return render(hist, json, new PredictForm(null, null, null));
     }
 
-    static String form() {
+    public static String form() {
         Html h = Layout.start("History", "History");
         h.raw("<h1>History</h1><div class=\"panel\"><form method=\"get\" action=\"/history\"><label>Application name "
                 + "<input type=\"text\" name=\"name\" size=\"50\"></label> <button class=\"btn primary\">Show</button>"
@@ -39,7 +43,7 @@ final class HistoryView {
         return Layout.end(h);
     }
 
-    static String render(RunHistory hist, String json, PredictForm form) {
+    public static String render(RunHistory hist, String json, PredictForm form) {
         Html h = Layout.start("History of " + hist.name(), "History");
         h.raw("<h1>History of <span id=\"history-name\">").t(hist.name()).raw("</span></h1>");
         if (hist.runs().isEmpty()) {

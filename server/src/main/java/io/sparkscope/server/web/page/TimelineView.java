@@ -1,4 +1,4 @@
-package io.sparkscope.server.web;
+package io.sparkscope.server.web.page;
 
 import io.sparkscope.core.analysis.timeline.ExecutorLanes;
 import io.sparkscope.core.analysis.timeline.TaskPhase;
@@ -6,6 +6,9 @@ import io.sparkscope.core.analysis.timeline.TaskTimeline;
 import io.sparkscope.core.analysis.timeline.TimelineBar;
 import io.sparkscope.core.analysis.timeline.TimelineLane;
 import io.sparkscope.core.model.StageSummary.TaskDetail;
+import io.sparkscope.server.web.http.Urls;
+import io.sparkscope.server.web.model.Fmt;
+import io.sparkscope.server.web.model.StageTimelines;
 import io.sparkscope.store.query.StageTimelineData;
 
 import java.util.ArrayList;
@@ -28,18 +31,18 @@ import java.util.Set;
  *       longest; the page says so, and the JSON route has every bar.</li>
  * </ul>
  */
-final class TimelineView {
-    static final int PLOT_WIDTH = 1100;
-    static final int LABEL_WIDTH = 150;
-    static final int AXIS_HEIGHT = 26;
-    static final int TITLE_LIMIT = 1000;
+public final class TimelineView {
+    public static final int PLOT_WIDTH = 1100;
+    public static final int LABEL_WIDTH = 150;
+    public static final int AXIS_HEIGHT = 26;
+    public static final int TITLE_LIMIT = 1000;
     /** Phase segments narrower than this (px) are drawn as part of the next one: invisible, but not free. */
-    static final double MIN_SEGMENT_PX = 0.3;
+    public static final double MIN_SEGMENT_PX = 0.3;
 
     private TimelineView() {
     }
 
-    static String render(StageTimelines.Loaded l) {
+    public static String render(StageTimelines.Loaded l) {
         StageTimelineData d = l.data();
         TaskTimeline t = l.timeline();
         String appTitle = d.appName() == null || d.appName().isEmpty() ? d.appId() : d.appName();
@@ -89,7 +92,7 @@ final class TimelineView {
      * The one sentence explaining overflow lanes (seed 002), ending with what the executor-side times say: whether
      * the timestamps explain the overlap, or the executor really ran more tasks than its recorded cores.
      */
-    static String artifactSentence(TaskTimeline t) {
+    public static String artifactSentence(TaskTimeline t) {
         List<String> real = new ArrayList<>();
         for (ExecutorLanes e : t.executors()) {
             if (e.overflow() && e.executorSideMaxConcurrent() > e.slots()) {
@@ -111,7 +114,7 @@ final class TimelineView {
         return ids.size() <= 5 ? ids : List.of(String.join(", ", ids.subList(0, 5)), "… (" + ids.size() + " in all)");
     }
 
-    static String sampledSentence(TaskTimeline t) {
+    public static String sampledSentence(TaskTimeline t) {
         String shown = "Showing " + Fmt.count(t.bars().size()) + " of " + Fmt.count(t.endedTasks()) + " tasks: ";
         if (t.taskDetail() == TaskDetail.SAMPLED) {
             return shown + "the slowest and a uniform sample (the recorder keeps every task up to its per-stage cap,"
@@ -139,7 +142,7 @@ final class TimelineView {
         return sb.toString();
     }
 
-    static void legend(Html h) {
+    public static void legend(Html h) {
         h.raw("<ul class=\"legend\" id=\"timeline-legend\">");
         for (TaskPhase p : TaskPhase.values()) {
             h.raw("<li data-phase=\"").a(p.cssName()).raw("\">");
@@ -193,14 +196,14 @@ final class TimelineView {
     // --- drawing -------------------------------------------------------------------------------------------------
 
     /** The SVG markup and what was simplified in it. */
-    record Svg(String markup, int mergedGroups, int mergedBars, int titled) {
+    public record Svg(String markup, int mergedGroups, int mergedBars, int titled) {
     }
 
-    static int laneHeight(int lanes) {
+    public static int laneHeight(int lanes) {
         return lanes <= 40 ? 18 : Math.max(3, Math.min(18, 720 / lanes));
     }
 
-    static Svg svg(TaskTimeline t) {
+    public static Svg svg(TaskTimeline t) {
         List<TimelineLane> lanes = t.lanes();
         int laneH = laneHeight(lanes.size());
         int barH = laneH >= 8 ? laneH - 4 : Math.max(2, laneH - 1);
@@ -322,7 +325,7 @@ final class TimelineView {
     }
 
     /** 1, 2 or 5 × a power of ten, at least {@code raw} ms. */
-    static long niceStep(double raw) {
+    public static long niceStep(double raw) {
         long p = 1;
         while (p * 10 <= raw) {
             p *= 10;
@@ -480,7 +483,7 @@ final class TimelineView {
         return ids;
     }
 
-    static String barTitle(TimelineBar b, TaskTimeline t) {
+    public static String barTitle(TimelineBar b, TaskTimeline t) {
         StringBuilder sb = new StringBuilder();
         sb.append("task ").append(b.taskId()).append(" (index ").append(b.index()).append(", attempt ")
                 .append(b.attempt()).append(") · executor ").append(b.executorId()).append(" · ").append(b.status())
@@ -498,7 +501,7 @@ final class TimelineView {
     }
 
     /** One decimal, without the Formatter (thousands of coordinates per page). */
-    static String fmt(double v) {
+    public static String fmt(double v) {
         long tenths = Math.round(v * 10);
         String sign = tenths < 0 ? "-" : "";
         tenths = Math.abs(tenths);

@@ -1,4 +1,4 @@
-package io.sparkscope.server.web;
+package io.sparkscope.server.web.http;
 
 /** An expected error answered with a status and a one-line message (HTML page or JSON), never a stack trace. */
 public class WebException extends RuntimeException {

@@ -1,4 +1,4 @@
-package io.sparkscope.server.web;
+package io.sparkscope.server.web.http;
 
 import io.javalin.http.Context;
 import io.sparkscope.store.query.AppFilter;

@@ -1,4 +1,4 @@
-package io.sparkscope.server.web;
+package io.sparkscope.server.web.model;
 
 import io.javalin.http.Context;
 import io.sparkscope.core.analysis.timeline.ExecutorSlots;
@@ -6,6 +6,8 @@ import io.sparkscope.core.analysis.timeline.TaskTimeline;
 import io.sparkscope.core.heuristics.SparkSettings;
 import io.sparkscope.core.model.AppConfig;
 import io.sparkscope.core.model.StageSummary.TaskDetail;
+import io.sparkscope.server.web.http.Params;
+import io.sparkscope.server.web.http.WebException;
 import io.sparkscope.store.query.StageTimelineData;
 import io.sparkscope.store.query.TimelineQuery;
 
@@ -18,22 +20,22 @@ import java.util.regex.Pattern;
 
 /**
  * The timeline routes' shared part: validates the path, loads the stage attempt ({@link TimelineQuery}) and lays it
- * out ({@link TaskTimeline}); {@link TimelineView} and {@link ApiJson#timeline} present the result.
+ * out ({@link TaskTimeline}); the timeline page and its JSON route present the result.
  */
-final class StageTimelines {
+public final class StageTimelines {
     private static final Pattern STAGE_NUMBER = Pattern.compile("\\d{1,9}");
 
     private final TimelineQuery query;
 
-    StageTimelines(DataSource dataSource) {
+    public StageTimelines(DataSource dataSource) {
         this.query = new TimelineQuery(dataSource);
     }
 
     /** The stored stage and its layout. */
-    record Loaded(StageTimelineData data, TaskTimeline timeline) {
+    public record Loaded(StageTimelineData data, TaskTimeline timeline) {
     }
 
-    Loaded load(Context ctx, String attemptId) throws SQLException {
+    public Loaded load(Context ctx, String attemptId) throws SQLException {
         String appId = Params.checkId("appId", ctx.pathParam("appId"));
         Params.checkId("attemptId", attemptId);
         int stageId = stageNumber("stageId", ctx.pathParam("stageId"));
@@ -48,7 +50,7 @@ final class StageTimelines {
         };
     }
 
-    static TaskTimeline layout(StageTimelineData d) {
+    public static TaskTimeline layout(StageTimelineData d) {
         SparkSettings conf = new SparkSettings(new AppConfig(d.sparkConf(), Map.of(), Map.of(), Map.of()));
         List<ExecutorSlots> executors = new ArrayList<>(d.executors().size());
         for (StageTimelineData.ExecutorRow e : d.executors()) {
@@ -59,7 +61,7 @@ final class StageTimelines {
     }
 
     /** As stored; for a stage written before V4, the rule {@link io.sparkscope.core.model.StageSummary} applies. */
-    static TaskDetail detail(StageTimelineData d) {
+    public static TaskDetail detail(StageTimelineData d) {
         if (d.taskDetail() != null) {
             return TaskDetail.valueOf(d.taskDetail());
         }

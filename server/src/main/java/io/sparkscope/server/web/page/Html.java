@@ -1,4 +1,4 @@
-package io.sparkscope.server.web;
+package io.sparkscope.server.web.page;
 
 /**
  * An HTML string builder where escaping is the default: {@link #t} writes text (escaped), {@link #a} writes an

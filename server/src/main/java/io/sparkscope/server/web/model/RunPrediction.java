@@ -1,9 +1,10 @@
-package io.sparkscope.server.web;
+package io.sparkscope.server.web.model;
 
 import io.sparkscope.core.analysis.prediction.KeyStagePredictor;
 import io.sparkscope.core.analysis.prediction.Prediction;
 import io.sparkscope.core.analysis.prediction.PredictionWarning;
 import io.sparkscope.core.model.AppSnapshot;
+import io.sparkscope.server.web.http.WebException;
 import io.sparkscope.store.SnapshotReader;
 import io.sparkscope.store.query.HistoryQuery;
 
@@ -22,16 +23,16 @@ import java.util.Optional;
  * @param usedRuns     runs trained on
  * @param skippedRuns  runs of the name left out: incomplete, or no input bytes measured
  */
-record RunPrediction(Prediction prediction, int usedRuns, int skippedRuns) {
+public record RunPrediction(Prediction prediction, int usedRuns, int skippedRuns) {
     /** Newest runs trained on: a snapshot read is a full application, so the history's 500 would be slow. */
-    static final int MAX_RUNS = 50;
+    public static final int MAX_RUNS = 50;
     /** Largest input size accepted (1 EB): beyond it the arithmetic, not the model, is the question. */
-    static final long MAX_INPUT_BYTES = 1L << 60;
+    public static final long MAX_INPUT_BYTES = 1L << 60;
 
     /**
      * @throws WebException 404 when no run has this name; 422 when no run can be trained on
      */
-    static RunPrediction of(DataSource ds, HistoryQuery history, String name, long inputBytes) throws SQLException {
+    public static RunPrediction of(DataSource ds, HistoryQuery history, String name, long inputBytes) throws SQLException {
         List<HistoryQuery.Run> runs = history.runs(name, MAX_RUNS);
         if (runs.isEmpty()) {
             throw WebException.notFound("no run of an application named '" + name + "' in the database");
@@ -59,7 +60,7 @@ record RunPrediction(Prediction prediction, int usedRuns, int skippedRuns) {
     }
 
     /** One sentence per warning, with the numbers that triggered it. */
-    static String describe(PredictionWarning w, Prediction p) {
+    public static String describe(PredictionWarning w, Prediction p) {
         return switch (w) {
             case POOR_FIT -> "A key stage's line fits its runs poorly (R² below "
                     + KeyStagePredictor.MIN_R2 + "); its time does not follow the input size linearly.";

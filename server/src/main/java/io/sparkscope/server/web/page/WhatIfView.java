@@ -1,9 +1,12 @@
-package io.sparkscope.server.web;
+package io.sparkscope.server.web.page;
 
 import io.sparkscope.core.analysis.whatif.TaskOrder;
 import io.sparkscope.core.analysis.whatif.WhatIfCaveat;
 import io.sparkscope.core.analysis.whatif.WhatIfPoint;
 import io.sparkscope.core.analysis.whatif.WhatIfResult;
+import io.sparkscope.server.web.http.Urls;
+import io.sparkscope.server.web.model.AppWhatIf;
+import io.sparkscope.server.web.model.Fmt;
 import io.sparkscope.store.query.AppHeader;
 
 import java.util.List;
@@ -16,16 +19,16 @@ import java.util.stream.Collectors;
  * works without JavaScript; then the model's error at the actual count and the caveats as sentences. A page of its
  * own because the simulation reads the whole snapshot back: the app page (100 ms p95 target) only links here.
  */
-final class WhatIfView {
+public final class WhatIfView {
     private WhatIfView() {
     }
 
     /** {@code /apps/{appId}[/{attemptId}]/what-if}. */
-    static String url(String appId, String attemptId) {
+    public static String url(String appId, String attemptId) {
         return Urls.app(appId, attemptId) + "/what-if";
     }
 
-    static String render(AppWhatIf w, String json) {
+    public static String render(AppWhatIf w, String json) {
         AppHeader a = w.header();
         WhatIfResult r = w.result();
         String title = a.name() == null || a.name().isEmpty() ? a.appId() : a.name();
@@ -132,7 +135,7 @@ final class WhatIfView {
     }
 
     /** One sentence per caveat, for the page and the API. */
-    static String describe(WhatIfCaveat c, WhatIfResult r) {
+    public static String describe(WhatIfCaveat c, WhatIfResult r) {
         return switch (c) {
             case TASKS_RECONSTRUCTED -> Fmt.count(r.reconstructedTasks()) + " task durations were rebuilt from their "
                     + "stage's quantiles: the snapshot keeps only the slowest tasks of each stage one by one.";
@@ -167,11 +170,11 @@ final class WhatIfView {
                         + "the recorded tasks where Spark launched them.</p></section>");
     }
 
-    static String signed(long ms) {
+    public static String signed(long ms) {
         return (ms < 0 ? "−" : "+") + Fmt.duration(Math.abs(ms));
     }
 
-    static String signedPercent(double share) {
+    public static String signedPercent(double share) {
         return String.format(Locale.ROOT, "%+.1f %%", share * 100).replace('-', '−');
     }
 }

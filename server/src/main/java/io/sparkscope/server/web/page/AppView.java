@@ -1,7 +1,10 @@
-package io.sparkscope.server.web;
+package io.sparkscope.server.web.page;
 
 import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.sparkscope.server.web.http.Urls;
+import io.sparkscope.server.web.model.Fmt;
+import io.sparkscope.server.web.model.KeyConfig;
 import io.sparkscope.store.StoredFinding;
 import io.sparkscope.store.query.AppDetail;
 import io.sparkscope.store.query.AppHeader;
@@ -15,11 +18,11 @@ import java.util.Locale;
 import java.util.Map;
 
 /** {@code /apps/{appId}[/{attemptId}]}: metrics, findings, configuration, stages. */
-final class AppView {
+public final class AppView {
     private static final ObjectMapper JSON = new ObjectMapper();
 
     /** Stage-table sort keys (server-side, so the table sorts without JavaScript). */
-    enum StageSort { ID, DURATION, TASKS, FAILED, SPILL, SHUFFLE, GC }
+    public enum StageSort { ID, DURATION, TASKS, FAILED, SPILL, SHUFFLE, GC }
 
     /** The task-time quantiles shown on demand, by Spark's TaskMetricDistributions names. */
     private static final List<String[]> QUANTILE_METRICS = List.of(
@@ -34,7 +37,7 @@ final class AppView {
     private AppView() {
     }
 
-    static String render(AppDetail d, String historyServerUrl, StageSort sort, boolean desc) {
+    public static String render(AppDetail d, String historyServerUrl, StageSort sort, boolean desc) {
         AppHeader a = d.header();
         String title = a.name() == null || a.name().isEmpty() ? a.appId() : a.name();
         Html h = Layout.start(title, "Applications");
@@ -128,7 +131,7 @@ final class AppView {
         h.raw("</section>");
     }
 
-    static Map<String, Object> details(String json) {
+    public static Map<String, Object> details(String json) {
         if (json == null || json.isEmpty()) {
             return Map.of();
         }

@@ -1,5 +1,8 @@
-package io.sparkscope.server.web;
+package io.sparkscope.server.web.page;
 
+import io.sparkscope.server.web.http.SearchParams;
+import io.sparkscope.server.web.http.Urls;
+import io.sparkscope.server.web.model.Fmt;
 import io.sparkscope.store.StoredFinding;
 import io.sparkscope.store.query.AppFilter;
 import io.sparkscope.store.query.AppListRow;
@@ -10,11 +13,11 @@ import java.util.Locale;
 import java.util.Map;
 
 /** {@code /apps}: filters on the left (a GET form, so every search is a shareable URL), one panel per application. */
-final class SearchView {
+public final class SearchView {
     private SearchView() {
     }
 
-    static String render(SearchParams p, AppSearchQuery.Result r, List<String> heuristics) {
+    public static String render(SearchParams p, AppSearchQuery.Result r, List<String> heuristics) {
         Map<String, String> q = p.query();
         Html h = Layout.start("Applications", "Applications");
         h.raw("<div class=\"search\"><aside class=\"filters\"><form method=\"get\" action=\"/apps\" id=\"filter-form\">"
@@ -149,7 +152,7 @@ final class SearchView {
         h.raw("</nav>");
     }
 
-    static String statusWord(AppFilter.Status s) {
+    public static String statusWord(AppFilter.Status s) {
         return s.name().toLowerCase(Locale.ROOT);
     }
 }

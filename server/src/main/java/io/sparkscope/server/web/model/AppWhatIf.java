@@ -1,4 +1,4 @@
-package io.sparkscope.server.web;
+package io.sparkscope.server.web.model;
 
 import io.sparkscope.core.analysis.whatif.ExecutorWhatIf;
 import io.sparkscope.core.analysis.whatif.TaskOrder;
@@ -21,12 +21,12 @@ import java.util.List;
  *                   simulation rebuilt {@code result.reconstructedTasks()} more from the stages' quantiles
  * @param requested  the executor counts asked for with {@code ?executors=}, or null for 25 %–400 %
  */
-record AppWhatIf(AppHeader header, WhatIfResult result, long keptTasks, List<Integer> requested) {
+public record AppWhatIf(AppHeader header, WhatIfResult result, long keptTasks, List<Integer> requested) {
     /** Largest executor count one can ask for, and how many at once. */
-    static final int MAX_EXECUTORS = 100_000;
-    static final int MAX_COUNTS = 24;
+    public static final int MAX_EXECUTORS = 100_000;
+    public static final int MAX_COUNTS = 24;
 
-    AppWhatIf {
+    public AppWhatIf {
         requested = requested == null ? null : List.copyOf(requested);
     }
 
@@ -35,7 +35,7 @@ record AppWhatIf(AppHeader header, WhatIfResult result, long keptTasks, List<Int
      *
      * @param executors counts to simulate instead of the default 25 %–400 % (the actual count is always added)
      */
-    static AppWhatIf of(AppHeader header, AppSnapshot snapshot, TaskOrder order, List<Integer> executors) {
+    public static AppWhatIf of(AppHeader header, AppSnapshot snapshot, TaskOrder order, List<Integer> executors) {
         WhatIfOptions options = WhatIfOptions.DEFAULTS.withOrder(order);
         WhatIfResult result = ExecutorWhatIf.analyze(snapshot, options);
         if (executors != null && !executors.isEmpty()) {
@@ -51,7 +51,7 @@ record AppWhatIf(AppHeader header, WhatIfResult result, long keptTasks, List<Int
     }
 
     /** Tasks with a real, ended duration in the snapshot, over the stages the simulation replays. */
-    static long keptTasks(AppSnapshot s) {
+    public static long keptTasks(AppSnapshot s) {
         long n = 0;
         for (StageSummary st : s.stages()) {
             if (st.status() == StageSummary.StageStatus.SKIPPED || st.firstTaskLaunchedTime() <= 0) {
@@ -67,12 +67,12 @@ record AppWhatIf(AppHeader header, WhatIfResult result, long keptTasks, List<Int
     }
 
     /** True when some task durations were rebuilt rather than read: the page says so. */
-    boolean incompleteTaskData() {
+    public boolean incompleteTaskData() {
         return result.reconstructedTasks() > 0;
     }
 
     /** "executors", or "cores" in local mode (the curve then scales the driver's cores). */
-    String unit() {
+    public String unit() {
         return result.local() ? "cores" : "executors";
     }
 }

@@ -1,13 +1,15 @@
-package io.sparkscope.server.web;
+package io.sparkscope.server.web.page;
 
+import io.sparkscope.server.web.http.Urls;
+import io.sparkscope.server.web.model.Fmt;
 import io.sparkscope.store.query.AppListRow;
 import io.sparkscope.store.query.DashboardQuery;
 
-final class DashboardView {
+public final class DashboardView {
     private DashboardView() {
     }
 
-    static String render(DashboardQuery.Dashboard d) {
+    public static String render(DashboardQuery.Dashboard d) {
         Html h = Layout.start("Dashboard", "Dashboard");
         h.raw("<h1>Dashboard</h1><section class=\"cards\">");
         card(h, "Applications", Fmt.count(d.applications()));
