@@ -39,8 +39,8 @@ public final class StageBreakdownView {
                     continue;
                 }
                 double w = WIDTH * (double) ms / total;
-                h.raw("<rect class=\"pt-").raw(p.cssName()).raw("\" x=\"").raw(TimelineView.fmt(x))
-                        .raw("\" y=\"0\" width=\"").raw(TimelineView.fmt(w)).raw("\" height=\"").t(HEIGHT)
+                h.raw("<rect class=\"pt-").raw(p.cssName()).raw("\" x=\"").raw(TimelineSvg.fmt(x))
+                        .raw("\" y=\"0\" width=\"").raw(TimelineSvg.fmt(w)).raw("\" height=\"").t(HEIGHT)
                         .raw("\"/>");
                 x += w;
             }

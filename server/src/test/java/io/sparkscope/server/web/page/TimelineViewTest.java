@@ -61,7 +61,7 @@ class TimelineViewTest {
         long ms = (System.nanoTime() - t0) / 1_000_000;
         System.out.printf("10 000-bar timeline: %,d characters, %d ms%n", html.length(), ms);
         assertTrue(html.length() < 1_000_000, "page size " + html.length());
-        assertEquals(TimelineView.TITLE_LIMIT, count(html, "<rect class=\"hit\" data-task="), "hover text limit");
+        assertEquals(TimelineSvg.TITLE_LIMIT, count(html, "<rect class=\"hit\" data-task="), "hover text limit");
         assertTrue(html.contains("data-merged=\"true\""), "slivers merged");
         assertTrue(html.contains("Showing 10,000 of 48,213 tasks: the slowest and a uniform sample"));
         assertTrue(html.contains("Hover text on the 1,000 longest bars only."));
@@ -71,12 +71,12 @@ class TimelineViewTest {
 
     @Test
     void niceAxisStepsAndCompactNumbers() {
-        assertEquals(1, TimelineView.niceStep(0.3));
-        assertEquals(5, TimelineView.niceStep(3.2));
-        assertEquals(2000, TimelineView.niceStep(1250));
-        assertEquals(10_000, TimelineView.niceStep(6000));
-        assertEquals("12.3", TimelineView.fmt(12.34));
-        assertEquals("-0.5", TimelineView.fmt(-0.5));
-        assertEquals("7", TimelineView.fmt(7.0));
+        assertEquals(1, TimelineSvg.niceStep(0.3));
+        assertEquals(5, TimelineSvg.niceStep(3.2));
+        assertEquals(2000, TimelineSvg.niceStep(1250));
+        assertEquals(10_000, TimelineSvg.niceStep(6000));
+        assertEquals("12.3", TimelineSvg.fmt(12.34));
+        assertEquals("-0.5", TimelineSvg.fmt(-0.5));
+        assertEquals("7", TimelineSvg.fmt(7.0));
     }
 }
