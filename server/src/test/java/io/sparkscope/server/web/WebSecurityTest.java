@@ -76,7 +76,7 @@ class WebSecurityTest {
         assertEquals(302, login.status());
         assertEquals("/apps?user=bob", login.headers().firstValue("Location").orElse(""));
         String cookie = login.headers().firstValue("Set-Cookie").orElse("");
-        assertTrue(cookie.startsWith(WebServer.TOKEN_COOKIE + "=") && cookie.contains("HttpOnly"), cookie);
+        assertTrue(cookie.startsWith(TokenAuth.COOKIE + "=") && cookie.contains("HttpOnly"), cookie);
         var withCookie = WebFixture.getAt(guardedBase, "/apps?user=bob", "Cookie", cookie.split(";")[0]);
         assertEquals(200, withCookie.status());
         assertTrue(withCookie.body().contains("app-bigmem"));

@@ -16,9 +16,7 @@ import io.sparkscope.server.web.model.Comparison;
 import io.sparkscope.server.web.model.RunHistory;
 import io.sparkscope.server.web.model.RunPrediction;
 import io.sparkscope.server.web.model.StageTimelines;
-import io.sparkscope.server.web.page.AppView;
-import io.sparkscope.server.web.page.TimelineView;
-import io.sparkscope.server.web.page.WhatIfView;
+import io.sparkscope.server.web.model.StoredJson;
 import io.sparkscope.store.StoredFinding;
 import io.sparkscope.store.query.AppDetail;
 import io.sparkscope.store.query.AppHeader;
@@ -36,6 +34,10 @@ public final class ApiJson {
     public static final ObjectMapper MAPPER = new ObjectMapper();
 
     private ApiJson() {
+    }
+
+    public static Map<String, Object> health(String status) {
+        return Map.of("status", status);
     }
 
     public static Map<String, Object> error(int status, String message, String parameter) {
@@ -131,7 +133,7 @@ public final class ApiJson {
             m.put("stageIds", f.stageIds());
             m.put("executorIds", f.executorIds());
             m.put("configKeys", f.configKeys());
-            m.put("details", AppView.details(f.detailsJson()));
+            m.put("details", StoredJson.object(f.detailsJson()));
             out.add(m);
         }
         return out;
@@ -156,7 +158,7 @@ public final class ApiJson {
         m.put("durationMs", s.durationMs());
         m.put("failureReason", s.failureReason());
         m.put("jobIds", s.jobIds());
-        m.put("totals", AppView.details(s.totalsJson()));
+        m.put("totals", StoredJson.object(s.totalsJson()));
         m.put("taskSummaryCount", s.summaryTaskCount());
         m.put("taskSummary", distributions(s, quantiles));
         return m;
@@ -202,7 +204,7 @@ public final class ApiJson {
             x.put("key", r.key());
             x.put("values", r.values());
             x.put("differs", r.differs());
-            x.put("keySetting", r.isKey());
+            x.put("keySetting", r.keySetting());
             return x;
         }).toList());
         m.put("findings", c.findings());
@@ -301,7 +303,7 @@ public final class ApiJson {
         m.put("caveats", r.caveats().stream().map(c -> {
             Map<String, Object> x = new LinkedHashMap<>();
             x.put("code", c.name());
-            x.put("message", WhatIfView.describe(c, r));
+            x.put("message", AppWhatIf.describe(c, r));
             return x;
         }).toList());
         return m;
@@ -336,9 +338,9 @@ public final class ApiJson {
         m.put("shownTasks", t.bars().size());
         m.put("sampled", t.sampled());
         m.put("taskDetail", t.taskDetail().name());
-        m.put("sampledNote", t.sampled() ? TimelineView.sampledSentence(t) : null);
+        m.put("sampledNote", t.sampled() ? StageTimelines.sampledSentence(t) : null);
         m.put("overflow", t.overflow());
-        m.put("overflowNote", t.overflow() ? TimelineView.artifactSentence(t) : null);
+        m.put("overflowNote", t.overflow() ? StageTimelines.artifactSentence(t) : null);
         List<Object> phases = new ArrayList<>();
         for (var p : io.sparkscope.core.analysis.timeline.TaskPhase.values()) {
             Map<String, Object> x = new LinkedHashMap<>();
@@ -396,6 +398,16 @@ public final class ApiJson {
         }
         m.put("bars", bars);
         return m;
+    }
+
+    /** The history as its API route answers it, for the history page's chart. */
+    public static String historyJson(RunHistory h) {
+        return write(history(h));
+    }
+
+    /** The what-if as its API route answers it, for the what-if page's chart. */
+    public static String whatIfJson(AppWhatIf w) {
+        return write(whatIf(w));
     }
 
     public static String write(Object o) {

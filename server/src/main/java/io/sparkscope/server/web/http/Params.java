@@ -1,6 +1,7 @@
 package io.sparkscope.server.web.http;
 
 import io.javalin.http.Context;
+import io.sparkscope.store.query.AppDetailQuery;
 
 import java.time.Instant;
 import java.time.LocalDate;
@@ -13,11 +14,14 @@ import java.util.List;
 import java.util.Locale;
 import java.util.regex.Pattern;
 
-/** Reads and validates query parameters; every failure is a 400 naming the parameter and what was expected. */
+/**
+ * Reads and validates path and query parameters; every failure is a 400 naming the parameter and what was expected.
+ */
 public final class Params {
     /** Spark application ids (local-…, app-…, application_…, spark-…) and attempt ids: no spaces, no slashes. */
     private static final Pattern ID = Pattern.compile("[A-Za-z0-9._:\\-]{1,200}");
     private static final Pattern HEURISTIC = Pattern.compile("[A-Za-z0-9_.\\-]{1,100}");
+    private static final Pattern STAGE_NUMBER = Pattern.compile("\\d{1,9}");
     private static final int MAX_TEXT = 200;
 
     private Params() {
@@ -153,5 +157,122 @@ public final class Params {
             throw WebException.badParam(name, "'" + v + "' is not a date: use ISO-8601 (2026-11-29, "
                     + "2026-11-29T10:00:00Z) or epoch milliseconds");
         }
+    }
+
+    /**
+     * The application a path names: {@code {appId}} and, on the routes that have it, {@code {attemptId}} (absent:
+     * null, which the queries read as the newest attempt).
+     */
+    public static AppDetailQuery.Ref appRef(Context ctx) {
+        String appId = checkId("appId", ctx.pathParam("appId"));
+        String attemptId = checkId("attemptId", ctx.pathParamMap().get("attemptId"));
+        return new AppDetailQuery.Ref(appId, attemptId);
+    }
+
+    /** A stage id or stage attempt id from the path: a whole number ≥ 0. */
+    public static int stageNumber(Context ctx, String name) {
+        String raw = ctx.pathParam(name);
+        if (!STAGE_NUMBER.matcher(raw).matches()) {
+            throw WebException.badParam(name, "'" + raw + "' is not a stage " + (name.equals("stageId") ? "id" : "attempt id")
+                    + " (a whole number ≥ 0)");
+        }
+        return Integer.parseInt(raw);
+    }
+
+    /** The value when it is one of {@code allowed} (exactly as written), null when absent. */
+    public static String oneOf(Context ctx, String name, String... allowed) {
+        String v = text(ctx, name);
+        if (v != null && !List.of(allowed).contains(v)) {
+            throw WebException.badParam(name, "'" + v + "' is not one of " + String.join(", ", allowed));
+        }
+        return v;
+    }
+
+    /**
+     * Comma-separated whole numbers in {@code min…max}, at most {@code maxCount} of them, e.g. {@code executors=2,4,16};
+     * null when absent. Empty parts are skipped; none at all is a 400 saying {@code howTo}.
+     */
+    public static List<Integer> wholeNumbers(Context ctx, String name, int min, int max, int maxCount, String howTo) {
+        String raw = text(ctx, name);
+        if (raw == null) {
+            return null;
+        }
+        List<Integer> out = new ArrayList<>();
+        for (String part : raw.split(",")) {
+            String v = part.strip();
+            if (v.isEmpty()) {
+                continue;
+            }
+            int n;
+            try {
+                n = Integer.parseInt(v);
+            } catch (NumberFormatException e) {
+                throw WebException.badParam(name, "'" + v + "' is not a whole number");
+            }
+            if (n < min || n > max) {
+                throw WebException.badParam(name, n + " is outside " + min + "…" + max);
+            }
+            out.add(n);
+        }
+        if (out.isEmpty()) {
+            throw WebException.badParam(name, howTo);
+        }
+        if (out.size() > maxCount) {
+            throw WebException.badParam(name, "at most " + maxCount + " counts at once");
+        }
+        return out;
+    }
+
+    /** Comma-separated quantiles in [0, 1], e.g. {@code quantiles=0.5,0.95}; {@code absent} when not given. */
+    public static double[] quantiles(Context ctx, String name, double[] absent) {
+        String raw = text(ctx, name);
+        if (raw == null) {
+            return absent;
+        }
+        String[] parts = raw.split(",");
+        double[] q = new double[parts.length];
+        for (int i = 0; i < parts.length; i++) {
+            String v = parts[i].trim();
+            try {
+                q[i] = Double.parseDouble(v);
+            } catch (NumberFormatException e) {
+                throw WebException.badParam(name, "'" + v + "' is not a number");
+            }
+            if (!(q[i] >= 0 && q[i] <= 1)) {
+                throw WebException.badParam(name, v + " is outside [0, 1]");
+            }
+        }
+        return q;
+    }
+
+    /**
+     * Applications to put side by side: {@code apps=a,b}, repeated {@code apps=a&apps=b} or both mixed, every value
+     * kept in the order given; each "appId" or "appId/attemptId". Between 2 and {@code max} of them, or none at all
+     * when {@code noneAllowed} (the compare page then shows its form).
+     */
+    public static List<AppDetailQuery.Ref> appRefs(Context ctx, String name, boolean noneAllowed, int max) {
+        List<AppDetailQuery.Ref> refs = new ArrayList<>();
+        for (String v : ctx.queryParams(name)) {
+            for (String part : v.split(",")) {
+                String s = part.strip();
+                if (s.isEmpty()) {
+                    continue;
+                }
+                int slash = s.indexOf('/');
+                String id = slash < 0 ? s : s.substring(0, slash);
+                String attempt = slash < 0 ? null : s.substring(slash + 1);
+                refs.add(new AppDetailQuery.Ref(checkId(name, id), checkId(name, attempt)));
+            }
+        }
+        if (refs.isEmpty() && noneAllowed) {
+            return refs;
+        }
+        if (refs.size() < 2) {
+            throw WebException.badParam(name, "give two or more application ids, comma-separated");
+        }
+        if (refs.size() > max) {
+            throw WebException.badParam(name, "at most " + max + " runs side by side");
+        }
+        return refs;
     }
 }

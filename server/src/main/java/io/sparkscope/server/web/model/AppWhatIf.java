@@ -2,6 +2,7 @@ package io.sparkscope.server.web.model;
 
 import io.sparkscope.core.analysis.whatif.ExecutorWhatIf;
 import io.sparkscope.core.analysis.whatif.TaskOrder;
+import io.sparkscope.core.analysis.whatif.WhatIfCaveat;
 import io.sparkscope.core.analysis.whatif.WhatIfOptions;
 import io.sparkscope.core.analysis.whatif.WhatIfResult;
 import io.sparkscope.core.model.AppSnapshot;
@@ -25,6 +26,8 @@ public record AppWhatIf(AppHeader header, WhatIfResult result, long keptTasks, L
     /** Largest executor count one can ask for, and how many at once. */
     public static final int MAX_EXECUTORS = 100_000;
     public static final int MAX_COUNTS = 24;
+    /** What to write when {@code ?executors=} holds no number. */
+    public static final String EXECUTORS_HOW_TO = "give executor counts, comma-separated, e.g. 2,4,16";
 
     public AppWhatIf {
         requested = requested == null ? null : List.copyOf(requested);
@@ -51,7 +54,7 @@ public record AppWhatIf(AppHeader header, WhatIfResult result, long keptTasks, L
     }
 
     /** Tasks with a real, ended duration in the snapshot, over the stages the simulation replays. */
-    public static long keptTasks(AppSnapshot s) {
+    private static long keptTasks(AppSnapshot s) {
         long n = 0;
         for (StageSummary st : s.stages()) {
             if (st.status() == StageSummary.StageStatus.SKIPPED || st.firstTaskLaunchedTime() <= 0) {
@@ -74,5 +77,21 @@ public record AppWhatIf(AppHeader header, WhatIfResult result, long keptTasks, L
     /** "executors", or "cores" in local mode (the curve then scales the driver's cores). */
     public String unit() {
         return result.local() ? "cores" : "executors";
+    }
+
+    /** One sentence per caveat, for the page and the API. */
+    public static String describe(WhatIfCaveat c, WhatIfResult r) {
+        return switch (c) {
+            case TASKS_RECONSTRUCTED -> Fmt.count(r.reconstructedTasks()) + " task durations were rebuilt from their "
+                    + "stage's quantiles: the snapshot keeps only the slowest tasks of each stage one by one.";
+            case CORES_INFERRED -> "Executor cores were not reported: the slots per executor were inferred from the most "
+                    + "tasks seen running at once, which can be fewer than the run had.";
+            case EXECUTORS_VARIED -> "The number of executors changed during the run (dynamic allocation?): the "
+                    + "simulation uses the most alive at once (" + r.actualExecutors() + ") for the whole run.";
+            case INCOMPLETE_APPLICATION -> "The application has not ended (or its record is cut): the actual wall time "
+                    + "runs to its newest event and tasks still running are left out.";
+            case CONCURRENT_JOBS -> "Some jobs ran at the same time: they are simulated together on one pool of slots.";
+            case NO_TASKS -> "No stage ran tasks: every executor count gives the driver-only time.";
+        };
     }
 }

@@ -19,19 +19,22 @@ import java.util.function.ToLongFunction;
  * Two or more runs side by side, aligned section by section. The first run is the baseline: a metric is marked
  * changed when it differs from the baseline's by more than {@link #THRESHOLD}; a config key is marked when its
  * values are not all equal (missing counts as a value). Stages are matched by position — the n-th stage of the
- * m-th job — because stage ids shift between runs when an earlier job gains or loses stages (seed 001's matching);
+ * m-th job — because stage ids shift between runs when an earlier job gains or loses stages;
  * names are shown so a mismatch is visible.
  */
 public record Comparison(List<AppHeader> apps, List<MetricRow> metrics, List<ConfigRow> config,
                          List<FindingRow> findings, List<StageMatch> stages) {
     public static final double THRESHOLD = 0.20;
+    /** Most runs side by side: more columns no longer fit a page. */
+    public static final int MAX_RUNS = 6;
 
     public enum Unit { MS, BYTES, COUNT }
 
     public record MetricRow(String name, Unit unit, List<Long> values, List<Boolean> changed) {
     }
 
-    public record ConfigRow(String key, List<String> values, boolean differs, boolean isKey) {
+    /** @param keySetting one of the key settings every comparison lists ({@link KeyConfig}), differing or not */
+    public record ConfigRow(String key, List<String> values, boolean differs, boolean keySetting) {
     }
 
     public record FindingRow(String heuristic, List<String> severities) {
@@ -81,7 +84,7 @@ public record Comparison(List<AppHeader> apps, List<MetricRow> metrics, List<Con
         return new Comparison(headers, metrics, config(runs), findings(runs), stages(runs));
     }
 
-    public static boolean changed(long base, long v) {
+    private static boolean changed(long base, long v) {
         if (base == v) {
             return false;
         }
@@ -114,13 +117,13 @@ public record Comparison(List<AppHeader> apps, List<MetricRow> metrics, List<Con
         return out;
     }
 
-    private static ConfigRow row(List<AppDetail> runs, String key, boolean isKey) {
+    private static ConfigRow row(List<AppDetail> runs, String key, boolean keySetting) {
         List<String> values = new ArrayList<>();
         for (AppDetail r : runs) {
             values.add(r.sparkConfig().get(key));
         }
         boolean differs = values.stream().anyMatch(v -> !Objects.equals(v, values.get(0)));
-        return new ConfigRow(key, values, differs, isKey);
+        return new ConfigRow(key, values, differs, keySetting);
     }
 
     private static List<FindingRow> findings(List<AppDetail> runs) {
@@ -145,7 +148,7 @@ public record Comparison(List<AppHeader> apps, List<MetricRow> metrics, List<Con
     }
 
     /** Position "job m · stage n" (1-based, in job order then stage id order) of each run's final stage attempts. */
-    public static Map<String, StageRow> positions(List<StageRow> stages) {
+    private static Map<String, StageRow> positions(List<StageRow> stages) {
         Map<Integer, StageRow> lastAttempt = new TreeMap<>();
         for (StageRow s : stages) {
             StageRow prev = lastAttempt.get(s.stageId());

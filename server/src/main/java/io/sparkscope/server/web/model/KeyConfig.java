@@ -2,7 +2,7 @@ package io.sparkscope.server.web.model;
 
 import java.util.List;
 
-/** The configuration a reader checks first (issue 5): resources, dynamic allocation, serializer, SQL knobs, queue. */
+/** The configuration a reader checks first: resources, dynamic allocation, serializer, SQL knobs, queue. */
 public final class KeyConfig {
     public static final List<String> KEYS = List.of(
             "spark.master",

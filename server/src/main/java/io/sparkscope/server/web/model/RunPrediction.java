@@ -16,7 +16,7 @@ import java.util.Locale;
 import java.util.Optional;
 
 /**
- * Key-stage run-time prediction (issue 7 item 3) for an application name, from its stored runs: the newest
+ * Key-stage run-time prediction for an application name, from its stored runs: the newest
  * {@link #MAX_RUNS} complete runs of that name that measured input bytes, each read back with {@link SnapshotReader}.
  *
  * @param prediction   the prediction

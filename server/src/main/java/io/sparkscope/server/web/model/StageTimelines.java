@@ -1,53 +1,30 @@
 package io.sparkscope.server.web.model;
 
-import io.javalin.http.Context;
+import io.sparkscope.core.analysis.timeline.ExecutorLanes;
 import io.sparkscope.core.analysis.timeline.ExecutorSlots;
 import io.sparkscope.core.analysis.timeline.TaskTimeline;
 import io.sparkscope.core.heuristics.SparkSettings;
 import io.sparkscope.core.model.AppConfig;
 import io.sparkscope.core.model.StageSummary.TaskDetail;
-import io.sparkscope.server.web.http.Params;
-import io.sparkscope.server.web.http.WebException;
 import io.sparkscope.store.query.StageTimelineData;
-import io.sparkscope.store.query.TimelineQuery;
 
-import javax.sql.DataSource;
-import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.regex.Pattern;
 
 /**
- * The timeline routes' shared part: validates the path, loads the stage attempt ({@link TimelineQuery}) and lays it
- * out ({@link TaskTimeline}); the timeline page and its JSON route present the result.
+ * A stored stage attempt laid out as a task timeline ({@link TaskTimeline}), with the sentences the timeline page
+ * and its JSON route both show about it.
  */
 public final class StageTimelines {
-    private static final Pattern STAGE_NUMBER = Pattern.compile("\\d{1,9}");
-
-    private final TimelineQuery query;
-
-    public StageTimelines(DataSource dataSource) {
-        this.query = new TimelineQuery(dataSource);
+    private StageTimelines() {
     }
 
     /** The stored stage and its layout. */
     public record Loaded(StageTimelineData data, TaskTimeline timeline) {
-    }
-
-    public Loaded load(Context ctx, String attemptId) throws SQLException {
-        String appId = Params.checkId("appId", ctx.pathParam("appId"));
-        Params.checkId("attemptId", attemptId);
-        int stageId = stageNumber("stageId", ctx.pathParam("stageId"));
-        int stageAttempt = stageNumber("stageAttemptId", ctx.pathParam("stageAttemptId"));
-        TimelineQuery.Result r = query.load(appId, attemptId, stageId, stageAttempt);
-        String app = appId + (attemptId == null ? "" : " attempt " + attemptId);
-        return switch (r.outcome()) {
-            case NO_APPLICATION -> throw WebException.notFound("no application " + app + " in the database");
-            case NO_STAGE -> throw WebException.notFound("no stage " + stageId + "." + stageAttempt
-                    + " (stage id . attempt) in application " + app);
-            case FOUND -> new Loaded(r.data(), layout(r.data()));
-        };
+        public static Loaded of(StageTimelineData data) {
+            return new Loaded(data, layout(data));
+        }
     }
 
     public static TaskTimeline layout(StageTimelineData d) {
@@ -60,19 +37,54 @@ public final class StageTimelines {
         return TaskTimeline.build(d.stageId(), d.stageAttemptId(), d.tasks(), d.endedTasks(), detail(d), executors);
     }
 
-    /** As stored; for a stage written before V4, the rule {@link io.sparkscope.core.model.StageSummary} applies. */
-    public static TaskDetail detail(StageTimelineData d) {
+    /**
+     * As stored; for a stage written before the task-detail column existed, the rule of
+     * {@link io.sparkscope.core.model.StageSummary} applies.
+     */
+    static TaskDetail detail(StageTimelineData d) {
         if (d.taskDetail() != null) {
             return TaskDetail.valueOf(d.taskDetail());
         }
         return d.tasks().size() < d.endedTasks() ? TaskDetail.SLOWEST : TaskDetail.ALL;
     }
 
-    private static int stageNumber(String name, String raw) {
-        if (raw == null || !STAGE_NUMBER.matcher(raw).matches()) {
-            throw WebException.badParam(name, "'" + (raw == null ? "" : raw)
-                    + "' is not a stage " + (name.equals("stageId") ? "id" : "attempt id") + " (a whole number ≥ 0)");
+    /**
+     * The one sentence explaining overflow lanes, ending with what the executor-side times say: whether
+     * the timestamps explain the overlap, or the executor really ran more tasks than its recorded cores.
+     */
+    public static String artifactSentence(TaskTimeline t) {
+        List<String> real = new ArrayList<>();
+        for (ExecutorLanes e : t.executors()) {
+            if (e.overflow() && e.executorSideMaxConcurrent() > e.slots()) {
+                real.add(e.executorId());
+            }
         }
-        return Integer.parseInt(raw);
+        String s = "Lanes marked ⚠ hold tasks beyond an executor's cores: Spark stamps a task's launch when the"
+                + " driver offers it and its finish when the driver has handled its result, so the driver-side waits"
+                + " of consecutive tasks overlap and a core seems to run two tasks at once";
+        if (real.isEmpty()) {
+            return s + " — counting executor-side time only, no executor ran more tasks than its cores.";
+        }
+        return s + " — but on " + (real.size() == 1 ? "executor " : "executors ") + String.join(", ", clipList(real))
+                + " even the executor-side times overlap beyond the cores, which the timestamps do not explain"
+                + " (the recorded core count may not be what ran).";
+    }
+
+    private static List<String> clipList(List<String> ids) {
+        return ids.size() <= 5 ? ids : List.of(String.join(", ", ids.subList(0, 5)), "… (" + ids.size() + " in all)");
+    }
+
+    public static String sampledSentence(TaskTimeline t) {
+        String shown = "Showing " + Fmt.count(t.bars().size()) + " of " + Fmt.count(t.endedTasks()) + " tasks: ";
+        if (t.taskDetail() == TaskDetail.SAMPLED) {
+            return shown + "the slowest and a uniform sample (the recorder keeps every task up to its per-stage cap,"
+                    + " spark.sparkscope.tasks.perStage, and past it half slowest, half sampled).";
+        }
+        if (t.taskDetail() == TaskDetail.SLOWEST) {
+            return shown + "only the slowest were kept (the application's task-detail budget,"
+                    + " spark.sparkscope.tasks.retained, was spent, or an older Sparkscope recorded it).";
+        }
+        return shown + "the others ended without a detailed record (failed tasks beyond the recorder's limit, or"
+                + " a stage still running: its tasks are written when it completes).";
     }
 }

@@ -1,10 +1,9 @@
 package io.sparkscope.server.web.page;
 
-import com.fasterxml.jackson.core.type.TypeReference;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import io.sparkscope.server.web.http.Urls;
 import io.sparkscope.server.web.model.Fmt;
 import io.sparkscope.server.web.model.KeyConfig;
+import io.sparkscope.server.web.model.StoredJson;
 import io.sparkscope.store.StoredFinding;
 import io.sparkscope.store.query.AppDetail;
 import io.sparkscope.store.query.AppHeader;
@@ -18,11 +17,9 @@ import java.util.Locale;
 import java.util.Map;
 
 /** {@code /apps/{appId}[/{attemptId}]}: metrics, findings, configuration, stages. */
-public final class AppView {
-    private static final ObjectMapper JSON = new ObjectMapper();
-
+final class AppView {
     /** Stage-table sort keys (server-side, so the table sorts without JavaScript). */
-    public enum StageSort { ID, DURATION, TASKS, FAILED, SPILL, SHUFFLE, GC }
+    enum StageSort { ID, DURATION, TASKS, FAILED, SPILL, SHUFFLE, GC }
 
     /** The task-time quantiles shown on demand, by Spark's TaskMetricDistributions names. */
     private static final List<String[]> QUANTILE_METRICS = List.of(
@@ -37,7 +34,7 @@ public final class AppView {
     private AppView() {
     }
 
-    public static String render(AppDetail d, String historyServerUrl, StageSort sort, boolean desc) {
+    static String render(AppDetail d, String historyServerUrl, StageSort sort, boolean desc) {
         AppHeader a = d.header();
         String title = a.name() == null || a.name().isEmpty() ? a.appId() : a.name();
         Html h = Layout.start(title, "Applications");
@@ -119,7 +116,7 @@ public final class AppView {
             if (!where.isEmpty()) {
                 h.raw("<p class=\"where muted\">").t(String.join(" · ", where)).raw("</p>");
             }
-            Map<String, Object> details = details(f.detailsJson());
+            Map<String, Object> details = StoredJson.object(f.detailsJson());
             if (!details.isEmpty()) {
                 h.raw("<details class=\"numbers\"><summary>Numbers</summary><table class=\"kv\">");
                 flatten("", details, new LinkedHashMap<>()).forEach((k, v) ->
@@ -129,17 +126,6 @@ public final class AppView {
             h.raw("</div>");
         }
         h.raw("</section>");
-    }
-
-    public static Map<String, Object> details(String json) {
-        if (json == null || json.isEmpty()) {
-            return Map.of();
-        }
-        try {
-            return JSON.readValue(json, new TypeReference<LinkedHashMap<String, Object>>() { });
-        } catch (Exception e) {
-            return Map.of("details", json);
-        }
     }
 
     @SuppressWarnings("unchecked")

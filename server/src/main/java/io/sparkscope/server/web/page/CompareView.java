@@ -8,11 +8,11 @@ import io.sparkscope.store.query.AppHeader;
 import java.util.List;
 
 /** {@code /compare}: one column per run, the first is the baseline; changed cells carry class "diff". */
-public final class CompareView {
+final class CompareView {
     private CompareView() {
     }
 
-    public static String form(String typed) {
+    static String form(String typed) {
         Html h = Layout.start("Compare", "Compare");
         h.raw("<h1>Compare runs</h1><div class=\"panel\"><p>Pick runs with the checkboxes on the ")
                 .raw("<a href=\"/apps\">search page</a>, or type two or more application ids (appId or appId/attemptId),"
@@ -23,7 +23,7 @@ public final class CompareView {
         return Layout.end(h);
     }
 
-    public static String render(Comparison c) {
+    static String render(Comparison c) {
         Html h = Layout.start("Compare", "Compare");
         List<AppHeader> apps = c.apps();
         h.raw("<h1>Compare ").t(apps.size()).raw(" runs</h1><p class=\"muted\">The first run is the baseline;"
@@ -107,7 +107,7 @@ public final class CompareView {
         h.raw("<tbody><tr class=\"section\"><th colspan=\"").t(n + 1).raw("\">").t(title).raw("</th></tr>");
     }
 
-    public static String format(Comparison.Unit unit, long v) {
+    static String format(Comparison.Unit unit, long v) {
         return switch (unit) {
             case MS -> Fmt.duration(v);
             case BYTES -> Fmt.bytes(v);

@@ -5,11 +5,11 @@ import io.sparkscope.server.web.model.Fmt;
 import io.sparkscope.store.query.AppListRow;
 import io.sparkscope.store.query.DashboardQuery;
 
-public final class DashboardView {
+final class DashboardView {
     private DashboardView() {
     }
 
-    public static String render(DashboardQuery.Dashboard d) {
+    static String render(DashboardQuery.Dashboard d) {
         Html h = Layout.start("Dashboard", "Dashboard");
         h.raw("<h1>Dashboard</h1><section class=\"cards\">");
         card(h, "Applications", Fmt.count(d.applications()));

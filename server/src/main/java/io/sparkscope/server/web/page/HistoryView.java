@@ -17,7 +17,7 @@ import java.util.Locale;
  * plus the same runs as a table, so the page works without JavaScript except the chart; below them a GET form that
  * predicts the run time for an input size from the key stages of the stored runs ({@link RunPrediction}).
  */
-public final class HistoryView {
+final class HistoryView {
     private HistoryView() {
     }
 
@@ -28,14 +28,10 @@ public final class HistoryView {
      * @param result     the prediction, or null
      * @param error      why there is no prediction (bad size, no usable run), or null
      */
-    public record PredictForm(String inputBytes, RunPrediction result, String error) {
+    record PredictForm(String inputBytes, RunPrediction result, String error) {
     }
 
-    public static String render(RunHistory hist, String json) {
-        return render(hist, json, new PredictForm(null, null, null));
-    }
-
-    public static String form() {
+    static String form() {
         Html h = Layout.start("History", "History");
         h.raw("<h1>History</h1><div class=\"panel\"><form method=\"get\" action=\"/history\"><label>Application name "
                 + "<input type=\"text\" name=\"name\" size=\"50\"></label> <button class=\"btn primary\">Show</button>"
@@ -43,7 +39,7 @@ public final class HistoryView {
         return Layout.end(h);
     }
 
-    public static String render(RunHistory hist, String json, PredictForm form) {
+    static String render(RunHistory hist, String json, PredictForm form) {
         Html h = Layout.start("History of " + hist.name(), "History");
         h.raw("<h1>History of <span id=\"history-name\">").t(hist.name()).raw("</span></h1>");
         if (hist.runs().isEmpty()) {

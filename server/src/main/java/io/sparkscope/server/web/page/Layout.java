@@ -3,11 +3,11 @@ package io.sparkscope.server.web.page;
 import io.sparkscope.server.web.model.Fmt;
 
 /** The page frame: head, navigation, main, footer. Styles and scripts are local files (CSP forbids inline ones). */
-public final class Layout {
+final class Layout {
     private Layout() {
     }
 
-    public static Html start(String title, String active) {
+    static Html start(String title, String active) {
         Html h = new Html();
         h.raw("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
                 + "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"><title>");
@@ -27,12 +27,12 @@ public final class Layout {
                 .t(label).raw("</a>");
     }
 
-    public static String end(Html h) {
+    static String end(Html h) {
         h.raw("</main><footer>Sparkscope · times in UTC · <a href=\"/api/v1/apps\">JSON API</a></footer></body></html>");
         return h.toString();
     }
 
-    public static String error(int status, String title, String message) {
+    static String error(int status, String title, String message) {
         Html h = start(title, "");
         h.raw("<section class=\"error-page\"><h1>").t(status).raw(" · ").t(title).raw("</h1><p class=\"error-message\">")
                 .t(message).raw("</p><p><a href=\"/apps\">Search applications</a> · <a href=\"/\">Dashboard</a></p></section>");
@@ -40,7 +40,7 @@ public final class Layout {
     }
 
     /** A severity pill: "HIGH" red, "LOW" yellow, null green. */
-    public static void severity(Html h, String worst) {
+    static void severity(Html h, String worst) {
         h.raw("<span class=\"pill ").raw(Fmt.severityClass(worst)).raw("\">")
                 .t(worst == null ? "OK" : worst).raw("</span>");
     }

@@ -13,11 +13,11 @@ import java.util.Locale;
 import java.util.Map;
 
 /** {@code /apps}: filters on the left (a GET form, so every search is a shareable URL), one panel per application. */
-public final class SearchView {
+final class SearchView {
     private SearchView() {
     }
 
-    public static String render(SearchParams p, AppSearchQuery.Result r, List<String> heuristics) {
+    static String render(SearchParams p, AppSearchQuery.Result r, List<String> heuristics) {
         Map<String, String> q = p.query();
         Html h = Layout.start("Applications", "Applications");
         h.raw("<div class=\"search\"><aside class=\"filters\"><form method=\"get\" action=\"/apps\" id=\"filter-form\">"
@@ -152,7 +152,7 @@ public final class SearchView {
         h.raw("</nav>");
     }
 
-    public static String statusWord(AppFilter.Status s) {
+    static String statusWord(AppFilter.Status s) {
         return s.name().toLowerCase(Locale.ROOT);
     }
 }

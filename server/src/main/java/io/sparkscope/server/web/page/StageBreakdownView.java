@@ -11,21 +11,21 @@ import io.sparkscope.store.query.StageRow;
  * the CSP allows no inline styles) from the stage sums the page already loaded — no task row is read — and the
  * link to the stage's task timeline.
  */
-public final class StageBreakdownView {
-    public static final int WIDTH = 130;
-    public static final int HEIGHT = 10;
+final class StageBreakdownView {
+    static final int WIDTH = 130;
+    static final int HEIGHT = 10;
 
     private StageBreakdownView() {
     }
 
-    public static TimeBreakdown of(StageRow s) {
+    static TimeBreakdown of(StageRow s) {
         StageRow.Times t = s.times();
         return TimeBreakdown.of(t.schedulerDelayMs(), t.gettingResultMs(), t.deserializeMs(), s.executorRunTimeMs(),
                 t.resultSerializationMs(), s.jvmGcTimeMs(), t.shuffleFetchWaitMs(), t.shuffleWriteNs());
     }
 
     /** The table cell: the bar (hover: the parts in ms and %) and the timeline link. */
-    public static void cell(Html h, StageRow s, String appId, String attemptId) {
+    static void cell(Html h, StageRow s, String appId, String attemptId) {
         TimeBreakdown b = of(s);
         long total = b.totalMs();
         h.raw("<td class=\"breakdown\">");
@@ -54,7 +54,7 @@ public final class StageBreakdownView {
                 .raw("\">timeline</a></td>");
     }
 
-    public static String title(TimeBreakdown b) {
+    static String title(TimeBreakdown b) {
         long total = b.totalMs();
         StringBuilder sb = new StringBuilder();
         for (Part p : Part.values()) {
@@ -74,7 +74,7 @@ public final class StageBreakdownView {
     }
 
     /** The legend under the stage table's heading. */
-    public static void legend(Html h) {
+    static void legend(Html h) {
         h.raw("<ul class=\"legend\" id=\"breakdown-legend\"><li class=\"side\">Where task time went:</li>");
         for (Part p : Part.values()) {
             h.raw("<li><svg width=\"12\" height=\"12\" aria-hidden=\"true\"><rect width=\"12\" height=\"12\" rx=\"2\""

@@ -3,14 +3,11 @@ package io.sparkscope.server.web.page;
 import io.sparkscope.core.analysis.timeline.ExecutorLanes;
 import io.sparkscope.core.analysis.timeline.TaskPhase;
 import io.sparkscope.core.analysis.timeline.TaskTimeline;
-import io.sparkscope.core.model.StageSummary.TaskDetail;
 import io.sparkscope.server.web.http.Urls;
 import io.sparkscope.server.web.model.Fmt;
 import io.sparkscope.server.web.model.StageTimelines;
 import io.sparkscope.store.query.StageTimelineData;
 
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Locale;
 
 /**
@@ -18,11 +15,11 @@ import java.util.Locale;
  * server-rendered SVG (no JavaScript, drawn by {@link TimelineSvg}), with the notes that say what was sampled or
  * simplified, the phase legend, where the shown tasks' time went and the executors' lanes.
  */
-public final class TimelineView {
+final class TimelineView {
     private TimelineView() {
     }
 
-    public static String render(StageTimelines.Loaded l) {
+    static String render(StageTimelines.Loaded l) {
         StageTimelineData d = l.data();
         TaskTimeline t = l.timeline();
         String appTitle = d.appName() == null || d.appName().isEmpty() ? d.appId() : d.appName();
@@ -61,51 +58,11 @@ public final class TimelineView {
 
     private static void notices(Html h, TaskTimeline t) {
         if (t.sampled()) {
-            h.raw("<p class=\"notice\" id=\"timeline-sampled\">").t(sampledSentence(t)).raw("</p>");
+            h.raw("<p class=\"notice\" id=\"timeline-sampled\">").t(StageTimelines.sampledSentence(t)).raw("</p>");
         }
         if (t.overflow()) {
-            h.raw("<p class=\"notice artifact\" id=\"timeline-artifact\">").t(artifactSentence(t)).raw("</p>");
+            h.raw("<p class=\"notice artifact\" id=\"timeline-artifact\">").t(StageTimelines.artifactSentence(t)).raw("</p>");
         }
-    }
-
-    /**
-     * The one sentence explaining overflow lanes (seed 002), ending with what the executor-side times say: whether
-     * the timestamps explain the overlap, or the executor really ran more tasks than its recorded cores.
-     */
-    public static String artifactSentence(TaskTimeline t) {
-        List<String> real = new ArrayList<>();
-        for (ExecutorLanes e : t.executors()) {
-            if (e.overflow() && e.executorSideMaxConcurrent() > e.slots()) {
-                real.add(e.executorId());
-            }
-        }
-        String s = "Lanes marked ⚠ hold tasks beyond an executor's cores: Spark stamps a task's launch when the"
-                + " driver offers it and its finish when the driver has handled its result, so the driver-side waits"
-                + " of consecutive tasks overlap and a core seems to run two tasks at once";
-        if (real.isEmpty()) {
-            return s + " — counting executor-side time only, no executor ran more tasks than its cores.";
-        }
-        return s + " — but on " + (real.size() == 1 ? "executor " : "executors ") + String.join(", ", clipList(real))
-                + " even the executor-side times overlap beyond the cores, which the timestamps do not explain"
-                + " (the recorded core count may not be what ran).";
-    }
-
-    private static List<String> clipList(List<String> ids) {
-        return ids.size() <= 5 ? ids : List.of(String.join(", ", ids.subList(0, 5)), "… (" + ids.size() + " in all)");
-    }
-
-    public static String sampledSentence(TaskTimeline t) {
-        String shown = "Showing " + Fmt.count(t.bars().size()) + " of " + Fmt.count(t.endedTasks()) + " tasks: ";
-        if (t.taskDetail() == TaskDetail.SAMPLED) {
-            return shown + "the slowest and a uniform sample (the recorder keeps every task up to its per-stage cap,"
-                    + " spark.sparkscope.tasks.perStage, and past it half slowest, half sampled).";
-        }
-        if (t.taskDetail() == TaskDetail.SLOWEST) {
-            return shown + "only the slowest were kept (the application's task-detail budget,"
-                    + " spark.sparkscope.tasks.retained, was spent, or an older Sparkscope recorded it).";
-        }
-        return shown + "the others ended without a detailed record (failed tasks beyond the recorder's limit, or"
-                + " a stage still running: its tasks are written when it completes).";
     }
 
     private static String drawingNote(TaskTimeline t, TimelineSvg svg) {
@@ -122,7 +79,7 @@ public final class TimelineView {
         return sb.toString();
     }
 
-    public static void legend(Html h) {
+    static void legend(Html h) {
         h.raw("<ul class=\"legend\" id=\"timeline-legend\">");
         for (TaskPhase p : TaskPhase.values()) {
             h.raw("<li data-phase=\"").a(p.cssName()).raw("\">");

@@ -19,16 +19,16 @@ import java.util.stream.Collectors;
  * works without JavaScript; then the model's error at the actual count and the caveats as sentences. A page of its
  * own because the simulation reads the whole snapshot back: the app page (100 ms p95 target) only links here.
  */
-public final class WhatIfView {
+final class WhatIfView {
     private WhatIfView() {
     }
 
     /** {@code /apps/{appId}[/{attemptId}]/what-if}. */
-    public static String url(String appId, String attemptId) {
+    static String url(String appId, String attemptId) {
         return Urls.app(appId, attemptId) + "/what-if";
     }
 
-    public static String render(AppWhatIf w, String json) {
+    static String render(AppWhatIf w, String json) {
         AppHeader a = w.header();
         WhatIfResult r = w.result();
         String title = a.name() == null || a.name().isEmpty() ? a.appId() : a.name();
@@ -129,25 +129,9 @@ public final class WhatIfView {
         }
         h.raw("<section><h2>Caveats</h2><ul id=\"whatif-caveats\">");
         for (WhatIfCaveat c : cs) {
-            h.raw("<li data-code=\"").a(c.name()).raw("\">").t(describe(c, w.result())).raw("</li>");
+            h.raw("<li data-code=\"").a(c.name()).raw("\">").t(AppWhatIf.describe(c, w.result())).raw("</li>");
         }
         h.raw("</ul></section>");
-    }
-
-    /** One sentence per caveat, for the page and the API. */
-    public static String describe(WhatIfCaveat c, WhatIfResult r) {
-        return switch (c) {
-            case TASKS_RECONSTRUCTED -> Fmt.count(r.reconstructedTasks()) + " task durations were rebuilt from their "
-                    + "stage's quantiles: the snapshot keeps only the slowest tasks of each stage one by one.";
-            case CORES_INFERRED -> "Executor cores were not reported: the slots per executor were inferred from the most "
-                    + "tasks seen running at once, which can be fewer than the run had.";
-            case EXECUTORS_VARIED -> "The number of executors changed during the run (dynamic allocation?): the "
-                    + "simulation uses the most alive at once (" + r.actualExecutors() + ") for the whole run.";
-            case INCOMPLETE_APPLICATION -> "The application has not ended (or its record is cut): the actual wall time "
-                    + "runs to its newest event and tasks still running are left out.";
-            case CONCURRENT_JOBS -> "Some jobs ran at the same time: they are simulated together on one pool of slots.";
-            case NO_TASKS -> "No stage ran tasks: every executor count gives the driver-only time.";
-        };
     }
 
     private static void form(Html h, AppWhatIf w) {
@@ -170,11 +154,11 @@ public final class WhatIfView {
                         + "the recorded tasks where Spark launched them.</p></section>");
     }
 
-    public static String signed(long ms) {
+    static String signed(long ms) {
         return (ms < 0 ? "−" : "+") + Fmt.duration(Math.abs(ms));
     }
 
-    public static String signedPercent(double share) {
+    static String signedPercent(double share) {
         return String.format(Locale.ROOT, "%+.1f %%", share * 100).replace('-', '−');
     }
 }

@@ -1,0 +1,120 @@
+package io.sparkscope.server.web.api;
+
+import io.javalin.http.Context;
+import io.sparkscope.core.analysis.whatif.TaskOrder;
+import io.sparkscope.core.model.TaskDistributions;
+import io.sparkscope.server.web.http.Params;
+import io.sparkscope.server.web.http.SearchParams;
+import io.sparkscope.server.web.http.WebException;
+import io.sparkscope.server.web.model.AppWhatIf;
+import io.sparkscope.server.web.model.Comparison;
+import io.sparkscope.server.web.model.RunPrediction;
+import io.sparkscope.server.web.model.WebData;
+import io.sparkscope.store.query.AppDetail;
+import io.sparkscope.store.query.AppSearchQuery;
+import io.sparkscope.store.query.StageRow;
+
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The JSON API's handlers under {@code /api/v1} (and {@code /healthz}): each parses its parameters
+ * ({@link Params}), makes one {@link WebData} call and writes the answer's {@link ApiJson} shape.
+ */
+public final class Api {
+    private final WebData data;
+
+    public Api(WebData data) {
+        this.data = data;
+    }
+
+    public void health(Context ctx) {
+        boolean up = data.reachable();
+        ctx.status(up ? 200 : 503);
+        json(ctx, ApiJson.health(up ? "ok" : "database unreachable"));
+    }
+
+    public void apps(Context ctx) throws SQLException {
+        SearchParams p = SearchParams.parse(ctx, data.now(), true);
+        AppSearchQuery.Result r = data.search(p.filter());
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("total", r.total());
+        m.put("limit", p.filter().limit());
+        m.put("offset", p.filter().offset());
+        m.put("apps", r.rows().stream().map(ApiJson::listRow).toList());
+        json(ctx, m);
+    }
+
+    public void app(Context ctx) throws SQLException {
+        json(ctx, ApiJson.detail(data.app(Params.appRef(ctx))));
+    }
+
+    public void findings(Context ctx) throws SQLException {
+        json(ctx, ApiJson.findings(data.app(Params.appRef(ctx)).findings()));
+    }
+
+    /** Every stage attempt, its task summary at {@code ?quantiles=} (Spark's five by default) when all were stored. */
+    public void stages(Context ctx) throws SQLException {
+        AppDetail d = data.app(Params.appRef(ctx));
+        double[] q = Params.quantiles(ctx, "quantiles", TaskDistributions.SPARK_DEFAULT_QUANTILES);
+        List<Object> out = new ArrayList<>();
+        for (StageRow s : d.stages()) {
+            String missing = ApiJson.missingQuantile(s, q);
+            if (missing != null) {
+                throw WebException.badParam("quantiles", "quantile " + missing + " was not stored for stage " + s.key());
+            }
+            out.add(ApiJson.stage(s, q));
+        }
+        json(ctx, out);
+    }
+
+    public void whatIf(Context ctx) throws SQLException {
+        TaskOrder order = Params.enumValue(ctx, "order", TaskOrder.class);
+        List<Integer> executors = Params.wholeNumbers(ctx, "executors", 1, AppWhatIf.MAX_EXECUTORS,
+                AppWhatIf.MAX_COUNTS, AppWhatIf.EXECUTORS_HOW_TO);
+        json(ctx, ApiJson.whatIf(data.whatIf(Params.appRef(ctx), order, executors)));
+    }
+
+    public void timeline(Context ctx) throws SQLException {
+        var ref = Params.appRef(ctx);
+        json(ctx, ApiJson.timeline(data.timeline(ref, Params.stageNumber(ctx, "stageId"),
+                Params.stageNumber(ctx, "stageAttemptId"))));
+    }
+
+    public void compare(Context ctx) throws SQLException {
+        json(ctx, ApiJson.comparison(data.compare(Params.appRefs(ctx, "apps", false, Comparison.MAX_RUNS))));
+    }
+
+    public void history(Context ctx) throws SQLException {
+        json(ctx, ApiJson.history(data.history(requiredName(ctx))));
+    }
+
+    public void predict(Context ctx) throws SQLException {
+        String name = requiredName(ctx);
+        Long bytes = Params.longValue(ctx, "inputBytes", 1, RunPrediction.MAX_INPUT_BYTES);
+        if (bytes == null) {
+            throw WebException.badParam("inputBytes", "required: the input size in bytes to predict the run time for");
+        }
+        json(ctx, ApiJson.prediction(data.predict(name, bytes)));
+    }
+
+    private static String requiredName(Context ctx) {
+        String name = Params.text(ctx, "name");
+        if (name == null) {
+            throw WebException.badParam("name", "required: the application name");
+        }
+        return name;
+    }
+
+    /** An error as JSON: the status, the one-line message and, for a 400, the parameter at fault. */
+    public static void error(Context ctx, int status, String message, String parameter) {
+        json(ctx, ApiJson.error(status, message, parameter));
+    }
+
+    private static void json(Context ctx, Object value) {
+        ctx.contentType("application/json").result(ApiJson.write(value));
+    }
+}

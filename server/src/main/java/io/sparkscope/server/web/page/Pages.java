@@ -1,0 +1,120 @@
+package io.sparkscope.server.web.page;
+
+import io.javalin.http.Context;
+import io.sparkscope.core.analysis.whatif.TaskOrder;
+import io.sparkscope.server.web.api.ApiJson;
+import io.sparkscope.server.web.http.Params;
+import io.sparkscope.server.web.http.SearchParams;
+import io.sparkscope.server.web.http.WebException;
+import io.sparkscope.server.web.model.AppWhatIf;
+import io.sparkscope.server.web.model.Comparison;
+import io.sparkscope.server.web.model.RunHistory;
+import io.sparkscope.server.web.model.RunPrediction;
+import io.sparkscope.server.web.model.WebData;
+import io.sparkscope.store.query.AppDetail;
+import io.sparkscope.store.query.AppDetailQuery;
+
+import java.sql.SQLException;
+import java.util.List;
+
+/**
+ * The HTML pages' handlers: each parses its parameters ({@link Params}), makes one {@link WebData} call and renders
+ * the result with its view. The pages with a chart embed the same JSON as their API route.
+ */
+public final class Pages {
+    /** The search page counts matches only this far past its offset, then says "1,000+" (the API counts exactly). */
+    static final int SEARCH_COUNT_CAP = 1000;
+
+    private final WebData data;
+    private final List<String> heuristicIds;
+    private final String historyServerUrl;
+
+    /**
+     * @param heuristicIds     the search form's heuristic choices
+     * @param historyServerUrl base URL of a Spark History Server for "open in SHS" links, or null
+     */
+    public Pages(WebData data, List<String> heuristicIds, String historyServerUrl) {
+        this.data = data;
+        this.heuristicIds = List.copyOf(heuristicIds);
+        this.historyServerUrl = historyServerUrl;
+    }
+
+    public void dashboard(Context ctx) throws SQLException {
+        html(ctx, DashboardView.render(data.dashboard()));
+    }
+
+    public void search(Context ctx) throws SQLException {
+        SearchParams p = SearchParams.parse(ctx, data.now(), false);
+        html(ctx, SearchView.render(p, data.search(p.filter(), SEARCH_COUNT_CAP), heuristicIds));
+    }
+
+    /** One application; {@code ?stageSort=&stageOrder=} sort its stage table (descending unless asked otherwise). */
+    public void app(Context ctx) throws SQLException {
+        AppDetail d = data.app(Params.appRef(ctx));
+        AppView.StageSort sort = Params.enumValue(ctx, "stageSort", AppView.StageSort.class);
+        String order = Params.oneOf(ctx, "stageOrder", "asc", "desc");
+        boolean desc = sort != null && !"asc".equals(order);
+        html(ctx, AppView.render(d, historyServerUrl, sort == null ? AppView.StageSort.ID : sort, desc));
+    }
+
+    public void whatIf(Context ctx) throws SQLException {
+        TaskOrder order = Params.enumValue(ctx, "order", TaskOrder.class);
+        List<Integer> executors = Params.wholeNumbers(ctx, "executors", 1, AppWhatIf.MAX_EXECUTORS,
+                AppWhatIf.MAX_COUNTS, AppWhatIf.EXECUTORS_HOW_TO);
+        AppWhatIf w = data.whatIf(Params.appRef(ctx), order, executors);
+        html(ctx, WhatIfView.render(w, ApiJson.whatIfJson(w)));
+    }
+
+    public void timeline(Context ctx) throws SQLException {
+        AppDetailQuery.Ref ref = Params.appRef(ctx);
+        html(ctx, TimelineView.render(data.timeline(ref, Params.stageNumber(ctx, "stageId"),
+                Params.stageNumber(ctx, "stageAttemptId"))));
+    }
+
+    /** The runs of {@code ?apps=} side by side, or the form to name them. */
+    public void compare(Context ctx) throws SQLException {
+        List<AppDetailQuery.Ref> refs = Params.appRefs(ctx, "apps", true, Comparison.MAX_RUNS);
+        html(ctx, refs.isEmpty() ? CompareView.form(null) : CompareView.render(data.compare(refs)));
+    }
+
+    /** The runs of {@code ?name=}, and the run time predicted for {@code ?inputBytes=} when asked; else the form. */
+    public void history(Context ctx) throws SQLException {
+        String name = Params.text(ctx, "name");
+        if (name == null) {
+            html(ctx, HistoryView.form());
+            return;
+        }
+        RunHistory h = data.history(name);
+        html(ctx, HistoryView.render(h, ApiJson.historyJson(h), predictForm(ctx, name, h)));
+    }
+
+    /** The prediction form's state: what was asked, and the prediction or why there is none (shown, not a 400). */
+    private HistoryView.PredictForm predictForm(Context ctx, String name, RunHistory h) throws SQLException {
+        String raw = ctx.queryParam("inputBytes");
+        if (raw == null || raw.isBlank() || h.runs().isEmpty()) {
+            return new HistoryView.PredictForm(raw, null, null);
+        }
+        try {
+            long bytes = Params.longValue(ctx, "inputBytes", 1, RunPrediction.MAX_INPUT_BYTES);
+            return new HistoryView.PredictForm(raw, data.predict(name, bytes), null);
+        } catch (WebException e) {
+            return new HistoryView.PredictForm(raw, null, e.getMessage());
+        }
+    }
+
+    /** An error as a page: the status, a title for it and the one-line message. */
+    public static void error(Context ctx, int status, String message) {
+        String title = switch (status) {
+            case 400 -> "Bad request";
+            case 401 -> "Access token needed";
+            case 404 -> "Not found";
+            case 503 -> "Database unavailable";
+            default -> "Error";
+        };
+        html(ctx, Layout.error(status, title, message));
+    }
+
+    private static void html(Context ctx, String page) {
+        ctx.contentType("text/html; charset=utf-8").result(page);
+    }
+}
