@@ -11,14 +11,11 @@ import io.sparkscope.server.web.model.Comparison;
 import io.sparkscope.server.web.model.RunPrediction;
 import io.sparkscope.server.web.model.WebData;
 import io.sparkscope.store.query.AppDetail;
-import io.sparkscope.store.query.AppSearchQuery;
 import io.sparkscope.store.query.StageRow;
 
 import java.sql.SQLException;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 
 /**
  * The JSON API's handlers under {@code /api/v1} (and {@code /healthz}): each parses its parameters
@@ -34,39 +31,33 @@ public final class Api {
     public void health(Context ctx) {
         boolean up = data.reachable();
         ctx.status(up ? 200 : 503);
-        json(ctx, ApiJson.health(up ? "ok" : "database unreachable"));
+        json(ctx, new ApiJson.Health(up ? "ok" : "database unreachable"));
     }
 
     public void apps(Context ctx) throws SQLException {
         SearchParams p = SearchParams.parse(ctx, data.now(), true);
-        AppSearchQuery.Result r = data.search(p.filter());
-        Map<String, Object> m = new LinkedHashMap<>();
-        m.put("total", r.total());
-        m.put("limit", p.filter().limit());
-        m.put("offset", p.filter().offset());
-        m.put("apps", r.rows().stream().map(ApiJson::listRow).toList());
-        json(ctx, m);
+        json(ctx, ApiJson.AppsPage.of(p.filter().limit(), p.filter().offset(), data.search(p.filter())));
     }
 
     public void app(Context ctx) throws SQLException {
-        json(ctx, ApiJson.detail(data.app(Params.appRef(ctx))));
+        json(ctx, ApiJson.Detail.of(data.app(Params.appRef(ctx))));
     }
 
     public void findings(Context ctx) throws SQLException {
-        json(ctx, ApiJson.findings(data.app(Params.appRef(ctx)).findings()));
+        json(ctx, FindingJson.all(data.app(Params.appRef(ctx)).findings()));
     }
 
     /** Every stage attempt, its task summary at {@code ?quantiles=} (Spark's five by default) when all were stored. */
     public void stages(Context ctx) throws SQLException {
         AppDetail d = data.app(Params.appRef(ctx));
         double[] q = Params.quantiles(ctx, "quantiles", TaskDistributions.SPARK_DEFAULT_QUANTILES);
-        List<Object> out = new ArrayList<>();
+        List<StageJson> out = new ArrayList<>();
         for (StageRow s : d.stages()) {
-            String missing = ApiJson.missingQuantile(s, q);
+            String missing = StageJson.missingQuantile(s, q);
             if (missing != null) {
                 throw WebException.badParam("quantiles", "quantile " + missing + " was not stored for stage " + s.key());
             }
-            out.add(ApiJson.stage(s, q));
+            out.add(StageJson.of(s, q));
         }
         json(ctx, out);
     }
@@ -80,16 +71,16 @@ public final class Api {
 
     public void timeline(Context ctx) throws SQLException {
         var ref = Params.appRef(ctx);
-        json(ctx, ApiJson.timeline(data.timeline(ref, Params.stageNumber(ctx, "stageId"),
+        json(ctx, TimelineJson.of(data.timeline(ref, Params.stageNumber(ctx, "stageId"),
                 Params.stageNumber(ctx, "stageAttemptId"))));
     }
 
     public void compare(Context ctx) throws SQLException {
-        json(ctx, ApiJson.comparison(data.compare(Params.appRefs(ctx, "apps", false, Comparison.MAX_RUNS))));
+        json(ctx, ApiJson.ComparisonJson.of(data.compare(Params.appRefs(ctx, "apps", false, Comparison.MAX_RUNS))));
     }
 
     public void history(Context ctx) throws SQLException {
-        json(ctx, ApiJson.history(data.history(requiredName(ctx))));
+        json(ctx, ApiJson.HistoryJson.of(data.history(requiredName(ctx))));
     }
 
     public void predict(Context ctx) throws SQLException {
@@ -98,7 +89,7 @@ public final class Api {
         if (bytes == null) {
             throw WebException.badParam("inputBytes", "required: the input size in bytes to predict the run time for");
         }
-        json(ctx, ApiJson.prediction(data.predict(name, bytes)));
+        json(ctx, ApiJson.PredictionJson.of(data.predict(name, bytes)));
     }
 
     private static String requiredName(Context ctx) {
@@ -111,7 +102,7 @@ public final class Api {
 
     /** An error as JSON: the status, the one-line message and, for a 400, the parameter at fault. */
     public static void error(Context ctx, int status, String message, String parameter) {
-        json(ctx, ApiJson.error(status, message, parameter));
+        json(ctx, new ApiJson.ErrorJson(status, message, parameter));
     }
 
     private static void json(Context ctx, Object value) {

@@ -1,295 +1,158 @@
 package io.sparkscope.server.web.api;
 
+import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonUnwrapped;
+import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.sparkscope.core.analysis.prediction.KeyStage;
 import io.sparkscope.core.analysis.prediction.Prediction;
 import io.sparkscope.core.analysis.prediction.StageKey;
 import io.sparkscope.core.analysis.prediction.StageMean;
 import io.sparkscope.core.analysis.whatif.WhatIfResult;
-import io.sparkscope.core.model.DistributionMetric;
-import io.sparkscope.core.model.TaskDistributions;
-import io.sparkscope.core.report.SnapshotJson;
 import io.sparkscope.core.report.WhatIfJson;
 import io.sparkscope.server.web.http.Urls;
 import io.sparkscope.server.web.model.AppWhatIf;
 import io.sparkscope.server.web.model.Comparison;
 import io.sparkscope.server.web.model.RunHistory;
 import io.sparkscope.server.web.model.RunPrediction;
-import io.sparkscope.server.web.model.StageTimelines;
-import io.sparkscope.server.web.model.StoredJson;
-import io.sparkscope.store.StoredFinding;
 import io.sparkscope.store.query.AppDetail;
 import io.sparkscope.store.query.AppHeader;
 import io.sparkscope.store.query.AppListRow;
-import io.sparkscope.store.query.StageRow;
+import io.sparkscope.store.query.AppSearchQuery;
 
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 
-/** The JSON API's shapes: plain maps in a stable field order, names as in {@code analyze --json} and Spark's REST. */
+/**
+ * The JSON API's shapes, as records Jackson writes in declaration order: names as in {@code analyze --json} and
+ * Spark's REST API. The application row's columns are written as the store reads them (its database key left out),
+ * so a new column shows up in the API without a line here. Hand-built maps remain only where a shape copies another
+ * hand-built one: Spark's TaskMetricDistributions ({@link StageJson}) and {@code analyze --what-if --json}.
+ */
 public final class ApiJson {
-    public static final ObjectMapper MAPPER = new ObjectMapper();
+    private static final ObjectMapper MAPPER = new ObjectMapper();
 
     private ApiJson() {
     }
 
-    public static Map<String, Object> health(String status) {
-        return Map.of("status", status);
-    }
-
-    public static Map<String, Object> error(int status, String message, String parameter) {
-        Map<String, Object> m = new LinkedHashMap<>();
-        m.put("status", status);
-        m.put("error", message);
-        if (parameter != null) {
-            m.put("parameter", parameter);
+    public static String write(Object value) {
+        try {
+            return MAPPER.writeValueAsString(value);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("cannot serialize " + value.getClass().getSimpleName(), e);
         }
-        return m;
     }
 
-    public static Map<String, Object> listRow(AppListRow a) {
-        Map<String, Object> m = new LinkedHashMap<>();
-        m.put("appId", a.appId());
-        m.put("attemptId", a.attemptId());
-        m.put("name", a.name());
-        m.put("sparkUser", a.sparkUser());
-        m.put("startTime", a.startTime());
-        m.put("endTime", a.endTime());
-        m.put("durationMs", a.durationMs());
-        m.put("status", a.status().name());
-        m.put("numJobs", a.numJobs());
-        m.put("numStages", a.numStages());
-        m.put("numTasks", a.numTasks());
-        m.put("numFailedTasks", a.numFailedTasks());
-        m.put("worstSeverity", a.worstSeverity());
-        m.put("findings", a.findings().stream().map(f -> {
-            Map<String, Object> x = new LinkedHashMap<>();
-            x.put("heuristic", f.heuristic());
-            x.put("severity", f.severity());
-            x.put("title", f.title());
-            x.put("message", f.message());
-            return x;
-        }).toList());
-        return m;
+    /** The history as its API route answers it, for the history page's chart. */
+    public static String historyJson(RunHistory h) {
+        return write(HistoryJson.of(h));
     }
 
-    public static Map<String, Object> header(AppHeader a) {
-        Map<String, Object> m = new LinkedHashMap<>();
-        m.put("appId", a.appId());
-        m.put("attemptId", a.attemptId());
-        m.put("name", a.name());
-        m.put("sparkUser", a.sparkUser());
-        m.put("sparkVersion", a.sparkVersion());
-        m.put("startTime", a.startTime());
-        m.put("endTime", a.endTime());
-        m.put("lastEventTime", a.lastEventTime());
-        m.put("durationMs", a.durationMs());
-        m.put("complete", a.complete());
-        m.put("status", a.status().name());
-        m.put("numJobs", a.numJobs());
-        m.put("numFailedJobs", a.numFailedJobs());
-        m.put("numStages", a.numStages());
-        m.put("numFailedStages", a.numFailedStages());
-        m.put("numTasks", a.numTasks());
-        m.put("numFailedTasks", a.numFailedTasks());
-        m.put("numExecutors", a.numExecutors());
-        m.put("totalTaskTimeMs", a.totalTaskTimeMs());
-        m.put("totalRunTimeMs", a.totalRunTimeMs());
-        m.put("totalCpuTimeNs", a.totalCpuTimeNs());
-        m.put("totalGcTimeMs", a.totalGcTimeMs());
-        m.put("memoryBytesSpilled", a.memoryBytesSpilled());
-        m.put("diskBytesSpilled", a.diskBytesSpilled());
-        m.put("shuffleReadBytes", a.shuffleReadBytes());
-        m.put("shuffleWriteBytes", a.shuffleWriteBytes());
-        m.put("inputBytes", a.inputBytes());
-        m.put("outputBytes", a.outputBytes());
-        m.put("driverGcTimeMs", a.driverGcTimeMs());
-        m.put("numFindings", a.numFindings());
-        m.put("worstSeverity", a.worstSeverity());
-        return m;
+    /** The what-if as its API route answers it, for the what-if page's chart. */
+    public static String whatIfJson(AppWhatIf w) {
+        return write(whatIf(w));
     }
 
-    public static Map<String, Object> detail(AppDetail d) {
-        Map<String, Object> m = header(d.header());
-        m.put("config", d.config());
-        m.put("numStageAttempts", d.stages().size());
-        m.put("findings", findings(d.findings()));
-        return m;
+    /** @param parameter the query parameter at fault, left out when none is */
+    record ErrorJson(int status, String error, @JsonInclude(JsonInclude.Include.NON_NULL) String parameter) {
     }
 
-    public static List<Object> findings(List<StoredFinding> findings) {
-        List<Object> out = new ArrayList<>();
-        for (StoredFinding f : findings) {
-            Map<String, Object> m = new LinkedHashMap<>();
-            m.put("id", f.id());
-            m.put("heuristic", f.heuristic());
-            m.put("severity", f.severity());
-            m.put("title", f.title());
-            m.put("message", f.message());
-            m.put("recommendation", f.recommendation());
-            m.put("stageIds", f.stageIds());
-            m.put("executorIds", f.executorIds());
-            m.put("configKeys", f.configKeys());
-            m.put("details", StoredJson.object(f.detailsJson()));
-            out.add(m);
+    record Health(String status) {
+    }
+
+    /** {@code /api/v1/apps}: one page of matches and how many there are in all. */
+    record AppsPage(long total, int limit, int offset, List<Listed> apps) {
+        static AppsPage of(int limit, int offset, AppSearchQuery.Result r) {
+            return new AppsPage(r.total(), limit, offset, r.rows().stream()
+                    .map(a -> new Listed(a, FindingJson.Headline.all(a.findings()))).toList());
         }
-        return out;
     }
 
-    /**
-     * A stage attempt with Spark's StageData totals and, as {@code taskSummary}, Spark's REST TaskMetricDistributions
-     * at the requested quantiles (the same builder as {@code analyze --json}).
-     */
-    public static Map<String, Object> stage(StageRow s, double[] quantiles) {
-        Map<String, Object> m = new LinkedHashMap<>();
-        m.put("stageId", s.stageId());
-        m.put("attemptId", s.attemptId());
-        m.put("name", s.name());
-        m.put("status", s.status());
-        m.put("numTasks", s.numTasks());
-        m.put("numCompleteTasks", s.numCompleteTasks());
-        m.put("numFailedTasks", s.numFailedTasks());
-        m.put("numKilledTasks", s.numKilledTasks());
-        m.put("submissionTime", s.submissionTime());
-        m.put("completionTime", s.completionTime());
-        m.put("durationMs", s.durationMs());
-        m.put("failureReason", s.failureReason());
-        m.put("jobIds", s.jobIds());
-        m.put("totals", StoredJson.object(s.totalsJson()));
-        m.put("taskSummaryCount", s.summaryTaskCount());
-        m.put("taskSummary", distributions(s, quantiles));
-        return m;
+    /** One match: the search row and its findings' headlines. */
+    record Listed(@JsonUnwrapped @JsonIgnoreProperties({"pk", "numFindings", "findings"}) AppListRow app,
+                  List<FindingJson.Headline> findings) {
     }
 
-    private static Map<String, Object> distributions(StageRow s, double[] wanted) {
-        if (s.quantiles().length == 0) {
-            return null;
+    /** {@code /api/v1/apps/{id}}: the application row, its configuration by scope and its findings. */
+    record Detail(@JsonUnwrapped @JsonIgnoreProperties("pk") AppHeader header, Map<String, Map<String, String>> config,
+                  int numStageAttempts, List<FindingJson> findings) {
+        static Detail of(AppDetail d) {
+            return new Detail(d.header(), d.config(), d.stages().size(), FindingJson.all(d.findings()));
         }
-        double[][] values = new double[DistributionMetric.count()][];
-        for (DistributionMetric dm : DistributionMetric.values()) {
-            double[] v = s.statistics().get(dm.path);
-            values[dm.ordinal()] = v != null && v.length == s.quantiles().length ? v : new double[s.quantiles().length];
-        }
-        TaskDistributions d = new TaskDistributions(s.summaryTaskCount(), s.quantiles(), values);
-        return SnapshotJson.distributions(d.restrictTo(wanted));
     }
 
-    /** Whether every wanted quantile was stored for this stage. */
-    public static String missingQuantile(StageRow s, double[] wanted) {
-        if (s.quantiles().length == 0) {
-            return null;
+    /** {@code /api/v1/compare}: the runs' rows, then the aligned sections of {@link Comparison}. */
+    record ComparisonJson(@JsonIgnoreProperties("pk") List<AppHeader> apps, double changeThreshold,
+                          List<Comparison.MetricRow> metrics, List<Comparison.ConfigRow> config,
+                          List<Comparison.FindingRow> findings, List<Comparison.StageMatch> stages) {
+        static ComparisonJson of(Comparison c) {
+            return new ComparisonJson(c.apps(), Comparison.THRESHOLD, c.metrics(), c.config(), c.findings(), c.stages());
         }
-        outer:
-        for (double q : wanted) {
-            for (double have : s.quantiles()) {
-                if (Math.abs(have - q) < 1e-9) {
-                    continue outer;
-                }
-            }
-            return String.format(Locale.ROOT, "%s (stored: %s)", q, java.util.Arrays.toString(s.quantiles()));
-        }
-        return null;
     }
 
-    public static Map<String, Object> comparison(Comparison c) {
-        Map<String, Object> m = new LinkedHashMap<>();
-        m.put("apps", c.apps().stream().map(ApiJson::header).toList());
-        m.put("changeThreshold", Comparison.THRESHOLD);
-        m.put("metrics", c.metrics());
-        m.put("config", c.config().stream().map(r -> {
-            Map<String, Object> x = new LinkedHashMap<>();
-            x.put("key", r.key());
-            x.put("values", r.values());
-            x.put("differs", r.differs());
-            x.put("keySetting", r.keySetting());
-            return x;
-        }).toList());
-        m.put("findings", c.findings());
-        m.put("stages", c.stages());
-        return m;
+    /** {@code /api/v1/history}: the runs of one name, oldest first, with the page's link and "slow" mark. */
+    record HistoryJson(String name, double slowFactor, List<HistoryRun> runs) {
+        static HistoryJson of(RunHistory h) {
+            return new HistoryJson(h.name(), RunHistory.SLOW_FACTOR, h.runs().stream().map(HistoryRun::of).toList());
+        }
     }
 
-    public static Map<String, Object> history(RunHistory h) {
-        Map<String, Object> m = new LinkedHashMap<>();
-        m.put("name", h.name());
-        m.put("slowFactor", RunHistory.SLOW_FACTOR);
-        List<Object> runs = new ArrayList<>();
-        for (RunHistory.Point p : h.runs()) {
+    /** @param previousMedianMs median duration of the runs before, -1 when there were too few to judge */
+    record HistoryRun(String appId, String attemptId, String url, long startTime, long durationMs, long totalTaskTimeMs,
+               long spillBytes, boolean complete, String worstSeverity, int numFindings, long previousMedianMs,
+               boolean slow) {
+        static HistoryRun of(RunHistory.Point p) {
             var r = p.run();
-            Map<String, Object> x = new LinkedHashMap<>();
-            x.put("appId", r.appId());
-            x.put("attemptId", r.attemptId());
-            x.put("url", Urls.app(r.appId(), r.attemptId()));
-            x.put("startTime", r.startTime());
-            x.put("durationMs", r.durationMs());
-            x.put("totalTaskTimeMs", r.totalTaskTimeMs());
-            x.put("spillBytes", r.memoryBytesSpilled() + r.diskBytesSpilled());
-            x.put("complete", r.complete());
-            x.put("worstSeverity", r.worstSeverity());
-            x.put("numFindings", r.numFindings());
-            x.put("previousMedianMs", p.previousMedianMs());
-            x.put("slow", p.slow());
-            runs.add(x);
+            return new HistoryRun(r.appId(), r.attemptId(), Urls.app(r.appId(), r.attemptId()), r.startTime(), r.durationMs(),
+                    r.totalTaskTimeMs(), r.memoryBytesSpilled() + r.diskBytesSpilled(), r.complete(), r.worstSeverity(),
+                    r.numFindings(), p.previousMedianMs(), p.slow());
         }
-        m.put("runs", runs);
-        return m;
     }
 
-    /** A run-time prediction: key stages with their line (ms = interceptMs + slopeMsPerByte × bytes) and R². */
-    public static Map<String, Object> prediction(RunPrediction rp) {
-        Prediction p = rp.prediction();
-        Map<String, Object> m = new LinkedHashMap<>();
-        m.put("name", p.appName());
-        m.put("inputBytes", p.inputBytes());
-        m.put("predictedMs", p.predictedMs());
-        m.put("reliable", p.reliable());
-        m.put("trainingRuns", p.trainingRuns());
-        m.put("skippedRuns", rp.skippedRuns());
-        m.put("minInputBytes", p.minInputBytes());
-        m.put("maxInputBytes", p.maxInputBytes());
-        m.put("overheadMs", p.overheadMs());
-        m.put("meanStageMs", p.meanStageMs());
-        m.put("meanChangeMs", p.meanChangeMs());
-        List<Object> keys = new ArrayList<>();
-        for (KeyStage k : p.keyStages()) {
-            Map<String, Object> x = stageKey(k.key());
-            x.put("meanMs", k.meanMs());
-            x.put("changeMs", k.changeMs());
-            Map<String, Object> fit = new LinkedHashMap<>();
-            fit.put("interceptMs", k.fit().intercept());
-            fit.put("slopeMsPerByte", k.fit().slope());
-            fit.put("r2", k.fit().r2());
-            fit.put("points", k.fit().n());
-            x.put("fit", fit);
-            x.put("predictedMs", k.predictedMs());
-            keys.add(x);
+    /** A warning or caveat: its code for programs and its sentence for people. */
+    record Note(String code, String message) {
+    }
+
+    /** {@code /api/v1/predict}: key stages with their line (ms = interceptMs + slopeMsPerByte × bytes) and R². */
+    record PredictionJson(String name, long inputBytes, long predictedMs, boolean reliable, int trainingRuns,
+                          int skippedRuns, long minInputBytes, long maxInputBytes, double overheadMs,
+                          double meanStageMs, double meanChangeMs, List<KeyStageJson> keyStages,
+                          List<OtherStage> otherStages, List<Note> warnings) {
+        static PredictionJson of(RunPrediction rp) {
+            Prediction p = rp.prediction();
+            return new PredictionJson(p.appName(), p.inputBytes(), p.predictedMs(), p.reliable(), p.trainingRuns(),
+                    rp.skippedRuns(), p.minInputBytes(), p.maxInputBytes(), p.overheadMs(), p.meanStageMs(),
+                    p.meanChangeMs(), p.keyStages().stream().map(KeyStageJson::of).toList(),
+                    p.otherStages().stream().map(OtherStage::of).toList(),
+                    p.warnings().stream().map(w -> new Note(w.name(), RunPrediction.describe(w, p))).toList());
         }
-        m.put("keyStages", keys);
-        List<Object> others = new ArrayList<>();
-        for (StageMean s : p.otherStages()) {
-            Map<String, Object> x = stageKey(s.key());
-            x.put("meanMs", s.meanMs());
-            x.put("runs", s.runs());
-            others.add(x);
+    }
+
+    record KeyStageJson(@JsonUnwrapped StageKey key, double meanMs, double changeMs, Fit fit, double predictedMs) {
+        static KeyStageJson of(KeyStage k) {
+            return new KeyStageJson(k.key(), k.meanMs(), k.changeMs(),
+                    new Fit(k.fit().intercept(), k.fit().slope(), k.fit().r2(), k.fit().n()), k.predictedMs());
         }
-        m.put("otherStages", others);
-        m.put("warnings", p.warnings().stream().map(w -> {
-            Map<String, Object> x = new LinkedHashMap<>();
-            x.put("code", w.name());
-            x.put("message", RunPrediction.describe(w, p));
-            return x;
-        }).toList());
-        return m;
+    }
+
+    /** @param points runs the line was fitted to */
+    record Fit(double interceptMs, double slopeMsPerByte, double r2, int points) {
+    }
+
+    /** A stage that does not grow with the input: its mean over the runs that had it. */
+    record OtherStage(@JsonUnwrapped StageKey key, double meanMs, int runs) {
+        static OtherStage of(StageMean s) {
+            return new OtherStage(s.key(), s.meanMs(), s.runs());
+        }
     }
 
     /**
-     * {@code /api/v1/apps/{id}/what-if}: the field names of {@code analyze --what-if --json}, plus the application,
-     * the task data behind it and each caveat with its sentence (as {@code predict}'s warnings).
+     * {@code /api/v1/apps/{id}/what-if}: the application, the task data behind the simulation, then the fields of
+     * {@code analyze --what-if --json} (a hand-built map, extended here in place) and each caveat with its sentence.
      */
-    public static Map<String, Object> whatIf(AppWhatIf w) {
+    static Map<String, Object> whatIf(AppWhatIf w) {
         WhatIfResult r = w.result();
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("appId", w.header().appId());
@@ -300,121 +163,7 @@ public final class ApiJson {
         m.put("keptTasks", w.keptTasks());
         m.put("incompleteTaskData", w.incompleteTaskData());
         m.putAll(WhatIfJson.of(r));
-        m.put("caveats", r.caveats().stream().map(c -> {
-            Map<String, Object> x = new LinkedHashMap<>();
-            x.put("code", c.name());
-            x.put("message", AppWhatIf.describe(c, r));
-            return x;
-        }).toList());
+        m.put("caveats", r.caveats().stream().map(c -> new Note(c.name(), AppWhatIf.describe(c, r))).toList());
         return m;
-    }
-
-    private static Map<String, Object> stageKey(StageKey k) {
-        Map<String, Object> x = new LinkedHashMap<>();
-        x.put("jobPosition", k.jobPosition());
-        x.put("name", k.name());
-        x.put("occurrence", k.occurrence());
-        return x;
-    }
-
-    /**
-     * A stage's task timeline: the same lanes, bars, phases and flags as the page. Times are epoch ms, phases ms;
-     * {@code lane} indexes {@code lanes}; {@code phases} follow the placement rule (executor-side right before
-     * getting result, scheduler delay first), each with its start.
-     */
-    public static Map<String, Object> timeline(StageTimelines.Loaded l) {
-        var d = l.data();
-        var t = l.timeline();
-        Map<String, Object> m = new LinkedHashMap<>();
-        m.put("appId", d.appId());
-        m.put("attemptId", d.attemptId());
-        m.put("stageId", d.stageId());
-        m.put("stageAttemptId", d.stageAttemptId());
-        m.put("name", d.stageName());
-        m.put("status", d.status());
-        m.put("startTime", t.startTime());
-        m.put("endTime", t.endTime());
-        m.put("endedTasks", t.endedTasks());
-        m.put("shownTasks", t.bars().size());
-        m.put("sampled", t.sampled());
-        m.put("taskDetail", t.taskDetail().name());
-        m.put("sampledNote", t.sampled() ? StageTimelines.sampledSentence(t) : null);
-        m.put("overflow", t.overflow());
-        m.put("overflowNote", t.overflow() ? StageTimelines.artifactSentence(t) : null);
-        List<Object> phases = new ArrayList<>();
-        for (var p : io.sparkscope.core.analysis.timeline.TaskPhase.values()) {
-            Map<String, Object> x = new LinkedHashMap<>();
-            x.put("name", p.key);
-            x.put("label", p.label);
-            x.put("side", p.driverSide ? "driver" : "executor");
-            phases.add(x);
-        }
-        m.put("phaseNames", phases);
-        m.put("executors", t.executors().stream().map(e -> {
-            Map<String, Object> x = new LinkedHashMap<>();
-            x.put("executorId", e.executorId());
-            x.put("host", e.host());
-            x.put("slots", e.slots());
-            x.put("firstLane", e.firstLane());
-            x.put("lanes", e.lanes());
-            x.put("tasks", e.tasks());
-            x.put("maxConcurrent", e.maxConcurrent());
-            x.put("executorSideMaxConcurrent", e.executorSideMaxConcurrent());
-            x.put("overflow", e.overflow());
-            return x;
-        }).toList());
-        m.put("lanes", t.lanes().stream().map(lane -> {
-            Map<String, Object> x = new LinkedHashMap<>();
-            x.put("executorId", lane.executorId());
-            x.put("slot", lane.slot());
-            x.put("overflow", lane.overflow());
-            return x;
-        }).toList());
-        List<Object> bars = new ArrayList<>(t.bars().size());
-        for (var b : t.bars()) {
-            Map<String, Object> x = new LinkedHashMap<>();
-            x.put("taskId", b.taskId());
-            x.put("index", b.index());
-            x.put("attempt", b.attempt());
-            x.put("executorId", b.executorId());
-            x.put("lane", b.lane());
-            x.put("status", b.status());
-            x.put("speculative", b.speculative());
-            x.put("launchTime", b.launchTime());
-            x.put("finishTime", b.finishTime());
-            x.put("durationMs", b.durationMs());
-            x.put("metricsKnown", b.metricsKnown());
-            if (b.metricsKnown()) {
-                Map<String, Object> ph = new LinkedHashMap<>();
-                for (var p : io.sparkscope.core.analysis.timeline.TaskPhase.values()) {
-                    Map<String, Object> one = new LinkedHashMap<>();
-                    one.put("ms", b.phaseMs(p));
-                    one.put("start", b.phaseStart(p));
-                    ph.put(p.key, one);
-                }
-                x.put("phases", ph);
-            }
-            bars.add(x);
-        }
-        m.put("bars", bars);
-        return m;
-    }
-
-    /** The history as its API route answers it, for the history page's chart. */
-    public static String historyJson(RunHistory h) {
-        return write(history(h));
-    }
-
-    /** The what-if as its API route answers it, for the what-if page's chart. */
-    public static String whatIfJson(AppWhatIf w) {
-        return write(whatIf(w));
-    }
-
-    public static String write(Object o) {
-        try {
-            return MAPPER.writeValueAsString(o);
-        } catch (Exception e) {
-            throw new IllegalStateException("cannot serialize", e);
-        }
     }
 }
