@@ -10,6 +10,7 @@ import io.sparkscope.server.web.http.WebException;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -53,14 +54,11 @@ final class TokenAuth implements Handler {
                 + "'Authorization: Bearer <token>' or open any page once with ?token=<token>");
     }
 
+    /** This request's path and every other parameter, as a path on this server (never another host's URL). */
     private static String withoutToken(Context ctx) {
-        Map<String, String> keep = new LinkedHashMap<>();
-        ctx.queryParamMap().forEach((k, v) -> {
-            if (!k.equals("token") && !v.isEmpty()) {
-                keep.put(k, v.get(0));
-            }
-        });
-        return Urls.withQuery(ctx.path(), keep);
+        Map<String, List<String>> keep = new LinkedHashMap<>(ctx.queryParamMap());
+        keep.remove("token");
+        return Urls.sameServer(ctx.path(), keep);
     }
 
     /** Compared in constant time, so the answer's timing tells nothing about how much of a guess was right. */

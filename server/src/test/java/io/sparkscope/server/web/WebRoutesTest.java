@@ -180,6 +180,21 @@ class WebRoutesTest {
     }
 
     @Test
+    void compareTakesRepeatedAndCommaSeparatedAppsAlike() throws Exception {
+        for (String q : new String[]{"apps=app-etl-3&apps=app-etl-4&apps=app-etl-5", "apps=app-etl-3,app-etl-4,app-etl-5",
+                "apps=app-etl-3,app-etl-4&apps=app-etl-5", "apps=app-etl-3&apps=,app-etl-4,&apps=app-etl-5&apps="}) {
+            var page = get("/compare?" + q);
+            assertEquals(200, page.status(), q);
+            assertTrue(page.body().contains("Compare 3 runs"), q);
+            assertTrue(page.body().indexOf("app-etl-3") < page.body().indexOf("app-etl-4")
+                    && page.body().indexOf("app-etl-4") < page.body().indexOf("app-etl-5"), "in the order given: " + q);
+            JsonNode api = JSON.readTree(get("/api/v1/compare?" + q).body());
+            assertEquals(3, api.get("apps").size(), q);
+            assertEquals("app-etl-5", api.get("apps").get(2).get("appId").asText(), q);
+        }
+    }
+
+    @Test
     void compareErrors() {
         assertTrue(get("/compare").body().contains("Compare runs"), "form without apps");
         var one = get("/compare?apps=app-etl-3");

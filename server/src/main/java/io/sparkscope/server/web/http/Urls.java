@@ -3,10 +3,15 @@ package io.sparkscope.server.web.http;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 
 /** Builds the site's own URLs with every dynamic part percent-encoded. */
 public final class Urls {
+    /** Characters a path segment may hold as they are (RFC 3986 unreserved, sub-delims, ':', '@'), '/' and '%'. */
+    private static final String PATH_CHARS = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~!$&'()*+,;=:@/%";
+    private static final String HEX = "0123456789ABCDEF";
+
     private Urls() {
     }
 
@@ -38,6 +43,44 @@ public final class Urls {
             }
             sb.append(sep).append(enc(e.getKey())).append('=').append(enc(e.getValue()));
             sep = '&';
+        }
+        return sb.toString();
+    }
+
+    /**
+     * Where a redirect to "this request again, with {@code query}" may point: always a path on this server. The path
+     * comes from the request line, which a client writes as it likes; {@code //evil.example/x} or
+     * {@code /\evil.example/x} echoed in a Location header would send the browser to another host. So the leading
+     * run of slashes and backslashes becomes one slash, and every character outside a path's plain characters
+     * (backslashes, spaces, controls, non-ASCII) is percent-encoded; escapes already in the path stay as they are.
+     * Every value of every parameter is kept, in order (repeated {@code apps=a&apps=b} stays both); empty values
+     * are dropped, as {@link #withQuery} does.
+     */
+    public static String sameServer(String rawPath, Map<String, List<String>> query) {
+        StringBuilder sb = new StringBuilder("/");
+        String path = rawPath == null ? "" : rawPath;
+        int i = 0;
+        while (i < path.length() && (path.charAt(i) == '/' || path.charAt(i) == '\\')) {
+            i++;
+        }
+        byte[] rest = path.substring(i).getBytes(StandardCharsets.UTF_8);
+        for (byte b : rest) {
+            int c = b & 0xff;
+            if (c < 0x80 && PATH_CHARS.indexOf(c) >= 0) {
+                sb.append((char) c);
+            } else {
+                sb.append('%').append(HEX.charAt(c >> 4)).append(HEX.charAt(c & 15));
+            }
+        }
+        char sep = '?';
+        for (Map.Entry<String, List<String>> e : query.entrySet()) {
+            for (String v : e.getValue()) {
+                if (v == null || v.isEmpty()) {
+                    continue;
+                }
+                sb.append(sep).append(enc(e.getKey())).append('=').append(enc(v));
+                sep = '&';
+            }
         }
         return sb.toString();
     }
