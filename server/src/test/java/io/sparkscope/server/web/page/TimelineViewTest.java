@@ -61,7 +61,7 @@ class TimelineViewTest {
         long ms = (System.nanoTime() - t0) / 1_000_000;
         System.out.printf("10 000-bar timeline: %,d characters, %d ms%n", html.length(), ms);
         assertTrue(html.length() < 1_000_000, "page size " + html.length());
-        assertEquals(TimelineSvg.TITLE_LIMIT, count(html, "<rect class=\"hit\" data-task="), "hover text limit");
+        assertEquals(TimelineBars.TITLE_LIMIT, count(html, "<rect class=\"hit\" data-task="), "hover text limit");
         assertTrue(html.contains("data-merged=\"true\""), "slivers merged");
         assertTrue(html.contains("Showing 10,000 of 48,213 tasks: the slowest and a uniform sample"));
         assertTrue(html.contains("Hover text on the 1,000 longest bars only."));
