@@ -35,7 +35,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
 /**
- * The pages in headless Chromium (Debian chromium + chromium-driver, DESIGN.md §7). Without the browser the class is
+ * The pages in headless Chromium (Debian chromium + chromium-driver). Without the browser the class is
  * skipped with a message on a developer machine, and FAILS in CI (CI=true), where .ci/run installs it.
  */
 class WebBrowserTest {

@@ -25,8 +25,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * The task timeline routes over HTTP, on a database of their own: an application recorded by the real recorder
- * with a 1-core executor whose tasks overlap on the driver's clock (seed 002), a 2-core one that is fine, and a
- * stage past the per-stage cap.
+ * with a 1-core executor whose tasks overlap on the driver's clock (a task's launch is stamped before the previous
+ * one's finish), a 2-core one that is fine, and a stage past the per-stage cap.
  */
 class WebTimelineTest {
     static final ObjectMapper JSON = new ObjectMapper();
