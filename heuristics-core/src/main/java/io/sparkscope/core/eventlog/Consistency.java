@@ -151,6 +151,7 @@ final class Consistency {
         long finish = info.finishTime();
         long gettingResult = info.gettingResultTime();
         Long started = launchByTask.get(info.taskId());
+        boolean zeroedFinish = false;
         if (finish > 0 && (launch <= 0 || launch > finish)) {
             String what = launch <= 0 ? (launchProblem == null ? "missing" : launchProblem)
                     : launch + " is after the finish time " + finish;
@@ -161,6 +162,7 @@ final class Consistency {
                 checks.invalid("Launch Time", what, " and so is the finish time (a duration needs both)");
                 launch = -1;
                 finish = 0;
+                zeroedFinish = true;
             }
         } else if (launch <= 0) {
             if (launchProblem != null) {
@@ -170,7 +172,9 @@ final class Consistency {
             launch = started != null ? started : -1;
         }
         if (gettingResult > 0) {
-            if (finish <= 0) {
+            if (zeroedFinish) {
+                gettingResult = 0; // part of the unknown run just warned about
+            } else if (finish <= 0) {
                 checks.invalid("Getting Result Time", gettingResult + " but the task has no finish time", "");
                 gettingResult = 0;
             } else if (gettingResult > finish || (launch > 0 && gettingResult < launch)) {
@@ -275,7 +279,7 @@ final class Consistency {
             String[] derived = idFromLogName();
             checks.invalid("App ID", problem, ", the id \"" + derived[0] + "\" is "
                     + (derived[2].isEmpty() ? "taken from" : "made from")
-                    + " the log's name " + FieldChecks.quoted(logName) + (derived[2].isEmpty() ? "" : derived[2]));
+                    + " the log's name " + FieldChecks.quoted(logName, 300) + (derived[2].isEmpty() ? "" : derived[2]));
             appId = derived[0];
             if (attemptId == null && derived[1] != null) {
                 attemptId = derived[1];

@@ -325,14 +325,23 @@ final class FieldChecks {
         return '"' + shown(s) + '"';
     }
 
+    /** As {@link #quoted(String)}, cut at {@code max} characters (a file name is shown whole). */
+    static String quoted(String s, int max) {
+        return '"' + shown(s, max) + '"';
+    }
+
     /** A value as shown in a warning: cut, and with control characters escaped so the warning stays one line. */
     static String shown(String s) {
+        return shown(s, SHOWN_CHARS);
+    }
+
+    static String shown(String s, int max) {
         if (s == null) {
             return "null";
         }
-        StringBuilder sb = new StringBuilder(Math.min(s.length(), SHOWN_CHARS) + 8);
+        StringBuilder sb = new StringBuilder(Math.min(s.length(), max) + 8);
         for (int i = 0; i < s.length(); i++) {
-            if (sb.length() >= SHOWN_CHARS) {
+            if (sb.length() >= max) {
                 return sb.append("…").toString();
             }
             char c = s.charAt(i);

@@ -115,12 +115,13 @@ final class LogRead implements LineScanner.Handler {
             if (expected < 0) {
                 if (index > 1 && !FileNames.parse(name).compact()) {
                     problem(source.path() + ": rolling event log has no " + range(1, index - 1)
-                            + " (its first part is events_" + index + "); the events in them are missing");
+                            + " (its first part is events_" + index + "); the events in " + (index == 2 ? "it" : "them")
+                            + " are missing");
                 }
             } else if (index > expected) {
                 problem(source.path() + ": rolling event log has no " + range(expected, index - 1)
-                        + " (between events_" + (expected - 1) + " and events_" + index
-                        + "); the events in them are missing");
+                        + " (between events_" + (expected - 1) + " and events_" + index + "); the events in "
+                        + (index - 1 == expected ? "it" : "them") + " are missing");
             }
             expected = index + 1;
         }
@@ -169,9 +170,10 @@ final class LogRead implements LineScanner.Handler {
             IOException failure = scanner.failure();
             if (failure instanceof ExpansionLimit.Exceeded) {
                 truncated = true;
-                problem(file + ": " + codec.description + " data expands past " + expansionLimit + " bytes, "
-                        + limits.maxExpansionRatio() + " times its " + Files.size(part) + " bytes on disk (limit: "
-                        + ReaderLimits.EXPANSION_RULE + "); reading stopped there, the rest of the log is not read");
+                problem(file + ": " + codec.description + " data expands past " + expansionLimit + " bytes from "
+                        + Files.size(part) + " bytes on disk (the limit: " + limits.maxExpansionRatio()
+                        + " times the file size, at least " + (ReaderLimits.MIN_DECOMPRESSED_LIMIT >> 20) + " MiB; "
+                        + ReaderLimits.MAX_EXPANSION_PROPERTY + "); reading stopped there, the rest of the log is not read");
             } else if (failure != null) {
                 truncated = true;
                 problem(file + ": " + codec.description + " data ends early or is corrupt after "

@@ -20,8 +20,6 @@ record ReaderLimits(int maxStringBytes, long maxExpansionRatio) {
     static final long DEFAULT_MAX_EXPANSION_RATIO = 1000;
     /** The least a compressed log may expand to, whatever its size: small logs are never cut. */
     static final long MIN_DECOMPRESSED_LIMIT = 64L << 20;
-    static final String EXPANSION_RULE = "at most " + MAX_EXPANSION_PROPERTY + " times the file size, at least "
-            + (MIN_DECOMPRESSED_LIMIT >> 20) + " MiB";
 
     static final ReaderLimits DEFAULTS = new ReaderLimits(DEFAULT_MAX_STRING_BYTES, DEFAULT_MAX_EXPANSION_RATIO);
 
