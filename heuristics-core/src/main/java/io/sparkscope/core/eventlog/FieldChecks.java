@@ -93,6 +93,10 @@ final class FieldChecks {
                 return INVALID;
             }
             v = p.getLongValue();
+            if (v == INVALID) { // Long.MIN_VALUE: no field's range holds it, and it is the "invalid" mark here
+                what[0] = v + " is out of range";
+                return INVALID;
+            }
         } else if (t == JsonToken.VALUE_NUMBER_FLOAT) {
             double d = p.getDoubleValue();
             if (Double.isNaN(d) || Double.isInfinite(d)) {
@@ -108,6 +112,10 @@ final class FieldChecks {
                 return INVALID;
             }
             v = (long) d;
+            if (v == INVALID) {
+                what[0] = shown(p.getText()) + " is out of range";
+                return INVALID;
+            }
         } else {
             what[0] = describeNonNumber(p) + " is not a number";
             return INVALID;
@@ -222,6 +230,10 @@ final class FieldChecks {
                 return INVALID;
             }
             x = v.longValue();
+            if (x == INVALID) {
+                what[0] = x + " is out of range";
+                return INVALID;
+            }
         } else if (v.isNumber()) {
             double d = v.doubleValue();
             if (Double.isNaN(d) || Double.isInfinite(d)) {
@@ -237,6 +249,10 @@ final class FieldChecks {
                 return INVALID;
             }
             x = (long) d;
+            if (x == INVALID) {
+                what[0] = shown(v.asText()) + " is out of range";
+                return INVALID;
+            }
         } else {
             what[0] = (v.isTextual() ? quoted(v.asText()) : v.isObject() ? "an object" : v.isArray() ? "an array"
                     : v.asText()) + " is not a number";

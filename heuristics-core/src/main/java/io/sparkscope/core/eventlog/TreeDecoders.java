@@ -131,8 +131,7 @@ final class TreeDecoders {
                 // peaks are sizes, counts and times: never negative in what Spark writes
                 long v = FieldChecks.raw(e.getValue(), 0, Long.MAX_VALUE, what);
                 if (v == FieldChecks.INVALID) {
-                    checks.invalid("Executor Metrics", FieldChecks.shown(e.getKey()) + " " + what[0],
-                            ", that metric is left out");
+                    checks.invalid(FieldChecks.shown(e.getKey(), 100), what[0], ", that metric is left out");
                 } else {
                     peaks.put(e.getKey(), v);
                 }
