@@ -81,8 +81,8 @@ final class FieldChecks {
     // ---- streaming: the parser is on the value token ----
 
     /**
-     * The value as a long in [{@code min}, {@code max}], else {@link #INVALID} with {@code what} describing the
-     * problem in {@link #problem}. Does not record anything: callers decide between unknown and skip.
+     * The value as a long in [{@code min}, {@code max}], else {@link #INVALID} with {@code what[0]} saying what is
+     * wrong with it. Records nothing: callers decide between unknown and skip.
      */
     long raw(JsonParser p, long min, long max, String[] what) throws IOException {
         JsonToken t = p.currentToken();
@@ -128,7 +128,7 @@ final class FieldChecks {
         return v;
     }
 
-    /** A non-negative int (id, index, attempt, count); {@link #INVALID} after a warning-ready description. */
+    /** A non-negative int (id, index, attempt, count), else {@link #INVALID} with {@code what[0]} set. */
     long id(JsonParser p, String[] what) throws IOException {
         return raw(p, 0, Integer.MAX_VALUE, what);
     }

@@ -82,7 +82,7 @@ final class StageDecoder {
                 case "Number of Tasks" -> {
                     long n = checks.id(p, what);
                     if (n == FieldChecks.INVALID) {
-                        checks.invalid(field, what[0], " (the stage's last known task count is kept)");
+                        checks.invalid(field, what[0], " (the stage's last known task count is kept, else 0)");
                         numTasks = -1;
                     } else {
                         numTasks = (int) n;
