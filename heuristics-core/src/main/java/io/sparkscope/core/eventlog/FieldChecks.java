@@ -33,6 +33,8 @@ final class FieldChecks {
     private String event = "event";
     private final List<String> warnings = new ArrayList<>(2);
     private String pending;
+    /** Where the streaming checks put what is wrong: one array per read, not one per value (the hot path). */
+    private final String[] scratch = new String[1];
 
     /** Starts a line: its earlier warnings are dropped. */
     void begin() {
@@ -154,7 +156,7 @@ final class FieldChecks {
 
     /** An int id the event cannot do without: invalid skips the event. */
     int requiredId(JsonParser p, String field) throws IOException, InvalidEventException {
-        String[] what = new String[1];
+        String[] what = scratch;
         long v = id(p, what);
         if (v == INVALID) {
             throw skip(field, what[0]);
@@ -164,7 +166,7 @@ final class FieldChecks {
 
     /** A long id the event cannot do without: invalid skips the event. */
     long requiredLongId(JsonParser p, String field) throws IOException, InvalidEventException {
-        String[] what = new String[1];
+        String[] what = scratch;
         long v = nonNegative(p, what);
         if (v == INVALID) {
             throw skip(field, what[0]);
@@ -174,7 +176,7 @@ final class FieldChecks {
 
     /** A time whose record has an unknown marker: invalid gives {@code unknown} after a warning. */
     long timeOr(JsonParser p, String field, long unknown) throws IOException {
-        String[] what = new String[1];
+        String[] what = scratch;
         long v = time(p, what);
         if (v == INVALID) {
             invalid(field, what[0], "");
@@ -185,7 +187,7 @@ final class FieldChecks {
 
     /** A task metric: invalid is 0, what Spark's reader gives a metric the log does not carry. */
     long metric(JsonParser p, String field) throws IOException {
-        String[] what = new String[1];
+        String[] what = scratch;
         long v = nonNegative(p, what);
         if (v == INVALID) {
             invalid(field, what[0], " (0, as for a metric the log does not carry)");

@@ -337,6 +337,17 @@ class ValueValidationTest {
     }
 
     @Test
+    void anEventTooBigAsATreeIsSkippedWithItsLimit() throws Exception {
+        int line = indexOf("SparkListenerSQLExecutionStart");
+        Path file = logWith("flood", line, l -> l.replace("\"modifiedConfigs\":{}",
+                "\"modifiedConfigs\":[" + "{},".repeat(EventDecoder.MAX_TREE_TOKENS) + "{}]"));
+        TestLogs.Result r = TestLogs.read(file);
+        assertEquals(List.of(file + ":" + (line + 1) + ": SparkListenerSQLExecutionStart holds more than 2000000 JSON "
+                + "values, the limit for an event read whole; skipped"), r.problems());
+        assertEquals(RealisticLog.lines().size() - 1, r.events().size(), "the rest is read");
+    }
+
+    @Test
     void aLinkLoopAndTwoLinksToOneLogReadItOnce() throws Exception {
         Path logs = Files.createDirectory(dir.resolve("logs"));
         TestLogs.write(logs.resolve(APP), RealisticLog.lines());
