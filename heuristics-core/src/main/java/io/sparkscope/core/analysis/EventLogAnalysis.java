@@ -22,9 +22,22 @@ public final class EventLogAnalysis {
         }
     }
 
+    /**
+     * Never throws for any log content: an event the recorder fails on is skipped with a "file:line" problem, and
+     * a snapshot that cannot be built is one "file: reason" problem and an empty result, so the caller goes on
+     * with its next log.
+     */
     public static Result analyze(EventLogSource source, RecorderOptions options, Consumer<String> problems) {
         Recorder recorder = new Recorder(options);
-        ReadStats stats = EventLogReader.read(source, recorder::onEvent, problems);
-        return new Result(source, recorder.snapshot(), stats);
+        ReadStats stats = EventLogReader.readContained(source, recorder::onEvent, problems);
+        AppSnapshot snapshot;
+        try {
+            snapshot = recorder.snapshot();
+        } catch (RuntimeException | StackOverflowError e) {
+            problems.accept(source.path() + ": cannot build the application's summary (" + e.getClass().getSimpleName()
+                    + ": " + io.sparkscope.core.event.TaskEndReason.firstLine(String.valueOf(e.getMessage())) + "); skipped");
+            snapshot = new Recorder(options).snapshot();
+        }
+        return new Result(source, snapshot, stats);
     }
 }

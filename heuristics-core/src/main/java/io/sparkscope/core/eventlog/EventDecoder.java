@@ -7,6 +7,7 @@ import io.sparkscope.core.event.SparkEvent;
 
 import java.io.IOException;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -14,18 +15,43 @@ import java.util.Map;
  * ({@link TaskDecoder}, {@link StageDecoder}); rare ones through the tree model ({@link TreeDecoders}); unknown
  * types are only scanned (so broken JSON is still caught) and become {@link SparkEvent.Unknown}.
  *
+ * <p>Every value the recorder uses is checked with Spark's ranges as it is decoded ({@link FieldChecks}) and
+ * against the events before it ({@link Consistency}); the warnings of a line are in {@link #warnings()} after
+ * {@link #decode}.
+ *
  * <p>Not thread-safe: one per read.
  */
 final class EventDecoder {
     static final String SQL_PACKAGE = "org.apache.spark.sql.execution.ui.";
+    /**
+     * JSON values one event decoded as a whole tree may hold. A tree costs tens of bytes per value, so this keeps
+     * one such event to about 100 MB whatever its line holds; Spark's largest real ones (SQL plans of thousands
+     * of operators, environments) stay well under it.
+     */
+    static final int MAX_TREE_TOKENS = 2_000_000;
 
     private final TaskDecoder tasks;
     /** Also shares the event type names: the type is read without allocating a String per line. */
     private final Interner interner = new Interner();
     private final Map<String, SparkEvent.Unknown> unknowns = new HashMap<>();
+    private final FieldChecks checks = new FieldChecks();
+    private final Consistency consistency;
 
-    EventDecoder() {
-        this.tasks = new TaskDecoder(interner);
+    /** @param logName the log's file or rolling-directory name (for an application id the log lacks) */
+    EventDecoder(String logName) {
+        this.tasks = new TaskDecoder(interner, checks);
+        this.consistency = new Consistency(checks, logName);
+    }
+
+    /** Warnings about invalid values of the line last decoded (also of one that threw InvalidEventException). */
+    List<String> warnings() {
+        return checks.warnings();
+    }
+
+    /** See {@link Consistency#missingApplicationStart()}; its warning is in {@link #warnings()}. */
+    SparkEvent.ApplicationStart missingApplicationStart() {
+        checks.begin();
+        return consistency.missingApplicationStart();
     }
 
     /**
@@ -33,6 +59,12 @@ final class EventDecoder {
      * @throws InvalidEventException valid JSON but not a usable event
      */
     SparkEvent decode(byte[] buf, int off, int len) throws IOException, InvalidEventException {
+        checks.begin();
+        SparkEvent event = parse(buf, off, len);
+        return consistency.apply(event, tasks.launchProblem());
+    }
+
+    private SparkEvent parse(byte[] buf, int off, int len) throws IOException, InvalidEventException {
         try (JsonParser p = Json.FACTORY.createParser(buf, off, len)) {
             if (p.nextToken() != JsonToken.START_OBJECT) {
                 throw new InvalidEventException("not a JSON object");
@@ -75,17 +107,18 @@ final class EventDecoder {
         if (type == null || type.isEmpty()) {
             throw new InvalidEventException("\"Event\" field is empty");
         }
+        checks.event(type.startsWith(SQL_PACKAGE) ? type.substring(SQL_PACKAGE.length()) : type);
         switch (type) {
             case "SparkListenerTaskEnd":
                 return tasks.taskEnd(p);
             case "SparkListenerTaskStart":
                 return tasks.taskStart(p);
             case "SparkListenerStageCompleted":
-                return StageDecoder.stageCompleted(p);
+                return StageDecoder.stageCompleted(p, checks);
             case "SparkListenerStageSubmitted":
-                return StageDecoder.stageSubmitted(p);
+                return StageDecoder.stageSubmitted(p, checks);
             case "SparkListenerJobStart":
-                return StageDecoder.jobStart(p);
+                return StageDecoder.jobStart(p, checks);
             default:
                 break;
         }
@@ -95,21 +128,22 @@ final class EventDecoder {
             return unknowns.computeIfAbsent(type, SparkEvent.Unknown::new);
         }
         p.nextToken();
-        return tree.decode(Json.restAsTree(p, Json.MAPPER.createObjectNode()));
+        JsonParser budgeted = new TokenBudget(p, MAX_TREE_TOKENS, checks.event());
+        return tree.decode(Json.restAsTree(budgeted, Json.MAPPER.createObjectNode()), checks);
     }
 
     @FunctionalInterface
     private interface TreeDecoder {
-        SparkEvent decode(ObjectNode event) throws InvalidEventException;
+        SparkEvent decode(ObjectNode event, FieldChecks checks) throws InvalidEventException;
     }
 
     private static TreeDecoder treeDecoder(String type) {
         String name = type.startsWith(SQL_PACKAGE) ? type.substring(SQL_PACKAGE.length()) : type;
         return switch (name) {
-            case "SparkListenerLogStart" -> TreeDecoders::logStart;
+            case "SparkListenerLogStart" -> (n, c) -> TreeDecoders.logStart(n);
             case "SparkListenerApplicationStart" -> TreeDecoders::applicationStart;
             case "SparkListenerApplicationEnd" -> TreeDecoders::applicationEnd;
-            case "SparkListenerEnvironmentUpdate" -> TreeDecoders::environmentUpdate;
+            case "SparkListenerEnvironmentUpdate" -> (n, c) -> TreeDecoders.environmentUpdate(n);
             case "SparkListenerExecutorAdded" -> TreeDecoders::executorAdded;
             case "SparkListenerExecutorRemoved" -> TreeDecoders::executorRemoved;
             case "SparkListenerBlockManagerAdded" -> TreeDecoders::blockManagerAdded;

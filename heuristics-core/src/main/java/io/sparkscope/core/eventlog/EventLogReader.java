@@ -18,6 +18,18 @@ import java.util.function.Consumer;
  * <p>Bad content never throws: each problem becomes one line "file:line: what was wrong" and reading goes on.
  * Lines are capped at {@link #DEFAULT_MAX_LINE_BYTES} (system property {@value #MAX_LINE_PROPERTY}); a longer
  * line is skipped without being held in memory.
+ *
+ * <p>Values are checked with Spark's own ranges before they reach the consumer: ids, indices and attempt numbers
+ * non-negative and within their type (nothing wraps), times epoch milliseconds before the year 2200 and an end
+ * never before its start, core counts 1 to 65 536, sizes and metrics non-negative, no NaN or Infinity. An invalid
+ * value gives one warning "file:line: &lt;event&gt; field "&lt;name&gt;": &lt;what&gt;; treated as unknown" and becomes the
+ * record's unknown value (-1 for a time, a task's finish 0, a metric 0 as Spark gives a missing one); where a
+ * record has no unknown (a task's index, a stage id) the event is skipped with that warning. A log without an
+ * application id gets one from its file name, the way Spark names logs. Memory and time are bounded besides the
+ * line cap: a string longer than 1 MiB ({@value ReaderLimits#MAX_STRING_PROPERTY}) is cut with a warning; a
+ * compressed log may expand to 1000 times its size on disk, at least 64 MiB
+ * ({@value ReaderLimits#MAX_EXPANSION_PROPERTY}), then reading stops with a warning; an event decoded whole holds
+ * at most {@value EventDecoder#MAX_TREE_TOKENS} JSON values.
  */
 public final class EventLogReader {
     /** System property overriding the line-length cap, in bytes. */
@@ -59,7 +71,21 @@ public final class EventLogReader {
     /** As {@link #read(EventLogSource, Consumer, Consumer)} with an explicit line-length cap. */
     public static ReadStats read(EventLogSource source, Consumer<SparkEvent> sink, Consumer<String> problems,
                                  int maxLineBytes) {
-        return new LogRead(sink, problems, maxLineBytes).run(source);
+        return new LogRead(sink, problems, maxLineBytes, ReaderLimits.fromSystemProperties(), false).run(source);
+    }
+
+    /**
+     * As {@link #read(EventLogSource, Consumer, Consumer)}, but nothing escapes, whatever the log holds: an
+     * exception {@code sink} throws for one event is reported as "file:line: &lt;event&gt; could not be applied
+     * (…); that event is skipped" and reading goes on, so one event the consumer cannot handle costs that event,
+     * not the application. And the log is taken as one application: if it has Spark events but no
+     * SparkListenerApplicationStart (its first part lost, its first line damaged), one is made from the log's
+     * name as Spark names logs (start time unknown) and delivered last, with a warning, so the application keeps
+     * an id rather than being dropped.
+     */
+    public static ReadStats readContained(EventLogSource source, Consumer<SparkEvent> sink,
+                                          Consumer<String> problems) {
+        return new LogRead(sink, problems, maxLineBytes(), ReaderLimits.fromSystemProperties(), true).run(source);
     }
 
     static int maxLineBytes() {

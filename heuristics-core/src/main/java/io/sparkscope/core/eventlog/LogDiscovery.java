@@ -45,7 +45,9 @@ final class LogDiscovery {
         }
         List<EventLogSource> found = new ArrayList<>();
         int[] skipped = {0};
-        walk(path, 0, found, skipped, warnings);
+        Walk walk = new Walk(warnings);
+        walk.seenDir(path);
+        walk(path, 0, found, skipped, walk);
         if (found.isEmpty()) {
             throw new EventLogException(path + ": no event logs in this directory"
                     + (skipped[0] > 0 ? " (" + skipped[0] + " other files skipped)" : ""));
@@ -54,8 +56,47 @@ final class LogDiscovery {
         return List.copyOf(found);
     }
 
-    private static void walk(Path dir, int depth, List<EventLogSource> found, int[] skipped,
-                             Consumer<String> warnings) {
+    /**
+     * What a directory walk has met, by real path: a symbolic link back up the tree (a loop) or two links to the
+     * same file must not give one log several times.
+     */
+    private static final class Walk {
+        final Consumer<String> warnings;
+        private final java.util.Set<Path> dirs = new java.util.HashSet<>();
+        private final java.util.Map<Path, Path> logs = new java.util.HashMap<>();
+
+        Walk(Consumer<String> warnings) {
+            this.warnings = warnings;
+        }
+
+        /** True when this directory (by its real path) was walked already; registers it otherwise. */
+        boolean seenDir(Path dir) {
+            Path real = real(dir);
+            return !dirs.add(real);
+        }
+
+        /** False (after a warning) when this file or rolling directory was found already by another path. */
+        boolean firstTime(Path log) {
+            Path real = real(log);
+            Path earlier = logs.putIfAbsent(real, log);
+            if (earlier != null) {
+                warnings.accept(log + ": the same log as " + earlier + " (links to " + real + "); read once");
+                return false;
+            }
+            return true;
+        }
+
+        private static Path real(Path p) {
+            try {
+                return p.toRealPath();
+            } catch (IOException e) {
+                return p.toAbsolutePath().normalize();
+            }
+        }
+    }
+
+    private static void walk(Path dir, int depth, List<EventLogSource> found, int[] skipped, Walk walk) {
+        Consumer<String> warnings = walk.warnings;
         List<Path> entries;
         try (Stream<Path> list = Files.list(dir)) {
             entries = list.sorted().toList();
@@ -70,6 +111,9 @@ final class LogDiscovery {
                     continue;
                 }
                 if (FileNames.isRollingDir(name)) {
+                    if (!walk.firstTime(entry)) {
+                        continue;
+                    }
                     EventLogSource rolling = rolling(entry, warnings);
                     if (rolling != null) {
                         found.add(rolling);
@@ -77,7 +121,13 @@ final class LogDiscovery {
                         warnings.accept(entry + ": rolling event log directory without events_ files; skipped");
                     }
                 } else if (depth < MAX_DEPTH) {
-                    walk(entry, depth + 1, found, skipped, warnings);
+                    if (walk.seenDir(entry)) {
+                        if (Files.isSymbolicLink(entry)) {
+                            warnings.accept(entry + ": a link to a directory already searched; skipped");
+                        }
+                        continue;
+                    }
+                    walk(entry, depth + 1, found, skipped, walk);
                 }
             } else if (Files.isRegularFile(entry)) {
                 if (FileNames.isObviousNonLog(name)) {
@@ -86,7 +136,9 @@ final class LogDiscovery {
                 }
                 String why = notAnEventLog(entry);
                 if (why == null) {
-                    found.add(EventLogSource.ofFile(entry));
+                    if (walk.firstTime(entry)) {
+                        found.add(EventLogSource.ofFile(entry));
+                    }
                 } else {
                     skipped[0]++;
                     warnings.accept(entry + ": skipped, " + why);

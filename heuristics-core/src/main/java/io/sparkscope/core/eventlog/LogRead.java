@@ -5,6 +5,7 @@ import io.sparkscope.core.event.SparkEvent;
 import java.io.BufferedInputStream;
 import java.io.IOException;
 import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -18,11 +19,15 @@ final class LogRead implements LineScanner.Handler {
     private static final int READ_BUFFER = 1 << 16;
     /** Head bytes looked at to tell a codec, JSON or binary garbage apart. */
     private static final int HEAD_BYTES = 4096;
+    /** Lines up to this size get invalid UTF-8 replaced by U+FFFD on a copy; longer ones by '?' in place. */
+    private static final int UTF8_COPY_LIMIT = 4 << 20;
 
     private final Consumer<SparkEvent> sink;
     private final Consumer<String> problemSink;
     private final int maxLineBytes;
-    private final EventDecoder decoder = new EventDecoder();
+    private final ReaderLimits limits;
+    private final boolean containSinkFailures;
+    private EventDecoder decoder;
     private final List<String> problems = new ArrayList<>();
     private final Map<String, Long> unknownTypes = new HashMap<>();
     private long suppressedProblems;
@@ -33,6 +38,8 @@ final class LogRead implements LineScanner.Handler {
     private long unknown;
     private long bytesRead;
     private boolean truncated;
+    private long invalidValues;
+    private long sinkFailures;
 
     // per part
     private String file;
@@ -40,23 +47,88 @@ final class LogRead implements LineScanner.Handler {
     private long partEvents;
     private long partMalformed;
 
-    LogRead(Consumer<SparkEvent> sink, Consumer<String> problems, int maxLineBytes) {
+    /**
+     * @param containSinkFailures read the log as one whole application for a recorder: an exception from
+     *                            {@code sink} is reported as the line's problem and reading goes on (else it
+     *                            propagates), and a log without an ApplicationStart gets one made from its name
+     */
+    LogRead(Consumer<SparkEvent> sink, Consumer<String> problems, int maxLineBytes, ReaderLimits limits,
+            boolean containSinkFailures) {
         this.sink = sink;
         this.problemSink = problems;
         this.maxLineBytes = maxLineBytes;
+        this.limits = limits;
+        this.containSinkFailures = containSinkFailures;
     }
 
     ReadStats run(EventLogSource source) {
+        Path name = source.path().getFileName();
+        decoder = new EventDecoder(name == null ? source.path().toString() : name.toString());
         List<Path> parts = source.parts();
+        if (source.rolling()) {
+            checkRollingSequence(source);
+        }
         for (int i = 0; i < parts.size(); i++) {
-            readPart(parts.get(i), i == parts.size() - 1);
+            try {
+                readPart(parts.get(i), i == parts.size() - 1);
+            } catch (RuntimeException | StackOverflowError e) {
+                // a reader bug or a decompressor failing in a way it does not declare: this part ends here
+                truncated = true;
+                problem(parts.get(i) + ": reading stopped: " + e.getClass().getSimpleName() + ": " + message(e));
+            } catch (Error e) {
+                if (e instanceof VirtualMachineError) {
+                    throw e;
+                }
+                truncated = true;
+                problem(parts.get(i) + ": reading stopped: " + e.getClass().getSimpleName() + ": " + message(e));
+            }
+        }
+        SparkEvent.ApplicationStart made = containSinkFailures ? decoder.missingApplicationStart() : null;
+        if (made != null) {
+            for (String w : decoder.warnings()) {
+                problem(source.path() + ": " + w);
+            }
+            deliver(made, source.path() + ":");
         }
         if (suppressedProblems > 0) {
             String note = source.path() + ": " + suppressedProblems + " more problems not shown";
             problems.add(note);
             problemSink.accept(note);
         }
-        return new ReadStats(lines, events, malformed, unknown, unknownTypes, bytesRead, truncated, problems);
+        return new ReadStats(lines, events, malformed, unknown, unknownTypes, bytesRead, truncated, invalidValues,
+                sinkFailures, problems);
+    }
+
+    /**
+     * A rolling log's parts are numbered 1, 2, 3, …; after compaction the first is the compacted one. A number
+     * that is missing is a part that was deleted or never copied: its events are lost, which the user must know.
+     */
+    private void checkRollingSequence(EventLogSource source) {
+        List<Path> parts = source.parts();
+        long expected = -1;
+        for (Path part : parts) {
+            String name = part.getFileName().toString();
+            long index = FileNames.rollingIndex(name);
+            if (index < 0) {
+                continue;
+            }
+            if (expected < 0) {
+                if (index > 1 && !FileNames.parse(name).compact()) {
+                    problem(source.path() + ": rolling event log has no " + range(1, index - 1)
+                            + " (its first part is events_" + index + "); the events in " + (index == 2 ? "it" : "them")
+                            + " are missing");
+                }
+            } else if (index > expected) {
+                problem(source.path() + ": rolling event log has no " + range(expected, index - 1)
+                        + " (between events_" + (expected - 1) + " and events_" + index + "); the events in "
+                        + (index - 1 == expected ? "it" : "them") + " are missing");
+            }
+            expected = index + 1;
+        }
+    }
+
+    private static String range(long from, long to) {
+        return from == to ? "events_" + from + " file" : "events_" + from + " to events_" + to + " files";
     }
 
     private void readPart(Path part, boolean last) {
@@ -77,20 +149,32 @@ final class LogRead implements LineScanner.Handler {
                 return;
             }
             InputStream in;
+            long expansionLimit = -1;
             try {
                 in = codec.open(raw);
+                if (codec != Codec.PLAIN) {
+                    expansionLimit = limits.maxDecompressedBytes(Files.size(part));
+                    in = new ExpansionLimit(in, expansionLimit);
+                }
             } catch (IOException | RuntimeException e) {
                 problem(file + ": cannot read as " + codec.description + " data: " + message(e));
                 return;
             }
             scanner = new LineScanner(maxLineBytes);
-            try (in) { // closing frees the decompressor's native buffers
-                scanner.scan(in, this);
+            InputStream stream = in;
+            try (stream) { // closing frees the decompressor's native buffers
+                scanner.scan(stream, this);
             }
             lines += scanner.lines();
             bytesRead += scanner.bytesRead();
             IOException failure = scanner.failure();
-            if (failure != null) {
+            if (failure instanceof ExpansionLimit.Exceeded) {
+                truncated = true;
+                problem(file + ": " + codec.description + " data expands past " + expansionLimit + " bytes from "
+                        + Files.size(part) + " bytes on disk (the limit: " + limits.maxExpansionRatio()
+                        + " times the file size, at least " + (ReaderLimits.MIN_DECOMPRESSED_LIMIT >> 20) + " MiB; "
+                        + ReaderLimits.MAX_EXPANSION_PROPERTY + "); reading stopped there, the rest of the log is not read");
+            } else if (failure != null) {
                 truncated = true;
                 problem(file + ": " + codec.description + " data ends early or is corrupt after "
                         + scanner.bytesRead() + " uncompressed bytes (" + message(failure) + "); the log is cut");
@@ -138,12 +222,31 @@ final class LogRead implements LineScanner.Handler {
         if (isBlank(buf, off, len)) {
             return;
         }
+        List<String> cuts = null;
+        if (len > limits.maxStringBytes()) {
+            cuts = new ArrayList<>(1);
+            len = LongStrings.cut(buf, off, len, limits.maxStringBytes(), cuts);
+        }
         SparkEvent event;
         try {
-            event = decoder.decode(buf, off, len);
+            try {
+                event = decoder.decode(buf, off, len);
+            } catch (com.fasterxml.jackson.core.JsonParseException e) {
+                String m = e.getOriginalMessage();
+                if (m == null || !m.contains("Invalid UTF-8")) {
+                    throw e;
+                }
+                // Spark writes UTF-8, but a damaged file is still read: the bad bytes are replaced
+                byte[] fixed = replaceInvalidUtf8(buf, off, len);
+                warnLine(lineNo, "invalid UTF-8 bytes replaced with "
+                        + (fixed == buf ? "'?'" : "U+FFFD") + " (the file is damaged)");
+                event = fixed == buf ? decoder.decode(buf, off, len) : decoder.decode(fixed, 0, fixed.length);
+            }
         } catch (InvalidEventException e) {
             malformed++;
             partMalformed++;
+            warnCuts(lineNo, cuts);
+            warnValues(lineNo);
             problem(file + ":" + lineNo + ": " + e.getMessage());
             return;
         } catch (IOException | RuntimeException | StackOverflowError e) {
@@ -159,6 +262,8 @@ final class LogRead implements LineScanner.Handler {
             problem(file + ":" + lineNo + ": " + describe(e));
             return;
         }
+        warnCuts(lineNo, cuts);
+        warnValues(lineNo);
         if (event instanceof SparkEvent.Unknown u) {
             unknown++;
             unknownTypes.merge(u.type(), 1L, Long::sum);
@@ -166,7 +271,70 @@ final class LogRead implements LineScanner.Handler {
             events++;
             partEvents++;
         }
-        sink.accept(event);
+        deliver(event, file + ":" + lineNo + ":");
+    }
+
+    private void deliver(SparkEvent event, String where) {
+        if (!containSinkFailures) {
+            sink.accept(event);
+            return;
+        }
+        try {
+            sink.accept(event);
+        } catch (RuntimeException | StackOverflowError e) {
+            sinkFailures++;
+            problem(where + " " + eventName(event) + " could not be applied (" + e.getClass().getSimpleName() + ": "
+                    + message(e) + "); that event is skipped");
+        }
+    }
+
+    private static String eventName(SparkEvent e) {
+        return e instanceof SparkEvent.Unknown u ? u.type() : "SparkListener" + e.getClass().getSimpleName();
+    }
+
+    private void warnLine(long lineNo, String warning) {
+        invalidValues++;
+        problem(file + ":" + lineNo + ": " + warning);
+    }
+
+    private void warnCuts(long lineNo, List<String> cuts) {
+        if (cuts != null) {
+            for (String cut : cuts) {
+                warnLine(lineNo, cut);
+            }
+        }
+    }
+
+    private void warnValues(long lineNo) {
+        for (String w : decoder.warnings()) {
+            warnLine(lineNo, w);
+        }
+    }
+
+    /**
+     * The line with each invalid UTF-8 byte replaced: by U+FFFD in a new array for lines up to
+     * {@link #UTF8_COPY_LIMIT}, else by '?' in place (the same array is returned), so a long line is not copied.
+     */
+    static byte[] replaceInvalidUtf8(byte[] buf, int off, int len) {
+        if (len <= UTF8_COPY_LIMIT) {
+            return new String(buf, off, len, StandardCharsets.UTF_8).getBytes(StandardCharsets.UTF_8);
+        }
+        int end = off + len;
+        int i = off;
+        while (i < end) {
+            int b = buf[i] & 0xFF;
+            int n = b < 0x80 ? 0 : b >= 0xC2 && b <= 0xDF ? 1 : b >= 0xE0 && b <= 0xEF ? 2 : b >= 0xF0 && b <= 0xF4 ? 3 : -1;
+            boolean ok = n >= 0 && i + n < end;
+            for (int k = 1; ok && k <= n; k++) {
+                ok = (buf[i + k] & 0xC0) == 0x80;
+            }
+            if (!ok) {
+                buf[i++] = '?';
+                continue;
+            }
+            i += n + 1;
+        }
+        return buf;
     }
 
     @Override
@@ -190,6 +358,9 @@ final class LogRead implements LineScanner.Handler {
     }
 
     private static String describe(Throwable e) {
+        if (e instanceof TokenBudget.EventTooLargeException) {
+            return e.getMessage();
+        }
         if (e instanceof com.fasterxml.jackson.core.JsonProcessingException j) {
             String where = j.getLocation() == null ? "" : " at column " + j.getLocation().getColumnNr();
             return "malformed JSON" + where + ": " + Json.firstLine(j.getOriginalMessage());

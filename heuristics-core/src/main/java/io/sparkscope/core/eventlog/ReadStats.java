@@ -16,11 +16,16 @@ import java.util.TreeMap;
  * @param unknownTypes   those types with their counts, sorted by name
  * @param bytesRead      uncompressed bytes read
  * @param truncated      the log ends early: a decompression stream broke off, or the last line is cut
+ * @param invalidValues  warnings about values: outside Spark's ranges (each treated as unknown), strings cut to
+ *                       the length limit, invalid UTF-8 replaced
+ * @param sinkFailures   events the consumer threw on and that were skipped (only when reading with
+ *                       {@link EventLogReader#readContained})
  * @param problems       the one-line problem messages also given to the problems consumer (the first
  *                       {@value EventLogReader#MAX_KEPT_PROBLEMS}; more are counted in a final message)
  */
 public record ReadStats(long lines, long events, long malformedLines, long skippedUnknown,
-                        Map<String, Long> unknownTypes, long bytesRead, boolean truncated, List<String> problems) {
+                        Map<String, Long> unknownTypes, long bytesRead, boolean truncated, long invalidValues,
+                        long sinkFailures, List<String> problems) {
     public ReadStats {
         unknownTypes = Collections.unmodifiableMap(new TreeMap<>(unknownTypes));
         problems = List.copyOf(problems);

@@ -10,36 +10,45 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
-import static io.sparkscope.core.eventlog.Json.intValue;
-import static io.sparkscope.core.eventlog.Json.longValue;
 import static io.sparkscope.core.eventlog.Json.text;
 
 /**
  * Streaming decoder for stage-submitted, stage-completed and job-start. They are rarer than task events but can be
  * large: a job-start repeats the full "Stage Info" of every stage it may run, each with its "RDD Info" lineage,
  * which we skip. Names and defaults follow Spark's {@code JsonProtocol.stageInfoFromJson / jobStartFromJson}.
+ *
+ * <p>Values are checked with Spark's ranges ({@link FieldChecks}): an invalid stage or job id or attempt number
+ * skips the event (a job start's stage info with one is left out of it); an invalid time becomes -1 (unknown); an
+ * invalid task count becomes -1 here, which {@link Consistency} replaces with the stage's last known count.
  */
 final class StageDecoder {
     private static final int ABSENT = Integer.MIN_VALUE;
+    /** Accumulables kept per stage info; past it they are counted in one warning (a real stage has hundreds). */
+    static final int MAX_ACCUMULABLES = 100_000;
+    /** Ids kept per "Stage IDs" / "Parent IDs" list. */
+    static final int MAX_IDS = 1_000_000;
 
     private StageDecoder() {
     }
 
-    static SparkEvent.StageSubmitted stageSubmitted(JsonParser p) throws IOException, InvalidEventException {
-        return new SparkEvent.StageSubmitted(stageInfoField(p, "SparkListenerStageSubmitted"));
+    static SparkEvent.StageSubmitted stageSubmitted(JsonParser p, FieldChecks checks)
+            throws IOException, InvalidEventException {
+        return new SparkEvent.StageSubmitted(stageInfoField(p, "SparkListenerStageSubmitted", checks));
     }
 
-    static SparkEvent.StageCompleted stageCompleted(JsonParser p) throws IOException, InvalidEventException {
-        return new SparkEvent.StageCompleted(stageInfoField(p, "SparkListenerStageCompleted"));
+    static SparkEvent.StageCompleted stageCompleted(JsonParser p, FieldChecks checks)
+            throws IOException, InvalidEventException {
+        return new SparkEvent.StageCompleted(stageInfoField(p, "SparkListenerStageCompleted", checks));
     }
 
-    private static StageInfo stageInfoField(JsonParser p, String event) throws IOException, InvalidEventException {
+    private static StageInfo stageInfoField(JsonParser p, String event, FieldChecks checks)
+            throws IOException, InvalidEventException {
         StageInfo info = null;
         for (JsonToken t = p.nextToken(); t == JsonToken.FIELD_NAME; t = p.nextToken()) {
             String field = p.currentName();
             p.nextToken();
             if (field.equals("Stage Info") && p.currentToken() == JsonToken.START_OBJECT) {
-                info = stageInfo(p);
+                info = stageInfo(p, checks);
             } else {
                 p.skipChildren(); // "Properties" of stage-submitted: the job-start carries the same
             }
@@ -51,7 +60,7 @@ final class StageDecoder {
     }
 
     /** The parser is on the START_OBJECT of a "Stage Info". */
-    static StageInfo stageInfo(JsonParser p) throws IOException, InvalidEventException {
+    static StageInfo stageInfo(JsonParser p, FieldChecks checks) throws IOException, InvalidEventException {
         int stageId = ABSENT;
         int attemptId = 0;
         String name = "";
@@ -62,20 +71,30 @@ final class StageDecoder {
         long completionTime = -1;
         String failureReason = null;
         List<StageInfo.Accumulable> accumulables = List.of();
+        String[] what = new String[1];
         for (JsonToken t = p.nextToken(); t == JsonToken.FIELD_NAME; t = p.nextToken()) {
             String field = p.currentName();
             JsonToken v = p.nextToken();
             switch (field) {
-                case "Stage ID" -> stageId = intValue(p);
-                case "Stage Attempt ID" -> attemptId = intValue(p);
+                case "Stage ID" -> stageId = checks.requiredId(p, field);
+                case "Stage Attempt ID" -> attemptId = checks.requiredId(p, field);
                 case "Stage Name" -> name = orDefault(text(p), "");
-                case "Number of Tasks" -> numTasks = intValue(p);
-                case "Parent IDs" -> parentIds = intList(p);
+                case "Number of Tasks" -> {
+                    long n = checks.id(p, what);
+                    if (n == FieldChecks.INVALID) {
+                        checks.invalid(field, what[0], " (the stage's last known task count is kept, else 0)");
+                        numTasks = -1;
+                    } else {
+                        numTasks = (int) n;
+                    }
+                }
+                case "Parent IDs" -> parentIds = intList(p, field, checks);
                 case "Details" -> details = orDefault(text(p), "");
-                case "Submission Time" -> submissionTime = v == JsonToken.VALUE_NULL ? -1 : longValue(p);
-                case "Completion Time" -> completionTime = v == JsonToken.VALUE_NULL ? -1 : longValue(p);
+                // Spark leaves both out while they are unknown; some writers put null
+                case "Submission Time" -> submissionTime = v == JsonToken.VALUE_NULL ? -1 : checks.timeOr(p, field, -1);
+                case "Completion Time" -> completionTime = v == JsonToken.VALUE_NULL ? -1 : checks.timeOr(p, field, -1);
                 case "Failure Reason" -> failureReason = text(p);
-                case "Accumulables" -> accumulables = accumulables(p);
+                case "Accumulables" -> accumulables = accumulables(p, checks);
                 default -> p.skipChildren(); // "RDD Info", "Resource Profile Id", "Shuffle Push …"
             }
         }
@@ -86,7 +105,7 @@ final class StageDecoder {
                 completionTime, failureReason, accumulables);
     }
 
-    static SparkEvent.JobStart jobStart(JsonParser p) throws IOException, InvalidEventException {
+    static SparkEvent.JobStart jobStart(JsonParser p, FieldChecks checks) throws IOException, InvalidEventException {
         int jobId = ABSENT;
         long submissionTime = -1;
         List<Integer> stageIds = List.of();
@@ -96,10 +115,10 @@ final class StageDecoder {
             String field = p.currentName();
             JsonToken v = p.nextToken();
             switch (field) {
-                case "Job ID" -> jobId = intValue(p);
-                case "Submission Time" -> submissionTime = v == JsonToken.VALUE_NULL ? -1 : longValue(p);
-                case "Stage IDs" -> stageIds = intList(p);
-                case "Stage Infos" -> stageInfos = stageInfos(p);
+                case "Job ID" -> jobId = checks.requiredId(p, field);
+                case "Submission Time" -> submissionTime = v == JsonToken.VALUE_NULL ? -1 : checks.timeOr(p, field, -1);
+                case "Stage IDs" -> stageIds = intList(p, field, checks);
+                case "Stage Infos" -> stageInfos = stageInfos(p, checks);
                 case "Properties" -> properties = Json.stringMap(p);
                 default -> p.skipChildren();
             }
@@ -117,7 +136,7 @@ final class StageDecoder {
         return new SparkEvent.JobStart(jobId, submissionTime, stageIds, stageInfos, properties);
     }
 
-    private static List<StageInfo> stageInfos(JsonParser p) throws IOException, InvalidEventException {
+    private static List<StageInfo> stageInfos(JsonParser p, FieldChecks checks) throws IOException {
         if (p.currentToken() != JsonToken.START_ARRAY) {
             p.skipChildren();
             return null;
@@ -125,7 +144,13 @@ final class StageDecoder {
         List<StageInfo> infos = new ArrayList<>();
         for (JsonToken t = p.nextToken(); t != JsonToken.END_ARRAY && t != null; t = p.nextToken()) {
             if (t == JsonToken.START_OBJECT) {
-                infos.add(stageInfo(p));
+                try {
+                    infos.add(stageInfo(p, checks));
+                } catch (InvalidEventException e) {
+                    // one unusable stage info costs that stage, not the job; the parser is inside it: skip the rest
+                    skipRestOfObject(p);
+                    checks.warn(e.getMessage().replace("so the event is skipped", "so that stage info is left out"));
+                }
             } else {
                 p.skipChildren();
             }
@@ -133,32 +158,59 @@ final class StageDecoder {
         return infos;
     }
 
-    private static List<Integer> intList(JsonParser p) throws IOException {
+    /**
+     * After an invalid top-level field of a stage info (the parser on that field's value): skips the remaining
+     * fields, leaving the parser on the stage info's END_OBJECT.
+     */
+    private static void skipRestOfObject(JsonParser p) throws IOException {
+        for (JsonToken t = p.nextToken(); t == JsonToken.FIELD_NAME; t = p.nextToken()) {
+            p.nextToken();
+            p.skipChildren();
+        }
+    }
+
+    /** A list of ids; an invalid one is left out with a warning. */
+    private static List<Integer> intList(JsonParser p, String field, FieldChecks checks) throws IOException {
         if (p.currentToken() != JsonToken.START_ARRAY) {
             p.skipChildren();
             return List.of();
         }
         List<Integer> ids = new ArrayList<>();
+        String[] what = new String[1];
+        long over = 0;
         for (JsonToken t = p.nextToken(); t != JsonToken.END_ARRAY && t != null; t = p.nextToken()) {
-            if (t == JsonToken.VALUE_NUMBER_INT || t == JsonToken.VALUE_STRING) {
-                ids.add(intValue(p));
+            long id = checks.id(p, what);
+            if (id == FieldChecks.INVALID) {
+                checks.invalid(field, "element " + what[0], ", that element is left out");
+            } else if (ids.size() < MAX_IDS) {
+                ids.add((int) id);
             } else {
-                p.skipChildren();
+                over++;
             }
+        }
+        if (over > 0) {
+            checks.warn(checks.event() + " field \"" + field + "\": " + over + " ids past the first " + MAX_IDS
+                    + " are left out");
         }
         return ids;
     }
 
     /** Stage "Accumulables": ID, Name, Value (as Spark's reader keeps non-metric values: as text). */
-    private static List<StageInfo.Accumulable> accumulables(JsonParser p) throws IOException {
+    private static List<StageInfo.Accumulable> accumulables(JsonParser p, FieldChecks checks) throws IOException {
         if (p.currentToken() != JsonToken.START_ARRAY) {
             p.skipChildren();
             return List.of();
         }
         List<StageInfo.Accumulable> list = new ArrayList<>();
+        long over = 0;
         for (JsonToken t = p.nextToken(); t != JsonToken.END_ARRAY && t != null; t = p.nextToken()) {
             if (t != JsonToken.START_OBJECT) {
                 p.skipChildren();
+                continue;
+            }
+            if (list.size() >= MAX_ACCUMULABLES) {
+                p.skipChildren();
+                over++;
                 continue;
             }
             long id = Long.MIN_VALUE;
@@ -168,7 +220,13 @@ final class StageDecoder {
                 String field = p.currentName();
                 JsonToken vt = p.nextToken();
                 switch (field) {
-                    case "ID" -> id = longValue(p);
+                    case "ID" -> {
+                        String[] what = new String[1];
+                        id = checks.nonNegative(p, what);
+                        if (id == FieldChecks.INVALID) {
+                            checks.invalid("Accumulables", "ID " + what[0], ", that accumulable is left out");
+                        }
+                    }
                     case "Name" -> name = text(p);
                     // block-status lists are the one structured value; keep their JSON text
                     case "Value" -> value = vt.isStructStart() ? Json.MAPPER.readTree(p).toString() : text(p);
@@ -178,6 +236,10 @@ final class StageDecoder {
             if (id != Long.MIN_VALUE) {
                 list.add(new StageInfo.Accumulable(id, name, value));
             }
+        }
+        if (over > 0) {
+            checks.warn(checks.event() + " field \"Accumulables\": " + over + " past the first " + MAX_ACCUMULABLES
+                    + " are left out");
         }
         return list;
     }

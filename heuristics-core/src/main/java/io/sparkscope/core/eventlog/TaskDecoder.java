@@ -11,8 +11,6 @@ import io.sparkscope.core.event.TaskMetrics;
 import java.io.IOException;
 
 import static io.sparkscope.core.eventlog.Json.boolValue;
-import static io.sparkscope.core.eventlog.Json.intValue;
-import static io.sparkscope.core.eventlog.Json.longValue;
 
 /**
  * Streaming decoder for task-start and task-end, the events that make up nearly all of a log. It touches only the
@@ -20,15 +18,28 @@ import static io.sparkscope.core.eventlog.Json.longValue;
  * and "Task Executor Metrics", which are most of a task-end line's bytes. Field names and defaults follow Spark's
  * {@code JsonProtocol.taskInfoFromJson / taskMetricsFromJson}; fields are accepted in any order.
  *
+ * <p>Values are checked with Spark's ranges ({@link FieldChecks}): an invalid id, index or attempt number skips the
+ * event (the recorder could not place it, and there is no "unknown" to give it); an invalid partition id becomes
+ * -1 (its absent marker); an invalid time is left for {@link Consistency} to resolve against the task's start
+ * (launch -1, finish 0 = unknown); an invalid metric is 0, Spark's value for a metric the log does not carry.
+ *
  * <p>Every method starts with the parser on the token before the object's first field (START_OBJECT, or the value
  * just before) and leaves it on the object's END_OBJECT.
  */
 final class TaskDecoder {
     private static final int ABSENT = Integer.MIN_VALUE;
     private final Interner interner;
+    private final FieldChecks checks;
+    /** Why the last Task Info's launch time is unknown (-1), or null when it was valid or absent. */
+    private String launchProblem;
 
-    TaskDecoder(Interner interner) {
+    TaskDecoder(Interner interner, FieldChecks checks) {
         this.interner = interner;
+        this.checks = checks;
+    }
+
+    String launchProblem() {
+        return launchProblem;
     }
 
     SparkEvent.TaskStart taskStart(JsonParser p) throws IOException, InvalidEventException {
@@ -39,8 +50,8 @@ final class TaskDecoder {
             String field = p.currentName();
             p.nextToken();
             switch (field) {
-                case "Stage ID" -> stageId = intValue(p);
-                case "Stage Attempt ID" -> stageAttemptId = intValue(p);
+                case "Stage ID" -> stageId = checks.requiredId(p, field);
+                case "Stage Attempt ID" -> stageAttemptId = checks.requiredId(p, field);
                 case "Task Info" -> info = taskInfo(p);
                 default -> p.skipChildren();
             }
@@ -65,13 +76,14 @@ final class TaskDecoder {
             String field = p.currentName();
             p.nextToken();
             switch (field) {
-                case "Stage ID" -> stageId = intValue(p);
-                case "Stage Attempt ID" -> stageAttemptId = intValue(p);
+                case "Stage ID" -> stageId = checks.requiredId(p, field);
+                case "Stage Attempt ID" -> stageAttemptId = checks.requiredId(p, field);
                 case "Task Type" -> taskType = interner.intern(p);
                 case "Task End Reason" -> reason = TreeDecoders.taskEndReason(p);
                 case "Task Info" -> info = taskInfo(p);
                 // JSON null and absence both mean "no metrics" (the listener sees null there)
-                case "Task Metrics" -> metrics = p.currentToken() == JsonToken.START_OBJECT ? taskMetrics(p) : skip(p);
+                case "Task Metrics" -> metrics = p.currentToken() == JsonToken.START_OBJECT ? taskMetrics(p, checks)
+                        : skip(p);
                 default -> p.skipChildren();
             }
         }
@@ -102,7 +114,7 @@ final class TaskDecoder {
         int index = 0;
         int attempt = 1;       // Spark's default when "Attempt" is absent (pre-1.2 logs)
         int partitionId = -1;  // "Partition ID" exists since Spark 3.3
-        long launchTime = 0;
+        long launchTime = -1;  // unknown until read; Consistency decides what a missing one means
         String executorId = "";
         String host = "";
         String locality = "";
@@ -111,21 +123,37 @@ final class TaskDecoder {
         long finishTime = 0;
         boolean failed = false;
         boolean killed = false;
+        launchProblem = null;
+        String[] what = new String[1];
         for (JsonToken t = p.nextToken(); t == JsonToken.FIELD_NAME; t = p.nextToken()) {
             String field = p.currentName();
             p.nextToken();
             switch (field) {
-                case "Task ID" -> taskId = longValue(p);
-                case "Index" -> index = intValue(p);
-                case "Attempt" -> attempt = intValue(p);
-                case "Partition ID" -> partitionId = intValue(p);
-                case "Launch Time" -> launchTime = longValue(p);
+                case "Task ID" -> taskId = checks.requiredLongId(p, field);
+                case "Index" -> index = checks.requiredId(p, field);
+                case "Attempt" -> attempt = checks.requiredId(p, field);
+                case "Partition ID" -> {
+                    // -1 is how Spark writes "no partition id" for tasks that have none
+                    long v = checks.raw(p, -1, Integer.MAX_VALUE, what);
+                    if (v == FieldChecks.INVALID) {
+                        checks.invalid(field, what[0], "");
+                    }
+                    partitionId = v == FieldChecks.INVALID ? -1 : (int) v;
+                }
+                case "Launch Time" -> {
+                    launchTime = checks.time(p, what);
+                    if (launchTime == FieldChecks.INVALID) {
+                        launchProblem = what[0];
+                        launchTime = -1;
+                    }
+                }
                 case "Executor ID" -> executorId = orEmpty(interner.intern(p));
                 case "Host" -> host = orEmpty(interner.intern(p));
                 case "Locality" -> locality = orEmpty(interner.intern(p));
                 case "Speculative" -> speculative = boolValue(p);
-                case "Getting Result Time" -> gettingResultTime = longValue(p);
-                case "Finish Time" -> finishTime = longValue(p);
+                // 0 is Spark's "never fetched an indirect result" and "not finished"
+                case "Getting Result Time" -> gettingResultTime = zeroOrTime(p, field);
+                case "Finish Time" -> finishTime = zeroOrTime(p, field);
                 case "Failed" -> failed = boolValue(p);
                 case "Killed" -> killed = boolValue(p);
                 default -> p.skipChildren(); // "Accumulables" above all
@@ -138,28 +166,37 @@ final class TaskDecoder {
                 speculative, gettingResultTime, finishTime, failed, killed);
     }
 
+    /** A time where 0 means "none": 0 or a valid time; anything else is 0 after a warning. */
+    private long zeroOrTime(JsonParser p, String field) throws IOException {
+        if (p.currentToken() == JsonToken.VALUE_NUMBER_INT && p.getNumberType() != JsonParser.NumberType.BIG_INTEGER
+                && p.getLongValue() == 0) {
+            return 0;
+        }
+        return checks.timeOr(p, field, 0);
+    }
+
     /** "Task Metrics": every field optional, missing = 0 (what the History Server shows for old logs). */
-    static TaskMetrics taskMetrics(JsonParser p) throws IOException {
+    static TaskMetrics taskMetrics(JsonParser p, FieldChecks checks) throws IOException {
         TaskMetrics.Builder b = TaskMetrics.builder();
         for (JsonToken t = p.nextToken(); t == JsonToken.FIELD_NAME; t = p.nextToken()) {
             String field = p.currentName();
             p.nextToken();
             switch (field) {
-                case "Executor Deserialize Time" -> b.set(TaskMetric.EXECUTOR_DESERIALIZE_TIME, longValue(p));
+                case "Executor Deserialize Time" -> b.set(TaskMetric.EXECUTOR_DESERIALIZE_TIME, checks.metric(p, field));
                 case "Executor Deserialize CPU Time" ->
-                        b.set(TaskMetric.EXECUTOR_DESERIALIZE_CPU_TIME, longValue(p));
-                case "Executor Run Time" -> b.set(TaskMetric.EXECUTOR_RUN_TIME, longValue(p));
-                case "Executor CPU Time" -> b.set(TaskMetric.EXECUTOR_CPU_TIME, longValue(p));
-                case "Peak Execution Memory" -> b.set(TaskMetric.PEAK_EXECUTION_MEMORY, longValue(p));
-                case "Result Size" -> b.set(TaskMetric.RESULT_SIZE, longValue(p));
-                case "JVM GC Time" -> b.set(TaskMetric.JVM_GC_TIME, longValue(p));
-                case "Result Serialization Time" -> b.set(TaskMetric.RESULT_SERIALIZATION_TIME, longValue(p));
-                case "Memory Bytes Spilled" -> b.set(TaskMetric.MEMORY_BYTES_SPILLED, longValue(p));
-                case "Disk Bytes Spilled" -> b.set(TaskMetric.DISK_BYTES_SPILLED, longValue(p));
-                case "Shuffle Read Metrics" -> shuffleRead(p, b);
-                case "Shuffle Write Metrics" -> shuffleWrite(p, b);
-                case "Input Metrics" -> input(p, b);
-                case "Output Metrics" -> output(p, b);
+                        b.set(TaskMetric.EXECUTOR_DESERIALIZE_CPU_TIME, checks.metric(p, field));
+                case "Executor Run Time" -> b.set(TaskMetric.EXECUTOR_RUN_TIME, checks.metric(p, field));
+                case "Executor CPU Time" -> b.set(TaskMetric.EXECUTOR_CPU_TIME, checks.metric(p, field));
+                case "Peak Execution Memory" -> b.set(TaskMetric.PEAK_EXECUTION_MEMORY, checks.metric(p, field));
+                case "Result Size" -> b.set(TaskMetric.RESULT_SIZE, checks.metric(p, field));
+                case "JVM GC Time" -> b.set(TaskMetric.JVM_GC_TIME, checks.metric(p, field));
+                case "Result Serialization Time" -> b.set(TaskMetric.RESULT_SERIALIZATION_TIME, checks.metric(p, field));
+                case "Memory Bytes Spilled" -> b.set(TaskMetric.MEMORY_BYTES_SPILLED, checks.metric(p, field));
+                case "Disk Bytes Spilled" -> b.set(TaskMetric.DISK_BYTES_SPILLED, checks.metric(p, field));
+                case "Shuffle Read Metrics" -> shuffleRead(p, b, checks);
+                case "Shuffle Write Metrics" -> shuffleWrite(p, b, checks);
+                case "Input Metrics" -> input(p, b, checks);
+                case "Output Metrics" -> output(p, b, checks);
                 default -> p.skipChildren(); // "Updated Blocks", "Host Name", "Peak On/Off Heap …", future fields
             }
         }
@@ -174,7 +211,7 @@ final class TaskDecoder {
         return false;
     }
 
-    private static void shuffleRead(JsonParser p, TaskMetrics.Builder b) throws IOException {
+    private static void shuffleRead(JsonParser p, TaskMetrics.Builder b, FieldChecks checks) throws IOException {
         if (notObject(p)) {
             return;
         }
@@ -182,24 +219,24 @@ final class TaskDecoder {
             String field = p.currentName();
             p.nextToken();
             switch (field) {
-                case "Remote Blocks Fetched" -> b.set(TaskMetric.SHUFFLE_REMOTE_BLOCKS_FETCHED, longValue(p));
-                case "Local Blocks Fetched" -> b.set(TaskMetric.SHUFFLE_LOCAL_BLOCKS_FETCHED, longValue(p));
-                case "Fetch Wait Time" -> b.set(TaskMetric.SHUFFLE_FETCH_WAIT_TIME, longValue(p));
-                case "Remote Bytes Read" -> b.set(TaskMetric.SHUFFLE_REMOTE_BYTES_READ, longValue(p));
+                case "Remote Blocks Fetched" -> b.set(TaskMetric.SHUFFLE_REMOTE_BLOCKS_FETCHED, checks.metric(p, field));
+                case "Local Blocks Fetched" -> b.set(TaskMetric.SHUFFLE_LOCAL_BLOCKS_FETCHED, checks.metric(p, field));
+                case "Fetch Wait Time" -> b.set(TaskMetric.SHUFFLE_FETCH_WAIT_TIME, checks.metric(p, field));
+                case "Remote Bytes Read" -> b.set(TaskMetric.SHUFFLE_REMOTE_BYTES_READ, checks.metric(p, field));
                 case "Remote Bytes Read To Disk" ->
-                        b.set(TaskMetric.SHUFFLE_REMOTE_BYTES_READ_TO_DISK, longValue(p));
-                case "Local Bytes Read" -> b.set(TaskMetric.SHUFFLE_LOCAL_BYTES_READ, longValue(p));
-                case "Total Records Read" -> b.set(TaskMetric.SHUFFLE_RECORDS_READ, longValue(p));
-                case "Remote Requests Duration" -> b.set(TaskMetric.SHUFFLE_REMOTE_REQS_DURATION, longValue(p));
+                        b.set(TaskMetric.SHUFFLE_REMOTE_BYTES_READ_TO_DISK, checks.metric(p, field));
+                case "Local Bytes Read" -> b.set(TaskMetric.SHUFFLE_LOCAL_BYTES_READ, checks.metric(p, field));
+                case "Total Records Read" -> b.set(TaskMetric.SHUFFLE_RECORDS_READ, checks.metric(p, field));
+                case "Remote Requests Duration" -> b.set(TaskMetric.SHUFFLE_REMOTE_REQS_DURATION, checks.metric(p, field));
                 // Spark 3.2–3.5 write "Push Based Shuffle"; newer JsonProtocol (and Spark's own test logs)
                 // use "Shuffle Push Read Metrics"
-                case "Push Based Shuffle", "Shuffle Push Read Metrics" -> pushShuffleRead(p, b);
+                case "Push Based Shuffle", "Shuffle Push Read Metrics" -> pushShuffleRead(p, b, checks);
                 default -> p.skipChildren();
             }
         }
     }
 
-    private static void pushShuffleRead(JsonParser p, TaskMetrics.Builder b) throws IOException {
+    private static void pushShuffleRead(JsonParser p, TaskMetrics.Builder b, FieldChecks checks) throws IOException {
         if (notObject(p)) {
             return;
         }
@@ -208,28 +245,28 @@ final class TaskDecoder {
             p.nextToken();
             switch (field) {
                 case "Corrupt Merged Block Chunks" ->
-                        b.set(TaskMetric.SHUFFLE_CORRUPT_MERGED_BLOCK_CHUNKS, longValue(p));
+                        b.set(TaskMetric.SHUFFLE_CORRUPT_MERGED_BLOCK_CHUNKS, checks.metric(p, field));
                 // "Merged Fallback Count" is how Spark's own test log (app-20200706201101-0003) spells it
                 case "Merged Fetch Fallback Count", "Merged Fallback Count" ->
-                        b.set(TaskMetric.SHUFFLE_MERGED_FETCH_FALLBACK_COUNT, longValue(p));
+                        b.set(TaskMetric.SHUFFLE_MERGED_FETCH_FALLBACK_COUNT, checks.metric(p, field));
                 case "Merged Remote Blocks Fetched" ->
-                        b.set(TaskMetric.SHUFFLE_MERGED_REMOTE_BLOCKS_FETCHED, longValue(p));
+                        b.set(TaskMetric.SHUFFLE_MERGED_REMOTE_BLOCKS_FETCHED, checks.metric(p, field));
                 case "Merged Local Blocks Fetched" ->
-                        b.set(TaskMetric.SHUFFLE_MERGED_LOCAL_BLOCKS_FETCHED, longValue(p));
+                        b.set(TaskMetric.SHUFFLE_MERGED_LOCAL_BLOCKS_FETCHED, checks.metric(p, field));
                 case "Merged Remote Chunks Fetched" ->
-                        b.set(TaskMetric.SHUFFLE_MERGED_REMOTE_CHUNKS_FETCHED, longValue(p));
+                        b.set(TaskMetric.SHUFFLE_MERGED_REMOTE_CHUNKS_FETCHED, checks.metric(p, field));
                 case "Merged Local Chunks Fetched" ->
-                        b.set(TaskMetric.SHUFFLE_MERGED_LOCAL_CHUNKS_FETCHED, longValue(p));
-                case "Merged Remote Bytes Read" -> b.set(TaskMetric.SHUFFLE_MERGED_REMOTE_BYTES_READ, longValue(p));
-                case "Merged Local Bytes Read" -> b.set(TaskMetric.SHUFFLE_MERGED_LOCAL_BYTES_READ, longValue(p));
+                        b.set(TaskMetric.SHUFFLE_MERGED_LOCAL_CHUNKS_FETCHED, checks.metric(p, field));
+                case "Merged Remote Bytes Read" -> b.set(TaskMetric.SHUFFLE_MERGED_REMOTE_BYTES_READ, checks.metric(p, field));
+                case "Merged Local Bytes Read" -> b.set(TaskMetric.SHUFFLE_MERGED_LOCAL_BYTES_READ, checks.metric(p, field));
                 case "Merged Remote Requests Duration" ->
-                        b.set(TaskMetric.SHUFFLE_MERGED_REMOTE_REQS_DURATION, longValue(p));
+                        b.set(TaskMetric.SHUFFLE_MERGED_REMOTE_REQS_DURATION, checks.metric(p, field));
                 default -> p.skipChildren();
             }
         }
     }
 
-    private static void shuffleWrite(JsonParser p, TaskMetrics.Builder b) throws IOException {
+    private static void shuffleWrite(JsonParser p, TaskMetrics.Builder b, FieldChecks checks) throws IOException {
         if (notObject(p)) {
             return;
         }
@@ -237,15 +274,15 @@ final class TaskDecoder {
             String field = p.currentName();
             p.nextToken();
             switch (field) {
-                case "Shuffle Bytes Written" -> b.set(TaskMetric.SHUFFLE_BYTES_WRITTEN, longValue(p));
-                case "Shuffle Write Time" -> b.set(TaskMetric.SHUFFLE_WRITE_TIME, longValue(p));
-                case "Shuffle Records Written" -> b.set(TaskMetric.SHUFFLE_RECORDS_WRITTEN, longValue(p));
+                case "Shuffle Bytes Written" -> b.set(TaskMetric.SHUFFLE_BYTES_WRITTEN, checks.metric(p, field));
+                case "Shuffle Write Time" -> b.set(TaskMetric.SHUFFLE_WRITE_TIME, checks.metric(p, field));
+                case "Shuffle Records Written" -> b.set(TaskMetric.SHUFFLE_RECORDS_WRITTEN, checks.metric(p, field));
                 default -> p.skipChildren();
             }
         }
     }
 
-    private static void input(JsonParser p, TaskMetrics.Builder b) throws IOException {
+    private static void input(JsonParser p, TaskMetrics.Builder b, FieldChecks checks) throws IOException {
         if (notObject(p)) {
             return;
         }
@@ -253,14 +290,14 @@ final class TaskDecoder {
             String field = p.currentName();
             p.nextToken();
             switch (field) {
-                case "Bytes Read" -> b.set(TaskMetric.INPUT_BYTES, longValue(p));
-                case "Records Read" -> b.set(TaskMetric.INPUT_RECORDS, longValue(p));
+                case "Bytes Read" -> b.set(TaskMetric.INPUT_BYTES, checks.metric(p, field));
+                case "Records Read" -> b.set(TaskMetric.INPUT_RECORDS, checks.metric(p, field));
                 default -> p.skipChildren(); // "Data Read Method" (Spark 1.x)
             }
         }
     }
 
-    private static void output(JsonParser p, TaskMetrics.Builder b) throws IOException {
+    private static void output(JsonParser p, TaskMetrics.Builder b, FieldChecks checks) throws IOException {
         if (notObject(p)) {
             return;
         }
@@ -268,8 +305,8 @@ final class TaskDecoder {
             String field = p.currentName();
             p.nextToken();
             switch (field) {
-                case "Bytes Written" -> b.set(TaskMetric.OUTPUT_BYTES, longValue(p));
-                case "Records Written" -> b.set(TaskMetric.OUTPUT_RECORDS, longValue(p));
+                case "Bytes Written" -> b.set(TaskMetric.OUTPUT_BYTES, checks.metric(p, field));
+                case "Records Written" -> b.set(TaskMetric.OUTPUT_RECORDS, checks.metric(p, field));
                 default -> p.skipChildren(); // "Data Write Method" (Spark 1.x)
             }
         }

@@ -23,8 +23,17 @@ import static io.sparkscope.core.eventlog.Json.textOf;
  * Decoders for the events that occur a handful of times per log, written against Jackson's tree model because
  * clarity matters more than speed there. Field names and defaults follow Spark's {@code JsonProtocol}; the SQL
  * events are Spark's Jackson-serialised case classes (camelCase fields).
+ *
+ * <p>Values are checked with Spark's ranges ({@link FieldChecks}): an invalid id skips the event; an invalid time
+ * becomes -1 (unknown); an invalid core count 0 and memory size -1, what the recorder holds for "not known".
  */
 final class TreeDecoders {
+    /**
+     * Cores one executor may offer: Spark takes any positive int, but a count past this is a corrupted value
+     * (the largest machines have under 2 000 hardware threads), and the timeline and what-if size by it.
+     */
+    static final int MAX_EXECUTOR_CORES = 65_536;
+
     private TreeDecoders() {
     }
 
@@ -32,13 +41,22 @@ final class TreeDecoders {
         return new SparkEvent.LogStart(textOf(n, "Spark Version", null));
     }
 
-    static SparkEvent applicationStart(JsonNode n) {
-        return new SparkEvent.ApplicationStart(textOf(n, "App Name", ""), textOf(n, "App ID", null),
-                textOf(n, "App Attempt ID", null), longOf(n, "Timestamp", 0), textOf(n, "User", ""));
+    static SparkEvent applicationStart(JsonNode n, FieldChecks checks) {
+        JsonNode id = n.get("App ID");
+        String appId = null;
+        if (id != null && !id.isNull()) {
+            if (id.isTextual()) {
+                appId = id.asText();
+            } else {
+                checks.pending(FieldChecks.describe(id) + " is not a text");
+            }
+        }
+        return new SparkEvent.ApplicationStart(textOf(n, "App Name", ""), appId,
+                textOf(n, "App Attempt ID", null), checks.timeOf(n, "Timestamp", -1), textOf(n, "User", ""));
     }
 
-    static SparkEvent applicationEnd(JsonNode n) {
-        return new SparkEvent.ApplicationEnd(longOf(n, "Timestamp", 0));
+    static SparkEvent applicationEnd(JsonNode n, FieldChecks checks) {
+        return new SparkEvent.ApplicationEnd(checks.timeOf(n, "Timestamp", -1));
     }
 
     static SparkEvent environmentUpdate(JsonNode n) {
@@ -49,34 +67,36 @@ final class TreeDecoders {
                 Json.stringMapOf(n.get("Hadoop Properties"))); // since Spark 2.3; absent = empty
     }
 
-    static SparkEvent executorAdded(JsonNode n) throws InvalidEventException {
+    static SparkEvent executorAdded(JsonNode n, FieldChecks checks) throws InvalidEventException {
         if (!has(n, "Executor ID")) {
             throw new InvalidEventException("SparkListenerExecutorAdded without Executor ID");
         }
         JsonNode info = n.get("Executor Info");
-        return new SparkEvent.ExecutorAdded(longOf(n, "Timestamp", 0), textOf(n, "Executor ID", ""),
-                textOf(info, "Host", ""), intOf(info, "Total Cores", 0));
+        int cores = (int) checks.valueOf(info, "Total Cores", 1, MAX_EXECUTOR_CORES, 0, 0,
+                " (0, the executor's core count is not known)");
+        return new SparkEvent.ExecutorAdded(checks.timeOf(n, "Timestamp", -1), textOf(n, "Executor ID", ""),
+                textOf(info, "Host", ""), cores);
     }
 
-    static SparkEvent executorRemoved(JsonNode n) throws InvalidEventException {
+    static SparkEvent executorRemoved(JsonNode n, FieldChecks checks) throws InvalidEventException {
         if (!has(n, "Executor ID")) {
             throw new InvalidEventException("SparkListenerExecutorRemoved without Executor ID");
         }
-        return new SparkEvent.ExecutorRemoved(longOf(n, "Timestamp", 0), textOf(n, "Executor ID", ""),
+        return new SparkEvent.ExecutorRemoved(checks.timeOf(n, "Timestamp", -1), textOf(n, "Executor ID", ""),
                 textOf(n, "Removed Reason", ""));
     }
 
-    static SparkEvent blockManagerAdded(JsonNode n) throws InvalidEventException {
+    static SparkEvent blockManagerAdded(JsonNode n, FieldChecks checks) throws InvalidEventException {
         JsonNode id = n.get("Block Manager ID");
         if (!has(id, "Executor ID")) {
             throw new InvalidEventException("SparkListenerBlockManagerAdded without Block Manager ID");
         }
         // "Timestamp" came with Spark 1.3; Spark uses -1 when absent
-        return new SparkEvent.BlockManagerAdded(longOf(n, "Timestamp", -1), textOf(id, "Executor ID", ""),
-                textOf(id, "Host", ""), longOf(n, "Maximum Memory", 0));
+        return new SparkEvent.BlockManagerAdded(checks.timeOf(n, "Timestamp", -1), textOf(id, "Executor ID", ""),
+                textOf(id, "Host", ""), checks.valueOf(n, "Maximum Memory", 0, Long.MAX_VALUE, 0, -1, ""));
     }
 
-    static SparkEvent jobEnd(JsonNode n) throws InvalidEventException {
+    static SparkEvent jobEnd(JsonNode n, FieldChecks checks) throws InvalidEventException {
         if (!has(n, "Job ID")) {
             throw new InvalidEventException("SparkListenerJobEnd without Job ID");
         }
@@ -84,6 +104,7 @@ final class TreeDecoders {
         if (!has(result, "Result")) {
             throw new InvalidEventException("SparkListenerJobEnd without Job Result");
         }
+        int jobId = (int) checks.requiredIdOf(n, "Job ID", Integer.MAX_VALUE);
         boolean succeeded = "JobSucceeded".equals(textOf(result, "Result", ""));
         String reason = null;
         if (!succeeded) {
@@ -92,72 +113,94 @@ final class TreeDecoders {
                 reason = textOf(result, "Result", "JobFailed");
             }
         }
-        return new SparkEvent.JobEnd(intOf(n, "Job ID", 0), longOf(n, "Completion Time", -1), succeeded, reason);
+        return new SparkEvent.JobEnd(jobId, checks.timeOf(n, "Completion Time", -1), succeeded, reason);
     }
 
-    static SparkEvent stageExecutorMetrics(JsonNode n) throws InvalidEventException {
+    static SparkEvent stageExecutorMetrics(JsonNode n, FieldChecks checks) throws InvalidEventException {
         if (!has(n, "Executor ID") || !has(n, "Stage ID")) {
             throw new InvalidEventException("SparkListenerStageExecutorMetrics without Executor ID or Stage ID");
         }
+        int stageId = (int) checks.requiredIdOf(n, "Stage ID", Integer.MAX_VALUE);
+        int attemptId = (int) checks.optionalIdOf(n, "Stage Attempt ID", Integer.MAX_VALUE, 0);
         Map<String, Long> peaks = new HashMap<>();
         JsonNode metrics = n.get("Executor Metrics");
         if (metrics != null && metrics.isObject()) {
+            String[] what = new String[1];
             for (Iterator<Map.Entry<String, JsonNode>> it = metrics.fields(); it.hasNext(); ) {
                 Map.Entry<String, JsonNode> e = it.next();
-                if (e.getValue().isNumber()) {
-                    peaks.put(e.getKey(), e.getValue().asLong());
+                // peaks are sizes, counts and times: never negative in what Spark writes
+                long v = FieldChecks.raw(e.getValue(), 0, Long.MAX_VALUE, what);
+                if (v == FieldChecks.INVALID) {
+                    checks.invalid(FieldChecks.shown(e.getKey(), 100), what[0], ", that metric is left out");
+                } else {
+                    peaks.put(e.getKey(), v);
                 }
             }
         }
-        return new SparkEvent.StageExecutorMetrics(textOf(n, "Executor ID", ""), intOf(n, "Stage ID", 0),
-                intOf(n, "Stage Attempt ID", 0), peaks);
+        return new SparkEvent.StageExecutorMetrics(textOf(n, "Executor ID", ""), stageId, attemptId, peaks);
     }
 
-    static SparkEvent sqlExecutionStart(JsonNode n) throws InvalidEventException {
-        requireExecutionId(n, "SparkListenerSQLExecutionStart");
-        return new SparkEvent.SqlExecutionStart(longOf(n, "executionId", 0), textOf(n, "description", ""),
-                textOf(n, "physicalPlanDescription", ""), planNode(n.get("sparkPlanInfo")), longOf(n, "time", 0));
+    static SparkEvent sqlExecutionStart(JsonNode n, FieldChecks checks) throws InvalidEventException {
+        long id = executionId(n, checks);
+        return new SparkEvent.SqlExecutionStart(id, textOf(n, "description", ""),
+                textOf(n, "physicalPlanDescription", ""), planNode(n.get("sparkPlanInfo"), checks),
+                checks.timeOf(n, "time", -1));
     }
 
-    static SparkEvent sqlExecutionEnd(JsonNode n) throws InvalidEventException {
-        requireExecutionId(n, "SparkListenerSQLExecutionEnd");
+    static SparkEvent sqlExecutionEnd(JsonNode n, FieldChecks checks) throws InvalidEventException {
+        long id = executionId(n, checks);
         // "errorMessage" exists since Spark 3.4; empty means success there too
         String error = textOf(n, "errorMessage", null);
-        return new SparkEvent.SqlExecutionEnd(longOf(n, "executionId", 0), longOf(n, "time", 0),
+        return new SparkEvent.SqlExecutionEnd(id, checks.timeOf(n, "time", -1),
                 error == null || error.isEmpty() ? null : error);
     }
 
-    static SparkEvent sqlAdaptiveUpdate(JsonNode n) throws InvalidEventException {
-        requireExecutionId(n, "SparkListenerSQLAdaptiveExecutionUpdate");
-        return new SparkEvent.SqlAdaptivePlanUpdate(longOf(n, "executionId", 0),
-                textOf(n, "physicalPlanDescription", ""), planNode(n.get("sparkPlanInfo")));
+    static SparkEvent sqlAdaptiveUpdate(JsonNode n, FieldChecks checks) throws InvalidEventException {
+        long id = executionId(n, checks);
+        return new SparkEvent.SqlAdaptivePlanUpdate(id, textOf(n, "physicalPlanDescription", ""),
+                planNode(n.get("sparkPlanInfo"), checks));
     }
 
-    static SparkEvent driverAccumUpdates(JsonNode n) throws InvalidEventException {
-        requireExecutionId(n, "SparkListenerDriverAccumUpdates");
+    static SparkEvent driverAccumUpdates(JsonNode n, FieldChecks checks) throws InvalidEventException {
+        long executionId = executionId(n, checks);
         Map<Long, Long> updates = new HashMap<>();
         JsonNode list = n.get("accumUpdates");
         if (list != null && list.isArray()) {
+            String[] what = new String[1];
             for (JsonNode pair : list) {
                 // a Scala (Long, Long) tuple: [id, value]; some Jackson setups write {"_1":id,"_2":value}
+                JsonNode id = null;
+                JsonNode value = null;
                 if (pair.isArray() && pair.size() == 2) {
-                    updates.put(pair.get(0).asLong(), pair.get(1).asLong());
+                    id = pair.get(0);
+                    value = pair.get(1);
                 } else if (pair.isObject() && has(pair, "_1") && has(pair, "_2")) {
-                    updates.put(pair.get("_1").asLong(), pair.get("_2").asLong());
+                    id = pair.get("_1");
+                    value = pair.get("_2");
+                }
+                if (id == null) {
+                    continue;
+                }
+                long accumulator = FieldChecks.raw(id, 0, Long.MAX_VALUE, what);
+                // a SQL metric's value may be any long (Spark starts some at -1)
+                long v = accumulator == FieldChecks.INVALID ? FieldChecks.INVALID
+                        : FieldChecks.raw(value, Long.MIN_VALUE + 1, Long.MAX_VALUE, what);
+                if (v == FieldChecks.INVALID) {
+                    checks.invalid("accumUpdates", what[0], ", that update is left out");
+                } else {
+                    updates.put(accumulator, v);
                 }
             }
         }
-        return new SparkEvent.DriverAccumUpdates(longOf(n, "executionId", 0), updates);
+        return new SparkEvent.DriverAccumUpdates(executionId, updates);
     }
 
-    private static void requireExecutionId(JsonNode n, String event) throws InvalidEventException {
-        if (!has(n, "executionId")) {
-            throw new InvalidEventException(event + " without executionId");
-        }
+    private static long executionId(JsonNode n, FieldChecks checks) throws InvalidEventException {
+        return checks.requiredIdOf(n, "executionId", Long.MAX_VALUE);
     }
 
     /** {@code SparkPlanInfo}: nodeName, simpleString, children, metrics; null when absent. */
-    static SparkEvent.PlanNode planNode(JsonNode n) {
+    static SparkEvent.PlanNode planNode(JsonNode n, FieldChecks checks) {
         if (n == null || !n.isObject()) {
             return null;
         }
@@ -165,7 +208,7 @@ final class TreeDecoders {
         JsonNode kids = n.get("children");
         if (kids != null && kids.isArray()) {
             for (JsonNode kid : kids) {
-                SparkEvent.PlanNode child = planNode(kid);
+                SparkEvent.PlanNode child = planNode(kid, checks);
                 if (child != null) {
                     children.add(child);
                 }
@@ -175,8 +218,9 @@ final class TreeDecoders {
         JsonNode ms = n.get("metrics");
         if (ms != null && ms.isArray()) {
             for (JsonNode m : ms) {
-                metrics.add(new SparkEvent.PlanMetric(textOf(m, "name", ""), longOf(m, "accumulatorId", -1),
-                        textOf(m, "metricType", "")));
+                // -1 is the "no accumulator" a metric without one gets
+                long id = checks.valueOf(m, "accumulatorId", -1, Long.MAX_VALUE, -1, -1, "");
+                metrics.add(new SparkEvent.PlanMetric(textOf(m, "name", ""), id, textOf(m, "metricType", "")));
             }
         }
         return new SparkEvent.PlanNode(textOf(n, "nodeName", ""), textOf(n, "simpleString", ""), children, metrics);
@@ -207,9 +251,14 @@ final class TreeDecoders {
             }
             ObjectNode node = Json.MAPPER.createObjectNode();
             node.put("Reason", kind);
-            return taskEndReason(Json.restAsTree(p, node, REASON_UNUSED_1, REASON_UNUSED_2));
+            return taskEndReason(Json.restAsTree(budgeted(p), node, REASON_UNUSED_1, REASON_UNUSED_2));
         }
-        return taskEndReason(Json.restAsTree(p, Json.MAPPER.createObjectNode(), REASON_UNUSED_1, REASON_UNUSED_2));
+        return taskEndReason(Json.restAsTree(budgeted(p), Json.MAPPER.createObjectNode(), REASON_UNUSED_1,
+                REASON_UNUSED_2));
+    }
+
+    private static JsonParser budgeted(JsonParser p) {
+        return new TokenBudget(p, EventDecoder.MAX_TREE_TOKENS, "SparkListenerTaskEnd \"Task End Reason\"");
     }
 
     /** Spark's reason kinds, with a one-line description and the stack trace when there is one. */

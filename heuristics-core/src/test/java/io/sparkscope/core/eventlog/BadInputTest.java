@@ -13,6 +13,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 import java.util.Random;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -206,26 +207,35 @@ class BadInputTest {
     }
 
     @Test
-    void fiftyMegabyteLineIsHandledWithTheDefaultCap() throws Exception {
-        // a huge but valid EnvironmentUpdate (say, a classpath) is decoded, and the lines after it are read
+    void fiftyMegabyteStringIsCutToTheStringLimit() throws Exception {
+        // a huge but valid EnvironmentUpdate (say, a classpath) is decoded with that one value cut to 1 MiB, so it
+        // costs a few MiB of heap instead of several times its size, and the lines after it are read
         int size = 50 << 20;
         Path file = dir.resolve("app-50mb");
+        long written = 0;
         try (OutputStream out = Files.newOutputStream(file)) {
             out.write((TestLogs.LOG_START + "\n").getBytes(StandardCharsets.UTF_8));
             out.write("{\"Event\":\"SparkListenerEnvironmentUpdate\",\"System Properties\":{\"java.class.path\":\""
                     .getBytes(StandardCharsets.UTF_8));
             byte[] chunk = "/opt/spark/jars/x.jar:".repeat(1000).getBytes(StandardCharsets.UTF_8);
-            for (int written = 0; written < size; written += chunk.length) {
+            for (; written < size; written += chunk.length) {
                 out.write(chunk);
             }
-            out.write("\"}}\n".getBytes(StandardCharsets.UTF_8));
+            out.write("\",\"user.name\":\"alice\"}}\n".getBytes(StandardCharsets.UTF_8));
             out.write((TestLogs.APP_END + "\n").getBytes(StandardCharsets.UTF_8));
         }
         TestLogs.Result r = TestLogs.read(file);
-        assertEquals(List.of(), r.problems());
+        assertEquals(List.of(file + ":2: SparkListenerEnvironmentUpdate field \"java.class.path\": text of " + written
+                + " bytes is longer than the 1048576-byte limit (sparkscope.eventlog.maxStringBytes); cut to 1048576 "
+                + "bytes"), r.problems());
         assertEquals(3, r.stats().events());
-        assertTrue(r.first(SparkEvent.EnvironmentUpdate.class).systemProperties().get("java.class.path").length()
-                >= size);
+        Map<String, String> props = r.first(SparkEvent.EnvironmentUpdate.class).systemProperties();
+        String classpath = props.get("java.class.path");
+        assertEquals(1 << 20, classpath.getBytes(StandardCharsets.UTF_8).length);
+        assertTrue(classpath.startsWith("/opt/spark/jars/x.jar:/opt"), classpath.substring(0, 40));
+        assertTrue(classpath.endsWith(LongStrings.MARKER));
+        assertEquals("alice", props.get("user.name"), "the fields after the cut one are read");
+        assertEquals(1, r.stats().invalidValues());
     }
 
     @Test
