@@ -28,8 +28,9 @@ record ClusterShape(int executors, int coresPerExecutor, boolean local, Set<What
         caveats = caveats.isEmpty() ? Set.of() : Set.copyOf(caveats);
     }
 
-    int slots() {
-        return executors * coresPerExecutor;
+    /** In long arithmetic: a damaged log can claim 2³⁰ cores per executor. */
+    long slots() {
+        return (long) executors * coresPerExecutor;
     }
 
     /**
