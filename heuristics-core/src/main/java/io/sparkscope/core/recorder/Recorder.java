@@ -55,7 +55,15 @@ import java.util.regex.Pattern;
  * {@link RecorderOptions#tasksPerStage()} (past it the slowest half and a uniform sample), plus up to
  * {@code failedTasksPerStage} failed ones; once completed stages together keep more than
  * {@link RecorderOptions#retainedDetailTasks()}, the oldest are thinned to their slowest
- * {@link RecorderOptions#THINNED_TASKS_PER_STAGE} ({@link RecorderOptions#detailBytesBound}).
+ * {@link RecorderOptions#THINNED_TASKS_PER_STAGE} ({@link RecorderOptions#detailBytesBound}). And per stage attempt
+ * still open, the ids of its started and ended tasks and its completed partition indices ({@link SparseBits}: about a
+ * bit per id for Spark's dense ids, at most {@link SparseBits#BYTES_PER_BLOCK} bytes per scattered one), freed when
+ * the attempt has completed and no task of it runs.
+ *
+ * <p>A task id that ends twice, and every entity announced twice, is handled as Spark's {@code AppStatusListener}
+ * handles it ({@link LiveStage#taskEnded}, the event methods below), so that the History Server's numbers stay
+ * Spark's; where Spark's own bookkeeping would break on such input (a running-task count below zero, a job or
+ * stage reopened by a repeated line) it is not copied, and the method says so.
  */
 public final class Recorder {
     private static final Pattern LOCAL_MASTER = Pattern.compile("local(?:-cluster)?\\[(\\d+|\\*)(?:,\\s*\\d+)?]");

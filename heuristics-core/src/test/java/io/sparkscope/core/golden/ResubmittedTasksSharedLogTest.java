@@ -85,5 +85,7 @@ class ResubmittedTasksSharedLogTest {
         assertTrue(report.contains("200 of 200 partitions completed"), report);
         assertTrue(report.contains("50 finished ones resubmitted after their output was lost with an executor"),
                 report);
+        // 3 of 230 attempts really failed (1.3 %): the 50 Resubmitted ends are no task failures to alarm about
+        assertFalse(findings.stream().anyMatch(f -> f.heuristic().equals("TaskFailure")), report);
     }
 }
