@@ -146,9 +146,12 @@ public record StageSummary(
         return endReasons.getOrDefault(RESUBMITTED, 0);
     }
 
-    /** Failed task-end events other than Resubmitted ones: attempts that really failed while running. */
+    /**
+     * Failed task-end events other than Resubmitted ones: attempts that really failed while running. A repeated line
+     * ({@code numDuplicateTaskEnds}) counts again, as in Spark, but never beyond the attempts that ended.
+     */
     public int numFailedAttempts() {
-        return Math.max(0, numFailedTasks - numResubmittedTasks());
+        return (int) Math.min(numDistinctEndedTasks, Math.max(0, numFailedTasks - numResubmittedTasks()));
     }
 
     /** Whether some ended tasks are not in {@code keptTasks}. */
