@@ -18,7 +18,7 @@ public final class EventLogAnalysis {
     public record Result(EventLogSource source, AppSnapshot snapshot, ReadStats stats) {
         /** A log that held no application at all (empty, garbage): nothing to report or store. */
         public boolean hasApplication() {
-            return snapshot.appId() != null || snapshot.eventCount() > 0 && snapshot.startTime() > 0;
+            return !snapshot.appIdIsPlaceholder() || snapshot.eventCount() > 0 && snapshot.startTime() > 0;
         }
     }
 

@@ -7,6 +7,10 @@ import java.util.Map;
  * Everything Sparkscope knows about one application attempt, as the recorder folded it from events. Immutable.
  * Configuration values are already redacted ({@link AppConfig}).
  *
+ * @param appId          Spark's application id. A recorder whose events started or ended the application without
+ *                       naming it (a damaged or very old log) gives {@link #UNKNOWN_APP_ID}{@code -<start time>}
+ *                       ({@code unknown-app} without a start time; {@link #appIdIsPlaceholder()}); null only before
+ *                       either event was seen
  * @param attemptId      null for applications without attempts (local mode, standalone)
  * @param endTime        epoch ms of ApplicationEnd, or -1 when the application has not ended (or its log is cut)
  * @param lastEventTime  the newest timestamp seen in any event, used for the duration of incomplete applications
@@ -35,6 +39,9 @@ public record AppSnapshot(
         long eventCount,
         Map<String, Long> unknownEventTypes) {
 
+    /** The id, or prefix of the id, a recorder gives an application whose events never named it. */
+    public static final String UNKNOWN_APP_ID = "unknown-app";
+
     public AppSnapshot {
         config = config == null ? AppConfig.EMPTY : config;
         executors = List.copyOf(executors);
@@ -42,6 +49,18 @@ public record AppSnapshot(
         stages = List.copyOf(stages);
         sqlExecutions = List.copyOf(sqlExecutions);
         unknownEventTypes = Map.copyOf(unknownEventTypes);
+    }
+
+    /** Whether {@code appId} is missing or the recorder's placeholder rather than an id Spark gave. */
+    public boolean appIdIsPlaceholder() {
+        return appId == null || appId.equals(UNKNOWN_APP_ID) || appId.startsWith(UNKNOWN_APP_ID + "-");
+    }
+
+    /** This snapshot under another id (e.g. one a reader took from the log's file name for a placeholder). */
+    public AppSnapshot withAppId(String id) {
+        return new AppSnapshot(id, attemptId, appName, sparkUser, sparkVersion, startTime, endTime, lastEventTime,
+                complete, config, executors, jobs, stages, sqlExecutions, driverGcTimeMs, driverMaxMemory, eventCount,
+                unknownEventTypes);
     }
 
     /** Wall time: end − start when ended, else the newest event − start; 0 when the start is unknown. */
@@ -53,18 +72,38 @@ public record AppSnapshot(
         return Math.max(0, end - startTime);
     }
 
+    /** Task attempts that ended, each task id once ({@link StageSummary#endedTasks()}). */
     public long totalTasks() {
         long n = 0;
         for (StageSummary s : stages) {
-            n += s.numCompleteTasks() + s.numFailedTasks() + s.numKilledTasks();
+            n += s.endedTasks();
         }
         return n;
     }
 
+    /** Task-end events as Spark counts them ({@link StageSummary#taskEndEvents()}): at least {@link #totalTasks()}. */
+    public long taskEndEvents() {
+        long n = 0;
+        for (StageSummary s : stages) {
+            n += s.taskEndEvents();
+        }
+        return n;
+    }
+
+    /** Failed task-end events as Spark counts them, Resubmitted ones included (see {@link #resubmittedTasks()}). */
     public long failedTasks() {
         long n = 0;
         for (StageSummary s : stages) {
             n += s.numFailedTasks();
+        }
+        return n;
+    }
+
+    /** Task-end events with Spark's reason Resubmitted ({@link StageSummary#numResubmittedTasks()}). */
+    public long resubmittedTasks() {
+        long n = 0;
+        for (StageSummary s : stages) {
+            n += s.numResubmittedTasks();
         }
         return n;
     }

@@ -83,18 +83,45 @@ public enum DistributionMetric {
         throw new IllegalArgumentException("unknown task metric '" + path + "'");
     }
 
-    /** Spark's {@code AppStatusUtils.gettingResultTime} for a finished task. */
-    public static long gettingResultTime(TaskInfo info) {
-        return info.gettingResultTime() > 0 ? info.finishTime() - info.gettingResultTime() : 0L;
+    /**
+     * Spark's task duration ({@code finish − launch}) of a finished task, or {@link TaskTimes#UNKNOWN} when its
+     * timestamps are unset or impossible ({@link TaskTimes}).
+     */
+    public static long duration(TaskInfo info) {
+        return TaskTimes.duration(info.launchTime(), info.finishTime());
     }
 
-    /** Spark's {@code AppStatusUtils.schedulerDelay}: the driver-side remainder of a task's duration. */
+    /**
+     * Spark's {@code AppStatusUtils.gettingResultTime} for a finished task, or {@link TaskTimes#UNKNOWN} when its
+     * timestamps cannot give it.
+     */
+    public static long gettingResultTime(TaskInfo info) {
+        return TaskTimes.gettingResult(info.launchTime(), info.gettingResultTime(), info.finishTime());
+    }
+
+    /**
+     * Spark's {@code AppStatusUtils.schedulerDelay}: the driver-side remainder of a task's duration, or
+     * {@link TaskTimes#UNKNOWN} when the duration or the getting-result time is.
+     */
     public static long schedulerDelay(TaskInfo info, TaskMetrics m) {
-        return Math.max(0L, info.duration()
+        long duration = duration(info);
+        long gettingResult = gettingResultTime(info);
+        if (duration == TaskTimes.UNKNOWN || gettingResult == TaskTimes.UNKNOWN) {
+            return TaskTimes.UNKNOWN;
+        }
+        return Math.max(0L, duration
                 - m.get(TaskMetric.EXECUTOR_RUN_TIME)
                 - m.get(TaskMetric.EXECUTOR_DESERIALIZE_TIME)
                 - m.get(TaskMetric.RESULT_SERIALIZATION_TIME)
-                - gettingResultTime(info));
+                - gettingResult);
+    }
+
+    /**
+     * Whether this metric is computed from the task's driver-stamped timestamps (duration, getting-result time,
+     * scheduler delay): those are left out of the quantiles for a task whose timestamps are unknown.
+     */
+    public boolean fromTimestamps() {
+        return this == DURATION || this == GETTING_RESULT_TIME || this == SCHEDULER_DELAY;
     }
 
     /**
@@ -145,10 +172,13 @@ public enum DistributionMetric {
         };
     }
 
-    /** This metric's value for one finished task. */
+    /**
+     * This metric's value for one finished task; {@link TaskTimes#UNKNOWN} for a {@link #fromTimestamps()} metric of a
+     * task whose timestamps are unknown.
+     */
     public long valueOf(TaskInfo info, TaskMetrics m) {
         return switch (this) {
-            case DURATION -> info.duration();
+            case DURATION -> duration(info);
             case EXECUTOR_DESERIALIZE_TIME -> m.get(TaskMetric.EXECUTOR_DESERIALIZE_TIME);
             case EXECUTOR_DESERIALIZE_CPU_TIME -> m.get(TaskMetric.EXECUTOR_DESERIALIZE_CPU_TIME);
             case EXECUTOR_RUN_TIME -> m.get(TaskMetric.EXECUTOR_RUN_TIME);

@@ -27,7 +27,16 @@ public record TaskRecord(
         String errorMessage,
         TaskMetrics metrics) {
 
+    /**
+     * {@code finishTime − launchTime}; 0 while running and when the timestamps are unset or impossible
+     * ({@link #timesKnown()} tells which), so an unknown span never counts as a long task.
+     */
     public long durationMs() {
-        return finishTime == 0 ? 0 : finishTime - launchTime;
+        return Math.max(0, TaskTimes.duration(launchTime, finishTime));
+    }
+
+    /** Whether the task finished with launch and finish times that give a plausible span ({@link TaskTimes}). */
+    public boolean timesKnown() {
+        return TaskTimes.known(launchTime, finishTime);
     }
 }

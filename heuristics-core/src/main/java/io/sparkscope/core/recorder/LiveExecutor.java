@@ -4,7 +4,10 @@ import io.sparkscope.core.event.TaskEndReason;
 import io.sparkscope.core.event.TaskInfo;
 import io.sparkscope.core.event.TaskMetric;
 import io.sparkscope.core.event.TaskMetrics;
+import io.sparkscope.core.model.DistributionMetric;
 import io.sparkscope.core.model.ExecutorSummary;
+import io.sparkscope.core.model.StageSummary;
+import io.sparkscope.core.model.TaskTimes;
 
 import java.util.Map;
 import java.util.TreeMap;
@@ -36,6 +39,12 @@ final class LiveExecutor {
         this.executorId = executorId;
     }
 
+    /**
+     * Spark's executor rules (AppStatusListener.onTaskEnd): every task end counts, a repeated one too, and adds its
+     * duration; its metrics are added unless the end is a Resubmitted one (the first end already brought them).
+     * Unknown durations ({@link TaskTimes}) add nothing. Unlike Spark, tasks that end after their executor's removal
+     * (the ones lost with it) still count on it, so its failures stay visible.
+     */
     void taskEnded(TaskEndReason reason, TaskInfo info, TaskMetrics m) {
         if (reason.isSuccess()) {
             completedTasks++;
@@ -44,8 +53,8 @@ final class LiveExecutor {
         } else {
             failedTasks++;
         }
-        totalDuration += info.duration();
-        if (m != null) {
+        totalDuration += Math.max(0, DistributionMetric.duration(info));
+        if (m != null && !StageSummary.RESUBMITTED.equals(reason.kind())) {
             totalRunTime += m.get(TaskMetric.EXECUTOR_RUN_TIME);
             totalCpuTimeNs += m.get(TaskMetric.EXECUTOR_CPU_TIME);
             totalGcTime += m.get(TaskMetric.JVM_GC_TIME);

@@ -14,6 +14,8 @@ final class LiveJob {
     long submissionTime = -1;
     long completionTime = -1;
     JobStatus status = JobStatus.RUNNING;
+    /** Set by its first JobEnd: a repeated one changes nothing (Spark forgets a job at its end). */
+    boolean ended;
     String failureReason;
     List<Integer> stageIds = List.of();
     long sqlExecutionId = -1;

@@ -18,6 +18,8 @@ final class LiveSqlExecution {
     long startTime = -1;
     long endTime = -1;
     String errorMessage;
+    /** Set by its first end: a repeated one changes nothing. */
+    boolean ended;
     String physicalPlanDescription;
     PlanNode plan;
     final List<Integer> jobIds = new ArrayList<>();

@@ -12,9 +12,9 @@ import io.sparkscope.core.model.StageTotals;
 import io.sparkscope.core.model.TaskDistributions;
 import io.sparkscope.core.model.TaskRecord;
 import io.sparkscope.core.model.TaskTimeSums;
+import io.sparkscope.core.model.TaskTimes;
 
 import java.util.ArrayList;
-import java.util.BitSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -35,15 +35,38 @@ final class LiveStage {
     List<Integer> parentIds = List.of();
     final TreeSet<Integer> jobIds = new TreeSet<>();
 
+    /** Task attempts started and not yet ended. */
     int activeTasks;
+    /** Spark's counts of task-end events (a task id ending twice counts twice, as in Spark's LiveStage). */
     int completeTasks;
     int failedTasks;
     int killedTasks;
-    final BitSet completedIndices = new BitSet();
+    /** Task ids that ended (the first end of each). */
+    int distinctEndedTasks;
+    int speculativeTasks;
+    /** Repeated ends of an ended task id that are not Resubmitted ones. */
+    int duplicateTaskEnds;
+    int tasksWithUnknownTimes;
     long firstTaskLaunchedTime = -1;
     long lastTaskFinishedTime = -1;
     final long[] totals = new long[TaskMetric.count()];
     final Map<String, Integer> endReasons = new TreeMap<>();
+
+    /*
+     * Spark's AppStatusListener tracks a task while it runs and forgets it at its first end (liveTasks.remove), and
+     * forgets a stage once it has completed and has no running task left (liveStages.remove); whatever arrives
+     * later for either no longer changes it. These sets do the same per stage attempt. Memory follows the number
+     * of distinct values (SparseBits), about a bit per task while the stage is open; closing frees them.
+     */
+    private SparseBits startedTaskIds = new SparseBits();
+    private SparseBits endedTaskIds = new SparseBits();
+    private SparseBits completedIndices = new SparseBits();
+    /** The distinct completed indices, kept once the sets are freed. */
+    private long completedIndexCount;
+    /** Completed (or failed, or skipped) with no task running: later task events are ignored, as Spark does. */
+    boolean closed;
+    /** Set at the first StageCompleted: a repeated one must not enter the retention queues twice. */
+    boolean completedOnce;
 
     final TaskValueRows values;
     /** Distribution frozen when the values were released (completed and evicted). */
@@ -81,7 +104,7 @@ final class LiveStage {
         if (info.details() != null) {
             details = info.details();
         }
-        numTasks = info.numTasks();
+        numTasks = Math.max(0, info.numTasks());
         if (info.submissionTime() > 0) {
             submissionTime = info.submissionTime();
         }
@@ -98,6 +121,11 @@ final class LiveStage {
     }
 
     void taskStarted(TaskInfo info) {
+        if (closed || endedTaskIds.contains(info.taskId()) || !startedTaskIds.add(info.taskId())) {
+            // A start of a forgotten stage changes nothing in Spark either; a repeated start (a duplicated line) is
+            // not a second running task (Spark would count it and show a task running forever).
+            return;
+        }
         activeTasks++;
         if (info.launchTime() > 0 && (firstTaskLaunchedTime < 0 || info.launchTime() < firstTaskLaunchedTime)) {
             firstTaskLaunchedTime = info.launchTime();
@@ -105,31 +133,66 @@ final class LiveStage {
         changed();
     }
 
+    /**
+     * Spark's rules for a task end (AppStatusListener.onTaskEnd): every end of a task id counts in the completed,
+     * failed or killed count and a successful one marks its index completed; only the first end of the task id adds
+     * the task's metrics, its quantile values and its kept record, and later ends leave the task as the first one
+     * left it (a finished task reported again as Resubmitted stays a success). A task end of a stage attempt that
+     * already closed changes nothing.
+     *
+     * <p>A task end without a start (a lost line, a listener attached late) is taken as the task's first end; Spark
+     * would count it but drop its metrics.
+     */
     void taskEnded(TaskEndReason reason, TaskInfo info, TaskMetrics metrics) {
-        activeTasks = Math.max(0, activeTasks - 1);
-        if (info.launchTime() > 0 && (firstTaskLaunchedTime < 0 || info.launchTime() < firstTaskLaunchedTime)) {
-            firstTaskLaunchedTime = info.launchTime();
+        if (closed) {
+            return;
         }
-        if (info.finishTime() > lastTaskFinishedTime) {
-            lastTaskFinishedTime = info.finishTime();
-        }
-        // Spark's LiveStage counts: killed and commit-denied are "killed", every other non-success "failed".
+        boolean first = endedTaskIds.add(info.taskId());
         if (reason.isSuccess()) {
             completeTasks++;
-            completedIndices.set(info.index());
+            completedIndices.add(info.index());
         } else if (reason.isKilled()) {
-            killedTasks++;
+            killedTasks++; // Spark's LiveStage: killed and commit-denied are "killed", every other non-success "failed"
         } else {
             failedTasks++;
         }
         if (!reason.isSuccess()) {
             endReasons.merge(reason.kind(), 1, Integer::sum);
         }
+        if (first) {
+            firstEnd(reason, info, metrics);
+        } else if (!StageSummary.RESUBMITTED.equals(reason.kind())) {
+            duplicateTaskEnds++;
+        }
+        closeIfDone();
+        changed();
+    }
+
+    private void firstEnd(TaskEndReason reason, TaskInfo info, TaskMetrics metrics) {
+        distinctEndedTasks++;
+        if (startedTaskIds.contains(info.taskId())) {
+            activeTasks = Math.max(0, activeTasks - 1);
+        }
+        if (info.speculative()) {
+            speculativeTasks++;
+        }
+        long duration = DistributionMetric.duration(info);
+        if (duration == TaskTimes.UNKNOWN) {
+            tasksWithUnknownTimes++;
+        } else {
+            if (firstTaskLaunchedTime < 0 || info.launchTime() < firstTaskLaunchedTime) {
+                firstTaskLaunchedTime = info.launchTime();
+            }
+            if (info.finishTime() > lastTaskFinishedTime) {
+                lastTaskFinishedTime = info.finishTime();
+            }
+        }
         if (metrics != null) {
             StageTotals.accumulate(totals, metrics);
-            durationSum += info.duration();
-            schedulerDelaySum += DistributionMetric.schedulerDelay(info, metrics);
-            gettingResultSum += DistributionMetric.gettingResultTime(info);
+            // Unknown derived times are left out of the sums (TaskTimes), not added as -1 or as a huge span.
+            durationSum += Math.max(0, duration);
+            schedulerDelaySum += Math.max(0, DistributionMetric.schedulerDelay(info, metrics));
+            gettingResultSum += Math.max(0, DistributionMetric.gettingResultTime(info));
             // Population of Spark's task summary: successful tasks (per TaskInfo) that carry metrics.
             if (info.successful()) {
                 if (values.released()) {
@@ -139,11 +202,10 @@ final class LiveStage {
                 }
             }
         }
-        keep(reason, info, metrics);
-        changed();
+        keep(reason, info, metrics, Math.max(0, duration));
     }
 
-    private void keep(TaskEndReason reason, TaskInfo info, TaskMetrics metrics) {
+    private void keep(TaskEndReason reason, TaskInfo info, TaskMetrics metrics, long durationMs) {
         boolean failure = reason.isFailure();
         if (failure) {
             if (failed.size() < failedTasksPerStage) {
@@ -154,7 +216,7 @@ final class LiveStage {
             return;
         }
         // The record is only built when it is kept: past the cap most tasks are not.
-        kept.add(info.duration(), () -> record(reason, info, metrics));
+        kept.add(durationMs, () -> record(reason, info, metrics));
     }
 
     private static TaskRecord record(TaskEndReason reason, TaskInfo info, TaskMetrics metrics) {
@@ -168,7 +230,35 @@ final class LiveStage {
     void completed(StageInfo info) {
         update(info);
         status = info.failureReason() != null ? StageStatus.FAILED : StageStatus.COMPLETE;
+        closeIfDone();
         changed();
+    }
+
+    /** Marks a stage its job never ran as skipped; it closes, as in Spark. */
+    void skipped() {
+        status = StageStatus.SKIPPED;
+        closeIfDone();
+        changed();
+    }
+
+    private void closeIfDone() {
+        if (!closed && activeTasks == 0
+                && (status == StageStatus.COMPLETE || status == StageStatus.FAILED || status == StageStatus.SKIPPED)) {
+            closed = true;
+            completedIndexCount = completedIndices.size();
+            startedTaskIds = null;
+            endedTaskIds = null;
+            completedIndices = null;
+        }
+    }
+
+    private int completedIndexCount() {
+        return (int) Math.min(Integer.MAX_VALUE, closed ? completedIndexCount : completedIndices.size());
+    }
+
+    /** Memory held by the task-id and index sets, roughly (0 once closed). */
+    long trackingBytes() {
+        return closed ? 0 : startedTaskIds.approxBytes() + endedTaskIds.approxBytes() + completedIndices.approxBytes();
     }
 
     /** Drops the task values of a completed stage, keeping its distribution. */
@@ -192,10 +282,11 @@ final class LiveStage {
         if (!taskDetail && status == StageStatus.ACTIVE) {
             TaskDistributions dist = values.released() ? frozenDistributions : values.distributions(quantiles);
             return new StageSummary(stageId, attemptId, name, details, status, numTasks, activeTasks,
-                    completeTasks, failedTasks, killedTasks, completedIndices.cardinality(), submissionTime,
+                    completeTasks, failedTasks, killedTasks, completedIndexCount(), submissionTime,
                     completionTime, firstTaskLaunchedTime, lastTaskFinishedTime, failureReason, parentIds,
                     List.copyOf(jobIds), StageTotals.of(totals), dist, List.of(), new LinkedHashMap<>(endReasons),
-                    kept.detail(), new TaskTimeSums(durationSum, schedulerDelaySum, gettingResultSum));
+                    kept.detail(), new TaskTimeSums(durationSum, schedulerDelaySum, gettingResultSum),
+                    distinctEndedTasks, speculativeTasks, duplicateTaskEnds, tasksWithUnknownTimes);
         }
         return summary(quantiles);
     }
@@ -209,10 +300,11 @@ final class LiveStage {
         detail.addAll(failed);
         Map<String, Integer> reasons = new LinkedHashMap<>(endReasons);
         cachedSummary = new StageSummary(stageId, attemptId, name, details, status, numTasks, activeTasks,
-                completeTasks, failedTasks, killedTasks, completedIndices.cardinality(), submissionTime,
+                completeTasks, failedTasks, killedTasks, completedIndexCount(), submissionTime,
                 completionTime, firstTaskLaunchedTime, lastTaskFinishedTime, failureReason, parentIds,
                 List.copyOf(jobIds), StageTotals.of(totals), dist, detail, reasons, kept.detail(),
-                new TaskTimeSums(durationSum, schedulerDelaySum, gettingResultSum));
+                new TaskTimeSums(durationSum, schedulerDelaySum, gettingResultSum),
+                distinctEndedTasks, speculativeTasks, duplicateTaskEnds, tasksWithUnknownTimes);
         return cachedSummary;
     }
 

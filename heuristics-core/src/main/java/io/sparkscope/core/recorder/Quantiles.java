@@ -28,4 +28,23 @@ public final class Quantiles {
         }
         return out;
     }
+
+    /**
+     * As {@link #of} over the values that are known ({@code >= 0}; {@code TaskTimes.UNKNOWN} marks the others): the
+     * driver-time metrics of tasks with unknown timestamps are left out rather than counted as -1. All zeros when no
+     * value is known. With every value known this is exactly {@link #of}.
+     */
+    public static double[] ofKnown(long[] values, int n, double[] quantiles) {
+        long[] known = new long[n];
+        int k = 0;
+        for (int i = 0; i < n; i++) {
+            if (values[i] >= 0) {
+                known[k++] = values[i];
+            }
+        }
+        if (k == 0) {
+            return new double[quantiles.length];
+        }
+        return of(known, k, quantiles);
+    }
 }

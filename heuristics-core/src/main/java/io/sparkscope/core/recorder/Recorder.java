@@ -29,6 +29,7 @@ import io.sparkscope.core.model.JobSummary.JobStatus;
 import io.sparkscope.core.model.SqlExecutionSummary;
 import io.sparkscope.core.model.StageSummary;
 import io.sparkscope.core.model.StageSummary.StageStatus;
+import io.sparkscope.core.model.TaskTimes;
 
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -54,7 +55,15 @@ import java.util.regex.Pattern;
  * {@link RecorderOptions#tasksPerStage()} (past it the slowest half and a uniform sample), plus up to
  * {@code failedTasksPerStage} failed ones; once completed stages together keep more than
  * {@link RecorderOptions#retainedDetailTasks()}, the oldest are thinned to their slowest
- * {@link RecorderOptions#THINNED_TASKS_PER_STAGE} ({@link RecorderOptions#detailBytesBound}).
+ * {@link RecorderOptions#THINNED_TASKS_PER_STAGE} ({@link RecorderOptions#detailBytesBound}). And per stage attempt
+ * still open, the ids of its started and ended tasks and its completed partition indices ({@link SparseBits}: about a
+ * bit per id for Spark's dense ids, at most {@link SparseBits#BYTES_PER_BLOCK} bytes per scattered one), freed when
+ * the attempt has completed and no task of it runs.
+ *
+ * <p>A task id that ends twice, and every entity announced twice, is handled as Spark's {@code AppStatusListener}
+ * handles it ({@link LiveStage#taskEnded}, the event methods below), so that the History Server's numbers stay
+ * Spark's; where Spark's own bookkeeping would break on such input (a running-task count below zero, a job or
+ * stage reopened by a repeated line) it is not copied, and the method says so.
  */
 public final class Recorder {
     private static final Pattern LOCAL_MASTER = Pattern.compile("local(?:-cluster)?\\[(\\d+|\\*)(?:,\\s*\\d+)?]");
@@ -71,6 +80,8 @@ public final class Recorder {
     private long endTime = -1;
     private long lastEventTime = -1;
     private boolean complete;
+    /** An ApplicationStart or ApplicationEnd was seen: the id will not come later (see appIdOrPlaceholder). */
+    private boolean announced;
     private AppConfig config = AppConfig.EMPTY;
     private long driverGcTimeMs = -1;
     private long driverMaxMemory = -1;
@@ -132,7 +143,8 @@ public final class Recorder {
         } else if (event instanceof ApplicationStart e) {
             onApplicationStart(e);
         } else if (event instanceof ApplicationEnd e) {
-            endTime = e.time();
+            announced = true;
+            endTime = e.time() > 0 ? e.time() : -1;
             complete = true;
             seen(e.time());
         } else if (event instanceof LogStart e) {
@@ -140,10 +152,7 @@ public final class Recorder {
         } else if (event instanceof SqlExecutionStart e) {
             onSqlStart(e);
         } else if (event instanceof SqlExecutionEnd e) {
-            LiveSqlExecution sql = sql(e.executionId());
-            sql.endTime = e.time();
-            sql.errorMessage = e.errorMessage();
-            seen(e.time());
+            onSqlEnd(e);
         } else if (event instanceof SqlAdaptivePlanUpdate e) {
             sql(e.executionId()).plan(e.physicalPlanDescription(), e.plan());
         } else if (event instanceof DriverAccumUpdates e) {
@@ -159,14 +168,27 @@ public final class Recorder {
         }
     }
 
+    /**
+     * A second ApplicationStart replaces the first, as in Spark, except that a value it lacks (no id, no time) does
+     * not erase one already known.
+     */
     private void onApplicationStart(ApplicationStart e) {
-        appName = e.appName();
-        if (e.appId() != null) {
-            appId = e.appId();
+        announced = true;
+        if (e.appName() != null) {
+            appName = e.appName();
         }
-        attemptId = e.attemptId();
-        sparkUser = e.sparkUser();
-        startTime = e.time();
+        if (e.appId() != null && !e.appId().isBlank()) {
+            appId = e.appId();
+            attemptId = e.attemptId();
+        } else if (e.attemptId() != null) {
+            attemptId = e.attemptId();
+        }
+        if (e.sparkUser() != null) {
+            sparkUser = e.sparkUser();
+        }
+        if (e.time() > 0) {
+            startTime = e.time();
+        }
         seen(e.time());
     }
 
@@ -188,7 +210,14 @@ public final class Recorder {
         }
         Matcher m = LOCAL_MASTER.matcher(master);
         if (m.matches()) {
-            return "*".equals(m.group(1)) ? 0 : Integer.parseInt(m.group(1));
+            if ("*".equals(m.group(1))) {
+                return 0;
+            }
+            try {
+                return Integer.parseInt(m.group(1));
+            } catch (NumberFormatException tooLarge) {
+                return 0; // "local[99999999999]" is no core count we can use
+            }
         }
         return "local".equals(master) ? 1 : 0;
     }
@@ -206,18 +235,32 @@ public final class Recorder {
         return ex;
     }
 
+    /**
+     * As Spark: a repeated ExecutorAdded of a live executor updates its host and cores but keeps when it came; one
+     * after its removal (an executor the driver had given up on registering again) makes it alive again from then.
+     * Spark would also start its task totals afresh; here they are kept, so the tasks it ran before stay counted.
+     */
     private void onExecutorAdded(ExecutorAdded e) {
         LiveExecutor ex = executor(e.executorId());
-        ex.addTime = e.time();
-        ex.host = e.host() == null ? "" : e.host();
-        ex.totalCores = e.totalCores();
+        if (ex.addTime < 0 || ex.removeTime >= 0) {
+            ex.addTime = e.time();
+            ex.removeTime = -1;
+            ex.removeReason = null;
+        }
+        if (e.host() != null) {
+            ex.host = e.host();
+        }
+        ex.totalCores = Math.max(0, e.totalCores());
         seen(e.time());
     }
 
+    /** As Spark: only a known, live executor is removed; a repeated removal keeps the first time and reason. */
     private void onExecutorRemoved(ExecutorRemoved e) {
-        LiveExecutor ex = executor(e.executorId());
-        ex.removeTime = e.time();
-        ex.removeReason = e.reason();
+        LiveExecutor ex = executors.get(e.executorId() == null ? "unknown" : e.executorId());
+        if (ex != null && ex.removeTime < 0) {
+            ex.removeTime = e.time();
+            ex.removeReason = e.reason();
+        }
         seen(e.time());
     }
 
@@ -283,8 +326,17 @@ public final class Recorder {
         return s;
     }
 
+    /**
+     * A repeated JobStart of a known job is ignored: Spark would replace the job, so a duplicated line after its end
+     * would leave it running forever.
+     */
     private void onJobStart(JobStart e) {
-        LiveJob job = jobs.computeIfAbsent(e.jobId(), LiveJob::new);
+        if (jobs.containsKey(e.jobId())) {
+            seen(e.submissionTime());
+            return;
+        }
+        LiveJob job = new LiveJob(e.jobId());
+        jobs.put(e.jobId(), job);
         job.submissionTime = e.submissionTime();
         job.stageIds = e.stageIds();
         job.status = JobStatus.RUNNING;
@@ -302,17 +354,17 @@ public final class Recorder {
         }
         // Spark names a job after its last stage and counts the tasks of stages still to run.
         StageInfo last = null;
-        int numTasks = 0;
+        long numTasks = 0;
         for (StageInfo info : e.stageInfos()) {
             if (last == null || info.stageId() > last.stageId()) {
                 last = info;
             }
             if (info.completionTime() <= 0) {
-                numTasks += info.numTasks();
+                numTasks += Math.max(0, info.numTasks());
             }
         }
         job.name = last != null && last.name() != null ? last.name() : "";
-        job.numTasks = numTasks;
+        job.numTasks = (int) Math.min(Integer.MAX_VALUE, numTasks);
         for (int stageId : e.stageIds()) {
             jobIdsByStage.computeIfAbsent(stageId, k -> new ArrayList<>(1)).add(e.jobId());
         }
@@ -323,16 +375,23 @@ public final class Recorder {
                 s.update(info);
             }
         }
+        java.util.Set<Integer> stageIds = new java.util.HashSet<>(e.stageIds());
         for (LiveStage s : stages.values()) {
-            if (e.stageIds().contains(s.stageId)) {
+            if (stageIds.contains(s.stageId)) {
                 s.jobIds.add(e.jobId());
             }
         }
         seen(e.submissionTime());
     }
 
+    /** As Spark: the end of a job never started, or already ended, changes nothing. */
     private void onJobEnd(JobEnd e) {
-        LiveJob job = jobs.computeIfAbsent(e.jobId(), LiveJob::new);
+        seen(e.completionTime());
+        LiveJob job = jobs.get(e.jobId());
+        if (job == null || job.ended) {
+            return;
+        }
+        job.ended = true;
         job.completionTime = e.completionTime();
         job.status = e.succeeded() ? JobStatus.SUCCEEDED : JobStatus.FAILED;
         job.failureReason = e.failureReason();
@@ -340,12 +399,11 @@ public final class Recorder {
         for (int stageId : job.stageIds) {
             for (LiveStage s : stagesOf(stageId)) {
                 if (s.status == StageStatus.PENDING) {
-                    s.status = StageStatus.SKIPPED;
+                    s.skipped();
                     s.releaseValues(quantiles);
                 }
             }
         }
-        seen(e.completionTime());
     }
 
     private List<LiveStage> stagesOf(int stageId) {
@@ -357,18 +415,36 @@ public final class Recorder {
         return out;
     }
 
+    /**
+     * A submission of a stage attempt that already completed is a repeated line (a retry has a new attempt id): it
+     * is ignored. Spark would set the attempt active again, or start it afresh once forgotten.
+     */
     private void onStageSubmitted(StageInfo info) {
+        seen(info.submissionTime());
         LiveStage s = stage(info.stageId(), info.attemptId());
+        if (s.completedOnce || s.closed) {
+            return;
+        }
         s.update(info);
         s.status = StageStatus.ACTIVE;
-        seen(info.submissionTime());
     }
 
+    /**
+     * As Spark: a completion of a closed stage attempt (completed, no task running) changes nothing; a repeated one
+     * while tasks still run updates it again. Either way it enters the retention queues once.
+     */
     private void onStageCompleted(StageInfo info) {
-        LiveStage s = stage(info.stageId(), info.attemptId());
-        s.completed(info);
         seen(info.completionTime());
+        LiveStage s = stage(info.stageId(), info.attemptId());
+        if (s.closed) {
+            return;
+        }
+        s.completed(info);
         collectSqlMetrics(info);
+        if (s.completedOnce) {
+            return;
+        }
+        s.completedOnce = true;
         retainedCompleted.addLast(s);
         retainedRows += s.valueRows();
         while (retainedRows > options.retainedCompletedTasks() && !retainedCompleted.isEmpty()) {
@@ -425,11 +501,29 @@ public final class Recorder {
         LiveStage s = stage(e.stageId(), e.stageAttemptId());
         s.taskEnded(e.reason(), e.taskInfo(), e.metrics());
         executor(e.taskInfo().executorId()).taskEnded(e.reason(), e.taskInfo(), e.metrics());
-        seen(e.taskInfo().finishTime());
+        // An impossible span says one of the two times is wrong: neither moves the application's clock.
+        if (TaskTimes.known(e.taskInfo().launchTime(), e.taskInfo().finishTime())) {
+            seen(e.taskInfo().finishTime());
+        }
     }
 
     private LiveSqlExecution sql(long id) {
         return sqlExecutions.computeIfAbsent(id, LiveSqlExecution::new);
+    }
+
+    /**
+     * As Spark: the end of an execution never started (by its own event or a job of it) changes nothing, and a
+     * repeated end keeps the first one's time and error.
+     */
+    private void onSqlEnd(SqlExecutionEnd e) {
+        seen(e.time());
+        LiveSqlExecution sql = sqlExecutions.get(e.executionId());
+        if (sql == null || sql.ended) {
+            return;
+        }
+        sql.ended = true;
+        sql.endTime = e.time();
+        sql.errorMessage = e.errorMessage();
     }
 
     private void onSqlStart(SqlExecutionStart e) {
@@ -460,6 +554,23 @@ public final class Recorder {
             }
         }
         return n;
+    }
+
+    /**
+     * Spark's id; for events that announced the application (its start or end event) without naming it, a damaged
+     * or very old log, {@link AppSnapshot#UNKNOWN_APP_ID}{@code -<start time>} ({@code unknown-app} without a start
+     * time), so that it can be stored and shown under an id that says it is a placeholder. Readers that know better
+     * (a log's file name holds the id) replace it ({@link AppSnapshot#withAppId}). Before either event the id stays
+     * null: a live listener's snapshot taken before the application started is not one to store.
+     */
+    private String appIdOrPlaceholder() {
+        if (appId != null && !appId.isBlank()) {
+            return appId;
+        }
+        if (!announced) {
+            return null;
+        }
+        return startTime > 0 ? AppSnapshot.UNKNOWN_APP_ID + "-" + startTime : AppSnapshot.UNKNOWN_APP_ID;
     }
 
     /** An immutable picture of everything so far; cheap to repeat while little changes. */
@@ -501,7 +612,7 @@ public final class Recorder {
         for (LiveSqlExecution s : sqlExecutions.values()) {
             sql.add(s.summary());
         }
-        return new AppSnapshot(appId, attemptId, appName, sparkUser, sparkVersion, startTime, endTime,
+        return new AppSnapshot(appIdOrPlaceholder(), attemptId, appName, sparkUser, sparkVersion, startTime, endTime,
                 lastEventTime, complete, config, executorSummaries, jobSummaries, stageSummaries, sql,
                 driverGcTimeMs, driverMaxMemory, eventCount, unknownEventTypes);
     }

@@ -25,11 +25,14 @@ final class TaskValueRows {
     private static final int SCHEDULER_DELAY = DistributionMetric.SCHEDULER_DELAY.ordinal();
     private static final int SHUFFLE_READ_BYTES = DistributionMetric.SHUFFLE_READ_BYTES.ordinal();
     private static final int SHUFFLE_TOTAL_BLOCKS_FETCHED = DistributionMetric.SHUFFLE_TOTAL_BLOCKS_FETCHED.ordinal();
+    /** Metrics derived from the task's timestamps: their column holds TaskTimes.UNKNOWN where those were unknown. */
+    private static final boolean[] TIMESTAMP_METRIC = new boolean[METRICS];
 
     static {
         for (int m = 0; m < METRICS; m++) {
             TaskMetric source = ALL[m].taskMetric();
             SOURCE[m] = source == null ? -1 : source.ordinal();
+            TIMESTAMP_METRIC[m] = ALL[m].fromTimestamps();
             if (source == null && m != DURATION && m != GETTING_RESULT_TIME && m != SCHEDULER_DELAY
                     && m != SHUFFLE_READ_BYTES && m != SHUFFLE_TOTAL_BLOCKS_FETCHED) {
                 throw new IllegalStateException("derived metric without a row rule: " + ALL[m]);
@@ -76,8 +79,8 @@ final class TaskValueRows {
                 cols[m][row] = metrics.valueAt(source);
             }
         }
-        // the derived ones, exactly as DistributionMetric.valueOf computes them
-        cols[DURATION][row] = info.duration();
+        // the derived ones, exactly as DistributionMetric.valueOf computes them (UNKNOWN for unknown timestamps)
+        cols[DURATION][row] = DistributionMetric.duration(info);
         cols[GETTING_RESULT_TIME][row] = DistributionMetric.gettingResultTime(info);
         cols[SCHEDULER_DELAY][row] = DistributionMetric.schedulerDelay(info, metrics);
         cols[SHUFFLE_READ_BYTES][row] = metrics.shuffleReadBytes();
@@ -103,7 +106,8 @@ final class TaskValueRows {
         }
         double[][] values = new double[METRICS][];
         for (int m = 0; m < METRICS; m++) {
-            values[m] = Quantiles.of(columns[m], size, quantiles);
+            values[m] = TIMESTAMP_METRIC[m] ? Quantiles.ofKnown(columns[m], size, quantiles)
+                    : Quantiles.of(columns[m], size, quantiles);
         }
         return new TaskDistributions(seen, exact(), quantiles, values);
     }

@@ -130,6 +130,12 @@ public final class SnapshotJson {
         m.put("numFailedTasks", s.numFailedTasks());
         m.put("numKilledTasks", s.numKilledTasks());
         m.put("numCompletedIndices", s.numCompletedIndices());
+        // Spark's three counts above are task-end events; these say what they hold (StageSummary explains each).
+        m.put("numTaskAttempts", s.endedTasks());
+        m.put("numResubmittedTasks", s.numResubmittedTasks());
+        m.put("numSpeculativeTasks", s.numSpeculativeTasks());
+        m.put("numDuplicateTaskEnds", s.numDuplicateTaskEnds());
+        m.put("numTasksWithUnknownTimes", s.numTasksWithUnknownTimes());
         m.put("submissionTime", s.submissionTime());
         m.put("completionTime", s.completionTime());
         m.put("durationMs", s.durationMs());

@@ -38,18 +38,16 @@ public final class TextReport {
         b.append("  Spark ").append(s.sparkVersion() == null ? "unknown" : s.sparkVersion())
                 .append(", user ").append(nonNull(s.sparkUser()))
                 .append(", started ").append(s.startTime() > 0 ? Instant.ofEpochMilli(s.startTime()) : "unknown")
-                .append(", duration ").append(Units.duration(s.durationMs())).append('\n');
+                .append(", duration ").append(duration(s)).append('\n');
 
         long failedJobs = s.jobs().stream().filter(j -> j.status() == JobSummary.JobStatus.FAILED).count();
         long failedStages = s.stages().stream().filter(st -> st.status() == StageStatus.FAILED).count();
         long skippedStages = s.stages().stream().filter(st -> st.status() == StageStatus.SKIPPED).count();
-        long killed = s.stages().stream().mapToLong(StageSummary::numKilledTasks).sum();
         long executors = s.executors().stream().filter(e -> !e.isDriver() || e.totalDuration() > 0).count();
         b.append("  Jobs ").append(s.jobs().size()).append(" (").append(failedJobs).append(" failed)")
                 .append(", stages ").append(s.stages().size()).append(" (").append(failedStages).append(" failed, ")
                 .append(skippedStages).append(" skipped)")
-                .append(", tasks ").append(Units.count(s.totalTasks())).append(" (")
-                .append(Units.count(s.failedTasks())).append(" failed, ").append(killed).append(" killed)")
+                .append(", tasks ").append(taskCounts(s))
                 .append(", executors ").append(executors).append('\n');
 
         long run = sum(s, TaskMetric.EXECUTOR_RUN_TIME);
@@ -73,8 +71,10 @@ public final class TextReport {
             for (StageSummary st : worst) {
                 b.append(String.format(Locale.ROOT, "    stage %-7s %9s %6d tasks", st.key(),
                         Units.duration(st.durationMs()), st.numTasks()));
-                if (st.numFailedTasks() > 0) {
-                    b.append(" (").append(st.numFailedTasks()).append(" failed)");
+                String attempts = attemptNotes(st.numFailedAttempts(), st.numResubmittedTasks(),
+                        st.numSpeculativeTasks());
+                if (!attempts.isEmpty()) {
+                    b.append(" (").append(attempts).append(')');
                 }
                 TaskDistributions d = st.taskSummary();
                 if (d != null) {
@@ -88,7 +88,7 @@ public final class TextReport {
                     b.append(", spill ").append(Units.bytes(spill));
                 }
                 if (st.status() == StageStatus.FAILED) {
-                    b.append(", FAILED");
+                    b.append(", FAILED with ").append(partitionsCompleted(st));
                 }
                 b.append("  ").append(shorten(st.name(), 60)).append('\n');
             }
@@ -111,6 +111,85 @@ public final class TextReport {
             b.append("  Details: ").append(uiUrl).append('\n');
         }
         return b.toString();
+    }
+
+    /** The wall time, or why it is not known (no start, or an end stamped before the start). */
+    private static String duration(AppSnapshot s) {
+        if (s.startTime() <= 0) {
+            return "unknown (no start time)";
+        }
+        long end = s.endTime() > 0 ? s.endTime() : s.lastEventTime();
+        if (end > 0 && end < s.startTime()) {
+            return "unknown (the end is stamped before the start)";
+        }
+        return Units.duration(s.durationMs());
+    }
+
+    /**
+     * Task attempts (each task id once) and how they ended. Spark also reports a finished task a second time, as
+     * "Resubmitted", when the executor holding its output is lost; those repeats are named apart instead of being
+     * counted as more tasks or as failures of running code.
+     */
+    private static String taskCounts(AppSnapshot s) {
+        long failed = 0;
+        long killed = 0;
+        long resubmitted = 0;
+        long speculative = 0;
+        long duplicates = 0;
+        long unknownTimes = 0;
+        for (StageSummary st : s.stages()) {
+            failed += st.numFailedAttempts();
+            killed += st.numKilledTasks();
+            resubmitted += st.numResubmittedTasks();
+            speculative += st.numSpeculativeTasks();
+            duplicates += st.numDuplicateTaskEnds();
+            unknownTimes += st.numTasksWithUnknownTimes();
+        }
+        StringBuilder b = new StringBuilder();
+        b.append(Units.count(s.totalTasks())).append(" (").append(Units.count(failed)).append(" failed, ")
+                .append(Units.count(killed)).append(" killed");
+        if (speculative > 0) {
+            b.append(", ").append(Units.count(speculative)).append(" speculative copies");
+        }
+        if (resubmitted > 0) {
+            b.append("; ").append(Units.count(resubmitted))
+                    .append(" finished ones resubmitted after their output was lost with an executor");
+        }
+        if (duplicates > 0) {
+            b.append("; ").append(Units.count(duplicates)).append(" task ends repeated in the events");
+        }
+        if (unknownTimes > 0) {
+            b.append("; ").append(Units.count(unknownTimes)).append(" with unknown launch or finish time, left out of")
+                    .append(" task time");
+        }
+        return b.append(')').toString();
+    }
+
+    private static String attemptNotes(long failed, long resubmitted, long speculative) {
+        StringBuilder b = new StringBuilder();
+        if (failed > 0) {
+            b.append(failed).append(" failed");
+        }
+        if (resubmitted > 0) {
+            b.append(b.isEmpty() ? "" : ", ").append(resubmitted).append(" resubmitted");
+        }
+        if (speculative > 0) {
+            b.append(b.isEmpty() ? "" : ", ").append(speculative).append(" speculative");
+        }
+        return b.toString();
+    }
+
+    /**
+     * "200 of 200 partitions completed": distinct partition indices with a successful attempt, never more than the
+     * stage's partitions (indices a damaged log gives beyond them are said so instead).
+     */
+    private static String partitionsCompleted(StageSummary st) {
+        int done = st.numCompletedIndices();
+        int all = st.numTasks();
+        if (done <= all) {
+            return done + " of " + all + " partitions completed";
+        }
+        return done + " distinct partition indices completed (the stage has " + all + " partitions)";
     }
 
     private static long sum(AppSnapshot s, TaskMetric metric) {

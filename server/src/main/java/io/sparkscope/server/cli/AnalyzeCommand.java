@@ -167,6 +167,7 @@ public final class AnalyzeCommand implements Callable<Integer> {
                 case INCOMPLETE_APPLICATION -> "application incomplete";
                 case CONCURRENT_JOBS -> "concurrent jobs simulated together";
                 case NO_TASKS -> "no tasks ran";
+                case SLOTS_CAPPED -> "more slots than tasks: simulated with one slot per task (same estimate)";
             }).collect(java.util.stream.Collectors.joining("; "))).append(System.lineSeparator());
         }
         return b.toString();

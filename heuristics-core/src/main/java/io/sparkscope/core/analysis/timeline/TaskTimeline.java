@@ -4,6 +4,7 @@ import io.sparkscope.core.model.AppSnapshot;
 import io.sparkscope.core.model.StageSummary;
 import io.sparkscope.core.model.StageSummary.TaskDetail;
 import io.sparkscope.core.model.TaskRecord;
+import io.sparkscope.core.model.TaskTimes;
 import io.sparkscope.core.event.TaskMetric;
 
 import java.util.ArrayList;
@@ -25,6 +26,11 @@ import java.util.TreeMap;
  * overlaps the next one's start). {@link ExecutorLanes#executorSideMaxConcurrent} counts the overlap of the
  * executor-side phases alone, which shows whether that explains it.
  *
+ * <p>Lanes are bounded by the tasks, not by the cores an executor claims: every lane the shown tasks need is drawn,
+ * and idle slots (cores no shown task used) at most {@link #MAX_IDLE_LANES_PER_EXECUTOR} per executor and
+ * {@link #MAX_IDLE_LANES} in all; the rest are counted in {@link ExecutorLanes#idleSlotsNotDrawn}. A real executor
+ * shows all its idle cores; a damaged log claiming 200 000 000 of them costs nothing.
+ *
  * @param startTime   earliest launch of a shown task (epoch ms), 0 without tasks
  * @param endTime     latest finish of a shown task
  * @param endedTasks  tasks of the stage attempt that ended (what the shown ones were chosen from)
@@ -41,6 +47,11 @@ public record TaskTimeline(
         long endedTasks,
         TaskDetail taskDetail) {
 
+    /** Idle lanes drawn for one executor at most (more cores than any real executor has). */
+    public static final int MAX_IDLE_LANES_PER_EXECUTOR = 1024;
+    /** Idle lanes drawn for all executors together at most. */
+    public static final int MAX_IDLE_LANES = 4096;
+
     public TaskTimeline {
         executors = List.copyOf(executors);
         lanes = List.copyOf(lanes);
@@ -50,6 +61,15 @@ public record TaskTimeline(
     /** Whether only some of the ended tasks are shown. */
     public boolean sampled() {
         return bars.size() < endedTasks;
+    }
+
+    /** Idle slots of all executors that got no lane ({@link ExecutorLanes#idleSlotsNotDrawn}). */
+    public long idleSlotsNotDrawn() {
+        long n = 0;
+        for (ExecutorLanes e : executors) {
+            n += e.idleSlotsNotDrawn();
+        }
+        return n;
     }
 
     /** Whether some executor shows more concurrent tasks than it has slots. */
@@ -75,7 +95,8 @@ public record TaskTimeline(
     }
 
     /**
-     * @param tasks     the stage attempt's kept tasks (running ones, without a finish time, are left out)
+     * @param tasks     the stage attempt's kept tasks (running ones, and those whose launch or finish time is unknown
+     *                  or impossible, cannot be placed and are left out)
      * @param executors the application's executors: those that ran a shown task get lanes, and so do idle ones
      *                  that were alive during the shown window and have slots
      */
@@ -85,7 +106,7 @@ public record TaskTimeline(
         long start = Long.MAX_VALUE;
         long end = Long.MIN_VALUE;
         for (TaskRecord t : tasks) {
-            if (t.finishTime() > 0 && t.launchTime() > 0) {
+            if (t.timesKnown()) {
                 ended.add(t);
                 start = Math.min(start, t.launchTime());
                 end = Math.max(end, Math.max(t.launchTime(), t.finishTime()));
@@ -116,6 +137,7 @@ public record TaskTimeline(
         List<ExecutorLanes> lanesByExecutor = new ArrayList<>();
         List<TimelineLane> lanes = new ArrayList<>();
         List<TimelineBar> bars = new ArrayList<>(ended.size());
+        int idleBudget = MAX_IDLE_LANES;
         for (Map.Entry<String, List<TaskRecord>> e : byExecutor.entrySet()) {
             String id = e.getKey();
             ExecutorSlots info = known.get(id);
@@ -144,12 +166,15 @@ public record TaskTimeline(
                 mineBars.add(bar(t, firstLane + lane));
             }
             int needed = laneFree.size();
-            int drawn = Math.max(needed, slots);
+            int idle = Math.max(0, slots - needed);
+            int idleDrawn = Math.min(idle, Math.min(MAX_IDLE_LANES_PER_EXECUTOR, idleBudget));
+            idleBudget -= idleDrawn;
+            int drawn = needed + idleDrawn;
             for (int i = 0; i < drawn; i++) {
                 lanes.add(new TimelineLane(id, i, slots > 0 && i >= slots));
             }
             lanesByExecutor.add(new ExecutorLanes(id, host, slots, firstLane, drawn, mine.size(), needed,
-                    executorSideMaxConcurrent(mineBars)));
+                    executorSideMaxConcurrent(mineBars), idle - idleDrawn));
             bars.addAll(mineBars);
         }
         return new TaskTimeline(stageId, attemptId, start, end, lanesByExecutor, lanes, bars, endedTasks, detail);
@@ -166,7 +191,7 @@ public record TaskTimeline(
         long run = Math.max(0, m.get(TaskMetric.EXECUTOR_RUN_TIME));
         long ser = Math.max(0, m.get(TaskMetric.RESULT_SERIALIZATION_TIME));
         // Spark's rules (DESIGN.md §3), as DistributionMetric computes them.
-        long getting = t.gettingResultTime() > 0 ? Math.max(0, t.finishTime() - t.gettingResultTime()) : 0;
+        long getting = Math.max(0, TaskTimes.gettingResult(t.launchTime(), t.gettingResultTime(), t.finishTime()));
         long delay = Math.max(0, duration - run - deser - ser - getting);
         return new TimelineBar(t.taskId(), t.index(), t.attempt(), t.executorId(), t.host(), t.status(),
                 t.speculative(), t.launchTime(), t.finishTime(), true, delay, deser, run, ser, getting, lane);

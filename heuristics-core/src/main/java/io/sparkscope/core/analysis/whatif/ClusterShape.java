@@ -28,8 +28,9 @@ record ClusterShape(int executors, int coresPerExecutor, boolean local, Set<What
         caveats = caveats.isEmpty() ? Set.of() : Set.copyOf(caveats);
     }
 
-    int slots() {
-        return executors * coresPerExecutor;
+    /** In long arithmetic: a damaged log can claim 2³⁰ cores per executor. */
+    long slots() {
+        return (long) executors * coresPerExecutor;
     }
 
     /**
@@ -109,7 +110,7 @@ record ClusterShape(int executors, int coresPerExecutor, boolean local, Set<What
         List<long[]> edges = new ArrayList<>();
         for (StageSummary s : app.stages()) {
             for (TaskRecord t : s.keptTasks()) {
-                if (t.finishTime() > 0 && t.finishTime() > t.launchTime()) {
+                if (t.timesKnown() && t.finishTime() > t.launchTime()) {
                     edges.add(new long[]{t.launchTime(), +1});
                     edges.add(new long[]{t.finishTime(), -1});
                 }

@@ -63,11 +63,15 @@ public final class ExecutorWhatIf {
         long taskTime = 0;
         long reconstructed = 0;
         long criticalPath = driverTime;
+        long mostTasksInAPhase = 1;
         for (List<StageNode> phase : phases) {
+            long tasks = 0;
             for (StageNode node : phase) {
                 taskTime += node.tasks().total();
                 reconstructed += node.tasks().reconstructed();
+                tasks += node.tasks().durations().length;
             }
+            mostTasksInAPhase = Math.max(mostTasksInAPhase, tasks);
             criticalPath += SlotScheduler.criticalPath(phase);
         }
         if (reconstructed > 0) {
@@ -80,15 +84,23 @@ public final class ExecutorWhatIf {
         TreeSet<Integer> counts = new TreeSet<>();
         counts.add(shape.executors());
         for (double f : options.scaleFactors()) {
-            counts.add(Math.max(1, (int) Math.round(shape.executors() * f)));
+            counts.add((int) Math.max(1, Math.min(Integer.MAX_VALUE, Math.round(shape.executors() * f))));
+        }
+        if (shape.slots() > mostTasksInAPhase) {
+            // Said only when the run itself claims more slots than tasks: scaling up a small run past its task
+            // count is the curve flattening, not a claim worth a caveat.
+            caveats.add(WhatIfCaveat.SLOTS_CAPPED);
         }
         List<WhatIfPoint> curve = new ArrayList<>();
         long atActual = 0;
         for (int executors : counts) {
-            int slots = executors * shape.coresPerExecutor();
+            long slots = (long) executors * shape.coresPerExecutor();
+            // More slots than a phase has tasks leave the extra ones idle: the estimate is the same with one slot per
+            // task, and the scheduler's work stays bounded by the tasks, not by what the log claims.
+            int simulated = (int) Math.min(slots, mostTasksInAPhase);
             long wall = driverTime;
             for (List<StageNode> phase : phases) {
-                wall += SlotScheduler.makespan(phase, slots);
+                wall += SlotScheduler.makespan(phase, simulated);
             }
             boolean isActual = executors == shape.executors();
             if (isActual) {
@@ -96,7 +108,7 @@ public final class ExecutorWhatIf {
             }
             curve.add(new WhatIfPoint(executors, slots, wall, isActual));
         }
-        long ideal = driverTime + Math.round((double) taskTime / shape.slots());
+        long ideal = driverTime + Math.round((double) taskTime / Math.max(1, shape.slots()));
         long error = atActual - actual;
         return new WhatIfResult(app.appId(), options.order(), shape.local(), shape.coresPerExecutor(),
                 shape.executors(), shape.slots(), actual, driverTime, taskTime, recordedTaskTime(app), criticalPath,

@@ -53,8 +53,8 @@ record StageTasks(long[] durations, int reconstructed) {
         int keptSuccessful = 0;
         long fastestKept = Long.MAX_VALUE;
         for (TaskRecord t : slowestKept(stage)) {
-            if (t.finishTime() <= 0) {
-                continue;
+            if (!t.timesKnown()) {
+                continue; // running, or its span unknown: rebuilt from the quantiles like the tasks not kept
             }
             kept.add(t);
             if ("SUCCESS".equals(t.status())) {
@@ -62,7 +62,8 @@ record StageTasks(long[] durations, int reconstructed) {
                 fastestKept = Math.min(fastestKept, t.durationMs());
             }
         }
-        long ended = (long) stage.numCompleteTasks() + stage.numFailedTasks() + stage.numKilledTasks();
+        // Each task id once: a finished task reported again as Resubmitted did not run again under that id.
+        long ended = stage.endedTasks();
         int rest = (int) Math.max(0, ended - kept.size());
         long[] rebuilt = rebuild(stage.taskSummary(), keptSuccessful, rest, fastestKept);
 

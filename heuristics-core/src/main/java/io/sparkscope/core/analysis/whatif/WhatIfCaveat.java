@@ -13,5 +13,11 @@ public enum WhatIfCaveat {
     /** Jobs ran concurrently; they are simulated together on one pool of slots. */
     CONCURRENT_JOBS,
     /** No stage ran tasks: the estimate is the driver time at every executor count. */
-    NO_TASKS
+    NO_TASKS,
+    /**
+     * The run had more slots than its busiest phase had tasks (often a core count no executor has, from a damaged
+     * log): every count is simulated with at most one slot per task, which gives the same estimate (a slot without a
+     * task changes nothing) and keeps the work bounded by the tasks.
+     */
+    SLOTS_CAPPED
 }

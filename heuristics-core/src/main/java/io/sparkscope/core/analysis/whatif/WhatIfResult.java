@@ -33,7 +33,7 @@ public record WhatIfResult(
         boolean local,
         int coresPerExecutor,
         int actualExecutors,
-        int actualSlots,
+        long actualSlots,
         long actualDurationMs,
         long driverTimeMs,
         long taskTimeMs,

@@ -35,8 +35,10 @@ public final class StageFailure implements Heuristic {
             out.add(Finding.builder(ID, Severity.HIGH)
                     .location(s.key())
                     .title("Stage " + s.stageId() + " failed")
-                    .message(capitalize(Facts.stageLabel(s)) + " failed after " + s.numCompleteTasks() + " of "
-                            + s.numTasks() + " tasks succeeded and " + s.numFailedTasks() + " failed"
+                    .message(capitalize(Facts.stageLabel(s)) + " failed with " + partitionsCompleted(s)
+                            + " (" + s.numCompleteTasks() + " successful and " + s.numFailedAttempts()
+                            + " failed task attempts" + (s.numResubmittedTasks() > 0 ? ", " + s.numResubmittedTasks()
+                            + " finished ones resubmitted after their output was lost" : "") + ")"
                             + (firstLine.isEmpty() ? "." : ": " + firstLine))
                     .recommendation(adviceFor(s.failureReason()))
                     .stage(s.key())
@@ -49,6 +51,13 @@ public final class StageFailure implements Heuristic {
                     .build());
         }
         return out;
+    }
+
+    /** Never "N of M" with N above M: indices beyond the stage's partitions (a damaged log) are said so. */
+    private static String partitionsCompleted(StageSummary s) {
+        return s.numCompletedIndices() <= s.numTasks()
+                ? s.numCompletedIndices() + " of " + s.numTasks() + " partitions completed"
+                : s.numCompletedIndices() + " distinct partition indices completed (" + s.numTasks() + " partitions)";
     }
 
     private static String adviceFor(String reason) {

@@ -34,11 +34,14 @@ public final class TaskFailure implements Heuristic {
         long minTasks = cfg.count(ID + ".minTasks");
         List<Finding> out = new ArrayList<>();
         for (StageSummary s : app.stages()) {
-            int attempts = s.numCompleteTasks() + s.numFailedTasks() + s.numKilledTasks();
-            if (s.numFailedTasks() == 0 || attempts < minTasks) {
+            // Task attempts, each task id once; failures without Resubmitted ends (a finished task reported again
+            // because its executor's output was lost did not fail: StageFailure and the executor losses tell that).
+            long attempts = s.endedTasks();
+            int failed = s.numFailedAttempts();
+            if (failed == 0 || attempts < minTasks) {
                 continue;
             }
-            double ratio = (double) s.numFailedTasks() / attempts;
+            double ratio = (double) failed / attempts;
             Severity severity = Severity.atOrAbove(ratio, low, high);
             if (severity == Severity.NONE) {
                 continue;
@@ -63,18 +66,18 @@ public final class TaskFailure implements Heuristic {
                         topErrors.add(m);
                     });
             Map<String, Object> reasons = new LinkedHashMap<>();
-            s.endReasons().entrySet().stream().sorted(Map.Entry.<String, Integer>comparingByValue().reversed())
+            s.endReasons().entrySet().stream().filter(e -> !StageSummary.RESUBMITTED.equals(e.getKey())).sorted(Map.Entry.<String, Integer>comparingByValue().reversed())
                     .forEach(e -> reasons.put(e.getKey(), e.getValue()));
             String mainReason = reasons.isEmpty() ? null : reasons.keySet().iterator().next();
             Finding.Builder f = Finding.builder(ID, severity)
                     .location(s.key())
                     .title(Units.percent(ratio) + " of tasks failed in stage " + s.stageId())
-                    .message(s.numFailedTasks() + " of " + attempts + " task attempts (" + Units.percent(ratio)
+                    .message(failed + " of " + attempts + " task attempts (" + Units.percent(ratio)
                             + ") failed in " + Facts.stageLabel(s) + (mainReason == null ? "."
                             : "; most often " + mainReason + " (" + reasons.get(mainReason) + ")."))
                     .recommendation(advice(mainReason))
                     .stage(s.key())
-                    .detail("failedTasks", s.numFailedTasks())
+                    .detail("failedTasks", failed)
                     .detail("taskAttempts", attempts)
                     .detail("failedRatio", Units.round2(ratio))
                     .detail("endReasons", reasons)

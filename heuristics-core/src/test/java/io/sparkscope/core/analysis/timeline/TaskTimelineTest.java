@@ -154,4 +154,40 @@ class TaskTimelineTest {
         assertFalse(s.driverSideKnown());
         assertEquals(100, s.totalMs());
     }
+    @Test
+    void lanesFollowTheTasksNotTheCoresAnExecutorClaims() {
+        // A driver reporting 200 000 000 cores used to get one lane per core: the server ran out of memory.
+        TaskTimeline t = TaskTimeline.build(0, 0, List.of(task(1, "driver", 1000, 1100, 0, 1, 90, 1),
+                        task(2, "driver", 1000, 1100, 0, 1, 90, 1)), 2, TaskDetail.ALL,
+                List.of(slots("driver", 200_000_000)));
+        ExecutorLanes e = t.executors().get(0);
+        assertEquals(2, e.maxConcurrent());
+        assertEquals(2 + TaskTimeline.MAX_IDLE_LANES_PER_EXECUTOR, e.lanes());
+        assertEquals(200_000_000 - e.lanes(), e.idleSlotsNotDrawn());
+        assertEquals(e.lanes(), t.lanes().size());
+        assertFalse(e.overflow());
+    }
+
+    @Test
+    void idleLanesOfManyExecutorsShareOneBudget() {
+        List<ExecutorSlots> many = new java.util.ArrayList<>();
+        for (int i = 0; i < 10_000; i++) {
+            many.add(slots(String.valueOf(i), 1 << 30));
+        }
+        TaskTimeline t = TaskTimeline.build(0, 0, List.of(task(1, "0", 1000, 1100, 0, 1, 90, 1)), 1,
+                TaskDetail.ALL, many);
+        assertEquals(1 + TaskTimeline.MAX_IDLE_LANES, t.lanes().size());
+        assertEquals(10_000L * (1 << 30) - t.lanes().size(), t.idleSlotsNotDrawn());
+        assertEquals(1, t.bars().size());
+    }
+
+    @Test
+    void aTaskWithImpossibleTimesIsNotPlaced() {
+        TaskTimeline t = TaskTimeline.build(0, 0, List.of(task(1, "1", 1000, 1100, 0, 1, 90, 1),
+                task(2, "1", 0, 1_600_000_000_000L, 0, 1, 90, 1), task(3, "1", 2000, 1500, 0, 1, 90, 1)), 3,
+                TaskDetail.ALL, List.of(slots("1", 2)));
+        assertEquals(1, t.bars().size());
+        assertEquals(1000, t.startTime());
+        assertEquals(1100, t.endTime());
+    }
 }

@@ -269,4 +269,39 @@ class WhatIfTest {
                 .map((EventLogSource s) -> EventLogAnalysis.analyze(s, RecorderOptions.DEFAULTS, x -> { }).snapshot())
                 .toList();
     }
+    @Test
+    void aClaimOfAGigaCoreExecutorNeitherOverflowsNorCostsMoreThanTheTasks() {
+        // 1 073 741 824 cores per executor: executors × cores no longer fits an int, and one slot per claimed core
+        // would never end. The simulation uses at most one slot per task, which gives the same estimate.
+        AppSnapshot run = app("giga").durationMs(10_000).executors(2, 1 << 30).job(0, 500, 5_500, 0)
+                .stage(0, 0).window(1_000, 5_000).tasks(4_000, 3_000, 3_000, 2_000).done().build();
+        WhatIfResult r = ExecutorWhatIf.analyze(run, HALF_ONE_TWO);
+        assertEquals(2L << 30, r.actualSlots());
+        assertEquals(6_000 + 4_000, r.estimatedActualMs(), "every task on its own slot: the longest decides");
+        assertTrue(r.caveats().contains(WhatIfCaveat.SLOTS_CAPPED), r.caveats().toString());
+        for (WhatIfPoint p : r.curve()) {
+            assertTrue(p.slots() > 0, p.toString());
+            assertEquals(10_000, p.estimatedWallMs(), p.toString());
+        }
+        assertEquals(4L << 30, r.curve().get(r.curve().size() - 1).slots());
+        assertTrue(r.idealMs() >= r.driverTimeMs());
+    }
+
+    @Test
+    void aLocalDriverClaimingTwoHundredMillionCoresIsSimulatedOnItsTasks() {
+        AppSnapshot run = app("local-huge").durationMs(4_000).local(200_000_000).job(0, 0, 4_000, 0)
+                .stage(0, 0).window(0, 2_000).tasks(2_000, 1_000, 1_000).done().build();
+        WhatIfResult r = ExecutorWhatIf.analyze(run);
+        assertEquals(200_000_000, r.actualExecutors());
+        assertEquals(2_000 + 2_000, r.estimatedActualMs());
+        assertTrue(r.caveats().contains(WhatIfCaveat.SLOTS_CAPPED));
+    }
+
+    @Test
+    void slotsAreNotCappedWhileTheyCanMatter() {
+        AppSnapshot run = app("small").durationMs(10_000).executors(2, 2).job(0, 500, 5_500, 0)
+                .stage(0, 0).window(1_000, 5_000).tasks(4_000, 3_000, 3_000, 2_000, 2_000, 2_000).done().build();
+        WhatIfResult r = ExecutorWhatIf.analyze(run, new WhatIfOptions(TaskOrder.LONGEST_FIRST, new double[]{1}));
+        assertFalse(r.caveats().contains(WhatIfCaveat.SLOTS_CAPPED), r.caveats().toString());
+    }
 }

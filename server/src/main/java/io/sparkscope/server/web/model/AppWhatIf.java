@@ -92,6 +92,8 @@ public record AppWhatIf(AppHeader header, WhatIfResult result, long keptTasks, L
                     + "runs to its newest event and tasks still running are left out.";
             case CONCURRENT_JOBS -> "Some jobs ran at the same time: they are simulated together on one pool of slots.";
             case NO_TASKS -> "No stage ran tasks: every executor count gives the driver-only time.";
+            case SLOTS_CAPPED -> "The run had more slots than tasks: every count is simulated with at most one slot per "
+                    + "task, which gives the same estimate (a slot without a task changes nothing).";
         };
     }
 }
