@@ -25,8 +25,21 @@ public final class TaskMetrics {
     }
 
     /** Remote plus local shuffle bytes read: Spark's {@code shuffleReadMetrics.readBytes}. */
+    /**
+     * a + b, held at {@link Long#MAX_VALUE} / {@link Long#MIN_VALUE} instead of wrapping: a log may carry metric
+     * values near 2^63 that are valid one by one, and a wrapped sum would show a negative total.
+     */
+    public static long saturatingAdd(long a, long b) {
+        long r = a + b;
+        // Overflow iff both operands have the sign opposite to the result's.
+        if (((a ^ r) & (b ^ r)) < 0) {
+            return a < 0 ? Long.MIN_VALUE : Long.MAX_VALUE;
+        }
+        return r;
+    }
+
     public long shuffleReadBytes() {
-        return get(TaskMetric.SHUFFLE_REMOTE_BYTES_READ) + get(TaskMetric.SHUFFLE_LOCAL_BYTES_READ);
+        return saturatingAdd(get(TaskMetric.SHUFFLE_REMOTE_BYTES_READ), get(TaskMetric.SHUFFLE_LOCAL_BYTES_READ));
     }
 
     /** Remote plus local blocks fetched: Spark's {@code shuffleReadMetrics.totalBlocksFetched}. */

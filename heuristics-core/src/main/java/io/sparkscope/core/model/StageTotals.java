@@ -32,14 +32,19 @@ public final class StageTotals {
 
     /** Remote + local shuffle bytes read: Spark's {@code StageData.shuffleReadBytes}. */
     public long shuffleReadBytes() {
-        return get(TaskMetric.SHUFFLE_REMOTE_BYTES_READ) + get(TaskMetric.SHUFFLE_LOCAL_BYTES_READ);
+        return StageTotals.add(get(TaskMetric.SHUFFLE_REMOTE_BYTES_READ), get(TaskMetric.SHUFFLE_LOCAL_BYTES_READ));
     }
 
     /** Adds one task's metrics into a mutable sums array (used by the recorder's live stage). */
     public static void accumulate(long[] sums, TaskMetrics metrics) {
         for (int i = 0; i < sums.length; i++) {
-            sums[i] += metrics.get(TaskMetric.byOrdinal(i));
+            sums[i] = add(sums[i], metrics.get(TaskMetric.byOrdinal(i)));
         }
+    }
+
+    /** a + b without wrapping ({@link TaskMetrics#saturatingAdd}). */
+    public static long add(long a, long b) {
+        return TaskMetrics.saturatingAdd(a, b);
     }
 
     /** Totals under Spark's StageData field names, plus {@code shuffleReadBytes}. */

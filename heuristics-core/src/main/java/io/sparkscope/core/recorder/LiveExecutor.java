@@ -4,6 +4,7 @@ import io.sparkscope.core.event.TaskEndReason;
 import io.sparkscope.core.event.TaskInfo;
 import io.sparkscope.core.event.TaskMetric;
 import io.sparkscope.core.event.TaskMetrics;
+import io.sparkscope.core.model.StageTotals;
 import io.sparkscope.core.model.DistributionMetric;
 import io.sparkscope.core.model.ExecutorSummary;
 import io.sparkscope.core.model.StageSummary;
@@ -53,16 +54,16 @@ final class LiveExecutor {
         } else {
             failedTasks++;
         }
-        totalDuration += Math.max(0, DistributionMetric.duration(info));
+        totalDuration = StageTotals.add(totalDuration, Math.max(0, DistributionMetric.duration(info)));
         if (m != null && !StageSummary.RESUBMITTED.equals(reason.kind())) {
-            totalRunTime += m.get(TaskMetric.EXECUTOR_RUN_TIME);
-            totalCpuTimeNs += m.get(TaskMetric.EXECUTOR_CPU_TIME);
-            totalGcTime += m.get(TaskMetric.JVM_GC_TIME);
-            inputBytes += m.get(TaskMetric.INPUT_BYTES);
-            shuffleReadBytes += m.shuffleReadBytes();
-            shuffleWriteBytes += m.get(TaskMetric.SHUFFLE_BYTES_WRITTEN);
-            memoryBytesSpilled += m.get(TaskMetric.MEMORY_BYTES_SPILLED);
-            diskBytesSpilled += m.get(TaskMetric.DISK_BYTES_SPILLED);
+            totalRunTime = StageTotals.add(totalRunTime, m.get(TaskMetric.EXECUTOR_RUN_TIME));
+            totalCpuTimeNs = StageTotals.add(totalCpuTimeNs, m.get(TaskMetric.EXECUTOR_CPU_TIME));
+            totalGcTime = StageTotals.add(totalGcTime, m.get(TaskMetric.JVM_GC_TIME));
+            inputBytes = StageTotals.add(inputBytes, m.get(TaskMetric.INPUT_BYTES));
+            shuffleReadBytes = StageTotals.add(shuffleReadBytes, m.shuffleReadBytes());
+            shuffleWriteBytes = StageTotals.add(shuffleWriteBytes, m.get(TaskMetric.SHUFFLE_BYTES_WRITTEN));
+            memoryBytesSpilled = StageTotals.add(memoryBytesSpilled, m.get(TaskMetric.MEMORY_BYTES_SPILLED));
+            diskBytesSpilled = StageTotals.add(diskBytesSpilled, m.get(TaskMetric.DISK_BYTES_SPILLED));
         }
         if (host.isEmpty() && info.host() != null) {
             host = info.host();

@@ -190,9 +190,9 @@ final class LiveStage {
         if (metrics != null) {
             StageTotals.accumulate(totals, metrics);
             // Unknown derived times are left out of the sums (TaskTimes), not added as -1 or as a huge span.
-            durationSum += Math.max(0, duration);
-            schedulerDelaySum += Math.max(0, DistributionMetric.schedulerDelay(info, metrics));
-            gettingResultSum += Math.max(0, DistributionMetric.gettingResultTime(info));
+            durationSum = StageTotals.add(durationSum, Math.max(0, duration));
+            schedulerDelaySum = StageTotals.add(schedulerDelaySum, Math.max(0, DistributionMetric.schedulerDelay(info, metrics)));
+            gettingResultSum = StageTotals.add(gettingResultSum, Math.max(0, DistributionMetric.gettingResultTime(info)));
             // Population of Spark's task summary: successful tasks (per TaskInfo) that carry metrics.
             if (info.successful()) {
                 if (values.released()) {
@@ -220,7 +220,7 @@ final class LiveStage {
     }
 
     private static TaskRecord record(TaskEndReason reason, TaskInfo info, TaskMetrics metrics) {
-        String status = reason.isSuccess() && info.successful() ? "SUCCESS" : reason.isKilled() ? "KILLED" : "FAILED";
+        String status = reason.isSuccess() && !info.failed() && !info.killed() ? "SUCCESS" : reason.isKilled() ? "KILLED" : "FAILED";
         return new TaskRecord(info.taskId(), info.index(), info.attempt(), info.partitionId(), info.executorId(),
                 info.host(), info.locality(), info.speculative(), info.launchTime(), info.finishTime(),
                 info.gettingResultTime(), status, reason.kind(), reason.isSuccess() ? null : reason.description(),
