@@ -501,8 +501,8 @@ public final class Recorder {
         for (LiveSqlExecution s : sqlExecutions.values()) {
             sql.add(s.summary());
         }
-        return new AppSnapshot(appId, attemptId, appName, sparkUser, sparkVersion, startTime, endTime,
+        return io.sparkscope.core.redact.SnapshotRedactor.redact(new AppSnapshot(appId, attemptId, appName, sparkUser, sparkVersion, startTime, endTime,
                 lastEventTime, complete, config, executorSummaries, jobSummaries, stageSummaries, sql,
-                driverGcTimeMs, driverMaxMemory, eventCount, unknownEventTypes);
+                driverGcTimeMs, driverMaxMemory, eventCount, unknownEventTypes));
     }
 }
