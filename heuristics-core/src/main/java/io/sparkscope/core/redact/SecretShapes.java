@@ -1,6 +1,6 @@
 package io.sparkscope.core.redact;
 
-import java.util.List;
+import java.util.Arrays;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -27,6 +27,11 @@ import java.util.regex.Pattern;
  *   <li>Well-known key formats on their own: AWS access key ids ({@code AKIA…}), GitHub and Slack tokens, Google API
  *       keys, JSON web tokens, PEM private keys.</li>
  * </ul>
+ *
+ * <p>Speed: texts can be large (physical plans of 100 KB and more) and many (thousands of task errors), so the text
+ * is not run through a dozen regular expressions. One pass looks for the few words and markers a credential needs
+ * ("pass", "secret", "key", "://", "Bearer", a known prefix…); only around those does a closer look happen. A
+ * text without any costs that one pass (well under a millisecond for 100 KB).
  */
 public final class SecretShapes {
     public static final String REDACTED = "*********(redacted)";
@@ -56,49 +61,44 @@ public final class SecretShapes {
     private static final Pattern SYSTEM_PROPERTY_WORD = Pattern.compile("(?i)pass|pwd|secret|token|credential");
     private static final Pattern PASSWORD_FAMILY = Pattern.compile("(?i)(?:.*[^a-z])?(?:password|passwd|passphrase|pwd)s?");
 
-    /** Any credential word somewhere: a cheap test before looking for pairs. */
-    private static final Pattern ANY_WORD = Pattern.compile("(?i)pass|pwd|secret|credential|token|key|sig");
 
-    /**
-     * A name, maybe quoted (group 1 the quote, group 2 the name, a Spark attribute id {@code #12} allowed), then the
-     * separator: '=' (not '=='), '->', ':' or, before a quoted value, blanks.
-     */
-    private static final Pattern PAIR = Pattern.compile(
-            "(?<![\\w.])([\"']?)([A-Za-z_][\\w.-]*)(?:#\\d+)?\\1(?:\\s*(=(?!=)|->|:)|\\s+(?=[\"']))\\s*");
+    private static final String ORACLE = "jdbc:oracle:";
 
-    /**
-     * The password may hold '/' (generated secrets often do); the user cannot. A port followed by a path
-     * ({@code hdfs://nn:8020/user/x@y}) is not a password.
-     */
-    private static final Pattern URL_PASSWORD = Pattern.compile(
-            "(?<=://)([^\\s/?#@:'\"\\\\]*):(?!\\d{1,5}/)([^\\s?#@'\"\\\\]+)@");
-    private static final Pattern URL_TOKEN_USER = Pattern.compile(
-            "(?<=://)(?=[^\\s/?#@:]*[0-9])([A-Za-z0-9_.~%-]{20,})@");
-    /** Oracle's thin driver puts the password after a slash: {@code jdbc:oracle:thin:scott/tiger@//host/db}. */
-    private static final Pattern ORACLE_PASSWORD = Pattern.compile(
-            "(?i)(?<=jdbc:oracle:[a-z0-9]{1,10}:)([^\\s/@:'\"]+)/([^\\s@'\"]+)@");
-    private static final Pattern AUTH_SCHEME = Pattern.compile(
-            "(?i)\\b(?:bearer|basic)\\s+([A-Za-z0-9._~+/-]{8,}=*)");
-    private static final List<Pattern> KNOWN_FORMATS = List.of(
-            // AWS access key ids (long-term AKIA, temporary ASIA, and the other IAM prefixes)
-            Pattern.compile("\\b(?:AKIA|ASIA|AGPA|AIDA|AROA|ANPA|ANVA|APKA)[A-Z0-9]{16}\\b"),
-            // GitHub tokens
-            Pattern.compile("\\b(?:gh[pousr]_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{30,})\\b"),
-            // Slack tokens
-            Pattern.compile("\\bxox[abposr]-[A-Za-z0-9-]{10,}"),
-            // Google API keys
-            Pattern.compile("\\bAIza[0-9A-Za-z_-]{35}"),
-            // JSON web tokens: header.payload.signature, the first two base64url JSON objects
-            Pattern.compile("\\beyJ[A-Za-z0-9_-]{8,}\\.eyJ[A-Za-z0-9_-]{8,}\\.[A-Za-z0-9_-]{8,}"),
-            // PEM private keys, whole block
-            Pattern.compile("-----BEGIN [A-Z ]*PRIVATE KEY-----[\\s\\S]*?(?:-----END [A-Z ]*PRIVATE KEY-----|$)"));
+    /** Known formats: a literal prefix to find fast, then the whole shape from there. */
+    private record Known(String prefix, Pattern shape) {
+    }
+
+    private static final Known[] KNOWN = known();
+
+    private static Known[] known() {
+        Pattern aws = Pattern.compile("(?:AKIA|ASIA|AGPA|AIDA|AROA|ANPA|ANVA|APKA)[A-Z0-9]{16}\\b");
+        Pattern github = Pattern.compile("gh[pousr]_[A-Za-z0-9]{30,}\\b");
+        return new Known[]{
+                // AWS access key ids (long-term AKIA, temporary ASIA, and the other IAM prefixes)
+                new Known("AKIA", aws), new Known("ASIA", aws), new Known("AGPA", aws), new Known("AIDA", aws),
+                new Known("AROA", aws), new Known("ANPA", aws), new Known("ANVA", aws), new Known("APKA", aws),
+                // GitHub tokens
+                new Known("ghp_", github), new Known("gho_", github), new Known("ghu_", github),
+                new Known("ghs_", github), new Known("ghr_", github),
+                new Known("github_pat_", Pattern.compile("github_pat_[A-Za-z0-9_]{30,}\\b")),
+                // Slack tokens
+                new Known("xox", Pattern.compile("xox[abposr]-[A-Za-z0-9-]{10,}")),
+                // Google API keys
+                new Known("AIza", Pattern.compile("AIza[0-9A-Za-z_-]{35}")),
+                // JSON web tokens: header.payload.signature, the first two base64url JSON objects
+                new Known("eyJ", Pattern.compile("eyJ[A-Za-z0-9_-]{8,}\\.eyJ[A-Za-z0-9_-]{8,}\\.[A-Za-z0-9_-]{8,}")),
+                // PEM private keys, the whole block (to the end of the text when it is cut)
+                new Known("-----BEGIN ", Pattern.compile(
+                        "-----BEGIN [A-Z ]*PRIVATE KEY-----[\\s\\S]*?(?:-----END [A-Z ]*PRIVATE KEY-----|\\z)")),
+        };
+    }
 
     private SecretShapes() {
     }
 
     /**
      * Whether a configuration key or a name before '=' names a credential: it holds password, passwd, passphrase,
-     * secret, token(s), an api/access/account/private/secret/storage/… key, ends in credential(s), or has the whole
+     * secret, token, an api/access/account/private/secret/storage/… key, ends in credential(s), or has the whole
      * words pass, pwd, sig. "spark.executor.memory", "spark.shuffle.bypassMergeThreshold", "tokenizer", "keytab",
      * "passwordFile" (a path) do not.
      */
@@ -120,98 +120,233 @@ public final class SecretShapes {
         if (text == null || text.length() < 4) {
             return text;
         }
-        String out = text;
-        if (out.indexOf("://") >= 0) {
-            out = replaceGroup(URL_PASSWORD, out, 2);
-            out = replaceGroup(URL_TOKEN_USER, out, 1);
-        }
-        if (containsIgnoreCase(out, "jdbc:oracle:")) {
-            out = replaceGroup(ORACLE_PASSWORD, out, 2);
-        }
-        if (ANY_WORD.matcher(out).find()) {
-            out = redactPairs(out);
-        }
-        out = redactAuthSchemes(out);
-        for (Pattern p : KNOWN_FORMATS) {
-            out = replaceGroup(p, out, 0);
-        }
-        return out.equals(text) ? text : out;
+        Ranges found = new Ranges();
+        scan(text, found);
+        return found.apply(text);
     }
 
-    private static boolean containsIgnoreCase(String text, String lower) {
-        return text.toLowerCase(java.util.Locale.ROOT).contains(lower);
-    }
-
-    /** Replaces group {@code g} of every match (a group already redacted is left as it is). */
-    static String replaceGroup(Pattern p, String text, int g) {
-        Matcher m = p.matcher(text);
-        if (!m.find()) {
-            return text;
+    /** A known format starting at {@code at}, if one does; returns where to go on scanning. */
+    private static int known(String text, int at, Ranges found) {
+        if (at > 0 && isWordChar(text.charAt(at - 1)) && text.charAt(at) != '-') {
+            return at; // inside a longer word
         }
-        StringBuilder sb = new StringBuilder(text.length() + 32);
-        int last = 0;
-        do {
-            int s = m.start(g);
-            int e = m.end(g);
-            if (s < 0 || e <= s || text.startsWith(REDACTED, s)) {
-                continue;
-            }
-            sb.append(text, last, s).append(REDACTED);
-            last = e;
-        } while (m.find());
-        if (last == 0) {
-            return text;
-        }
-        return sb.append(text, last, text.length()).toString();
-    }
-
-    private static String redactPairs(String text) {
-        Matcher m = PAIR.matcher(text);
-        StringBuilder sb = null;
-        int last = 0;
-        int from = 0;
-        while (from < text.length() && m.find(from)) {
-            int valueStart = m.end();
-            from = Math.max(valueStart, m.start() + 1);
-            String quote = m.group(1);
-            String name = m.group(2);
-            String sep = m.group(3);
-            if (valueStart >= text.length()) {
-                break;
-            }
-            boolean systemProperty = m.start(2) >= 1 && text.charAt(m.start(2) - 1) == '-' && name.length() > 1
-                    && name.charAt(0) == 'D';
-            char first = text.charAt(valueStart);
-            boolean quotedValue = first == '"' || first == '\'';
-            if (":".equals(sep) && quote.isEmpty()) {
-                // "Password: x" in a log line, password: "x" in YAML; but not a schema ("password:string") nor a
-                // "name: message" prefix ("expecting token: ')'")
-                if (!PASSWORD_FAMILY.matcher(name).matches() || (!quotedValue && valueStart == m.end(3))) {
-                    continue;
+        for (Known k : KNOWN) {
+            if (text.startsWith(k.prefix, at)) {
+                Matcher m = k.shape.matcher(text).region(at, text.length()).useTransparentBounds(true);
+                if (m.lookingAt()) {
+                    found.add(at, m.end());
+                    return m.end() - 1;
                 }
             }
-            int[] value = value(text, valueStart);
-            if (value == null) {
-                continue;
-            }
-            String v = text.substring(value[0], value[1]);
-            boolean secret = isSecretName(name)
-                    || (systemProperty && SYSTEM_PROPERTY_WORD.matcher(name).find())
-                    || isGeneratedKey(name, v);
-            if (!secret || v.startsWith("*********") || v.isBlank()) {
-                continue;
-            }
-            if (sb == null) {
-                sb = new StringBuilder(text.length() + 32);
-            }
-            sb.append(text, last, value[0]).append(REDACTED);
-            last = value[1];
-            from = Math.max(from, value[1]);
         }
-        if (sb == null) {
-            return text;
+        return at;
+    }
+
+    /** One pass over the text for the words and markers that can start a credential. */
+    private static void scan(String text, Ranges found) {
+        int n = text.length();
+        int skipTo = 0; // the end of the last name looked at: its other words need no second look
+        for (int i = 0; i < n - 2; i++) {
+            char c = text.charAt(i);
+            // a switch on the first letter, then the second one, before any string comparison: most characters of a
+            // big plan are decided by two comparisons
+            switch (c | 0x20) {
+                case 'p' -> {
+                    char d = (char) (text.charAt(i + 1) | 0x20);
+                    if (i >= skipTo && ((d == 'a' && text.regionMatches(true, i, "pass", 0, 4))
+                            || (d == 'w' && text.regionMatches(true, i, "pwd", 0, 3)))) {
+                        skipTo = pair(text, i, found);
+                    }
+                }
+                case 's' -> {
+                    char d = (char) (text.charAt(i + 1) | 0x20);
+                    if (i >= skipTo && ((d == 'e' && text.regionMatches(true, i, "secret", 0, 6))
+                            || (d == 'i' && text.regionMatches(true, i, "sig", 0, 3)))) {
+                        skipTo = pair(text, i, found);
+                    }
+                }
+                case 't' -> {
+                    if (i >= skipTo && (text.charAt(i + 1) | 0x20) == 'o' && text.regionMatches(true, i, "token", 0, 5)) {
+                        skipTo = pair(text, i, found);
+                    }
+                }
+                case 'k' -> {
+                    if (i >= skipTo && (text.charAt(i + 1) | 0x20) == 'e' && (text.charAt(i + 2) | 0x20) == 'y') {
+                        skipTo = pair(text, i, found);
+                    }
+                }
+                case 'c' -> {
+                    if (i >= skipTo && (text.charAt(i + 1) | 0x20) == 'r'
+                            && text.regionMatches(true, i, "credential", 0, 10)) {
+                        skipTo = pair(text, i, found);
+                    }
+                }
+                case 'b' -> {
+                    char d = (char) (text.charAt(i + 1) | 0x20);
+                    if (d == 'e' && text.regionMatches(true, i, "bearer", 0, 6)) {
+                        authScheme(text, i, i + 6, found);
+                    } else if (d == 'a' && text.regionMatches(true, i, "basic", 0, 5)) {
+                        authScheme(text, i, i + 5, found);
+                    }
+                }
+                case 'j' -> {
+                    if ((text.charAt(i + 1) | 0x20) == 'd' && text.regionMatches(true, i, ORACLE, 0, ORACLE.length())) {
+                        oraclePassword(text, i + ORACLE.length(), found);
+                    }
+                }
+                case 'a' -> {
+                    // AWS ids (AKIA, ASIA, …: the fourth letter is an A) and Google keys (AIza)
+                    if (c == 'A' && i + 3 < n && (text.charAt(i + 3) | 0x20) == 'a') {
+                        i = known(text, i, found);
+                    }
+                }
+                case 'g' -> {
+                    if (c == 'g' && text.charAt(i + 1) == 'h') {
+                        i = known(text, i, found);
+                    }
+                }
+                case 'x' -> {
+                    if (c == 'x' && text.charAt(i + 1) == 'o') {
+                        i = known(text, i, found);
+                    }
+                }
+                case 'e' -> {
+                    if (c == 'e' && text.charAt(i + 1) == 'y' && text.charAt(i + 2) == 'J') {
+                        i = known(text, i, found);
+                    }
+                }
+                case '-' -> {
+                    if (text.charAt(i + 1) == '-' && text.startsWith("-----BEGIN ", i)) {
+                        i = known(text, i, found);
+                    }
+                }
+                case ':' -> {
+                    if (text.charAt(i + 1) == '/' && text.charAt(i + 2) == '/') {
+                        urlUserInfo(text, i + 3, found);
+                    }
+                }
+                default -> {
+                }
+            }
         }
-        return sb.append(text, last, text.length()).toString();
+    }
+
+    private static boolean isNameChar(char c) {
+        return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '.'
+                || c == '-';
+    }
+
+    private static boolean isWordChar(char c) {
+        return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
+    }
+
+    /**
+     * The name around a credential word at {@code at}, and if a value is assigned to it, that value.
+     *
+     * @return the end of the name (so its other words are not looked at again)
+     */
+    private static int pair(String text, int at, Ranges found) {
+        int n = text.length();
+        int start = at;
+        while (start > 0 && isNameChar(text.charAt(start - 1))) {
+            start--;
+        }
+        int end = at;
+        while (end < n && isNameChar(text.charAt(end))) {
+            end++;
+        }
+        while (end > at + 1 && (text.charAt(end - 1) == '-' || text.charAt(end - 1) == '.')) {
+            end--; // "password->x", "the password." : the punctuation is not part of the name
+        }
+        // "-Dname=…" (a JVM option) and "--name=…" (a command-line flag): the name is what follows the dashes
+        boolean systemProperty = false;
+        int nameStart = start;
+        if (end - start > 2 && text.charAt(start) == '-' && text.charAt(start + 1) == 'D') {
+            systemProperty = true;
+            nameStart = start + 2;
+        } else {
+            while (nameStart < end && text.charAt(nameStart) == '-') {
+                nameStart++;
+            }
+        }
+        if (nameStart >= end || !Character.isLetter(text.charAt(nameStart)) && text.charAt(nameStart) != '_') {
+            return end;
+        }
+        String name = text.substring(nameStart, end);
+        int j = end;
+        if (j < n && text.charAt(j) == '#') { // a Spark attribute id: password#12
+            int d = j + 1;
+            while (d < n && Character.isDigit(text.charAt(d))) {
+                d++;
+            }
+            if (d > j + 1) {
+                j = d;
+            }
+        }
+        boolean quotedName = false;
+        if (start > 0 && j < n) {
+            char q = text.charAt(start - 1);
+            if ((q == '"' || q == '\'') && text.charAt(j) == q) {
+                quotedName = true;
+                j++;
+            }
+        }
+        int k = skipBlanks(text, j);
+        boolean blankBefore = k > j;
+        if (k >= n) {
+            return end;
+        }
+        char c = text.charAt(k);
+        String sep;
+        if (c == '=') {
+            if (k + 1 < n && text.charAt(k + 1) == '=') {
+                return end; // a comparison
+            }
+            sep = "=";
+            k++;
+        } else if (c == '-' && k + 1 < n && text.charAt(k + 1) == '>') {
+            sep = "->";
+            k += 2;
+        } else if (c == ':') {
+            sep = ":";
+            k++;
+        } else if (blankBefore && (c == '"' || c == '\'')) {
+            sep = " ";
+        } else {
+            return end;
+        }
+        int valueStart = skipBlanks(text, k);
+        if (valueStart >= n) {
+            return end;
+        }
+        char first = text.charAt(valueStart);
+        boolean quotedValue = first == '"' || first == '\'';
+        if (sep.equals(":") && !quotedName) {
+            // "Password: x" in a log line, password: "x" in YAML; but not a schema ("password:string") nor a
+            // "name: message" prefix ("expecting token: ')'")
+            if (!PASSWORD_FAMILY.matcher(name).matches() || (!quotedValue && valueStart == k)) {
+                return end;
+            }
+        }
+        int[] value = value(text, valueStart);
+        if (value == null) {
+            return end;
+        }
+        String v = text.substring(value[0], value[1]);
+        boolean secret = isSecretName(name)
+                || (systemProperty && SYSTEM_PROPERTY_WORD.matcher(name).find())
+                || isGeneratedKey(name, v);
+        if (secret && !v.startsWith("*********") && !v.isBlank()) {
+            found.add(value[0], value[1]);
+        }
+        return end;
+    }
+
+    private static int skipBlanks(String text, int i) {
+        while (i < text.length() && (text.charAt(i) == ' ' || text.charAt(i) == '\t')) {
+            i++;
+        }
+        return i;
     }
 
     /** [start, end) of the value at {@code at}: inside its quotes, or up to a delimiter; null when empty. */
@@ -229,7 +364,7 @@ public final class SecretShapes {
             return end > at + 1 ? new int[]{at + 1, end} : null;
         }
         if (c == '=' || c == '>' || c == '<' || c == '!') {
-            return null; // "==", "=>", comparisons: not an assignment
+            return null; // "=>", comparisons: not an assignment
         }
         if (text.startsWith(REDACTED, at)) {
             return null;
@@ -246,35 +381,166 @@ public final class SecretShapes {
                 || c == '(' || c == ']' || c == '[' || c == '}' || c == '{' || c == '<' || c == '>';
     }
 
-    private static String redactAuthSchemes(String text) {
-        Matcher m = AUTH_SCHEME.matcher(text);
-        if (!m.find()) {
-            return text;
+    /** {@code scheme://user:password@host}: the password; {@code scheme://token@host}: the token. */
+    private static void urlUserInfo(String text, int at, Ranges found) {
+        int n = text.length();
+        int i = at;
+        while (i < n && !urlUserEnd(text.charAt(i))) {
+            i++;
         }
-        StringBuilder sb = new StringBuilder(text.length() + 32);
-        int last = 0;
-        do {
-            String token = m.group(1);
-            if (!looksLikeToken(token) || text.startsWith(REDACTED, m.start(1))) {
-                continue;
+        if (i < n && text.charAt(i) == ':') {
+            int p = i + 1;
+            int e = p;
+            while (e < n && !urlPasswordEnd(text.charAt(e))) {
+                e++;
             }
-            sb.append(text, last, m.start(1)).append(REDACTED);
-            last = m.end(1);
-        } while (m.find());
-        if (last == 0) {
-            return text;
+            if (e < n && e > p && text.charAt(e) == '@' && !portThenPath(text, p, e)
+                    && !text.startsWith(REDACTED, p)) {
+                found.add(p, e);
+            }
+            return;
         }
-        return sb.append(text, last, text.length()).toString();
+        int e = at;
+        boolean digit = false;
+        while (e < n && tokenChar(text.charAt(e))) {
+            digit |= Character.isDigit(text.charAt(e));
+            e++;
+        }
+        if (e - at >= 20 && digit && e < n && text.charAt(e) == '@') {
+            found.add(at, e);
+        }
+    }
+
+    private static boolean urlUserEnd(char c) {
+        return Character.isWhitespace(c) || "/?#@:'\"\\".indexOf(c) >= 0;
+    }
+
+    /** The password may hold '/' (generated secrets often do); the user cannot. */
+    private static boolean urlPasswordEnd(char c) {
+        return Character.isWhitespace(c) || "?#@'\"\\".indexOf(c) >= 0;
+    }
+
+    private static boolean tokenChar(char c) {
+        return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || "_.~%-".indexOf(c) >= 0;
+    }
+
+    /** {@code hdfs://nn:8020/user/x@y}: a port followed by a path, not a password. */
+    private static boolean portThenPath(String text, int start, int end) {
+        int i = start;
+        while (i < end && i - start < 6 && Character.isDigit(text.charAt(i))) {
+            i++;
+        }
+        return i > start && i - start <= 5 && i < end && text.charAt(i) == '/';
+    }
+
+    /** Oracle's thin driver puts the password after a slash: {@code jdbc:oracle:thin:scott/tiger@//host/db}. */
+    private static void oraclePassword(String text, int at, Ranges found) {
+        int n = text.length();
+        int i = at;
+        while (i < n && i - at < 10 && Character.isLetterOrDigit(text.charAt(i))) {
+            i++;
+        }
+        if (i == at || i >= n || text.charAt(i) != ':') {
+            return;
+        }
+        int u = i + 1;
+        int e = u;
+        while (e < n && !Character.isWhitespace(text.charAt(e)) && "/@:'\"".indexOf(text.charAt(e)) < 0) {
+            e++;
+        }
+        if (e == u || e >= n || text.charAt(e) != '/') {
+            return;
+        }
+        int p = e + 1;
+        int pe = p;
+        while (pe < n && !Character.isWhitespace(text.charAt(pe)) && "@'\"".indexOf(text.charAt(pe)) < 0) {
+            pe++;
+        }
+        if (pe > p && pe < n && text.charAt(pe) == '@' && !text.startsWith(REDACTED, p)) {
+            found.add(p, pe);
+        }
+    }
+
+    /** {@code Bearer <token>}, {@code Basic <base64>} as a whole word followed by blanks and a token. */
+    private static void authScheme(String text, int wordStart, int wordEnd, Ranges found) {
+        if (wordStart > 0 && isWordChar(text.charAt(wordStart - 1))) {
+            return;
+        }
+        int t = wordEnd;
+        while (t < text.length() && Character.isWhitespace(text.charAt(t))) {
+            t++;
+        }
+        if (t == wordEnd) {
+            return;
+        }
+        int e = t;
+        while (e < text.length() && authTokenChar(text.charAt(e))) {
+            e++;
+        }
+        while (e < text.length() && text.charAt(e) == '=') {
+            e++;
+        }
+        if (e - t >= 8 && looksLikeToken(text, t, e)) {
+            found.add(t, e);
+        }
+    }
+
+    private static boolean authTokenChar(char c) {
+        return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || "._~+/-".indexOf(c) >= 0;
     }
 
     /** Not a plain word: a digit, a symbol or a capital after the first letter ("dXNlcjpw", not "statistics"). */
-    private static boolean looksLikeToken(String s) {
-        for (int i = 0; i < s.length(); i++) {
+    private static boolean looksLikeToken(String s, int from, int to) {
+        for (int i = from; i < to; i++) {
             char c = s.charAt(i);
-            if (Character.isDigit(c) || "._~+/-=".indexOf(c) >= 0 || (i > 0 && Character.isUpperCase(c))) {
+            if (Character.isDigit(c) || "._~+/-=".indexOf(c) >= 0 || (i > from && Character.isUpperCase(c))) {
                 return true;
             }
         }
         return false;
+    }
+
+    /** The parts of a text to replace, merged where they overlap. */
+    private static final class Ranges {
+        private int[] bounds = new int[8];
+        private int size;
+
+        void add(int start, int end) {
+            if (end <= start) {
+                return;
+            }
+            if (size + 2 > bounds.length) {
+                bounds = Arrays.copyOf(bounds, bounds.length * 2);
+            }
+            bounds[size++] = start;
+            bounds[size++] = end;
+        }
+
+        String apply(String text) {
+            if (size == 0) {
+                return text;
+            }
+            int pairs = size / 2;
+            long[] sorted = new long[pairs];
+            for (int i = 0; i < pairs; i++) {
+                sorted[i] = ((long) bounds[2 * i] << 32) | bounds[2 * i + 1];
+            }
+            Arrays.sort(sorted);
+            StringBuilder sb = new StringBuilder(text.length() + 16 * pairs);
+            int last = 0;
+            for (long r : sorted) {
+                int s = (int) (r >>> 32);
+                int e = (int) r;
+                if (e <= last) {
+                    continue; // inside the previous range
+                }
+                s = Math.max(s, last);
+                if (s > last || last == 0) {
+                    sb.append(text, last, s).append(REDACTED);
+                }
+                last = e;
+            }
+            return sb.append(text, last, text.length()).toString();
+        }
     }
 }

@@ -60,6 +60,11 @@ public final class SnapshotRedactor {
         return r;
     }
 
+    /** A redactor that remembers nothing yet (to measure a first redaction). */
+    static SnapshotRedactor withoutMemory(Redactor redactor) {
+        return new SnapshotRedactor(redactor);
+    }
+
     public AppSnapshot apply(AppSnapshot s) {
         AppConfig config = memo.apply(s.config(), this::config);
         String appName = text(s.appName());

@@ -62,6 +62,12 @@ class SecretShapesTest {
             "key id AKIAIOSFODNN7EXAMPLE in use | key id " + R + " in use",
             "token ghp_abcdefghijklmnopqrstuvwxyz0123456789 leaked | token " + R + " leaked",
             "slack xoxb-1234567890-abcdefghij | slack " + R,
+            "jwt eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTYifQ.c2lnbmF0dXJlMTIz ok | jwt " + R + " ok",
+            "`key: -----BEGIN RSA PRIVATE KEY-----\nMIIEpAIB\n-----END RSA PRIVATE KEY----- end`"
+                    + " | `key: " + R + " end`",
+            "Map(password->hunter2) | Map(password->" + R + ")",
+            "spark-submit --password=hunter2 --name x | spark-submit --password=" + R + " --name x",
+            "PaSsWoRd=hunter2 | PaSsWoRd=" + R,
     })
     void redactsTheSecretPartOnly(String text, String expected) {
         assertEquals(expected, SecretShapes.redact(text));
@@ -92,6 +98,10 @@ class SecretShapesTest {
             "-Dlog4j.configuration=file:log4j.properties -XX:+UseG1GC",
             "java.lang.IllegalStateException: Secret key not found",
             "spark.sql.passthrough=true",
+            "xghp_abcdefghijklmnopqrstuvwxyz0123456789",
+            "AS x#3L, keys=[a#1], functions=[count(1)]",
+            "",
+            "abc",
     })
     void leavesNearMissesAlone(String text) {
         assertSame(text, SecretShapes.redact(text));
