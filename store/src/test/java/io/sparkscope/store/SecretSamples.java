@@ -28,9 +28,16 @@ public final class SecretSamples {
     /** Where each secret was put → the secret. */
     public static final Map<String, String> SECRETS = secrets();
 
-    /** Text that must survive redaction around the secrets: proof that the fields were stored and shown. */
+    /**
+     * Text that must survive redaction around the secrets (a job description, a configuration value): proof that
+     * the fields were stored and shown, with only the secret part replaced.
+     */
     public static final List<String> KEPT = List.of("jdbc:postgresql://loader:*********(redacted)@db/users",
-            "-Dmy.db.pass=*********(redacted)", "Authorization: Bearer *********(redacted)");
+            "-Dmy.db.pass=*********(redacted)");
+    /** What the stage failure reason becomes (the application page shows it). */
+    public static final String KEPT_STAGE_FAILURE = "Job aborted due to stage failure: secret=*********(redacted)";
+    /** What a kept failed task's error message becomes. */
+    public static final String KEPT_TASK_ERROR = "Authorization: Bearer *********(redacted)";
 
     private static final ObjectMapper JSON = new ObjectMapper();
 
@@ -76,9 +83,14 @@ public final class SecretSamples {
 
     /** Writes the event log (plain JSON lines) into {@code dir} and returns it. */
     public static Path writeEventLog(Path dir) throws IOException {
+        return writeEventLog(dir, APP_ID);
+    }
+
+    /** The same log for another application id (a second run, to compare). */
+    public static Path writeEventLog(Path dir, String appId) throws IOException {
         List<String> lines = new ArrayList<>();
         lines.add(obj("Event", "SparkListenerLogStart", "Spark Version", "3.5.1").toString());
-        lines.add(obj("Event", "SparkListenerApplicationStart", "App Name", APP_NAME, "App ID", APP_ID,
+        lines.add(obj("Event", "SparkListenerApplicationStart", "App Name", APP_NAME, "App ID", appId,
                 "Timestamp", 1_000L, "User", "alice").toString());
         ObjectNode env = obj("Event", "SparkListenerEnvironmentUpdate");
         env.set("JVM Information", obj("Java Home", "/usr/lib/jvm", "Java Version", "17",
@@ -160,7 +172,7 @@ public final class SecretSamples {
         lines.add(obj("Event", "SparkListenerExecutorRemoved", "Timestamp", 1_970L, "Executor ID", "1",
                 "Removed Reason", "Container killed; token=" + s("executor remove reason")).toString());
         lines.add(obj("Event", "SparkListenerApplicationEnd", "Timestamp", 2_000L).toString());
-        Path file = dir.resolve(APP_ID);
+        Path file = dir.resolve(appId);
         Files.writeString(file, String.join("\n", lines) + "\n");
         return file;
     }
