@@ -38,11 +38,6 @@ final class IdentityMemo {
         return result;
     }
 
-    int size() {
-        expunge();
-        return map.size();
-    }
-
     private void expunge() {
         for (Object r; (r = queue.poll()) != null; ) {
             map.remove(r);
