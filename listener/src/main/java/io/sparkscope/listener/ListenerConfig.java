@@ -1,5 +1,7 @@
 package io.sparkscope.listener;
 
+import io.sparkscope.store.Spool;
+
 import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.util.Locale;
@@ -71,6 +73,10 @@ public record ListenerConfig(
     /** @param conf all Spark configuration entries (only {@code spark.sparkscope.*} are read) */
     public static ListenerConfig from(Map<String, String> conf, Consumer<String> warn) {
         Reader r = new Reader(conf, warn);
+        String badRedaction = io.sparkscope.core.recorder.Redactor.invalidSetting(conf);
+        if (badRedaction != null) {
+            warn.accept(badRedaction + "; it is ignored, the built-in credential shapes still apply");
+        }
         Map<String, String> heuristics = new TreeMap<>();
         String hPrefix = PREFIX + "heuristics.";
         conf.forEach((k, v) -> {
@@ -84,8 +90,7 @@ public record ListenerConfig(
                 r.string("jdbc.user", null),
                 r.string("jdbc.password", null),
                 (int) r.number("tasks.perStage", 10_000, 0, 1_000_000),
-                Paths.get(r.string("spool.dir", Paths.get(System.getProperty("java.io.tmpdir"), "sparkscope-spool")
-                        .toString())),
+                Paths.get(r.string("spool.dir", Spool.defaultDir().toString())),
                 r.bytes("spool.maxBytes", 256L << 20),
                 r.number("flush.timeoutMs", 10_000, 0, 600_000),
                 r.number("flush.intervalMs", 5_000, 100, 3_600_000),

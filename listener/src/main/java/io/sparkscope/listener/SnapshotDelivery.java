@@ -258,7 +258,7 @@ final class SnapshotDelivery implements Runnable {
     private void deliverSpooled() {
         try {
             for (Path file : spool.files()) {
-                AppSnapshot s = Spool.load(file);
+                AppSnapshot s = spool.load(file);
                 store.write(s, diagnose.apply(s));
                 java.nio.file.Files.deleteIfExists(file);
                 LOG.info("Sparkscope: delivered spooled snapshot of {}", s.appId());

@@ -8,6 +8,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import io.sparkscope.store.Spool;
+import io.sparkscope.store.SpoolTarget;
 
 import java.util.List;
 import java.util.function.BiConsumer;
@@ -31,11 +32,20 @@ final class Wiring {
             BiConsumer<AppSnapshot, List<Finding>> written = notifier == null ? (s, f) -> { }
                     : notifier::notifyFinished;
             delivery = new SnapshotDelivery(new JdbcSnapshotStore(cfg, written),
-                    new Spool(cfg.spoolDir(), cfg.spoolMaxBytes()), diagnose, cfg.retryMaxBackoffMs());
+                    spool(cfg), diagnose, cfg.retryMaxBackoffMs());
         } else if (notifier != null) {
             onFinal = onFinal.andThen(notifier::notifyFinished);
         }
         return new RecordingPipeline(cfg, delivery, diagnose, onFinal, notifier);
+    }
+
+    /**
+     * The spool for this listener's database: it delivers only what was spooled for that database (URL and user)
+     * by this user, and leaves the rest in place with one warning per kind.
+     */
+    static Spool spool(ListenerConfig cfg) {
+        return new Spool(cfg.spoolDir(), cfg.spoolMaxBytes(), SpoolTarget.of(cfg.jdbcUrl(), cfg.jdbcUser()),
+                message -> LOG.warn("Sparkscope: {}", message));
     }
 
     /** The webhook of {@code spark.sparkscope.webhook.url}, or null (none, or an invalid URL: one warning). */

@@ -21,6 +21,8 @@ class ListenerConfigTest {
         assertEquals(10_000, c.tasksPerStage());
         assertEquals(100_000, c.tasksRetained());
         assertEquals(256L << 20, c.spoolMaxBytes());
+        assertEquals(java.nio.file.Paths.get(System.getProperty("java.io.tmpdir"),
+                "sparkscope-spool-" + System.getProperty("user.name")), c.spoolDir(), "one spool per user");
         assertEquals(10_000, c.flushTimeoutMs());
         assertTrue(c.reportEnabled());
         assertNull(c.uiUrl());
@@ -77,5 +79,14 @@ class ListenerConfigTest {
                 "spark.sparkscope.jdbc.url", "jdbc:postgresql://h/db?password=hunter2"), w -> { });
         assertFalse(c.toString().contains("hunter2"), c.toString());
         assertFalse(ListenerConfig.redactUrl(c.jdbcUrl()).contains("hunter2"));
+    }
+
+    @Test
+    void anInvalidRedactionRegexIsNamedOnce() {
+        List<String> warnings = new ArrayList<>();
+        ListenerConfig.from(Map.of("spark.sparkscope.redaction.regex", "(unclosed"), warnings::add);
+        assertEquals(1, warnings.size(), warnings.toString());
+        assertTrue(warnings.get(0).startsWith("spark.sparkscope.redaction.regex is not a valid regular expression"),
+                warnings.get(0));
     }
 }

@@ -4,6 +4,7 @@ import io.sparkscope.core.eventlog.EventLogReader;
 import io.sparkscope.core.model.AppSnapshot;
 import io.sparkscope.core.recorder.Recorder;
 import io.sparkscope.store.Spool;
+import io.sparkscope.store.SpoolTarget;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -27,7 +28,8 @@ class SnapshotDeliveryOutageTest {
         // a real JDBC store pointed at a port where no database listens
         ListenerConfig cfg = ListenerConfig.from(Map.of("spark.sparkscope.jdbc.url",
                 "jdbc:postgresql://127.0.0.1:1/nowhere"), w -> { });
-        SnapshotDelivery d = new SnapshotDelivery(new JdbcSnapshotStore(cfg), new Spool(spoolDir, 1L << 30),
+        SnapshotDelivery d = new SnapshotDelivery(new JdbcSnapshotStore(cfg), new Spool(spoolDir, 1L << 30,
+                SpoolTarget.of(cfg.jdbcUrl(), null), w -> { }),
                 s -> List.of(), 60_000);
         d.start();
         try {

@@ -29,6 +29,7 @@ import io.sparkscope.core.model.JobSummary.JobStatus;
 import io.sparkscope.core.model.SqlExecutionSummary;
 import io.sparkscope.core.model.StageSummary;
 import io.sparkscope.core.model.StageSummary.StageStatus;
+import io.sparkscope.core.redact.SnapshotRedactor;
 import io.sparkscope.core.model.TaskTimes;
 
 import java.util.ArrayDeque;
@@ -612,8 +613,8 @@ public final class Recorder {
         for (LiveSqlExecution s : sqlExecutions.values()) {
             sql.add(s.summary());
         }
-        return new AppSnapshot(appIdOrPlaceholder(), attemptId, appName, sparkUser, sparkVersion, startTime, endTime,
-                lastEventTime, complete, config, executorSummaries, jobSummaries, stageSummaries, sql,
-                driverGcTimeMs, driverMaxMemory, eventCount, unknownEventTypes);
+        return SnapshotRedactor.redact(new AppSnapshot(appIdOrPlaceholder(), attemptId, appName, sparkUser,
+                sparkVersion, startTime, endTime, lastEventTime, complete, config, executorSummaries, jobSummaries, stageSummaries, sql,
+                driverGcTimeMs, driverMaxMemory, eventCount, unknownEventTypes));
     }
 }

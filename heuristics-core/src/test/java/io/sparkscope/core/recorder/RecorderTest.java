@@ -238,10 +238,12 @@ class RecorderTest {
     @Test
     void customRedactionRegexIsHonoured() {
         Recorder r = new Recorder();
-        r.onEvent(Events.env(Map.of("spark.redaction.regex", "(?i)mykey", "spark.mykey", "v", "spark.password", "p")));
+        r.onEvent(Events.env(Map.of("spark.redaction.regex", "(?i)mykey", "spark.mykey", "v", "spark.password", "p",
+                "spark.note", "my-token-value")));
         Map<String, String> p = r.snapshot().config().sparkProperties();
         assertEquals(Redactor.REDACTED, p.get("spark.mykey"));
-        assertEquals("p", p.get("spark.password"), "Spark replaces the default regex when one is set");
+        assertEquals("my-token-value", p.get("spark.note"), "Spark replaces the default regex when one is set");
+        assertEquals(Redactor.REDACTED, p.get("spark.password"), "a credential-shaped key is redacted whatever the regex");
     }
 
     @Test

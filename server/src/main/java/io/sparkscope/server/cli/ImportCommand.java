@@ -14,6 +14,7 @@ import io.sparkscope.store.Findings;
 import io.sparkscope.store.PreviousRuns;
 import io.sparkscope.store.SnapshotWriter;
 import io.sparkscope.store.Spool;
+import io.sparkscope.store.SpoolTarget;
 import io.sparkscope.store.WriteResult;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -47,6 +48,11 @@ public final class ImportCommand implements Callable<Integer> {
     @Option(names = "--spool", paramLabel = "<dir>",
             description = "A listener spool directory (spark.sparkscope.spool.dir) to deliver; delivered files are deleted.")
     Path spool;
+
+    @Option(names = "--accept-untagged",
+            description = "With --spool: also deliver spool files that name no target database (written by a "
+                    + "Sparkscope listener before spool files recorded one) to this database.")
+    boolean acceptUntagged;
 
     @Mixin
     DatabaseOptions db;
@@ -92,6 +98,9 @@ public final class ImportCommand implements Callable<Integer> {
             }
         }
         List<Path> spooled = spool == null ? List.of() : spoolFiles(spool);
+        // A spool file is delivered only to the database it was spooled for (URL and user, as a hash).
+        Spool spoolReader = spool == null ? null : new Spool(spool, Long.MAX_VALUE, SpoolTarget.of(db.url, db.user),
+                message -> err.println("warning: " + message));
         long started = System.nanoTime();
         int imported = 0;
         int unchanged = 0;
@@ -138,7 +147,7 @@ public final class ImportCommand implements Callable<Integer> {
             for (Path file : spooled) {
                 done++;
                 try {
-                    AppSnapshot s = Spool.load(file);
+                    AppSnapshot s = spoolReader.load(file, acceptUntagged);
                     List<Finding> findings = withRegression(ds, s, diagnoser.diagnose(s), regressionFactor, err);
                     WriteResult w = writer.write(ds, s, Findings.stored(findings));
                     if (w.written() && notifier != null) {

@@ -19,6 +19,7 @@ import io.sparkscope.core.model.TaskRecord;
 import io.sparkscope.core.recorder.Quantiles;
 import io.sparkscope.core.recorder.RecorderOptions;
 import io.sparkscope.core.recorder.Redactor;
+import io.sparkscope.core.redact.SnapshotRedactor;
 
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -114,9 +115,10 @@ final class RestSnapshots {
                 driverGc = Recorder.gcTime(e.peakMetrics());
             }
         }
-        return new AppSnapshot(app.appId(), app.attemptId(), app.name(), app.sparkUser(), app.sparkVersion(),
-                app.startTime(), app.endTime(), app.endTime(), app.completed(), config(env), executors, jobs, stages,
-                sql, driverGc, driverMaxMemory, 0, Map.of());
+        // The History Server applies only Spark's configuration rule; descriptions, plans and errors need ours.
+        return SnapshotRedactor.redact(new AppSnapshot(app.appId(), app.attemptId(), app.name(), app.sparkUser(),
+                app.sparkVersion(), app.startTime(), app.endTime(), app.endTime(), app.completed(), config(env),
+                executors, jobs, stages, sql, driverGc, driverMaxMemory, 0, Map.of()));
     }
 
     // ---- environment --------------------------------------------------------------------------------------------

@@ -6,6 +6,7 @@ import io.sparkscope.core.model.AppSnapshot;
 import io.sparkscope.core.recorder.RecorderOptions;
 import io.sparkscope.store.SnapshotReader;
 import io.sparkscope.store.Spool;
+import io.sparkscope.store.SpoolTarget;
 import io.sparkscope.store.TestDb;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -61,9 +62,9 @@ class ImportCommandTest {
     void spoolIsDeliveredAndEmptied(@TempDir Path spoolDir) throws Exception {
         AppSnapshot s = EventLogAnalysis.analyze(EventLogReader.discover(SHIPPED).get(0), RecorderOptions.DEFAULTS,
                 p -> { }).snapshot();
-        Spool spool = new Spool(spoolDir, 1 << 30);
-        assertEquals(0, spool.save(s));
         String db = TestDb.newDatabaseName();
+        Spool spool = new Spool(spoolDir, 1 << 30, SpoolTarget.of(TestDb.url(db), null), m -> { });
+        assertEquals(0, spool.save(s));
         CliRun run = CliRun.of("import", "--spool", spoolDir.toString(), "--db", TestDb.url(db));
         assertEquals(0, run.exitCode(), run.err());
         assertEquals(s, SnapshotReader.read(TestDb.dataSource(db), s.appId(), null).orElseThrow());

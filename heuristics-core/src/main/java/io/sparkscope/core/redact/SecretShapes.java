@@ -1,0 +1,546 @@
+package io.sparkscope.core.redact;
+
+import java.util.Arrays;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * What a credential looks like inside free text (job descriptions, SQL, plans, error messages) and in configuration
+ * names, independent of any setting. Only the secret part of a text is replaced, so the rest stays readable:
+ * {@code jdbc:postgresql://app:*********(redacted)@db/x}, {@code password=*********(redacted)}.
+ *
+ * <p>The shapes, and the near misses they leave alone (false positives cost readability, so they are kept rare):
+ * <ul>
+ *   <li>URL user-info {@code scheme://user:password@host}: the password; a bare user-info that looks like a token
+ *       (20+ characters with a digit, as {@code https://ghp_…@github.com}) whole. {@code host:8080/x} and
+ *       {@code git@host} are not user-info with a password.</li>
+ *   <li>{@code name=value}, {@code name = 'value'}, {@code name -> value} (Scala maps), {@code "name": "value"}
+ *       (JSON), {@code name 'value'} (SQL {@code OPTIONS}), {@code Password: value} — where the name holds a
+ *       credential word (see {@link #isSecretName}): the value, up to the next delimiter or closing quote. A word
+ *       alone is not a pair: "invalid token at line 3", {@code SELECT password FROM users} and the schema text
+ *       {@code struct<password:string>} stay.</li>
+ *   <li>{@code -Dname=value} JVM options whose name contains pass, pwd, secret, token or credential anywhere.</li>
+ *   <li>A name ending in "key" ({@code storage.key}, {@code encryptionKey}) only when its value looks generated: 16+
+ *       characters of base64/hex with letters and digits ({@code partition.key=customer_id} stays).</li>
+ *   <li>{@code Bearer …} / {@code Basic …} credentials: 8+ token characters that are not a plain word (a digit, a
+ *       symbol or an inner capital), so "Basic statistics" stays.</li>
+ *   <li>Well-known key formats on their own: AWS access key ids ({@code AKIA…}), GitHub and Slack tokens, Google API
+ *       keys, JSON web tokens, PEM private keys.</li>
+ * </ul>
+ *
+ * <p>Speed: texts can be large (physical plans of 100 KB and more) and many (thousands of task errors), so the text
+ * is not run through a dozen regular expressions. One pass looks for the few words and markers a credential needs
+ * ("pass", "secret", "key", "://", "Bearer", a known prefix…); only around those does a closer look happen. A
+ * text without any costs that one pass (well under a millisecond for 100 KB).
+ */
+public final class SecretShapes {
+    public static final String REDACTED = "*********(redacted)";
+
+    /** Credential words that may stand anywhere in a name. */
+    private static final String LONG_WORDS = "password|passwd|passphrase|secret|token"
+            + "|api[_.-]?key|access[_.-]?key|account[_.-]?key|private[_.-]?key|secret[_.-]?key|session[_.-]?key"
+            + "|storage[_.-]?key|shared[_.-]?key|signing[_.-]?key|master[_.-]?key|encryption[_.-]?key";
+    /**
+     * A long word counts unless a letter follows: "tokenizer", "secretary" and plurals ("tokens=5000") are not
+     * credentials, and a capital that follows starts another word ("passwordFile" is the name of a file).
+     */
+    private static final Pattern LONG_WORD = Pattern.compile("(?i)(?:" + LONG_WORDS + ")(?![A-Za-z])"
+            // "credentials" only as the last word: "db.credentials", not "hadoop.security.credential.provider.path"
+            + "|(?i)credentials?$");
+    /**
+     * Short words, only as a whole word: after a non-letter or a camelCase hump, before a non-lower-case letter
+     * ("db.pass", "dbPass", "DB_PWD", "sig" of a signed URL) — never inside "bypass", "compass" or "signal".
+     */
+    private static final Pattern SHORT_WORD = Pattern.compile(
+            "(?:(?<![A-Za-z])|(?<=[a-z])(?=[A-Z]))(?:[Pp]ass|PASS|[Pp]wd|PWD|[Ss]ig|SIG)(?![a-z])");
+    /** A name whose last word is "key": only a generated-looking value makes it a secret. */
+    private static final Pattern KEY_LAST = Pattern.compile("(?:(?<![A-Za-z])[Kk]ey|KEY|(?<=[a-z])Key)s?$");
+    private static final Pattern GENERATED_VALUE = Pattern.compile(
+            "(?=[A-Za-z0-9+/_=-]*[0-9])(?=[A-Za-z0-9+/_=-]*[A-Za-z])[A-Za-z0-9+/_=-]{16,}");
+    /** Inside a {@code -D} option a credential word counts anywhere: {@code -Ddbpassword}, {@code -Dmy.dbpass}. */
+    private static final Pattern SYSTEM_PROPERTY_WORD = Pattern.compile("(?i)pass|pwd|secret|token|credential");
+    private static final Pattern PASSWORD_FAMILY = Pattern.compile("(?i)(?:.*[^a-z])?(?:password|passwd|passphrase|pwd)s?");
+
+
+    private static final String ORACLE = "jdbc:oracle:";
+
+    /** Known formats: a literal prefix to find fast, then the whole shape from there. */
+    private record Known(String prefix, Pattern shape) {
+    }
+
+    private static final Known[] KNOWN = known();
+
+    private static Known[] known() {
+        Pattern aws = Pattern.compile("(?:AKIA|ASIA|AGPA|AIDA|AROA|ANPA|ANVA|APKA)[A-Z0-9]{16}\\b");
+        Pattern github = Pattern.compile("gh[pousr]_[A-Za-z0-9]{30,}\\b");
+        return new Known[]{
+                // AWS access key ids (long-term AKIA, temporary ASIA, and the other IAM prefixes)
+                new Known("AKIA", aws), new Known("ASIA", aws), new Known("AGPA", aws), new Known("AIDA", aws),
+                new Known("AROA", aws), new Known("ANPA", aws), new Known("ANVA", aws), new Known("APKA", aws),
+                // GitHub tokens
+                new Known("ghp_", github), new Known("gho_", github), new Known("ghu_", github),
+                new Known("ghs_", github), new Known("ghr_", github),
+                new Known("github_pat_", Pattern.compile("github_pat_[A-Za-z0-9_]{30,}\\b")),
+                // Slack tokens
+                new Known("xox", Pattern.compile("xox[abposr]-[A-Za-z0-9-]{10,}")),
+                // Google API keys
+                new Known("AIza", Pattern.compile("AIza[0-9A-Za-z_-]{35}")),
+                // JSON web tokens: header.payload.signature, the first two base64url JSON objects
+                new Known("eyJ", Pattern.compile("eyJ[A-Za-z0-9_-]{8,}\\.eyJ[A-Za-z0-9_-]{8,}\\.[A-Za-z0-9_-]{8,}")),
+                // PEM private keys, the whole block (to the end of the text when it is cut)
+                new Known("-----BEGIN ", Pattern.compile(
+                        "-----BEGIN [A-Z ]*PRIVATE KEY-----[\\s\\S]*?(?:-----END [A-Z ]*PRIVATE KEY-----|\\z)")),
+        };
+    }
+
+    private SecretShapes() {
+    }
+
+    /**
+     * Whether a configuration key or a name before '=' names a credential: it holds password, passwd, passphrase,
+     * secret, token, an api/access/account/private/secret/storage/… key, ends in credential(s), or has the whole
+     * words pass, pwd, sig. "spark.executor.memory", "spark.shuffle.bypassMergeThreshold", "tokenizer", "keytab",
+     * "passwordFile" (a path) do not.
+     */
+    public static boolean isSecretName(String name) {
+        if (name == null || name.isEmpty()) {
+            return false;
+        }
+        return LONG_WORD.matcher(name).find() || SHORT_WORD.matcher(name).find();
+    }
+
+    /** A name ending in "key" whose value looks generated (16+ base64/hex characters with letters and digits). */
+    public static boolean isGeneratedKey(String name, String value) {
+        return name != null && value != null && KEY_LAST.matcher(name).find()
+                && GENERATED_VALUE.matcher(value.strip()).matches();
+    }
+
+    /** The text with every credential shape replaced; the same instance when there is none. */
+    public static String redact(String text) {
+        if (text == null || text.length() < 4) {
+            return text;
+        }
+        Ranges found = new Ranges();
+        scan(text, found);
+        return found.apply(text);
+    }
+
+    /** A known format starting at {@code at}, if one does; returns where to go on scanning. */
+    private static int known(String text, int at, Ranges found) {
+        if (at > 0 && isWordChar(text.charAt(at - 1)) && text.charAt(at) != '-') {
+            return at; // inside a longer word
+        }
+        for (Known k : KNOWN) {
+            if (text.startsWith(k.prefix, at)) {
+                Matcher m = k.shape.matcher(text).region(at, text.length()).useTransparentBounds(true);
+                if (m.lookingAt()) {
+                    found.add(at, m.end());
+                    return m.end() - 1;
+                }
+            }
+        }
+        return at;
+    }
+
+    /** One pass over the text for the words and markers that can start a credential. */
+    private static void scan(String text, Ranges found) {
+        int n = text.length();
+        int skipTo = 0; // the end of the last name looked at: its other words need no second look
+        for (int i = 0; i < n - 2; i++) {
+            char c = text.charAt(i);
+            // a switch on the first letter, then the second one, before any string comparison: most characters of a
+            // big plan are decided by two comparisons
+            switch (c | 0x20) {
+                case 'p' -> {
+                    char d = (char) (text.charAt(i + 1) | 0x20);
+                    if (i >= skipTo && ((d == 'a' && text.regionMatches(true, i, "pass", 0, 4))
+                            || (d == 'w' && text.regionMatches(true, i, "pwd", 0, 3)))) {
+                        skipTo = pair(text, i, found);
+                    }
+                }
+                case 's' -> {
+                    char d = (char) (text.charAt(i + 1) | 0x20);
+                    if (i >= skipTo && ((d == 'e' && text.regionMatches(true, i, "secret", 0, 6))
+                            || (d == 'i' && text.regionMatches(true, i, "sig", 0, 3)))) {
+                        skipTo = pair(text, i, found);
+                    }
+                }
+                case 't' -> {
+                    if (i >= skipTo && (text.charAt(i + 1) | 0x20) == 'o' && text.regionMatches(true, i, "token", 0, 5)) {
+                        skipTo = pair(text, i, found);
+                    }
+                }
+                case 'k' -> {
+                    if (i >= skipTo && (text.charAt(i + 1) | 0x20) == 'e' && (text.charAt(i + 2) | 0x20) == 'y') {
+                        skipTo = pair(text, i, found);
+                    }
+                }
+                case 'c' -> {
+                    if (i >= skipTo && (text.charAt(i + 1) | 0x20) == 'r'
+                            && text.regionMatches(true, i, "credential", 0, 10)) {
+                        skipTo = pair(text, i, found);
+                    }
+                }
+                case 'b' -> {
+                    char d = (char) (text.charAt(i + 1) | 0x20);
+                    if (d == 'e' && text.regionMatches(true, i, "bearer", 0, 6)) {
+                        authScheme(text, i, i + 6, found);
+                    } else if (d == 'a' && text.regionMatches(true, i, "basic", 0, 5)) {
+                        authScheme(text, i, i + 5, found);
+                    }
+                }
+                case 'j' -> {
+                    if ((text.charAt(i + 1) | 0x20) == 'd' && text.regionMatches(true, i, ORACLE, 0, ORACLE.length())) {
+                        oraclePassword(text, i + ORACLE.length(), found);
+                    }
+                }
+                case 'a' -> {
+                    // AWS ids (AKIA, ASIA, …: the fourth letter is an A) and Google keys (AIza)
+                    if (c == 'A' && i + 3 < n && (text.charAt(i + 3) | 0x20) == 'a') {
+                        i = known(text, i, found);
+                    }
+                }
+                case 'g' -> {
+                    if (c == 'g' && text.charAt(i + 1) == 'h') {
+                        i = known(text, i, found);
+                    }
+                }
+                case 'x' -> {
+                    if (c == 'x' && text.charAt(i + 1) == 'o') {
+                        i = known(text, i, found);
+                    }
+                }
+                case 'e' -> {
+                    if (c == 'e' && text.charAt(i + 1) == 'y' && text.charAt(i + 2) == 'J') {
+                        i = known(text, i, found);
+                    }
+                }
+                case '-' -> {
+                    if (text.charAt(i + 1) == '-' && text.startsWith("-----BEGIN ", i)) {
+                        i = known(text, i, found);
+                    }
+                }
+                case ':' -> {
+                    if (text.charAt(i + 1) == '/' && text.charAt(i + 2) == '/') {
+                        urlUserInfo(text, i + 3, found);
+                    }
+                }
+                default -> {
+                }
+            }
+        }
+    }
+
+    private static boolean isNameChar(char c) {
+        return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '.'
+                || c == '-';
+    }
+
+    private static boolean isWordChar(char c) {
+        return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
+    }
+
+    /**
+     * The name around a credential word at {@code at}, and if a value is assigned to it, that value.
+     *
+     * @return the end of the name (so its other words are not looked at again)
+     */
+    private static int pair(String text, int at, Ranges found) {
+        int n = text.length();
+        int start = at;
+        while (start > 0 && isNameChar(text.charAt(start - 1))) {
+            start--;
+        }
+        int end = at;
+        while (end < n && isNameChar(text.charAt(end))) {
+            end++;
+        }
+        while (end > at + 1 && (text.charAt(end - 1) == '-' || text.charAt(end - 1) == '.')) {
+            end--; // "password->x", "the password." : the punctuation is not part of the name
+        }
+        // "-Dname=…" (a JVM option) and "--name=…" (a command-line flag): the name is what follows the dashes
+        boolean systemProperty = false;
+        int nameStart = start;
+        if (end - start > 2 && text.charAt(start) == '-' && text.charAt(start + 1) == 'D') {
+            systemProperty = true;
+            nameStart = start + 2;
+        } else {
+            while (nameStart < end && text.charAt(nameStart) == '-') {
+                nameStart++;
+            }
+        }
+        if (nameStart >= end || !Character.isLetter(text.charAt(nameStart)) && text.charAt(nameStart) != '_') {
+            return end;
+        }
+        String name = text.substring(nameStart, end);
+        int j = end;
+        if (j < n && text.charAt(j) == '#') { // a Spark attribute id: password#12
+            int d = j + 1;
+            while (d < n && Character.isDigit(text.charAt(d))) {
+                d++;
+            }
+            if (d > j + 1) {
+                j = d;
+            }
+        }
+        boolean quotedName = false;
+        if (start > 0 && j < n) {
+            char q = text.charAt(start - 1);
+            if ((q == '"' || q == '\'') && text.charAt(j) == q) {
+                quotedName = true;
+                j++;
+            }
+        }
+        int k = skipBlanks(text, j);
+        boolean blankBefore = k > j;
+        if (k >= n) {
+            return end;
+        }
+        char c = text.charAt(k);
+        String sep;
+        if (c == '=') {
+            if (k + 1 < n && text.charAt(k + 1) == '=') {
+                return end; // a comparison
+            }
+            sep = "=";
+            k++;
+        } else if (c == '-' && k + 1 < n && text.charAt(k + 1) == '>') {
+            sep = "->";
+            k += 2;
+        } else if (c == ':') {
+            sep = ":";
+            k++;
+        } else if (blankBefore && (c == '"' || c == '\'')) {
+            sep = " ";
+        } else {
+            return end;
+        }
+        int valueStart = skipBlanks(text, k);
+        if (valueStart >= n) {
+            return end;
+        }
+        char first = text.charAt(valueStart);
+        boolean quotedValue = first == '"' || first == '\'';
+        if (sep.equals(":") && !quotedName) {
+            // "Password: x" in a log line, password: "x" in YAML; but not a schema ("password:string") nor a
+            // "name: message" prefix ("expecting token: ')'")
+            if (!PASSWORD_FAMILY.matcher(name).matches() || (!quotedValue && valueStart == k)) {
+                return end;
+            }
+        }
+        int[] value = value(text, valueStart);
+        if (value == null) {
+            return end;
+        }
+        String v = text.substring(value[0], value[1]);
+        boolean secret = isSecretName(name)
+                || (systemProperty && SYSTEM_PROPERTY_WORD.matcher(name).find())
+                || isGeneratedKey(name, v);
+        if (secret && !v.startsWith("*********") && !v.isBlank()) {
+            found.add(value[0], value[1]);
+        }
+        return end;
+    }
+
+    private static int skipBlanks(String text, int i) {
+        while (i < text.length() && (text.charAt(i) == ' ' || text.charAt(i) == '\t')) {
+            i++;
+        }
+        return i;
+    }
+
+    /** [start, end) of the value at {@code at}: inside its quotes, or up to a delimiter; null when empty. */
+    private static int[] value(String text, int at) {
+        char c = text.charAt(at);
+        if (c == '"' || c == '\'') {
+            int i = at + 1;
+            while (i < text.length() && text.charAt(i) != c) {
+                if (text.charAt(i) == '\\') {
+                    i++;
+                }
+                i++;
+            }
+            int end = Math.min(i, text.length());
+            return end > at + 1 ? new int[]{at + 1, end} : null;
+        }
+        if (c == '=' || c == '>' || c == '<' || c == '!') {
+            return null; // "=>", comparisons: not an assignment
+        }
+        if (text.startsWith(REDACTED, at)) {
+            return null;
+        }
+        int i = at;
+        while (i < text.length() && !delimiter(text.charAt(i))) {
+            i++;
+        }
+        return i > at ? new int[]{at, i} : null;
+    }
+
+    private static boolean delimiter(char c) {
+        return Character.isWhitespace(c) || c == '&' || c == ';' || c == ',' || c == '"' || c == '\'' || c == ')'
+                || c == '(' || c == ']' || c == '[' || c == '}' || c == '{' || c == '<' || c == '>';
+    }
+
+    /** {@code scheme://user:password@host}: the password; {@code scheme://token@host}: the token. */
+    private static void urlUserInfo(String text, int at, Ranges found) {
+        int n = text.length();
+        int i = at;
+        while (i < n && !urlUserEnd(text.charAt(i))) {
+            i++;
+        }
+        if (i < n && text.charAt(i) == ':') {
+            int p = i + 1;
+            int e = p;
+            while (e < n && !urlPasswordEnd(text.charAt(e))) {
+                e++;
+            }
+            if (e < n && e > p && text.charAt(e) == '@' && !portThenPath(text, p, e)
+                    && !text.startsWith(REDACTED, p)) {
+                found.add(p, e);
+            }
+            return;
+        }
+        int e = at;
+        boolean digit = false;
+        while (e < n && tokenChar(text.charAt(e))) {
+            digit |= Character.isDigit(text.charAt(e));
+            e++;
+        }
+        if (e - at >= 20 && digit && e < n && text.charAt(e) == '@') {
+            found.add(at, e);
+        }
+    }
+
+    private static boolean urlUserEnd(char c) {
+        return Character.isWhitespace(c) || "/?#@:'\"\\".indexOf(c) >= 0;
+    }
+
+    /** The password may hold '/' (generated secrets often do); the user cannot. */
+    private static boolean urlPasswordEnd(char c) {
+        return Character.isWhitespace(c) || "?#@'\"\\".indexOf(c) >= 0;
+    }
+
+    private static boolean tokenChar(char c) {
+        return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || "_.~%-".indexOf(c) >= 0;
+    }
+
+    /** {@code hdfs://nn:8020/user/x@y}: a port followed by a path, not a password. */
+    private static boolean portThenPath(String text, int start, int end) {
+        int i = start;
+        while (i < end && i - start < 6 && Character.isDigit(text.charAt(i))) {
+            i++;
+        }
+        return i > start && i - start <= 5 && i < end && text.charAt(i) == '/';
+    }
+
+    /** Oracle's thin driver puts the password after a slash: {@code jdbc:oracle:thin:scott/tiger@//host/db}. */
+    private static void oraclePassword(String text, int at, Ranges found) {
+        int n = text.length();
+        int i = at;
+        while (i < n && i - at < 10 && Character.isLetterOrDigit(text.charAt(i))) {
+            i++;
+        }
+        if (i == at || i >= n || text.charAt(i) != ':') {
+            return;
+        }
+        int u = i + 1;
+        int e = u;
+        while (e < n && !Character.isWhitespace(text.charAt(e)) && "/@:'\"".indexOf(text.charAt(e)) < 0) {
+            e++;
+        }
+        if (e == u || e >= n || text.charAt(e) != '/') {
+            return;
+        }
+        int p = e + 1;
+        int pe = p;
+        while (pe < n && !Character.isWhitespace(text.charAt(pe)) && "@'\"".indexOf(text.charAt(pe)) < 0) {
+            pe++;
+        }
+        if (pe > p && pe < n && text.charAt(pe) == '@' && !text.startsWith(REDACTED, p)) {
+            found.add(p, pe);
+        }
+    }
+
+    /** {@code Bearer <token>}, {@code Basic <base64>} as a whole word followed by blanks and a token. */
+    private static void authScheme(String text, int wordStart, int wordEnd, Ranges found) {
+        if (wordStart > 0 && isWordChar(text.charAt(wordStart - 1))) {
+            return;
+        }
+        int t = wordEnd;
+        while (t < text.length() && Character.isWhitespace(text.charAt(t))) {
+            t++;
+        }
+        if (t == wordEnd) {
+            return;
+        }
+        int e = t;
+        while (e < text.length() && authTokenChar(text.charAt(e))) {
+            e++;
+        }
+        while (e < text.length() && text.charAt(e) == '=') {
+            e++;
+        }
+        if (e - t >= 8 && looksLikeToken(text, t, e)) {
+            found.add(t, e);
+        }
+    }
+
+    private static boolean authTokenChar(char c) {
+        return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || "._~+/-".indexOf(c) >= 0;
+    }
+
+    /** Not a plain word: a digit, a symbol or a capital after the first letter ("dXNlcjpw", not "statistics"). */
+    private static boolean looksLikeToken(String s, int from, int to) {
+        for (int i = from; i < to; i++) {
+            char c = s.charAt(i);
+            if (Character.isDigit(c) || "._~+/-=".indexOf(c) >= 0 || (i > from && Character.isUpperCase(c))) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** The parts of a text to replace, merged where they overlap. */
+    private static final class Ranges {
+        private int[] bounds = new int[8];
+        private int size;
+
+        void add(int start, int end) {
+            if (end <= start) {
+                return;
+            }
+            if (size + 2 > bounds.length) {
+                bounds = Arrays.copyOf(bounds, bounds.length * 2);
+            }
+            bounds[size++] = start;
+            bounds[size++] = end;
+        }
+
+        String apply(String text) {
+            if (size == 0) {
+                return text;
+            }
+            int pairs = size / 2;
+            long[] sorted = new long[pairs];
+            for (int i = 0; i < pairs; i++) {
+                sorted[i] = ((long) bounds[2 * i] << 32) | bounds[2 * i + 1];
+            }
+            Arrays.sort(sorted);
+            StringBuilder sb = new StringBuilder(text.length() + 16 * pairs);
+            int last = 0;
+            for (long r : sorted) {
+                int s = (int) (r >>> 32);
+                int e = (int) r;
+                if (e <= last) {
+                    continue; // inside the previous range
+                }
+                s = Math.max(s, last);
+                if (s > last || last == 0) {
+                    sb.append(text, last, s).append(REDACTED);
+                }
+                last = e;
+            }
+            return sb.append(text, last, text.length()).toString();
+        }
+    }
+}
