@@ -78,7 +78,7 @@ public final class AdviceReconciler {
     }
 
     // Advice for the value in force is no advice: drop it, and say in the text that the value is already that.
-    private static Finding dropCurrentValues(Finding f) {
+    static Finding dropCurrentValues(Finding f) {
         Finding g = f;
         for (SettingAdvice a : f.advice()) {
             if (a.recommendsCurrent()) {

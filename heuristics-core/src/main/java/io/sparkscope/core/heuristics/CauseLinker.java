@@ -158,7 +158,7 @@ public final class CauseLinker {
     }
 
     /** Spark's words for a stage or job stopped from outside rather than failing on its own. */
-    static boolean cancelled(String reason) {
+    public static boolean cancelled(String reason) {
         if (reason == null) {
             return false;
         }

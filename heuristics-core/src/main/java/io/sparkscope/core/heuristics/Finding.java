@@ -237,12 +237,12 @@ public record Finding(
         }
 
         /**
-         * A setting the recommendation changes (its key is added to the config keys). Advice that recommends the
-         * value already in force, or null, is left out: put {@link SettingAdvice#phrase()} in the text only for
-         * advice that {@link SettingAdvice#recommendsCurrent()} says is a change.
+         * A setting the recommendation changes (its key is added to the config keys); name it in the text with
+         * {@link SettingAdvice#phrase()}. Advice that recommends the value already in force is dropped when the
+         * finding is built, and its phrase in the text becomes "key (already value)".
          */
         public Builder advise(SettingAdvice a) {
-            if (a != null && !a.recommendsCurrent()) {
+            if (a != null) {
                 advice.removeIf(x -> x.key().equals(a.key()));
                 advice.add(a);
                 configKeys(a.key());
@@ -252,8 +252,8 @@ public record Finding(
 
         public Finding build() {
             String id = location == null || location.isEmpty() ? heuristic : heuristic + ":" + location;
-            return new Finding(id, heuristic, severity, title, message, recommendation, stageIds, executorIds,
-                    configKeys, details, impact, null, advice);
+            return AdviceReconciler.dropCurrentValues(new Finding(id, heuristic, severity, title, message,
+                    recommendation, stageIds, executorIds, configKeys, details, impact, null, advice));
         }
     }
 }

@@ -18,6 +18,7 @@ public final class SparkSettings {
     /** Spark's floor for {@code spark.executor.memoryOverhead}. */
     public static final long MIN_OVERHEAD_BYTES = 384 * Units.MiB;
     private static final Pattern LOCAL_N = Pattern.compile("local\\[(\\d+|\\*)(?:\\s*,\\s*\\d+)?]");
+    private static final Pattern TIME = Pattern.compile("(\\d+)\\s*(us|ms|s|m|min|h|d)?");
     private static final Pattern LOCAL_CLUSTER = Pattern.compile("local-cluster\\[\\s*(\\d+)\\s*,\\s*(\\d+)\\s*,.*]");
 
     private final AppConfig conf;
@@ -84,7 +85,7 @@ public final class SparkSettings {
             case "spark.sql.adaptive.enabled" -> aqeDefault() == null ? null : aqeDefault().toString();
             case "spark.sql.adaptive.skewJoin.enabled", "spark.sql.adaptive.coalescePartitions.enabled" -> "true";
             case "spark.dynamicAllocation.enabled", "spark.shuffle.service.enabled", "spark.decommission.enabled",
-                    "spark.excludeOnFailure.enabled" -> "false";
+                    "spark.excludeOnFailure.enabled", "spark.speculation" -> "false";
             case "spark.dynamicAllocation.shuffleTracking.enabled" -> versionAtLeast(3, 4) == null ? null
                     : versionAtLeast(3, 4).toString();
             case "spark.dynamicAllocation.executorIdleTimeout" -> "60s";
@@ -273,6 +274,35 @@ public final class SparkSettings {
         } catch (NumberFormatException | ArithmeticException e) {
             return OptionalLong.empty();
         }
+    }
+
+    /**
+     * A time setting in ms, the value in force (as set, else Spark's default) parsed like Spark's time strings
+     * ({@code 100ms}, {@code 3s}, {@code 2min}, {@code 1h}); a bare number is in {@code defaultUnitMs}. Empty when
+     * unknown or unparseable.
+     */
+    public OptionalLong timeMs(String key, long defaultUnitMs) {
+        Value v = current(key);
+        if (!v.known()) {
+            return OptionalLong.empty();
+        }
+        Matcher m = TIME.matcher(v.value().trim().toLowerCase(Locale.ROOT));
+        if (!m.matches()) {
+            return OptionalLong.empty();
+        }
+        long n = Long.parseLong(m.group(1));
+        String unit = m.group(2) == null ? "" : m.group(2);
+        long ms = switch (unit) {
+            case "" -> n * defaultUnitMs;
+            case "us" -> n / 1000;
+            case "ms" -> n;
+            case "s" -> n * 1000;
+            case "m", "min" -> n * 60_000;
+            case "h" -> n * 3_600_000;
+            case "d" -> n * 86_400_000;
+            default -> -1;
+        };
+        return ms < 0 ? OptionalLong.empty() : OptionalLong.of(ms);
     }
 
     /** {@code spark.executor.memory}, MiB by default, Spark's default 1g when unset. */
