@@ -18,7 +18,8 @@ import java.util.Set;
  * Groups knock-on findings under their cause, after all heuristics ran, so no heuristic has to know the others: a
  * stage fails because its tasks failed (TaskFailure → StageFailure), a job fails because a stage failed (StageFailure
  * → JobFailure), other stages are cancelled because of that failure, stages of the same error elsewhere are the same
- * problem, and a stage of tiny tasks is driver-bound because its tasks are tiny (SmallTasks → SchedulerDelay). A
+ * problem, a stage of tiny tasks is driver-bound because its tasks are tiny (SmallTasks → SchedulerDelay), and cores
+ * sit idle while only the driver works (DriverTime → IdleCores). A
  * cause's estimated saving includes its effects': fixing it removes them too.
  */
 public final class CauseLinker {
@@ -99,6 +100,10 @@ public final class CauseLinker {
                 String loc = f.id().substring(f.id().indexOf(':') + 1);
                 link(cause, byId, f.id(), id("SmallTasks", loc));
             }
+        }
+        // Cores sit idle while the driver works alone: the idle cores are that time's cost on the executors.
+        if (byId.containsKey("IdleCores") && !cause.containsKey("IdleCores")) {
+            link(cause, byId, "IdleCores", "DriverTime");
         }
         return withCauses(findings, cause, byId);
     }

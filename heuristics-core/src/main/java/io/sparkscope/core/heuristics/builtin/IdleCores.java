@@ -33,6 +33,10 @@ public final class IdleCores implements Heuristic {
         }
         // Start-up weighs more in a short run: below minAppMs only an extreme share is reported, as LOW.
         boolean judged = appMs >= cfg.count(ID + ".minAppMs");
+        SparkSettings settings = SparkSettings.of(app);
+        if (!judged && settings.isLocal()) {
+            return List.of(); // a short run on the user's own machine: its idle cores cost nobody
+        }
         SparkSettings conf = SparkSettings.of(app);
         long end = Facts.appEnd(app);
         double capacityMs = 0;

@@ -54,7 +54,9 @@ public final class SmallTasks implements Heuristic {
             // Per-task overhead: what a task took beyond running its code; fewer tasks pay it fewer times.
             long taskMs = Facts.stageTaskMs(s);
             long runMs = s.totals() == null ? 0 : s.totals().get(TaskMetric.EXECUTOR_RUN_TIME);
-            long overheadPerTask = Math.max(0, taskMs - runMs) / Math.max(1, s.numCompleteTasks());
+            long overheadPerTask = s.taskTimes() != null
+                    ? Math.max(0, taskMs - runMs) / Math.max(1, s.numCompleteTasks())
+                    : Math.max(0, Math.round(median - d.median(DistributionMetric.EXECUTOR_RUN_TIME)));
             long saved = overheadPerTask * Math.max(0, s.numCompleteTasks() - suggested);
             Finding.Builder f = Finding.builder(ID, Severity.LOW)
                     .location(s.key())

@@ -70,7 +70,13 @@ public final class StageFailure implements Heuristic {
                     .detail("failureReason", reason)
                     .detail("signature", ErrorGroups.signature(s.failureReason()))
                     .detail("errorGroups", errors.top(5));
-            advise(f, conf, s, kinds.get(s.key()), slots, cancelled);
+            if (cancelled) {
+                f.recommendation("The stage was cancelled, by the user or because another failure ended its job or"
+                        + " the application (see the failure it is grouped under); act on it only if that was"
+                        + " unexpected.");
+            } else {
+                f.recommendation(advise(f, conf, s, kinds.get(s.key()), slots, s.failureReason()));
+            }
             out.add(f.build());
         }
         return out;
@@ -81,14 +87,13 @@ public final class StageFailure implements Heuristic {
         return CauseLinker.cancelled(reason);
     }
 
-    private static void advise(Finding.Builder f, SparkSettings conf, StageSummary s, Facts.StageKind kind, int slots,
-                               boolean cancelled) {
-        String r = s.failureReason() == null ? "" : s.failureReason().toLowerCase(Locale.ROOT);
-        if (cancelled) {
-            f.recommendation("The stage was cancelled, by the user or because another failure ended its job or the"
-                    + " application (see the failure it is grouped under); act on it only if that was unexpected.");
-            return;
-        }
+    /**
+     * Advice for a stage whose tasks failed with {@code error}, by its kind: lost executors or shuffle files, out of
+     * memory (GPU or heap), or anything else; adds the setting advice to {@code f}. Shared with TaskFailure.
+     */
+    static String advise(Finding.Builder f, SparkSettings conf, StageSummary s, Facts.StageKind kind, int slots,
+                         String error) {
+        String r = error == null ? "" : error.toLowerCase(Locale.ROOT);
         if (r.contains("fetchfailed") || r.contains("metadatafetchfailed") || r.contains("executorlost")
                 || r.contains("executor lost")) {
             SettingAdvice overhead = conf.advise("spark.executor.memoryOverhead",
@@ -106,9 +111,8 @@ public final class StageFailure implements Heuristic {
                 keep = " Keep shuffle files when executors go: " + service.phrase() + ", or"
                         + " spark.decommission.enabled=true.";
             }
-            f.recommendation("Shuffle data was lost, usually because an executor died (often killed for exceeding its"
-                    + " memory limit). Give executors headroom: " + overhead.phrase() + "." + keep);
-            return;
+            return "Shuffle data was lost, usually because an executor died (often killed for exceeding its"
+                    + " memory limit). Give executors headroom: " + overhead.phrase() + "." + keep;
         }
         if (r.contains("outofmemory") || r.contains("memory limits") || r.contains("exit code 137")
                 || r.contains("exit code: 137") || r.contains(" oom")) {
@@ -130,23 +134,22 @@ public final class StageFailure implements Heuristic {
                     f.advise(a);
                     lower = " let fewer tasks share a GPU (" + a.phrase() + "), or";
                 }
-                f.recommendation("Tasks ran out of GPU memory. These executors carry GPUs (RAPIDS), so executor heap"
+                return "Tasks ran out of GPU memory. These executors carry GPUs (RAPIDS), so executor heap"
                         + " and cores are not what limits a task: give each task a smaller share of the data or more"
-                        + " of the GPU:" + lower + " make partitions smaller: " + p.text() + ".");
+                        + " of the GPU:" + lower + " make partitions smaller: " + p.text() + ".";
             } else {
                 String memKey = Facts.taskMemoryKey(conf);
                 long mem = Facts.taskMemoryBytes(conf);
                 SettingAdvice m = conf.advise(memKey, Units.sparkSize(mem * 3 / 2),
                         "tasks of stage " + s.stageId() + " ran out of memory");
                 f.advise(m);
-                f.recommendation("Tasks ran out of memory. Give each task more memory (" + m.phrase()
+                return "Tasks ran out of memory. Give each task more memory (" + m.phrase()
                         + (conf.isLocal() ? "" : ", or fewer concurrent tasks per executor with fewer"
-                        + " spark.executor.cores") + ") or make partitions smaller: " + p.text() + ".");
+                        + " spark.executor.cores") + ") or make partitions smaller: " + p.text() + ".";
             }
-            return;
         }
-        f.recommendation("Read the reason and the failed tasks' errors (TaskFailure): the same exception on many tasks"
+        return "Read the reason and the failed tasks' errors (TaskFailure): the same exception on many tasks"
                 + " is a bug or bad input, not bad luck. Fix it rather than raising spark.task.maxFailures (now "
-                + conf.current("spark.task.maxFailures").value() + ").");
+                + conf.current("spark.task.maxFailures").value() + ").";
     }
 }

@@ -36,6 +36,8 @@ public final class TaskFailure implements Heuristic {
         var levels = cfg.levels(ID + ".ratio");
         long minTasks = cfg.count(ID + ".minTasks");
         SparkSettings conf = SparkSettings.of(app);
+        Map<String, Facts.StageKind> kinds = Facts.stageKinds(app);
+        int slots = Facts.slots(app, conf);
         List<Finding> out = new ArrayList<>();
         for (StageSummary s : app.stages()) {
             int attempts = s.numCompleteTasks() + s.numFailedTasks() + s.numKilledTasks();
@@ -99,29 +101,18 @@ public final class TaskFailure implements Heuristic {
             worst.forEach(e -> f.executor(e.getKey()));
             boolean concentrated = !worst.isEmpty() && perExecutor.size() <= 2 && keptFailed >= 4
                     && app.executors().stream().filter(e -> !e.isDriver()).count() > 3;
-            f.recommendation(advice(f, conf, s, mainReason, concentrated));
+            String lostOrOom = ("FetchFailed".equals(mainReason) || "ExecutorLostFailure".equals(mainReason))
+                    ? mainReason : topError;
+            String specific = lostOrOom == null ? null : StageFailure.advise(f, conf, s, kinds.get(s.key()), slots,
+                    lostOrOom);
+            f.recommendation(specific != null && !specific.startsWith("Read the reason")
+                    ? specific : advice(f, conf, s, concentrated));
             out.add(f.build());
         }
         return out;
     }
 
-    private static String advice(Finding.Builder f, SparkSettings conf, StageSummary s, String mainReason,
-                                 boolean concentrated) {
-        if ("FetchFailed".equals(mainReason) || "ExecutorLostFailure".equals(mainReason)) {
-            SettingAdvice overhead = conf.advise("spark.executor.memoryOverhead",
-                    Units.sparkSize(conf.executorOverheadBytes() * 3 / 2),
-                    "executors were lost while running stage " + s.stageId());
-            f.advise(overhead);
-            String keep = "";
-            if (!conf.shuffleService()) {
-                SettingAdvice service = conf.advise("spark.shuffle.service.enabled", "true",
-                        "shuffle files were lost with their executors in stage " + s.stageId());
-                f.advise(service);
-                keep = ", and keep shuffle files when executors go with " + service.phrase();
-            }
-            return "Tasks failed because executors or their shuffle files were lost, usually executors killed for"
-                    + " memory. Give executors headroom: " + overhead.phrase() + keep + ".";
-        }
+    private static String advice(Finding.Builder f, SparkSettings conf, StageSummary s, boolean concentrated) {
         String hosts = "";
         if (concentrated && !conf.bool("spark.excludeOnFailure.enabled", false)) {
             SettingAdvice exclude = conf.advise("spark.excludeOnFailure.enabled", "true",
