@@ -115,7 +115,8 @@ public record SettingAdvice(String key, String currentValue, ValueSource current
         }
         String v = value.trim().toLowerCase(Locale.ROOT);
         try {
-            return OptionalDouble.of(Double.parseDouble(v));
+            double plain = Double.parseDouble(v);
+            return OptionalDouble.of(isSize(key) && plain >= 0 ? plain * sizeUnit(key) : plain);
         } catch (NumberFormatException ignored) {
             // not a plain number: maybe a size or a duration
         }
@@ -125,6 +126,12 @@ public record SettingAdvice(String key, String currentValue, ValueSource current
             // not a size
         }
         return OptionalDouble.empty();
+    }
+
+    /** Keys whose values are sizes (a bare number is then in {@link #sizeUnit}). */
+    static boolean isSize(String key) {
+        String k = key.toLowerCase(Locale.ROOT);
+        return sizeUnit(key) != 1 || k.contains("bytes") || k.endsWith("threshold") || k.endsWith("size");
     }
 
     /** Spark reads a bare number of executor/driver memory or overhead in MiB, of other sizes in bytes. */
