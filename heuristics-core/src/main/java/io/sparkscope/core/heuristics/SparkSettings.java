@@ -90,6 +90,7 @@ public final class SparkSettings {
                     : versionAtLeast(3, 4).toString();
             case "spark.dynamicAllocation.executorIdleTimeout" -> "60s";
             case "spark.serializer" -> "org.apache.spark.serializer.JavaSerializer";
+            case "spark.scheduler.mode" -> "FIFO";
             case "spark.memory.fraction" -> "0.6";
             case "spark.locality.wait" -> "3s";
             case "spark.driver.cores" -> "1";
