@@ -129,7 +129,7 @@ public final class CauseLinker {
                 String from = groupBasisFrom.get(f.id());
                 if (best != null && best.compareTo(f.impact()) > 0 && from != null && !from.equals(f.id())) {
                     g = g.withImpact(new Impact(best.wallMs(), best.taskMs(),
-                            best.basis() + " (the cost of " + byId.get(from).heuristic() + " it causes)"));
+                            best.basis() + ", through the " + byId.get(from).heuristic() + " it causes"));
                 }
             }
             out.add(g);
