@@ -13,7 +13,7 @@ import java.util.List;
 import java.util.OptionalInt;
 
 /**
- * Cores per executor (thesis §2.1.1, §4.2.10): more than about five strains HDFS clients and wastes node leftovers;
+ * Cores per executor: more than about five strains HDFS clients and wastes node leftovers;
  * one core gives up sharing broadcasts and memory between tasks in one JVM. Uses the cores executors actually
  * offered, so YARN's default of 1 core shows even when the key is unset. Not judged in local mode.
  */

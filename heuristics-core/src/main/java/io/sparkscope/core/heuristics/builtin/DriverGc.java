@@ -12,7 +12,7 @@ import io.sparkscope.core.model.AppSnapshot;
 import java.util.List;
 
 /**
- * Share of the application's wall time the driver spent in GC (thesis §4.2.4). Silent when the driver's GC time is
+ * Share of the application's wall time the driver spent in GC. Silent when the driver's GC time is
  * unknown (it is only logged with executor metrics, Spark 3+).
  */
 public final class DriverGc implements Heuristic {

@@ -11,7 +11,7 @@ import java.util.List;
 
 /**
  * Dynamic allocation removes idle executors; without an external shuffle service or shuffle tracking their shuffle
- * files go with them and stages recompute or hang (thesis §2.1.4, §4.2.6). Shuffle tracking is on by default since
+ * files go with them and stages recompute or hang. Shuffle tracking is on by default since
  * Spark 3.4, so an unset key is only a problem on older versions; when the version is unknown we say LOW, not HIGH.
  */
 public final class DynamicAllocationConfig implements Heuristic {

@@ -12,7 +12,7 @@ import java.util.List;
 import java.util.OptionalInt;
 
 /**
- * Bounds of dynamic allocation (thesis §4.2.7). Unbounded growth lets one application take a shared cluster;
+ * Bounds of dynamic allocation. Unbounded growth lets one application take a shared cluster;
  * inconsistent bounds make Spark refuse to start or behave unexpectedly.
  */
 public final class DynamicAllocationMinMax implements Heuristic {

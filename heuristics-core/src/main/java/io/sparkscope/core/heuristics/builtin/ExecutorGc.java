@@ -16,7 +16,7 @@ import java.util.Comparator;
 import java.util.List;
 
 /**
- * Share of task time spent in JVM garbage collection (thesis §4.2.4). Too much means tasks lack heap; almost none on
+ * Share of task time spent in JVM garbage collection. Too much means tasks lack heap; almost none on
  * a big heap means memory is probably over-allocated and could serve more executors.
  */
 public final class ExecutorGc implements Heuristic {

@@ -15,7 +15,7 @@ import java.util.OptionalInt;
 import java.util.OptionalLong;
 
 /**
- * Executor and driver memory settings (thesis §2.1.2, §4.2.9): huge heaps mean long GC pauses and wasted memory,
+ * Executor and driver memory settings: huge heaps mean long GC pauses and wasted memory,
  * tiny ones lose a large share to the 384 MiB overhead floor. In local mode executor settings do not apply (tasks
  * run in the driver), so they are not judged — only pointed out when set to no effect.
  */

@@ -16,7 +16,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Seed 002, "the timeline lies": a task's launch is stamped when the driver offers it and its finish when the driver
+ * The timeline lies: a task's launch is stamped when the driver offers it and its finish when the driver
  * marks it done, so its duration includes driver-side time — queueing, sending the task, fetching its result.
  * Scheduler delay is that remainder. When it (or getting-result time) is a large share of the typical task, the
  * driver, not the executors, sets the pace.

@@ -22,7 +22,7 @@ import java.util.Map;
 
 /**
  * Stages whose slowest task ran far longer than the median one: the stage (and its cores) waits for stragglers.
- * Only stages that matter are judged (thesis §4.2.2: a skew in a 50 ms stage harms nobody). Findings are ordered by
+ * Only stages that matter are judged (a skew in a 50 ms stage harms nobody). Findings are ordered by
  * max − median run time, the time that fixing the skew could save.
  */
 public final class StageSkew implements Heuristic {

@@ -9,7 +9,7 @@ import io.sparkscope.core.model.AppSnapshot;
 
 import java.util.List;
 
-/** On a shared YARN cluster the "default" queue competes with everyone (thesis §2.1.3, §4.2.8). */
+/** On a shared YARN cluster the "default" queue competes with everyone. */
 public final class YarnQueue implements Heuristic {
     public static final String ID = "YarnQueue";
 
