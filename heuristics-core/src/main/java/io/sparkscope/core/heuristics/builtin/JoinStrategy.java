@@ -17,8 +17,8 @@ import java.util.List;
 import java.util.Locale;
 
 /**
- * A sort-merge join shuffles and sorts both sides; when one side is small, broadcasting it skips both (thesis
- * §2.1.6). Side sizes come from the shuffle exchange feeding each side ("data size" SQL metric). Silent when the plan
+ * A sort-merge join shuffles and sorts both sides; when one side is small, broadcasting it skips both. Side sizes
+ * come from the shuffle exchange feeding each side ("data size" SQL metric). Silent when the plan
  * or the sizes are missing.
  */
 public final class JoinStrategy implements Heuristic {
