@@ -18,8 +18,9 @@ import java.util.Map;
 /**
  * Java serialization is slow and bulky for RDD data: it is what {@code spark.serializer} writes when RDD records are
  * shuffled, cached serialized or spilled. DataFrame/SQL work uses Spark's own binary format and gains nothing, so
- * this speaks only where RDD stages moved at least {@code minRddBytes} through the serializer (shuffle writes and
- * disk spills of stages outside any SQL execution); elsewhere the setting does not matter. Only ever LOW.
+ * this speaks only where RDD stages (outside any SQL execution) moved a size that matters through the serializer: at
+ * least {@code minRddBytes} of shuffle writes and disk spills, or {@code minRddRecords} shuffled records; elsewhere
+ * the setting does not matter. Only ever LOW.
  */
 public final class SerializerConfig implements Heuristic {
     public static final String ID = "SerializerConfig";
@@ -39,19 +40,25 @@ public final class SerializerConfig implements Heuristic {
         }
         Map<String, Facts.StageKind> kinds = Facts.stageKinds(app);
         long rddBytes = 0;
+        long rddRecords = 0;
         List<String> rddStages = new ArrayList<>();
         for (StageSummary s : app.stages()) {
             if (kinds.get(s.key()) != Facts.StageKind.RDD || s.totals() == null) {
                 continue;
             }
             long bytes = s.totals().get(TaskMetric.SHUFFLE_BYTES_WRITTEN) + s.totals().get(TaskMetric.DISK_BYTES_SPILLED);
-            if (bytes > 0) {
+            long records = s.totals().get(TaskMetric.SHUFFLE_RECORDS_WRITTEN);
+            if (bytes > 0 || records > 0) {
                 rddBytes += bytes;
+                rddRecords += records;
                 rddStages.add(s.key());
             }
         }
-        long minBytes = cfg.bytes(ID + ".minRddBytes");
-        if (rddBytes < minBytes || rddBytes == 0) {
+        // Java serialization costs per record (CPU) and per byte (size); compressed shuffle bytes understate the
+        // second, so either measure is enough.
+        boolean matters = rddBytes > 0 && rddBytes >= cfg.bytes(ID + ".minRddBytes")
+                || rddRecords > 0 && rddRecords >= cfg.count(ID + ".minRddRecords");
+        if (!matters) {
             return List.of();
         }
         SettingAdvice kryo = conf.advise("spark.serializer", KRYO,
@@ -61,7 +68,8 @@ public final class SerializerConfig implements Heuristic {
                 .message("spark.serializer is " + serializer + (conf.isSet("spark.serializer") ? "" : " (Spark's"
                         + " default)") + ", and RDD stages wrote " + Units.bytes(rddBytes) + " through it (shuffle"
                         + " writes and disk spills of " + rddStages.size() + (rddStages.size() == 1 ? " stage" : " stages")
-                        + "). Java serialization is slower and larger than Kryo for such data.")
+                        + ", " + Units.count(rddRecords) + " shuffled records). Java serialization is slower and larger"
+                        + " than Kryo for such data.")
                 .recommendation("Use Kryo: " + kryo.phrase() + ", and register your classes with"
                         + " spark.kryo.classesToRegister for the smallest output. DataFrame/SQL stages are not"
                         + " affected either way.")
@@ -69,6 +77,7 @@ public final class SerializerConfig implements Heuristic {
                 .stages(rddStages.subList(0, Math.min(20, rddStages.size())))
                 .detail("serializer", serializer)
                 .detail("rddSerializedBytes", rddBytes)
+                .detail("rddShuffleRecords", rddRecords)
                 .detail("rddStages", rddStages.size())
                 .build());
     }

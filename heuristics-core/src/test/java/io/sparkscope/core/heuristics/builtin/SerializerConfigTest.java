@@ -34,6 +34,14 @@ class SerializerConfigTest {
     }
 
     @Test
+    void manyShuffledRddRecordsCountEvenWhenTheirCompressedBytesAreFew() {
+        // 600 000 objects shuffled in 14 MB of compressed output: each record still went through Java serialization
+        single(Severity.LOW, run(heuristic, app().job(0, JobStatus.SUCCEEDED, null)
+                .stage(0).tasks(8, i -> task().shuffleWrite(2 * MiB)
+                        .metric(io.sparkscope.core.event.TaskMetric.SHUFFLE_RECORDS_WRITTEN, 75_000)).done().build()));
+    }
+
+    @Test
     void sqlStagesAndSmallRddDataAreSilent() {
         // the same shuffle in a SQL execution: Spark's own format, the serializer does not apply
         silent(run(heuristic, app().sqlJob(0, 0).stage(0).tasks(10, i -> task().shuffleWrite(10 * MiB)).done()
