@@ -55,20 +55,12 @@ public final class StageFailure implements Heuristic {
             long runMs = s.totals() == null ? 0 : s.totals().get(TaskMetric.EXECUTOR_RUN_TIME);
             Finding.Builder f = Finding.builder(ID, cancelled ? Severity.LOW : Severity.HIGH)
                     .location(s.key())
-<<<<<<< HEAD
-                    .title("Stage " + s.stageId() + " failed")
-                    .message(capitalize(Facts.stageLabel(s)) + " failed with " + partitionsCompleted(s)
-                            + " (" + s.numCompleteTasks() + " successful and " + s.numFailedAttempts()
-                            + " failed task attempts" + (s.numResubmittedTasks() > 0 ? ", " + s.numResubmittedTasks()
-                            + " finished ones resubmitted after their output was lost" : "") + ")"
-                            + (firstLine.isEmpty() ? "." : ": " + firstLine))
-                    .recommendation(adviceFor(s.failureReason()))
-=======
                     .title("Stage " + s.stageId() + (cancelled ? " was cancelled" : " failed"))
                     .message(Facts.capitalize(Facts.stageLabel(s)) + (cancelled ? " was cancelled" : " failed")
-                            + " after " + s.numCompleteTasks() + " of " + s.numTasks() + " tasks succeeded and "
-                            + s.numFailedTasks() + " failed" + (firstLine.isEmpty() ? "." : ": " + firstLine))
->>>>>>> f-diagnosis
+                            + " with " + partitionsCompleted(s) + " (" + s.numCompleteTasks() + " successful and "
+                            + s.numFailedAttempts() + " failed task attempts" + (s.numResubmittedTasks() > 0 ? ", "
+                            + s.numResubmittedTasks() + " finished ones resubmitted after their output was lost" : "")
+                            + ")" + (firstLine.isEmpty() ? "." : ": " + firstLine))
                     .stage(s.key())
                     .impact(Facts.stageDurationMs(s), runMs, "the failed stage's wall time and task time")
                     .detail("stageId", s.stageId())
@@ -92,7 +84,6 @@ public final class StageFailure implements Heuristic {
         return out;
     }
 
-<<<<<<< HEAD
     /** Never "N of M" with N above M: indices beyond the stage's partitions (a damaged log) are said so. */
     private static String partitionsCompleted(StageSummary s) {
         return s.numCompletedIndices() <= s.numTasks()
@@ -100,32 +91,9 @@ public final class StageFailure implements Heuristic {
                 : s.numCompletedIndices() + " distinct partition indices completed (" + s.numTasks() + " partitions)";
     }
 
-    private static String adviceFor(String reason) {
-        String r = reason == null ? "" : reason.toLowerCase(Locale.ROOT);
-        if (r.contains("fetchfailed") || r.contains("metadatafetchfailed") || r.contains("executorlost")
-                || r.contains("executor lost")) {
-            return "Shuffle data was lost, usually because an executor died (often killed for exceeding its memory"
-                    + " limit). Give executors headroom (spark.executor.memoryOverhead, spark.executor.memory) and"
-                    + " keep shuffle files when executors go: spark.shuffle.service.enabled=true or"
-                    + " spark.decommission.enabled=true.";
-        }
-        if (r.contains("outofmemory") || r.contains("memory limits") || r.contains("exit code 137")
-                || r.contains("exit code: 137")) {
-            return "Tasks ran out of memory. Give each task more memory (raise spark.executor.memory or"
-                    + " spark.executor.memoryOverhead, or lower spark.executor.cores) or make partitions smaller"
-                    + " (raise spark.sql.shuffle.partitions).";
-        }
-        if (r.contains("cancel") || r.contains("killed")) {
-            return "The stage was cancelled, by the user or because its job failed elsewhere; act on it only if that"
-                    + " was unexpected.";
-        }
-        return "Read the reason and the failed tasks' errors (TaskFailure): the same exception on many tasks is a bug"
-                + " or bad input, not bad luck. Fix it rather than raising spark.task.maxFailures.";
-=======
     /** Spark's words for a stage stopped from outside rather than failing on its own. */
     static boolean cancelled(String reason) {
         return CauseLinker.cancelled(reason);
->>>>>>> f-diagnosis
     }
 
     /**

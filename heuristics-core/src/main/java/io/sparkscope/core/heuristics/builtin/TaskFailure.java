@@ -47,13 +47,8 @@ public final class TaskFailure implements Heuristic {
             if (failed == 0 || attempts < minTasks) {
                 continue;
             }
-<<<<<<< HEAD
             double ratio = (double) failed / attempts;
-            Severity severity = Severity.atOrAbove(ratio, low, high);
-=======
-            double ratio = (double) s.numFailedTasks() / attempts;
             Severity severity = levels.grade(ratio);
->>>>>>> f-diagnosis
             if (severity == Severity.NONE) {
                 continue;
             }
@@ -71,8 +66,8 @@ public final class TaskFailure implements Heuristic {
                     }
                 }
             }
-            if (keptFailed > 0 && keptFailed < s.numFailedTasks()) {
-                failedMs = failedMs * s.numFailedTasks() / keptFailed; // the recorder keeps up to 1 000 failed tasks
+            if (keptFailed > 0 && keptFailed < failed) {
+                failedMs = failedMs * failed / keptFailed; // the recorder keeps up to 1 000 failed tasks
             }
             List<Map<String, Object>> groups = errors.top(5);
             List<Map<String, Object>> topErrors = new ArrayList<>();
@@ -97,12 +92,8 @@ public final class TaskFailure implements Heuristic {
                             : errors.size() + " distinct errors, the most common (" + groups.get(0).get("count")
                             + "×)") + ": " + topError))
                     .stage(s.key())
-<<<<<<< HEAD
-                    .detail("failedTasks", failed)
-=======
                     .impact(Facts.stageWallShare(s, failedMs), failedMs, "the failed attempts' task time")
-                    .detail("failedTasks", s.numFailedTasks())
->>>>>>> f-diagnosis
+                    .detail("failedTasks", failed)
                     .detail("taskAttempts", attempts)
                     .detail("failedRatio", Units.round2(ratio))
                     .detail("endReasons", reasons)
