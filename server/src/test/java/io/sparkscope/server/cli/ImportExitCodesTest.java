@@ -182,4 +182,34 @@ class ImportExitCodesTest {
             }
         }
     }
+
+    /** {@code reanalyze} goes on past an application the database refuses, names it and exits 1. */
+    @Test
+    void reanalyzeNamesWhatTheDatabaseRefusedAndExitsOne(@TempDir Path dir) throws Exception {
+        Path shipped = java.nio.file.Paths.get(System.getProperty("sparkscope.repo.root", ".."), "examples",
+                "eventlogs");
+        String db = TestDb.newDatabaseName();
+        DataSource ds = TestDb.dataSource(db);
+        assertEquals(0, CliRun.of("import", shipped.toString(), log(dir, "app-other", 1).toString(), "--db",
+                TestDb.url(db)).exitCode());
+        String shippedId = appIds(ds).stream().filter(id -> !id.equals("app-other")).findFirst().orElseThrow();
+        sql(ds, "CREATE FUNCTION refuse() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN"
+                        + " IF NEW.app_id = '" + shippedId + "' THEN RAISE EXCEPTION 'refused on purpose'; END IF;"
+                        + " RETURN NEW; END $$",
+                "CREATE TRIGGER refuse BEFORE UPDATE ON application FOR EACH ROW EXECUTE FUNCTION refuse()");
+        // new thresholds change the shipped application's findings, so its row is rewritten: refused
+        Path cfg = Files.writeString(dir.resolve("t.properties"), "SerializerConfig.enabled=false\n");
+        CliRun run = CliRun.of("reanalyze", "--db", TestDb.url(db), "--heuristics-config", cfg.toString());
+        assertEquals(1, run.exitCode(), run.err());
+        assertTrue(run.err().contains(shippedId + ": not reanalysed: ERROR: refused on purpose"), run.err());
+        assertTrue(run.err().contains("reanalyzed 1 application(s): 1 changed, 0 unchanged, 1 failed"), run.err());
+        assertNoStackTrace(run);
+
+        sql(ds, "DROP TRIGGER refuse ON application");
+        run = CliRun.of("reanalyze", "--db", TestDb.url(db), "--heuristics-config", cfg.toString());
+        assertEquals(0, run.exitCode(), run.err());
+        assertTrue(run.err().contains("reanalyzed 2 application(s): 1 changed, 1 unchanged, 0 failed"), run.err());
+        run = CliRun.of("reanalyze", "--db", TestDb.url(db), "--heuristics-config", cfg.toString());
+        assertTrue(run.err().contains("reanalyzed 2 application(s): 0 changed, 2 unchanged, 0 failed"), run.err());
+    }
 }
