@@ -59,7 +59,7 @@ class SharedEventLogsImportTest {
 
     private record Expected(EventLogSource source, AppSnapshot snapshot, int findings) {
         String key() {
-            return snapshot.appId() + "/" + snapshot.attemptId();
+            return snapshot.attemptId() == null ? snapshot.appId() : snapshot.appId() + "/" + snapshot.attemptId();
         }
     }
 

@@ -51,6 +51,8 @@ import java.util.function.Function;
  * }</pre>
  *
  * <p>Safe to call from several threads at once; the heuristics are called one at a time, so they need not be.
+ * Writers in different processes (a listener and a fetch) storing runs of one application at the same moment can
+ * still each miss the other in their Regression findings; {@code reanalyze} settles that.
  */
 public final class IngestService {
     private static final Logger LOG = LoggerFactory.getLogger(IngestService.class);
@@ -80,6 +82,7 @@ public final class IngestService {
     private final Consumer<String> warnings;
     private final SnapshotWriter writer;
     private final Object heuristicsLock = new Object();
+    private final Object[] groupLocks = new Object[32];
 
     private IngestService(Builder b) {
         this.dataSource = b.dataSource;
@@ -90,6 +93,9 @@ public final class IngestService {
         this.onWritten = b.onWritten;
         this.warnings = b.warnings;
         this.writer = b.writer;
+        for (int i = 0; i < groupLocks.length; i++) {
+            groupLocks[i] = new Object();
+        }
     }
 
     public static Builder builder(DataSource dataSource) {
@@ -124,6 +130,18 @@ public final class IngestService {
                     "no application id (no SparkListenerApplicationStart with an \"App ID\")");
         }
         PreviousRuns.Run now = PreviousRuns.Run.of(snapshot);
+        if (!now.comparable()) {
+            return store(app, snapshot, now, heuristicFindings);
+        }
+        // Two runs of one application stored at once (fetch's threads) could each miss the other: the earlier one
+        // not yet committed when the later is compared, the later not yet committed when the earlier looks for the
+        // runs after it. In this process they take turns; runs of other applications do not wait.
+        synchronized (groupLocks[Math.floorMod(now.group().hashCode(), groupLocks.length)]) {
+            return store(app, snapshot, now, heuristicFindings);
+        }
+    }
+
+    private IngestResult store(AppKey app, AppSnapshot snapshot, PreviousRuns.Run now, List<Finding> heuristicFindings) {
         Optional<PreviousRuns.Run> before = Optional.empty();
         Optional<Finding> regression = Optional.empty();
         // A running snapshot is compared with nothing and, written over another running one, is in nobody's set of
