@@ -17,7 +17,7 @@ import java.util.List;
  *       time). Used: its tasks' durations × {@code spark.task.cpus}. Idle = allocated − used.</li>
  *   <li>Memory allocated: each executor's lifetime × its container ({@link ContainerMemory}: heap + overhead +
  *       off-heap + PySpark memory; local mode: the driver's heap). Used: lifetime × its peak ({@link
- *       MemoryPeaks#usedBytes()}), for the executors whose memory Spark measured; the waste is counted over those
+ *       MemoryPeaks#usedBytes()}; local mode: the heap's), for the executors whose memory Spark measured; the waste is counted over those
  *       only ({@code byteMsAllocatedMeasured}), so an unmeasured executor is never called wasteful.</li>
  *   <li>Driver alone: the executors' cores and memory during the stretches in which no task ran anywhere.</li>
  * </ul>
@@ -80,7 +80,7 @@ public record Efficiency(long appMs, long driverAloneMs, boolean local,
                 int cores = driver.totalCores() > 0 ? driver.totalCores() : conf.localCores().orElse(0);
                 long heap = ContainerMemory.driver(conf, ContainerMemory.localHeapFromBlockManager(conf,
                         app.driverMaxMemory() > 0 ? app.driverMaxMemory() : driver.maxMemory())).totalBytes();
-                uses.add(use(driver, cores, start, end, start, end, taskCpus, heap, alone));
+                uses.add(use(driver, cores, start, end, start, end, taskCpus, heap, true, alone));
             }
         } else {
             long container = ContainerMemory.executor(conf).totalBytes();
@@ -89,7 +89,7 @@ public record Efficiency(long appMs, long driverAloneMs, boolean local,
                 int cores = e.totalCores() > 0 ? e.totalCores() : Math.max(0, defaultCores);
                 long from = e.addTime() > 0 ? e.addTime() : start;
                 long to = e.removeTime() > 0 ? e.removeTime() : end;
-                uses.add(use(e, cores, from, to, start, end, taskCpus, container, alone));
+                uses.add(use(e, cores, from, to, start, end, taskCpus, container, false, alone));
             }
         }
         double coreAlloc = 0;
@@ -122,14 +122,16 @@ public record Efficiency(long appMs, long driverAloneMs, boolean local,
     }
 
     private static ExecutorUse use(ExecutorSummary e, int cores, long from, long to, long start, long end,
-                                   int taskCpus, long containerBytes, DriverAloneTime alone) {
+                                   int taskCpus, long containerBytes, boolean heapOnly, DriverAloneTime alone) {
         long a = Math.max(start, from);
         long b = Math.min(end, to);
         long lifetime = Math.max(0, b - a);
         double task = (double) Math.max(0, e.totalDuration()) * taskCpus;
         long taskMs = (long) Math.min(task, (double) lifetime * Math.max(0, cores));
-        return new ExecutorUse(e.executorId(), Math.max(0, cores), lifetime, taskMs, containerBytes,
-                MemoryPeaks.of(e.peakMetrics()), alone.within(a, b));
+        MemoryPeaks peaks = MemoryPeaks.of(e.peakMetrics());
+        long used = heapOnly ? peaks.jvmHeap() : peaks.usedBytes();
+        return new ExecutorUse(e.executorId(), Math.max(0, cores), lifetime, taskMs, containerBytes, peaks,
+                used < 0 ? -1 : Math.min(used, containerBytes), alone.within(a, b));
     }
 
     private static long firstKnownTime(AppSnapshot app) {

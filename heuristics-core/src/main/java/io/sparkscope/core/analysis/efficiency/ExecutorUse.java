@@ -10,10 +10,13 @@ package io.sparkscope.core.analysis.efficiency;
  *                       {@code lifetimeMs × cores}
  * @param containerBytes memory it held: heap + overhead + off-heap + PySpark memory ({@link ContainerMemory})
  * @param peaks          its memory peaks; {@link MemoryPeaks#NONE} when Spark measured none
+ * @param peakUsedBytes  the most of {@code containerBytes} it used: {@link MemoryPeaks#usedBytes()} for an
+ *                       executor's container, the heap peak for a local-mode driver (whose allocation is its heap);
+ *                       at most {@code containerBytes}; -1 when not measured
  * @param driverAloneMs  part of its lifetime in which no task ran anywhere: the driver worked alone
  */
 public record ExecutorUse(String executorId, int cores, long lifetimeMs, long taskMs, long containerBytes,
-                          MemoryPeaks peaks, long driverAloneMs) {
+                          MemoryPeaks peaks, long peakUsedBytes, long driverAloneMs) {
 
     public double coreMsAllocated() {
         return (double) lifetimeMs * cores;
@@ -27,10 +30,9 @@ public record ExecutorUse(String executorId, int cores, long lifetimeMs, long ta
         return (double) lifetimeMs * containerBytes;
     }
 
-    /** Peak used × lifetime, at most what it held; -1 when its memory was not measured. */
+    /** Peak used × lifetime; -1 when its memory was not measured. */
     public double byteMsPeakUsed() {
-        long used = peaks.usedBytes();
-        return used < 0 ? -1 : (double) lifetimeMs * Math.min(used, containerBytes);
+        return peakUsedBytes < 0 ? -1 : (double) lifetimeMs * peakUsedBytes;
     }
 
     public double coreMsDriverAlone() {

@@ -11,10 +11,10 @@ public enum MeasuringSetting {
             "writes each executor's and the driver's memory peaks per stage into the event log"),
     /** Samples while tasks run, so tasks shorter than a heartbeat report peaks too. */
     METRICS_POLLING_INTERVAL("spark.executor.metrics.pollingInterval", "1s",
-            "samples executor memory while tasks run, so tasks shorter than a heartbeat (10 s) report peaks"),
+            "samples executor memory while tasks run, so tasks shorter than a heartbeat report peaks too"),
     /** The resident memory of the executor's process tree, Python workers included (Linux). */
     PROCESS_TREE_METRICS("spark.executor.processTreeMetrics.enabled", "true",
-            "measures the resident memory of each executor's processes, Python workers included (Linux)");
+            "measures the resident memory of each executor's processes, Python workers included; Linux only");
 
     public final String key;
     public final String value;

@@ -2,6 +2,8 @@ package io.sparkscope.core.analysis.efficiency;
 
 import io.sparkscope.core.analysis.whatif.WhatIfPoint;
 import io.sparkscope.core.analysis.whatif.WhatIfResult;
+import io.sparkscope.core.heuristics.SparkSettings;
+import io.sparkscope.core.model.AppSnapshot;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -51,9 +53,22 @@ public record WhatIfCost(List<Point> points, boolean priced, Prices prices, Conc
     public record Conclusion(Verdict verdict, Point point) {
     }
 
+    /** The what-if of {@code app} priced with its own containers (local mode: the driver's heap). */
+    public static WhatIfCost of(AppSnapshot app, WhatIfResult whatIf, Prices prices) {
+        long container;
+        if (whatIf.local()) {
+            Efficiency e = Efficiency.of(app);
+            container = e.executors().isEmpty() ? 0 : e.executors().get(0).containerBytes();
+        } else {
+            container = ContainerMemory.executor(SparkSettings.of(app)).totalBytes();
+        }
+        return of(whatIf, whatIf.coresPerExecutor(), container, prices);
+    }
+
     /**
-     * @param local             local mode: a point's executors are the driver's cores, and its memory is the driver's
-     *                          heap, held whatever the core count
+     * The curve priced point by point. In local mode (the result says so) a point's executors are the driver's
+     * cores, and its memory is the driver's heap, held whatever the core count.
+     *
      * @param coresPerExecutor  cores of each simulated executor (1 in local mode)
      * @param containerBytes    memory one executor holds (local mode: the driver's heap)
      */
