@@ -1,5 +1,6 @@
 package io.sparkscope.listener;
 
+import io.sparkscope.core.analysis.efficiency.Prices;
 import io.sparkscope.store.Spool;
 
 import java.nio.file.Path;
@@ -24,6 +25,8 @@ import java.util.regex.Pattern;
  *                         (HIGH at 2×, or at the factor when above 2)
  * @param webhookUrl       {@code webhook.url}: POST a JSON notification here when the application ends with a HIGH
  *                         finding or a Regression; null for none
+ * @param prices           {@code cost.coreHour}, {@code cost.gbHour}, {@code cost.currency}: the operator's prices,
+ *                         for the cost line of the driver-log report; {@link Prices#NONE} when unset
  */
 public record ListenerConfig(
         boolean enabled,
@@ -42,13 +45,15 @@ public record ListenerConfig(
         Map<String, String> heuristics,
         double regressionFactor,
         String webhookUrl,
-        int tasksRetained) {
+        int tasksRetained,
+        Prices prices) {
 
     public static final String PREFIX = "spark.sparkscope.";
     private static final Pattern BYTES = Pattern.compile("(?i)\\s*(\\d+)\\s*([kmgt]?)i?b?\\s*");
 
     public ListenerConfig {
         heuristics = Map.copyOf(heuristics);
+        prices = prices == null ? Prices.NONE : prices;
     }
 
     /** Never prints the password: records print all components otherwise. */
@@ -101,10 +106,23 @@ public record ListenerConfig(
                 heuristics,
                 r.decimal("regression.factor", 1.5, 1.0, 1_000),
                 r.string("webhook.url", null),
-                (int) r.number("tasks.retained", 100_000, 0, 100_000_000));
+                (int) r.number("tasks.retained", 100_000, 0, 100_000_000),
+                r.prices());
     }
 
     private record Reader(Map<String, String> conf, Consumer<String> warn) {
+        /** The three cost keys together: one bad value drops the prices (a cost at half the prices is no cost). */
+        Prices prices() {
+            try {
+                return Prices.parse(conf.get(PREFIX + "cost.coreHour"), conf.get(PREFIX + "cost.gbHour"),
+                        conf.get(PREFIX + "cost.currency"), PREFIX + "cost.coreHour", PREFIX + "cost.gbHour",
+                        PREFIX + "cost.currency");
+            } catch (IllegalArgumentException e) {
+                warn.accept(e.getMessage() + "; the driver-log report shows no cost");
+                return Prices.NONE;
+            }
+        }
+
         String string(String key, String fallback) {
             String v = conf.get(PREFIX + key);
             return v == null || v.isBlank() ? fallback : v.trim();

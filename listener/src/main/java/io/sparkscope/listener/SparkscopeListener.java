@@ -262,6 +262,6 @@ public class SparkscopeListener extends SparkListener {
         String link = cfg.uiUrl() == null ? null
                 : cfg.uiUrl().replaceAll("/+$", "") + "/apps/" + s.appId()
                 + (s.attemptId() == null ? "" : "/" + s.attemptId());
-        LOG.info("\n{}", TextReport.render(s, findings, 5, link));
+        LOG.info("\n{}", TextReport.render(s, findings, 5, link, cfg.prices()));
     }
 }
