@@ -160,8 +160,9 @@ public final class MemorySizing implements Heuristic {
                 .title("Executors used at most " + Units.bytes(peak) + " of their " + Units.bytes(heap) + " heap")
                 .message("The largest heap any executor used (executor " + peakExecutor + ") was " + Units.bytes(peak)
                         + " of the " + Units.bytes(heap) + " spark.executor.memory (" + Units.percent(unused)
-                        + " never used), measured on " + measured + " of " + executors + " executors. The "
-                        + executors + " executors held " + hours(heldGbHours) + " GB-hours of memory; with "
+                        + " never used), measured on " + measured + " of " + executors + " executors. "
+                        + (executors == 1 ? "The executor" : "The " + executors + " executors") + " held "
+                        + hours(heldGbHours) + " GB-hours of memory; with "
                         + Units.sparkSize(recommended) + " heaps they would have held " + hours(savedGbHours)
                         + " GB-hours less. The peak counts garbage not yet collected, so the data needed less.")
                 .recommendation("Size executors to what they use: " + smaller.phrase() + ", the peak heap plus a "
