@@ -140,41 +140,54 @@ public final class SnapshotReader {
 
     private static List<ExecutorSummary> executors(Connection c, long pk) throws SQLException {
         List<ExecutorSummary> out = new ArrayList<>();
-        try (PreparedStatement ps = c.prepareStatement("SELECT executor_id, host, total_cores, add_time, remove_time,"
-                + " remove_reason, max_memory, completed_tasks, failed_tasks, killed_tasks, total_duration_ms,"
-                + " total_run_time_ms, total_cpu_time_ns, total_gc_time_ms, input_bytes, shuffle_read_bytes,"
-                + " shuffle_write_bytes, memory_bytes_spilled, disk_bytes_spilled, peak_metrics::text"
-                + " FROM executor WHERE app_pk = ? ORDER BY ord")) {
+        try (PreparedStatement ps = c.prepareStatement("SELECT * FROM executor WHERE app_pk = ? ORDER BY ord")) {
             ps.setLong(1, pk);
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
-                    out.add(new ExecutorSummary(rs.getString(1), rs.getString(2), rs.getInt(3), rs.getLong(4),
-                            rs.getLong(5), rs.getString(6), rs.getLong(7), rs.getInt(8), rs.getInt(9), rs.getInt(10),
-                            rs.getLong(11), rs.getLong(12), rs.getLong(13), rs.getLong(14), rs.getLong(15),
-                            rs.getLong(16), rs.getLong(17), rs.getLong(18), rs.getLong(19), Json.longMap(rs.getString(20))));
+                    out.add(executor(rs));
                 }
             }
         }
         return out;
     }
 
+    /** One {@code executor} row (all its columns selected) as the model's executor; for the web views' queries too. */
+    public static ExecutorSummary executor(ResultSet rs) throws SQLException {
+        return new ExecutorSummary(rs.getString("executor_id"), rs.getString("host"), rs.getInt("total_cores"),
+                rs.getLong("add_time"), rs.getLong("remove_time"), rs.getString("remove_reason"),
+                rs.getLong("max_memory"), rs.getInt("completed_tasks"), rs.getInt("failed_tasks"),
+                rs.getInt("killed_tasks"), rs.getLong("total_duration_ms"), rs.getLong("total_run_time_ms"),
+                rs.getLong("total_cpu_time_ns"), rs.getLong("total_gc_time_ms"), rs.getLong("input_bytes"),
+                rs.getLong("shuffle_read_bytes"), rs.getLong("shuffle_write_bytes"), rs.getLong("memory_bytes_spilled"),
+                rs.getLong("disk_bytes_spilled"), Json.longMap(rs.getString("peak_metrics")),
+                rs.getString("host_port"), rs.getBoolean("added"), rs.getInt("total_tasks"), rs.getInt("active_tasks"),
+                rs.getLong("max_on_heap_memory"), rs.getLong("max_off_heap_memory"));
+    }
+
     private static List<JobSummary> jobs(Connection c, long pk) throws SQLException {
         List<JobSummary> out = new ArrayList<>();
-        try (PreparedStatement ps = c.prepareStatement("SELECT job_id, name, description, job_group, submission_time,"
-                + " completion_time, status, failure_reason, stage_ids, sql_execution_id, num_tasks,"
-                + " num_completed_tasks, num_failed_tasks, num_killed_tasks, num_skipped_stages"
-                + " FROM job WHERE app_pk = ? ORDER BY ord")) {
+        try (PreparedStatement ps = c.prepareStatement("SELECT * FROM job WHERE app_pk = ? ORDER BY ord")) {
             ps.setLong(1, pk);
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
-                    out.add(new JobSummary(rs.getInt(1), rs.getString(2), rs.getString(3), rs.getString(4),
-                            rs.getLong(5), rs.getLong(6), JobSummary.JobStatus.valueOf(rs.getString(7)),
-                            rs.getString(8), ints(rs.getArray(9)), rs.getLong(10), rs.getInt(11), rs.getInt(12),
-                            rs.getInt(13), rs.getInt(14), rs.getInt(15)));
+                    out.add(job(rs));
                 }
             }
         }
         return out;
+    }
+
+    /** One {@code job} row (all its columns selected) as the model's job; for the web views' queries too. */
+    public static JobSummary job(ResultSet rs) throws SQLException {
+        return new JobSummary(rs.getInt("job_id"), rs.getString("name"), rs.getString("description"),
+                rs.getString("job_group"), rs.getLong("submission_time"), rs.getLong("completion_time"),
+                JobSummary.JobStatus.valueOf(rs.getString("status")), rs.getString("failure_reason"),
+                ints(rs.getArray("stage_ids")), rs.getLong("sql_execution_id"), rs.getInt("num_tasks"),
+                rs.getInt("num_completed_tasks"), rs.getInt("num_failed_tasks"), rs.getInt("num_killed_tasks"),
+                rs.getInt("num_skipped_stages"), rs.getInt("num_active_tasks"), rs.getInt("num_completed_indices"),
+                rs.getInt("num_skipped_tasks"), rs.getInt("num_active_stages"), rs.getInt("num_completed_stages"),
+                rs.getInt("num_failed_stages"), Json.intMap(rs.getString("killed_tasks_summary")),
+                strings(rs.getArray("job_tags")));
     }
 
     private record StageKey(int stageId, int attemptId) {
@@ -251,23 +264,27 @@ public final class SnapshotReader {
 
     private static Map<StageKey, List<TaskRecord>> tasks(Connection c, long pk) throws SQLException {
         Map<StageKey, List<TaskRecord>> out = new HashMap<>();
-        try (PreparedStatement ps = c.prepareStatement("SELECT stage_id, stage_attempt_id, task_id, task_index,"
-                + " attempt, partition_id, executor_id, host, locality, speculative, launch_time, finish_time,"
-                + " getting_result_time, status, end_reason, error_message, metrics::text"
-                + " FROM task WHERE app_pk = ? ORDER BY stage_id, stage_attempt_id, ord")) {
+        try (PreparedStatement ps = c.prepareStatement("SELECT * FROM task WHERE app_pk = ?"
+                + " ORDER BY stage_id, stage_attempt_id, ord")) {
             ps.setLong(1, pk);
             ps.setFetchSize(5000); // stream big task sets instead of buffering them twice
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
-                    out.computeIfAbsent(new StageKey(rs.getInt(1), rs.getInt(2)), k -> new ArrayList<>())
-                            .add(new TaskRecord(rs.getLong(3), rs.getInt(4), rs.getInt(5), rs.getInt(6),
-                                    rs.getString(7), rs.getString(8), rs.getString(9), rs.getBoolean(10),
-                                    rs.getLong(11), rs.getLong(12), rs.getLong(13), rs.getString(14),
-                                    rs.getString(15), rs.getString(16), Json.taskMetrics(rs.getString(17))));
+                    out.computeIfAbsent(new StageKey(rs.getInt("stage_id"), rs.getInt("stage_attempt_id")),
+                            k -> new ArrayList<>()).add(task(rs));
                 }
             }
         }
         return out;
+    }
+
+    /** One {@code task} row (all its columns selected) as the model's kept task; for the web views' queries too. */
+    public static TaskRecord task(ResultSet rs) throws SQLException {
+        return new TaskRecord(rs.getLong("task_id"), rs.getInt("task_index"), rs.getInt("attempt"),
+                rs.getInt("partition_id"), rs.getString("executor_id"), rs.getString("host"), rs.getString("locality"),
+                rs.getBoolean("speculative"), rs.getLong("launch_time"), rs.getLong("finish_time"),
+                rs.getLong("getting_result_time"), rs.getString("status"), rs.getString("end_reason"),
+                rs.getString("error_message"), Json.taskMetrics(rs.getString("metrics")), rs.getString("error_detail"));
     }
 
     private static List<SqlExecutionSummary> sqlExecutions(Connection c, long pk) throws SQLException {

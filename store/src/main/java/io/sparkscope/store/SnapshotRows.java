@@ -99,14 +99,17 @@ final class SnapshotRows {
                 e.removeReason(), e.maxMemory(), e.completedTasks(), e.failedTasks(), e.killedTasks(),
                 e.totalDuration(), e.totalRunTime(), e.totalCpuTimeNs(), e.totalGcTime(), e.inputBytes(),
                 e.shuffleReadBytes(), e.shuffleWriteBytes(), e.memoryBytesSpilled(), e.diskBytesSpilled(),
-                Json.write(e.peakMetrics())};
+                Json.write(e.peakMetrics()), e.hostPort(), e.added(), e.totalTasks(), e.activeTasks(),
+                e.maxOnHeapMemory(), e.maxOffHeapMemory()};
     }
 
     private static Object[] job(JobSummary j, int ord) {
         return new Object[]{j.jobId(), ord, j.name(), j.description(), j.jobGroup(), j.submissionTime(),
                 j.completionTime(), j.durationMs(), j.status().name(), j.failureReason(), ints(j.stageIds()),
                 j.sqlExecutionId(), j.numTasks(), j.numCompletedTasks(), j.numFailedTasks(), j.numKilledTasks(),
-                j.numSkippedStages()};
+                j.numSkippedStages(), j.numActiveTasks(), j.numCompletedIndices(), j.numSkippedTasks(),
+                j.numActiveStages(), j.numCompletedStages(), j.numFailedStages(), Json.write(j.killedTasksSummary()),
+                j.jobTags().toArray(String[]::new)};
     }
 
     private static Object[] stage(StageSummary s, int ord, Long tasksDigest) {
@@ -123,7 +126,8 @@ final class SnapshotRows {
                 Json.totals(t), Json.write(s.endReasons()),
                 d == null ? null : d.count(), d == null ? null : doubles(d.quantiles()),
                 s.taskDetail().name(), tasksDigest, times == null ? null : times.durationMs(),
-                times == null ? null : times.schedulerDelayMs(), times == null ? null : times.gettingResultMs()};
+                times == null ? null : times.schedulerDelayMs(), times == null ? null : times.gettingResultMs(),
+                s.keptTasks().size()};
     }
 
     private static void statistics(List<Object[]> out, StageSummary s) {
@@ -140,7 +144,8 @@ final class SnapshotRows {
         return new Object[]{s.stageId(), s.attemptId(), t.taskId(), ord, t.index(), t.attempt(), t.partitionId(),
                 t.executorId(), t.host(), t.locality(), t.speculative(), t.launchTime(), t.finishTime(),
                 t.gettingResultTime(), t.durationMs(), t.status(), t.endReason(), t.errorMessage(),
-                Json.sparseMetrics(t.metrics())};
+                Json.sparseMetrics(t.metrics()), t.errorDetail(),
+                t.metrics() == null ? null : t.metrics().get(TaskMetric.EXECUTOR_RUN_TIME)};
     }
 
     private static Object[] sql(SqlExecutionSummary q, int ord) {

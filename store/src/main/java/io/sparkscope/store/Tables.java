@@ -24,7 +24,10 @@ final class Tables {
                     integer("killed_tasks"), bigint("total_duration_ms"), bigint("total_run_time_ms"),
                     bigint("total_cpu_time_ns"), bigint("total_gc_time_ms"), bigint("input_bytes"),
                     bigint("shuffle_read_bytes"), bigint("shuffle_write_bytes"), bigint("memory_bytes_spilled"),
-                    bigint("disk_bytes_spilled"), jsonb("peak_metrics")));
+                    bigint("disk_bytes_spilled"), jsonb("peak_metrics"),
+                    // V14
+                    text("host_port"), bool("added"), integer("total_tasks"), integer("active_tasks"),
+                    bigint("max_on_heap_memory"), bigint("max_off_heap_memory")));
 
     static final Table JOB = new Table("job",
             List.of(integer("job_id")),
@@ -32,7 +35,11 @@ final class Tables {
                     bigint("completion_time"), bigint("duration_ms"), text("status"), text("failure_reason"),
                     intArray("stage_ids"), bigint("sql_execution_id"), integer("num_tasks"),
                     integer("num_completed_tasks"), integer("num_failed_tasks"), integer("num_killed_tasks"),
-                    integer("num_skipped_stages")));
+                    integer("num_skipped_stages"),
+                    // V14
+                    integer("num_active_tasks"), integer("num_completed_indices"), integer("num_skipped_tasks"),
+                    integer("num_active_stages"), integer("num_completed_stages"), integer("num_failed_stages"),
+                    jsonb("killed_tasks_summary"), textArray("job_tags")));
 
     static final Table STAGE = new Table("stage_attempt",
             List.of(integer("stage_id"), integer("attempt_id")),
@@ -47,7 +54,9 @@ final class Tables {
                     jsonb("end_reasons"), bigint("summary_task_count"), float8Array("summary_quantiles"),
                     // V4
                     text("task_detail"), bigint("tasks_digest"), bigint("task_duration_ms"),
-                    bigint("scheduler_delay_ms"), bigint("getting_result_ms")));
+                    bigint("scheduler_delay_ms"), bigint("getting_result_ms"),
+                    // V14
+                    integer("kept_tasks")));
 
     static final Table STAGE_STATISTICS = new Table("stage_statistics",
             List.of(integer("stage_id"), integer("stage_attempt_id"), text("metric")),
@@ -58,7 +67,9 @@ final class Tables {
             List.of(integer("ord"), integer("task_index"), integer("attempt"), integer("partition_id"),
                     text("executor_id"), text("host"), text("locality"), bool("speculative"), bigint("launch_time"),
                     bigint("finish_time"), bigint("getting_result_time"), bigint("duration_ms"), text("status"),
-                    text("end_reason"), text("error_message"), jsonb("metrics")));
+                    text("end_reason"), text("error_message"), jsonb("metrics"),
+                    // V14
+                    text("error_detail"), bigint("executor_run_time_ms")));
 
     static final Table SQL_EXECUTION = new Table("sql_execution",
             List.of(bigint("execution_id")),
