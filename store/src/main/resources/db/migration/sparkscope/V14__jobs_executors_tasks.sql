@@ -32,7 +32,8 @@ UPDATE stage_attempt s SET kept_tasks = (SELECT count(*) FROM task t WHERE t.app
 
 -- Spark's taskList?sortBy=runtime order within one stage attempt: executor run time, negated minus one for a task
 -- that did not succeed, -1 without metrics (its TaskDataWrapper index), ties by task id. The task table's pages read
--- it in either direction without sorting the stage's rows.
+-- it in either direction without sorting the stage's rows; the columns the key is computed from are included so the
+-- page's task ids come from the index alone.
 CREATE INDEX task_run_time_idx ON task (app_pk, stage_id, stage_attempt_id,
     (CASE WHEN executor_run_time_ms IS NULL THEN -1 WHEN status = 'SUCCESS' THEN executor_run_time_ms
-          ELSE -executor_run_time_ms - 1 END), task_id);
+          ELSE -executor_run_time_ms - 1 END), task_id) INCLUDE (executor_run_time_ms, status);

@@ -135,8 +135,15 @@ public final class TaskListQuery {
         String order = r.sort() == Sort.ID ? " ORDER BY task_id" + dir
                 : " ORDER BY " + r.sort().expression + dir + ", task_id" + dir;
         List<TaskRecord> tasks = new ArrayList<>();
-        try (PreparedStatement ps = c.prepareStatement("SELECT * FROM task" + where + order + " LIMIT ? OFFSET ?")) {
-            int i = bind(c, ps, app.pk(), r);
+        // The page's task ids first, from the index alone (an offset deep into the stage then skips index entries,
+        // not whole rows), then those rows.
+        try (PreparedStatement ps = c.prepareStatement("SELECT * FROM task WHERE app_pk = ? AND stage_id = ?"
+                + " AND stage_attempt_id = ? AND task_id IN (SELECT task_id FROM task" + where + order
+                + " LIMIT ? OFFSET ?)" + order)) {
+            ps.setLong(1, app.pk());
+            ps.setInt(2, r.stageId());
+            ps.setInt(3, r.stageAttemptId());
+            int i = bind(c, ps, 4, app.pk(), r);
             ps.setInt(i++, r.length());
             ps.setInt(i, r.offset());
             try (ResultSet rs = ps.executeQuery()) {
@@ -169,7 +176,11 @@ public final class TaskListQuery {
     }
 
     private static int bind(Connection c, PreparedStatement ps, long pk, Request r) throws SQLException {
-        int i = 1;
+        return bind(c, ps, 1, pk, r);
+    }
+
+    private static int bind(Connection c, PreparedStatement ps, int first, long pk, Request r) throws SQLException {
+        int i = first;
         ps.setLong(i++, pk);
         ps.setInt(i++, r.stageId());
         ps.setInt(i++, r.stageAttemptId());
