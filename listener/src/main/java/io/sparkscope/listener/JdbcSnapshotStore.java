@@ -3,7 +3,6 @@ package io.sparkscope.listener;
 import com.zaxxer.hikari.HikariDataSource;
 import io.sparkscope.core.heuristics.Finding;
 import io.sparkscope.core.model.AppSnapshot;
-import io.sparkscope.store.Findings;
 import io.sparkscope.store.PreviousRuns;
 import io.sparkscope.store.SchemaManager;
 import io.sparkscope.store.SchemaStatus;
@@ -75,7 +74,7 @@ final class JdbcSnapshotStore implements SnapshotStore {
                 }
             }
         }
-        writer.write(dataSource, snapshot, Findings.stored(all));
+        writer.write(dataSource, snapshot, all);
         if (snapshot.complete()) {
             try {
                 onCompleteWritten.accept(snapshot, all);

@@ -12,9 +12,7 @@ import io.sparkscope.server.fetch.HistoryClient;
 import io.sparkscope.server.fetch.HistoryServerException;
 import io.sparkscope.server.fetch.SnapshotSink;
 import io.sparkscope.store.FetchState;
-import io.sparkscope.store.Findings;
 import io.sparkscope.store.SnapshotWriter;
-import io.sparkscope.store.StoredFinding;
 import io.sparkscope.store.WriteResult;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -179,15 +177,14 @@ public final class FetchCommand implements Callable<Integer> {
                 findings = diagnoser.diagnose(s);
             }
             findings = ImportCommand.withRegression(ds, s, findings, regressionFactor, err);
-            List<StoredFinding> stored = Findings.stored(findings);
-            WriteResult w = writer.write(ds, s, stored);
+            WriteResult w = writer.write(ds, s, findings);
             if (w.written()) {
                 return "stored, " + findings.size() + " finding(s)";
             }
             if (FetchState.storedComplete(ds, List.of(s.appId())).contains(FetchState.key(s.appId(), s.attemptId()))) {
                 return "kept the stored copy (it has more detail)";
             }
-            writer.overwrite(ds, s, stored);
+            writer.overwrite(ds, s, findings);
             return "stored over an unfinished copy, " + findings.size() + " finding(s)";
         };
     }

@@ -10,7 +10,6 @@ import io.sparkscope.core.model.AppSnapshot;
 import io.sparkscope.core.recorder.RecorderOptions;
 import io.sparkscope.core.heuristics.Finding;
 import io.sparkscope.core.notify.WebhookNotifier;
-import io.sparkscope.store.Findings;
 import io.sparkscope.store.PreviousRuns;
 import io.sparkscope.store.SnapshotWriter;
 import io.sparkscope.store.Spool;
@@ -115,7 +114,7 @@ public final class ImportCommand implements Callable<Integer> {
                 AppSnapshot s = result.snapshot();
                 try {
                     List<Finding> findings = withRegression(ds, s, diagnoser.diagnose(s), regressionFactor, err);
-                    WriteResult w = writer.write(ds, s, Findings.stored(findings));
+                    WriteResult w = writer.write(ds, s, findings);
                     if (w.written() && notifier != null) {
                         notifier.notifyFinished(s, findings);
                     }
@@ -140,7 +139,7 @@ public final class ImportCommand implements Callable<Integer> {
                 try {
                     AppSnapshot s = Spool.load(file);
                     List<Finding> findings = withRegression(ds, s, diagnoser.diagnose(s), regressionFactor, err);
-                    WriteResult w = writer.write(ds, s, Findings.stored(findings));
+                    WriteResult w = writer.write(ds, s, findings);
                     if (w.written() && notifier != null) {
                         notifier.notifyFinished(s, findings);
                     }

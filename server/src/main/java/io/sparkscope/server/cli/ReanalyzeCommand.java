@@ -4,7 +4,6 @@ import com.zaxxer.hikari.HikariDataSource;
 import io.sparkscope.core.analysis.Diagnoser;
 import io.sparkscope.core.heuristics.Finding;
 import io.sparkscope.core.model.AppSnapshot;
-import io.sparkscope.store.Findings;
 import io.sparkscope.store.SnapshotReader;
 import io.sparkscope.store.SnapshotWriter;
 import picocli.CommandLine.Command;
@@ -56,7 +55,7 @@ public final class ReanalyzeCommand implements Callable<Integer> {
                     if (s.isPresent()) {
                         List<Finding> findings = ImportCommand.withRegression(ds, s.get(),
                                 diagnoser.diagnose(s.get()), regressionFactor, System.err);
-                        writer.overwrite(ds, s.get(), Findings.stored(findings));
+                        writer.overwrite(ds, s.get(), findings);
                         done++;
                     }
                 } catch (SQLException | RuntimeException e) {

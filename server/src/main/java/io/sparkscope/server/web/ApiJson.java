@@ -1,6 +1,8 @@
 package io.sparkscope.server.web;
 
+import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.sparkscope.core.heuristics.Finding;
 import io.sparkscope.core.analysis.prediction.KeyStage;
 import io.sparkscope.core.analysis.prediction.Prediction;
 import io.sparkscope.core.analysis.prediction.StageKey;
@@ -10,7 +12,6 @@ import io.sparkscope.core.report.WhatIfJson;
 import io.sparkscope.core.model.DistributionMetric;
 import io.sparkscope.core.model.TaskDistributions;
 import io.sparkscope.core.report.SnapshotJson;
-import io.sparkscope.store.StoredFinding;
 import io.sparkscope.store.query.AppDetail;
 import io.sparkscope.store.query.AppHeader;
 import io.sparkscope.store.query.AppListRow;
@@ -57,7 +58,7 @@ final class ApiJson {
         m.put("findings", a.findings().stream().map(f -> {
             Map<String, Object> x = new LinkedHashMap<>();
             x.put("heuristic", f.heuristic());
-            x.put("severity", f.severity());
+            x.put("severity", f.severity().name());
             x.put("title", f.title());
             x.put("message", f.message());
             return x;
@@ -109,20 +110,20 @@ final class ApiJson {
         return m;
     }
 
-    static List<Object> findings(List<StoredFinding> findings) {
+    static List<Object> findings(List<Finding> findings) {
         List<Object> out = new ArrayList<>();
-        for (StoredFinding f : findings) {
+        for (Finding f : findings) {
             Map<String, Object> m = new LinkedHashMap<>();
             m.put("id", f.id());
             m.put("heuristic", f.heuristic());
-            m.put("severity", f.severity());
+            m.put("severity", f.severity().name());
             m.put("title", f.title());
             m.put("message", f.message());
             m.put("recommendation", f.recommendation());
             m.put("stageIds", f.stageIds());
             m.put("executorIds", f.executorIds());
             m.put("configKeys", f.configKeys());
-            m.put("details", AppView.details(f.detailsJson()));
+            m.put("details", f.details());
             out.add(m);
         }
         return out;
@@ -147,10 +148,22 @@ final class ApiJson {
         m.put("durationMs", s.durationMs());
         m.put("failureReason", s.failureReason());
         m.put("jobIds", s.jobIds());
-        m.put("totals", AppView.details(s.totalsJson()));
+        m.put("totals", jsonObject(s.totalsJson()));
         m.put("taskSummaryCount", s.summaryTaskCount());
         m.put("taskSummary", distributions(s, quantiles));
         return m;
+    }
+
+    /** A stored JSON object (the stage's totals) as an ordered map, to be written out again as part of a reply. */
+    private static Map<String, Object> jsonObject(String json) {
+        if (json == null || json.isEmpty()) {
+            return Map.of();
+        }
+        try {
+            return MAPPER.readValue(json, new TypeReference<LinkedHashMap<String, Object>>() { });
+        } catch (Exception e) {
+            return Map.of("details", json);
+        }
     }
 
     private static Map<String, Object> distributions(StageRow s, double[] wanted) {

@@ -1,8 +1,7 @@
 package io.sparkscope.server.web;
 
-import com.fasterxml.jackson.core.type.TypeReference;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import io.sparkscope.store.StoredFinding;
+import io.sparkscope.core.heuristics.Finding;
+import io.sparkscope.core.heuristics.Severity;
 import io.sparkscope.store.query.AppDetail;
 import io.sparkscope.store.query.AppHeader;
 import io.sparkscope.store.query.StageRow;
@@ -16,7 +15,6 @@ import java.util.Map;
 
 /** {@code /apps/{appId}[/{attemptId}]}: metrics, findings, configuration, stages. */
 final class AppView {
-    private static final ObjectMapper JSON = new ObjectMapper();
 
     /** Stage-table sort keys (server-side, so the table sorts without JavaScript). */
     enum StageSort { ID, DURATION, TASKS, FAILED, SPILL, SHUFFLE, GC }
@@ -90,14 +88,14 @@ final class AppView {
                 .t(label).raw("</div></div>");
     }
 
-    private static void findings(Html h, List<StoredFinding> findings) {
+    private static void findings(Html h, List<Finding> findings) {
         h.raw("<section><h2>Findings</h2>");
         if (findings.isEmpty()) {
             h.raw("<p class=\"ok\">No finding: nothing the heuristics flag.</p>");
         }
-        for (StoredFinding f : findings) {
-            h.raw("<div class=\"finding ").raw("HIGH".equals(f.severity()) ? "sev-high" : "sev-low").raw("\"><h3>");
-            Layout.severity(h, f.severity());
+        for (Finding f : findings) {
+            h.raw("<div class=\"finding ").raw(f.severity() == Severity.HIGH ? "sev-high" : "sev-low").raw("\"><h3>");
+            Layout.severity(h, f.severity().name());
             h.raw(" ").t(f.title()).raw(" <span class=\"muted\">").t(f.heuristic()).raw("</span></h3><p class=\"message\">")
                     .t(f.message()).raw("</p>");
             if (f.recommendation() != null && !f.recommendation().isEmpty()) {
@@ -116,7 +114,7 @@ final class AppView {
             if (!where.isEmpty()) {
                 h.raw("<p class=\"where muted\">").t(String.join(" · ", where)).raw("</p>");
             }
-            Map<String, Object> details = details(f.detailsJson());
+            Map<String, Object> details = f.details();
             if (!details.isEmpty()) {
                 h.raw("<details class=\"numbers\"><summary>Numbers</summary><table class=\"kv\">");
                 flatten("", details, new LinkedHashMap<>()).forEach((k, v) ->
@@ -126,17 +124,6 @@ final class AppView {
             h.raw("</div>");
         }
         h.raw("</section>");
-    }
-
-    static Map<String, Object> details(String json) {
-        if (json == null || json.isEmpty()) {
-            return Map.of();
-        }
-        try {
-            return JSON.readValue(json, new TypeReference<LinkedHashMap<String, Object>>() { });
-        } catch (Exception e) {
-            return Map.of("details", json);
-        }
     }
 
     @SuppressWarnings("unchecked")

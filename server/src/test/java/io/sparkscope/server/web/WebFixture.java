@@ -2,7 +2,6 @@ package io.sparkscope.server.web;
 
 import io.sparkscope.core.analysis.Diagnoser;
 import io.sparkscope.core.model.AppSnapshot;
-import io.sparkscope.store.Findings;
 import io.sparkscope.store.SnapshotWriter;
 
 import javax.sql.DataSource;
@@ -66,7 +65,7 @@ final class WebFixture {
 
     static void write(DataSource ds, AppSnapshot s) {
         try {
-            new SnapshotWriter().write(ds, s, Findings.stored(Diagnoser.defaults().diagnose(s)));
+            new SnapshotWriter().write(ds, s, Diagnoser.defaults().diagnose(s));
         } catch (Exception e) {
             throw new IllegalStateException(e);
         }
