@@ -34,7 +34,10 @@ final class ApplicationRow {
                 int failedJobs) {
     }
 
-    /** The natural key then every value column; app_pk, updated_at and completed_at are the database's. */
+    /**
+     * The natural key then every value column; app_pk, updated_at and completed_at are the database's. Only the
+     * column list is used: the application row is no child table, it has its own upsert ({@link #UPSERT_SQL}).
+     */
     static final Table<Source> TABLE = Table.<Source>named("application")
             .keys(Source::app,
                     text("app_id", AppSnapshot::appId),
