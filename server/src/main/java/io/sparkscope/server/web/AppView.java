@@ -15,7 +15,6 @@ import java.util.Map;
 
 /** {@code /apps/{appId}[/{attemptId}]}: metrics, findings, configuration, stages. */
 final class AppView {
-
     /** Stage-table sort keys (server-side, so the table sorts without JavaScript). */
     enum StageSort { ID, DURATION, TASKS, FAILED, SPILL, SHUFFLE, GC }
 
