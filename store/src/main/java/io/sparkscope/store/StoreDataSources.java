@@ -50,7 +50,7 @@ public final class StoreDataSources {
         config.setPassword(password);
         config.setMaximumPoolSize(maxPoolSize);
         config.setPoolName("sparkscope-store");
-        // Fail fast when the database is down: the listener spools instead of waiting (issue 3, outage).
+        // Fail fast when the database is down: the listener spools instead of waiting, and the job is not slowed.
         config.setConnectionTimeout(connectionTimeoutMs);
         config.setInitializationFailTimeout(-1);
         return config;

@@ -5,7 +5,7 @@ import io.sparkscope.core.model.AppSnapshot;
 import java.util.List;
 
 /**
- * Batched vs row-by-row persistence of a 100 000-task application (issue 3's benchmark). Not a test: run by hand,
+ * Batched vs row-by-row persistence of a 100 000-task application (BENCHMARKS.md, target ≥ 10× faster batched). Not a test: run by hand,
  *
  * <pre>
  * mvn -q -o -pl store -am test-compile dependency:build-classpath -Dmdep.outputFile=/tmp/store-cp.txt -Dmdep.includeScope=test

@@ -18,7 +18,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
  * Real event logs from Spark's test suite and other tools, read in place from {@code ../shared/eventlogs}
- * (DESIGN.md §8; never copied into the project). Skipped, visibly, where that folder is absent.
+ * (third-party files, read in place and never copied into the project). Skipped, visibly, where that folder is absent.
  */
 class SharedEventLogsTest {
     private static Path shared;
