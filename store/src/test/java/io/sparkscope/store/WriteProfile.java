@@ -1,6 +1,7 @@
 package io.sparkscope.store;
 
 import io.sparkscope.core.model.AppSnapshot;
+import io.sparkscope.core.testing.Snapshots;
 
 import java.sql.Connection;
 import java.sql.PreparedStatement;

@@ -1,9 +1,10 @@
 package io.sparkscope.core.heuristics;
 
 import io.sparkscope.core.model.AppSnapshot;
+import io.sparkscope.core.testing.SnapshotBuilder;
 
-import static io.sparkscope.core.heuristics.SnapshotBuilder.app;
-import static io.sparkscope.core.heuristics.SnapshotBuilder.task;
+import static io.sparkscope.core.testing.SnapshotBuilder.app;
+import static io.sparkscope.core.testing.SnapshotBuilder.task;
 
 /**
  * Not a test: a JMH-free timing of every heuristic on a 100 000-task snapshot (100 stages × 1 000 tasks, all tasks

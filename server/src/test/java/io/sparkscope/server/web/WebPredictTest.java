@@ -6,6 +6,7 @@ import io.sparkscope.core.model.AppSnapshot;
 import io.sparkscope.core.model.JobSummary;
 import io.sparkscope.core.model.StageSummary;
 import io.sparkscope.core.model.StageTotals;
+import io.sparkscope.core.testing.SyntheticApps;
 import io.sparkscope.server.web.http.Urls;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
