@@ -34,16 +34,14 @@ public final class WriteBench {
         String jdbcUrl = System.getProperty("bench.jdbcUrl");
         String syncCommit = System.getProperty("bench.synchronousCommit", "on");
         io.zonky.test.db.postgres.embedded.EmbeddedPostgres pg = null;
-        org.postgresql.ds.PGSimpleDataSource ds = new org.postgresql.ds.PGSimpleDataSource();
+        org.postgresql.ds.PGSimpleDataSource ds;
         if (jdbcUrl == null) {
             pg = io.zonky.test.db.postgres.embedded.EmbeddedPostgres.builder()
                     .setServerConfig("synchronous_commit", syncCommit).start();
-            ds.setServerNames(new String[]{"localhost"});
-            ds.setPortNumbers(new int[]{pg.getPort()});
-            ds.setDatabaseName("postgres");
-            ds.setUser("postgres");
+            ds = TestDb.dataSource(pg.getPort(), "postgres");
         } else {
             // An existing server, run with its own settings (synchronous_commit is not overridden).
+            ds = new org.postgresql.ds.PGSimpleDataSource();
             ds.setUrl(jdbcUrl);
             if (System.getProperty("bench.user") != null) {
                 ds.setUser(System.getProperty("bench.user"));

@@ -31,7 +31,7 @@ class SharedEventLogsTest {
     }
 
     static Path locateSharedEventLogs() {
-        return io.sparkscope.core.golden.SharedData.eventLogs().orElse(null);
+        return io.sparkscope.core.testing.SharedData.eventLogs().orElse(null);
     }
 
     private record Outcome(ReadStats stats, List<String> problems, long taskEnds, boolean applicationEnd) {

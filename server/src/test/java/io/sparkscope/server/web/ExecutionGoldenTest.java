@@ -7,6 +7,7 @@ import io.sparkscope.core.eventlog.EventLogReader;
 import io.sparkscope.core.eventlog.EventLogSource;
 import io.sparkscope.core.model.AppSnapshot;
 import io.sparkscope.core.recorder.RecorderOptions;
+import io.sparkscope.core.testing.SharedData;
 import io.sparkscope.store.SnapshotWriter;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Assumptions;
@@ -16,7 +17,6 @@ import org.junit.jupiter.api.TestFactory;
 import javax.sql.DataSource;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.Paths;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -66,27 +66,13 @@ class ExecutionGoldenTest {
         }
     }
 
-    static Optional<Path> shared() {
-        String env = System.getenv("SPARKSCOPE_SHARED");
-        if (env != null && !env.isBlank()) {
-            return Optional.of(Paths.get(env)).filter(Files::isDirectory);
-        }
-        for (Path dir = Paths.get("").toAbsolutePath(); dir != null; dir = dir.getParent()) {
-            Path candidate = dir.resolveSibling("shared");
-            if (Files.isDirectory(candidate.resolve("spark-expectations"))) {
-                return Optional.of(candidate);
-            }
-        }
-        return Optional.empty();
-    }
-
     private record Case(String number, String restPath, Path expected, String appId, String attemptId, String kind,
                         String ourPath) {
     }
 
     @TestFactory
     Stream<DynamicTest> jobsExecutorsAndTaskListsEqualSparkHistoryServer() throws Exception {
-        Optional<Path> shared = shared();
+        Optional<Path> shared = SharedData.sparkExpectations().map(Path::getParent);
         if (shared.isEmpty()) {
             System.err.println("ExecutionGoldenTest SKIPPED: ../shared/spark-expectations not found (set SPARKSCOPE_SHARED);"
                     + " Spark golden-file comparison of jobs, executors and task lists not run");

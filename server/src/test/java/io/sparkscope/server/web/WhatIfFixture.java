@@ -5,11 +5,11 @@ import io.sparkscope.core.eventlog.EventLogReader;
 import io.sparkscope.core.eventlog.EventLogSource;
 import io.sparkscope.core.model.AppSnapshot;
 import io.sparkscope.core.recorder.RecorderOptions;
+import io.sparkscope.core.testing.ExampleEventLogs;
 import io.sparkscope.core.testing.SyntheticApps;
 
 import javax.sql.DataSource;
 import java.nio.file.Path;
-import java.nio.file.Paths;
 
 import static io.sparkscope.core.testing.SyntheticApps.onCluster;
 
@@ -20,7 +20,7 @@ import static io.sparkscope.core.testing.SyntheticApps.onCluster;
  */
 final class WhatIfFixture {
     static final long NOW = WebFixture.NOW;
-    static final Path SHIPPED = Paths.get(System.getProperty("sparkscope.repo.root", ".."), "examples", "eventlogs");
+    static final Path SHIPPED = ExampleEventLogs.DIR;
 
     private static WebServer server;
     private static int port;

@@ -1,4 +1,4 @@
-package io.sparkscope.core.golden;
+package io.sparkscope.core.testing;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
