@@ -14,5 +14,8 @@
  *   <li>{@link io.sparkscope.core.testing.SyntheticApps}: many applications from a spec with seeded random task
  *       times, so heuristics find real things; the web tests and the latency bench.</li>
  * </ul>
+ * Besides, where the tests' real event logs are: {@link io.sparkscope.core.testing.ExampleEventLogs} (written by the
+ * examples module's jobs, shipped in the repository) and {@link io.sparkscope.core.testing.SharedData} (third-party
+ * logs and Spark's golden files beside the repository, read in place; tests skip with a message without them).
  */
 package io.sparkscope.core.testing;
