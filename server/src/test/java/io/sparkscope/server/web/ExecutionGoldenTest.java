@@ -56,13 +56,13 @@ class ExecutionGoldenTest {
             "taskList", Set.of("accumulatorUpdates", "executorLogs"),
             "jobs", Set.of());
 
-    private static WebServer server;
+    private static OwnServer server;
     private static String base;
 
     @AfterAll
     static void stop() {
         if (server != null) {
-            server.stop();
+            server.close();
         }
     }
 
@@ -121,8 +121,8 @@ class ExecutionGoldenTest {
             }
         }
         assertTrue(stored >= 6, "event logs of the cases stored: " + stored);
-        server = new WebServer(ds, new WebServer.Options(null, null), System::currentTimeMillis);
-        base = "http://127.0.0.1:" + server.start("127.0.0.1", 0);
+        server = OwnServer.over(ds, System::currentTimeMillis);
+        base = server.base();
     }
 
     /**

@@ -22,8 +22,7 @@ final class WhatIfFixture {
     static final long NOW = WebFixture.NOW;
     static final Path SHIPPED = ExampleEventLogs.DIR;
 
-    private static WebServer server;
-    private static int port;
+    private static OwnServer server;
     private static String partialAppId;
 
     private WhatIfFixture() {
@@ -33,10 +32,9 @@ final class WhatIfFixture {
         if (server == null) {
             DataSource ds = WebFixture.newDatabase();
             fill(ds);
-            server = new WebServer(ds, new WebServer.Options(null, null), () -> NOW);
-            port = server.start("127.0.0.1", 0);
+            server = OwnServer.over(ds);
         }
-        return "http://127.0.0.1:" + port;
+        return server.base();
     }
 
     /** The run whose snapshot kept 2 tasks per stage. */
