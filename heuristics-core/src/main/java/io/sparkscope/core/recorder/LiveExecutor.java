@@ -42,6 +42,13 @@ final class LiveExecutor {
     private final long[] peaks = absent();
     /** Peaks under names this version does not know (a newer Spark's), from the logged per-stage metrics. */
     private Map<String, Long> otherPeaks;
+    String hostPort;
+    /** An ExecutorAdded event announced it (the driver has none in old logs and Spark then shows 0 cores). */
+    boolean added;
+    int totalTasks;
+    int activeTasks;
+    long maxOnHeapMemory = -1;
+    long maxOffHeapMemory = -1;
 
     LiveExecutor(String executorId) {
         this.executorId = executorId;
@@ -54,6 +61,7 @@ final class LiveExecutor {
      * (the ones lost with it) still count on it, so its failures stay visible.
      */
     void taskEnded(TaskEndReason reason, TaskInfo info, TaskMetrics m) {
+        activeTasks = Math.max(0, activeTasks - 1);
         if (reason.isSuccess()) {
             completedTasks++;
         } else if (reason.isKilled()) {
@@ -74,6 +82,14 @@ final class LiveExecutor {
         }
         if (host.isEmpty() && info.host() != null) {
             host = info.host();
+        }
+    }
+
+    /** As Spark: a task start counts on an executor that is alive (a removed one's count stays as it was). */
+    void taskStarted() {
+        if (removeTime < 0) {
+            totalTasks++;
+            activeTasks++;
         }
     }
 
@@ -144,6 +160,7 @@ final class LiveExecutor {
     ExecutorSummary summary() {
         return new ExecutorSummary(executorId, host, totalCores, addTime, removeTime, removeReason, maxMemory,
                 completedTasks, failedTasks, killedTasks, totalDuration, totalRunTime, totalCpuTimeNs, totalGcTime,
-                inputBytes, shuffleReadBytes, shuffleWriteBytes, memoryBytesSpilled, diskBytesSpilled, peakMetrics());
+                inputBytes, shuffleReadBytes, shuffleWriteBytes, memoryBytesSpilled, diskBytesSpilled, peakMetrics(),
+                hostPort, added, totalTasks, activeTasks, maxOnHeapMemory, maxOffHeapMemory);
     }
 }

@@ -2,7 +2,7 @@ package io.sparkscope.core.report;
 
 import io.sparkscope.core.analysis.efficiency.Efficiency;
 import io.sparkscope.core.analysis.efficiency.Prices;
-import io.sparkscope.core.heuristics.SnapshotBuilder;
+import io.sparkscope.core.testing.SnapshotBuilder;
 import io.sparkscope.core.heuristics.Units;
 import io.sparkscope.core.model.AppSnapshot;
 import org.junit.jupiter.api.Test;

@@ -3,7 +3,7 @@ package io.sparkscope.core.analysis.efficiency;
 import io.sparkscope.core.analysis.whatif.TaskOrder;
 import io.sparkscope.core.analysis.whatif.WhatIfPoint;
 import io.sparkscope.core.analysis.whatif.WhatIfResult;
-import io.sparkscope.core.heuristics.SnapshotBuilder;
+import io.sparkscope.core.testing.SnapshotBuilder;
 import io.sparkscope.core.heuristics.SparkSettings;
 import io.sparkscope.core.heuristics.Units;
 import io.sparkscope.core.model.AppConfig;

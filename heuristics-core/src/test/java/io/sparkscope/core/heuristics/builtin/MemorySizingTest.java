@@ -5,7 +5,7 @@ import io.sparkscope.core.heuristics.HeuristicConfig;
 import io.sparkscope.core.heuristics.HeuristicEngine;
 import io.sparkscope.core.heuristics.SettingAdvice;
 import io.sparkscope.core.heuristics.Severity;
-import io.sparkscope.core.heuristics.SnapshotBuilder;
+import io.sparkscope.core.testing.SnapshotBuilder;
 import io.sparkscope.core.heuristics.Units;
 import io.sparkscope.core.model.AppSnapshot;
 import org.junit.jupiter.api.Test;
