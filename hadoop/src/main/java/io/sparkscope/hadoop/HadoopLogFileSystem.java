@@ -47,6 +47,11 @@ public final class HadoopLogFileSystem implements LogFileSystem {
         Configuration conf = HadoopSettings.configuration(settings);
         Masker masker = Masker.of(conf);
         String shown = masker.mask(location.toString());
+        if (location.getRawUserInfo() != null) {
+            // Hadoop refuses them too, after logging the URI as given; it never gets to see this one
+            throw new EventLogException(shown + ": credentials in the URI are not supported; give them as Hadoop "
+                    + "settings (--hadoop-conf, core-site.xml) or through a credentials provider");
+        }
         URI root;
         try {
             root = new URI(location.getScheme().toLowerCase(Locale.ROOT), location.getAuthority(), "/", null, null);
