@@ -69,9 +69,9 @@ public final class SyntheticLog {
         return (long) stages * tasksPerStage;
     }
 
-    /** Lines in the log: a header of 4 + executors, 5 per stage, 2 per task, and the end. */
+    /** Lines in the log: a header of 4 + executors, 4 per stage, 2 per task, and the end. */
     public long lineCount() {
-        return 4 + executors + 5L * stages + 2 * tasks() + (complete ? 1 : 0);
+        return 4 + executors + 4L * stages + 2 * tasks() + (complete ? 1 : 0);
     }
 
     /** The lines, made as they are taken. */
