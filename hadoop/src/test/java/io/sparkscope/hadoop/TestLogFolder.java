@@ -1,7 +1,7 @@
 package io.sparkscope.hadoop;
 
 import com.github.luben.zstd.ZstdOutputStream;
-import io.sparkscope.core.eventlog.SyntheticLog;
+import io.sparkscope.core.testing.SyntheticLog;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;

@@ -87,7 +87,9 @@ final class SparkEventConverter {
 
     static SparkEvent.BlockManagerAdded blockManagerAdded(SparkListenerBlockManagerAdded e) {
         return new SparkEvent.BlockManagerAdded(e.time(), e.blockManagerId().executorId(),
-                e.blockManagerId().host(), e.maxMem());
+                e.blockManagerId().host(), e.maxMem(), e.blockManagerId().port(),
+                e.maxOnHeapMem().isDefined() ? (Long) e.maxOnHeapMem().get() : -1L,
+                e.maxOffHeapMem().isDefined() ? (Long) e.maxOffHeapMem().get() : -1L);
     }
 
     static SparkEvent.JobStart jobStart(SparkListenerJobStart e) {
@@ -98,7 +100,10 @@ final class SparkEventConverter {
         Map<String, String> props = new LinkedHashMap<>();
         Properties p = e.properties();
         if (p != null) {
-            for (String key : new String[] {"spark.sql.execution.id", "spark.jobGroup.id", "spark.job.description"}) {
+            // The keys the recorder reads from a job's properties; the event log carries all of them, so the live
+            // path must copy each one or live and replayed recordings of one run differ.
+            for (String key : new String[] {"spark.sql.execution.id", "spark.jobGroup.id", "spark.job.description",
+                    "spark.job.tags"}) {
                 String v = p.getProperty(key);
                 if (v != null) {
                     props.put(key, v);

@@ -1,6 +1,7 @@
 package io.sparkscope.store;
 
 import io.sparkscope.core.model.AppSnapshot;
+import io.sparkscope.core.testing.Snapshots;
 
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -20,12 +21,7 @@ public final class WriteProfile {
         int tasks = args.length > 0 ? Integer.parseInt(args[0]) : 100_000;
         io.zonky.test.db.postgres.embedded.EmbeddedPostgres pg = io.zonky.test.db.postgres.embedded.EmbeddedPostgres
                 .builder().setServerConfig("synchronous_commit", "on").start();
-        org.postgresql.ds.PGSimpleDataSource ds = new org.postgresql.ds.PGSimpleDataSource();
-        ds.setServerNames(new String[]{"localhost"});
-        ds.setPortNumbers(new int[]{pg.getPort()});
-        ds.setDatabaseName("postgres");
-        ds.setUser("postgres");
-        ds.setReWriteBatchedInserts(true);
+        org.postgresql.ds.PGSimpleDataSource ds = TestDb.dataSource(pg.getPort(), "postgres");
         SchemaManager.migrate(ds);
         new SnapshotWriter().write(ds, Snapshots.big("warmup", 10, 10_000), List.of());
         try (Connection c = ds.getConnection()) {
@@ -45,10 +41,10 @@ public final class WriteProfile {
     private static void batched(Connection c, AppSnapshot s) throws SQLException {
         c.setAutoCommit(false);
         long appPk = ApplicationRow.upsert(c, s, List.of(), OptionalLong.empty());
-        Map<Table, List<Object[]>> rows = SnapshotRows.of(s, List.of());
-        for (Map.Entry<Table, List<Object[]>> e : rows.entrySet()) {
+        Map<Table<?>, List<Object[]>> rows = SnapshotRows.of(s, List.of());
+        for (Map.Entry<Table<?>, List<Object[]>> e : rows.entrySet()) {
             long t0 = System.nanoTime();
-            List<Column> cols = e.getKey().columns();
+            List<? extends Column<?>> cols = e.getKey().columns();
             try (PreparedStatement ps = c.prepareStatement(e.getKey().upsertSql())) {
                 int n = 0;
                 for (Object[] row : e.getValue()) {
@@ -71,9 +67,9 @@ public final class WriteProfile {
         c.setAutoCommit(false);
         long appPk = ApplicationRow.upsert(c, s, List.of(), OptionalLong.empty());
         long t0 = System.nanoTime();
-        Map<Table, List<Object[]>> rows = SnapshotRows.of(s, List.of());
+        Map<Table<?>, List<Object[]>> rows = SnapshotRows.of(s, List.of());
         System.out.printf("flatten snapshot %8.0f ms%n", ms(t0));
-        for (Map.Entry<Table, List<Object[]>> e : rows.entrySet()) {
+        for (Map.Entry<Table<?>, List<Object[]>> e : rows.entrySet()) {
             t0 = System.nanoTime();
             if (!e.getValue().isEmpty()) {
                 SnapshotWriter.copyInto(c, appPk, e.getKey(), e.getValue());
@@ -88,14 +84,14 @@ public final class WriteProfile {
     private static void copy(Connection c, AppSnapshot s, boolean rewrite) throws SQLException {
         c.setAutoCommit(false);
         long appPk = ApplicationRow.upsert(c, s, List.of(), OptionalLong.empty());
-        Map<Table, List<Object[]>> rows = SnapshotRows.of(s, List.of());
-        for (Table t : List.of(Tables.STAGE_STATISTICS, Tables.TASK)) {
+        Map<Table<?>, List<Object[]>> rows = SnapshotRows.of(s, List.of());
+        for (Table<?> t : List.<Table<?>>of(Tables.STAGE_STATISTICS, Tables.TASK)) {
             long t0 = System.nanoTime();
             SnapshotWriter.copyToStaging(c, t, rows.get(t));
             System.out.printf("COPY %-13s %7d rows %8.0f ms%n", t.name, rows.get(t).size(), ms(t0));
         }
         if (rewrite) {
-            for (Table t : List.of(Tables.TASK, Tables.STAGE_STATISTICS)) {
+            for (Table<?> t : List.<Table<?>>of(Tables.TASK, Tables.STAGE_STATISTICS)) {
                 long t0 = System.nanoTime();
                 try (var st = c.createStatement()) {
                     st.execute(t.indexStagingSql());
@@ -104,8 +100,8 @@ public final class WriteProfile {
                 explain(c, t.deleteStaleFromStagingSql(), appPk);
             }
         }
-        for (Map.Entry<Table, List<Object[]>> e : rows.entrySet()) {
-            Table t = e.getKey();
+        for (Map.Entry<Table<?>, List<Object[]>> e : rows.entrySet()) {
+            Table<?> t = e.getKey();
             if (t == Tables.STAGE_STATISTICS || t == Tables.TASK) {
                 explain(c, t.upsertFromStagingSql(), appPk);
             } else if (!rewrite) {

@@ -6,6 +6,7 @@ import io.sparkscope.core.event.SparkEvent;
 import io.sparkscope.core.model.AppSnapshot;
 import io.sparkscope.core.recorder.Recorder;
 import io.sparkscope.core.recorder.RecorderOptions;
+import io.sparkscope.core.testing.SyntheticLog;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 

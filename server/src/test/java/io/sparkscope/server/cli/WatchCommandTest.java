@@ -1,6 +1,6 @@
 package io.sparkscope.server.cli;
 
-import io.sparkscope.core.eventlog.SyntheticLog;
+import io.sparkscope.core.testing.SyntheticLog;
 import io.sparkscope.store.TestDb;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;

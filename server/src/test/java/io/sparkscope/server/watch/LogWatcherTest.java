@@ -1,7 +1,7 @@
 package io.sparkscope.server.watch;
 
 import io.sparkscope.core.analysis.Diagnoser;
-import io.sparkscope.core.eventlog.SyntheticLog;
+import io.sparkscope.core.testing.SyntheticLog;
 import io.sparkscope.core.recorder.RecorderOptions;
 import io.sparkscope.store.LogWatchStates;
 import io.sparkscope.store.TestDb;

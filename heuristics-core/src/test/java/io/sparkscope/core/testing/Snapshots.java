@@ -1,9 +1,11 @@
-package io.sparkscope.store;
+package io.sparkscope.core.testing;
 
 import io.sparkscope.core.event.SparkEvent.PlanMetric;
 import io.sparkscope.core.event.SparkEvent.PlanNode;
 import io.sparkscope.core.event.TaskMetric;
 import io.sparkscope.core.event.TaskMetrics;
+import io.sparkscope.core.heuristics.Finding;
+import io.sparkscope.core.heuristics.Severity;
 import io.sparkscope.core.model.AppConfig;
 import io.sparkscope.core.model.AppSnapshot;
 import io.sparkscope.core.model.DistributionMetric;
@@ -23,13 +25,13 @@ import java.util.Map;
 import java.util.Random;
 
 /** Hand-built snapshots for store tests: small and rich, or big (bench). */
-final class Snapshots {
-    static final long T0 = 1_764_400_000_000L;
+public final class Snapshots {
+    public static final long T0 = 1_764_400_000_000L;
 
     private Snapshots() {
     }
 
-    static final Map<String, String> NASTY_CONFIG = Map.of(
+    public static final Map<String, String> NASTY_CONFIG = Map.of(
             "spark.app.note", "it's \"quoted\" '; DROP TABLE application; --",
             "spark.unicode", "Grüße 日本語 🚀 \\ backslash \t tab\nnewline",
             "spark.empty", "",
@@ -40,7 +42,7 @@ final class Snapshots {
      * A running or complete application: 3 stage attempts (one failed and retried, one with no successful task, so
      * no distribution), kept tasks with and without metrics, executors, config with nasty strings, SQL with a plan tree.
      */
-    static AppSnapshot rich(String appId, String attemptId, boolean complete) {
+    public static AppSnapshot rich(String appId, String attemptId, boolean complete) {
         Map<String, String> spark = new LinkedHashMap<>(NASTY_CONFIG);
         spark.put("spark.app.name", "rich <script>alert(1)</script>");
         spark.put("spark.executor.memory", "4g");
@@ -89,7 +91,7 @@ final class Snapshots {
                 complete ? 500 : 300, complete ? Map.of("SparkListenerBlockUpdated", 7L) : Map.of());
     }
 
-    static StageSummary stage(int id, int attempt, StageSummary.StageStatus status, int tasks, int failed,
+    public static StageSummary stage(int id, int attempt, StageSummary.StageStatus status, int tasks, int failed,
                               boolean withSummary, long seed) {
         Random r = new Random(seed);
         List<TaskRecord> kept = new ArrayList<>();
@@ -127,7 +129,7 @@ final class Snapshots {
                 sampled ? StageSummary.TaskDetail.SAMPLED : null, times);
     }
 
-    static TaskMetrics metrics(Random r) {
+    public static TaskMetrics metrics(Random r) {
         TaskMetrics.Builder b = TaskMetrics.builder();
         for (TaskMetric m : TaskMetric.values()) {
             // About a third of the metrics are zero, as in real tasks (no spill, no input, …).
@@ -139,7 +141,7 @@ final class Snapshots {
         return b.build();
     }
 
-    static TaskDistributions distributions(Random r, long count) {
+    public static TaskDistributions distributions(Random r, long count) {
         double[] q = TaskDistributions.STANDARD_QUANTILES;
         double[][] v = new double[DistributionMetric.count()][q.length];
         for (double[] row : v) {
@@ -152,17 +154,22 @@ final class Snapshots {
         return new TaskDistributions(count, q, v);
     }
 
-    static List<StoredFinding> findings() {
+    public static List<Finding> findings() {
+        Map<String, Object> details = new LinkedHashMap<>();
+        details.put("ratio", 10.5);
+        details.put("median", 1200);
+        details.put("note", "it's \"x\"");
+        details.put("per stage", Map.of("1.1", List.of(1, 2.5, 3_000_000_000L)));
         return List.of(
-                new StoredFinding("skew:1.1", "skew", "HIGH", "Skewed stage 1", "max task 10× median",
+                new Finding("skew:1.1", "skew", Severity.HIGH, "Skewed stage 1", "max task 10× median",
                         "Repartition or salt the key", List.of("1.1"), List.of("1"), List.of("spark.sql.shuffle.partitions"),
-                        "{\"ratio\": 10.5, \"median\": 1200, \"note\": \"it's \\\"x\\\"\"}"),
-                new StoredFinding("gc:app", "gc", "LOW", "GC pressure", "GC is 12% of task time",
+                        details),
+                new Finding("gc:app", "gc", Severity.LOW, "GC pressure", "GC is 12% of task time",
                         "Raise spark.executor.memory", List.of(), List.of("1"), List.of("spark.executor.memory"), null));
     }
 
     /** A big completed app for the bench: {@code stages} stages sharing {@code tasks} kept tasks, all with metrics. */
-    static AppSnapshot big(String appId, int stages, int tasks) {
+    public static AppSnapshot big(String appId, int stages, int tasks) {
         Random r = new Random(42);
         List<StageSummary> list = new ArrayList<>();
         int perStage = tasks / stages;

@@ -1,4 +1,4 @@
-package io.sparkscope.core.eventlog;
+package io.sparkscope.core.testing;
 
 import java.io.BufferedWriter;
 import java.io.IOException;
