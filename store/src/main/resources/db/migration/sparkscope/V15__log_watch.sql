@@ -1,4 +1,4 @@
--- What `sparkscope watch` (and `serve --watch`, and the archive import on Spark) knows of each event log it has
+-- What `sparkscope watch` (and `serve --watch`) knows of each event log it has
 -- read, so a restart resumes instead of reading every log again, and several watchers on one directory share the
 -- work. One row per log, keyed by its location without ".inprogress" (a log Spark renames when its application
 -- ends stays one row).
