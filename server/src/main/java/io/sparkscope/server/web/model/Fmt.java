@@ -46,6 +46,21 @@ public final class Fmt {
         return out.toString();
     }
 
+    /** A count and its noun: "1 task", "2 tasks" ({@link Units#count(long, String)}). */
+    public static String count(long n, String noun) {
+        return count(n) + " " + (n == 1 ? noun : noun + "s");
+    }
+
+    /** A count with irregular plural: "1 executor lost", "3 executors lost". */
+    public static String count(long n, String one, String many) {
+        return count(n) + " " + (n == 1 ? one : many);
+    }
+
+    /** Core time: "0.4 core-hours" ({@link Units#coreHours}). */
+    public static String coreHours(long coreMs) {
+        return Units.coreHours(Math.max(0, coreMs));
+    }
+
     public static String percent(double share) {
         return Double.isFinite(share) ? String.format(Locale.ROOT, "%.1f %%", share * 100) : "—";
     }
