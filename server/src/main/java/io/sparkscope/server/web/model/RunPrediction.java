@@ -72,7 +72,21 @@ public record RunPrediction(Prediction prediction, int usedRuns, int skippedRuns
             case STAGES_DIFFER -> "Not every stage ran in every run; a missing stage counted 0 ms in that run.";
             case NO_KEY_STAGES -> "No stage's time grows with the input; the prediction does not depend on the size.";
             case CLAMPED_AT_ZERO -> "A key stage's line falls below 0 ms at this size and was clamped to 0.";
+            case OUTLIER_RUNS -> leftOutSentence(p);
         };
+    }
+
+    /** "Left out of the fit: app-1 (1.0 GiB) took 15.0 s where the other runs predict 5.2 s (a cold first run?)." */
+    static String leftOutSentence(Prediction p) {
+        StringBuilder b = new StringBuilder("Left out of the fit as ")
+                .append(p.leftOut().size() == 1 ? "an outlier" : "outliers").append(": ");
+        for (int i = 0; i < p.leftOut().size(); i++) {
+            Prediction.LeftOut o = p.leftOut().get(i);
+            b.append(i == 0 ? "" : "; ").append(o.appId()).append(o.attemptId() == null ? "" : "/" + o.attemptId())
+                    .append(" (").append(Fmt.bytes(o.inputBytes())).append(") took ").append(Fmt.duration(o.durationMs()))
+                    .append(" where the other runs predict ").append(Fmt.duration(o.expectedMs()));
+        }
+        return b.append(" — a first run on cold caches, or a run that did something else.").toString();
     }
 
     private static String fmt(double d) {
