@@ -65,11 +65,13 @@ public final class Fmt {
         return Double.isFinite(share) ? String.format(Locale.ROOT, "%.1f %%", share * 100) : "—";
     }
 
+    /** The CSS class of a severity: its colour goes with its word ({@link #severityWord}) everywhere. */
     public static String severityClass(String worst) {
         return worst == null ? "sev-none" : "HIGH".equals(worst) ? "sev-high" : "sev-low";
     }
 
+    /** Severity named one way on every page: HIGH, LOW, or OK for an application without a finding. */
     public static String severityWord(String worst) {
-        return worst == null ? "green" : "HIGH".equals(worst) ? "red" : "yellow";
+        return worst == null || worst.isEmpty() || "NONE".equals(worst) ? "OK" : worst;
     }
 }

@@ -66,7 +66,7 @@ public record RunPrediction(Prediction prediction, int usedRuns, int skippedRuns
                     + KeyStagePredictor.MIN_R2 + "); its time does not follow the input size linearly.";
             case EXTRAPOLATION -> "The size asked is more than " + fmt(KeyStagePredictor.MAX_EXTRAPOLATION)
                     + "× the largest input seen (" + Fmt.bytes(p.maxInputBytes()) + "): an extrapolation.";
-            case FEW_RUNS -> "Only " + p.trainingRuns() + " run(s) to learn from; any line fits two points.";
+            case FEW_RUNS -> "Only " + Fmt.count(p.trainingRuns(), "run") + " to learn from; any line fits two points.";
             case INPUT_NOT_VARIED -> "Every run read the same input size (" + Fmt.bytes(p.maxInputBytes())
                     + "); nothing to fit, so the prediction is the mean run.";
             case STAGES_DIFFER -> "Not every stage ran in every run; a missing stage counted 0 ms in that run.";

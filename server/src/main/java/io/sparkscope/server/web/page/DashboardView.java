@@ -18,7 +18,13 @@ final class DashboardView {
         card(h, "Stages", Fmt.count(d.stages()));
         card(h, "Tasks", Fmt.count(d.tasks()));
         h.raw("</section><section class=\"two-col\"><div class=\"panel\"><h2>Health</h2><table class=\"grid\">"
-                + "<thead><tr><th>Started in</th><th>red</th><th>yellow</th><th>green</th></tr></thead><tbody>");
+                + "<thead><tr><th>Started in</th><th>");
+        Layout.severity(h, "HIGH");
+        h.raw("</th><th>");
+        Layout.severity(h, "LOW");
+        h.raw("</th><th>");
+        Layout.severity(h, null);
+        h.raw("</th></tr></thead><tbody>");
         health(h, "last day", "1d", d.lastDay());
         health(h, "last week", "1w", d.lastWeek());
         h.raw("</tbody></table>");

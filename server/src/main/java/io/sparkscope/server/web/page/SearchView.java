@@ -44,7 +44,7 @@ final class SearchView {
         input(h, "endedTo", "to", q.get("endedTo"), "text");
         h.raw("<p class=\"hint\">ISO-8601 (2026-11-29 or 2026-11-29T10:00Z) or epoch ms, UTC</p></fieldset>");
         select(h, "severity", "Severity", q.get("severity"), List.of("high", "low", "none"),
-                List.of("red (HIGH)", "yellow (LOW)", "green (none)"));
+                List.of("HIGH", "LOW", "OK (no finding)"));
         List<String> hs = new java.util.ArrayList<>(heuristics);
         if (q.get("heuristic") != null && !hs.contains(q.get("heuristic"))) {
             hs.add(q.get("heuristic"));
@@ -89,7 +89,8 @@ final class SearchView {
                 .raw(Fmt.severityWord(a.worstSeverity())).raw("\">");
         h.raw("<div class=\"panel-head\"><label class=\"pick\"><input type=\"checkbox\" name=\"apps\" form=\"compare-form\""
                 + " value=\"").a(key).raw("\" title=\"Pick to compare\"></label>");
-        h.raw("<a class=\"app-name\" href=\"").a(Urls.app(a.appId(), a.attemptId())).raw("\">")
+        Layout.severity(h, a.worstSeverity());
+        h.raw(" <a class=\"app-name\" href=\"").a(Urls.app(a.appId(), a.attemptId())).raw("\">")
                 .t(a.name() == null || a.name().isEmpty() ? "(no name)" : a.name()).raw("</a>");
         h.raw(" <span class=\"app-id\">").t(key).raw("</span>");
         h.raw("<span class=\"status status-").raw(a.status().name().toLowerCase(Locale.ROOT)).raw("\">")
@@ -103,7 +104,7 @@ final class SearchView {
             h.raw("<div class=\"banners\">");
             for (StoredFinding f : a.findings()) {
                 h.raw("<span class=\"banner ").raw("HIGH".equals(f.severity()) ? "banner-high" : "banner-low")
-                        .raw("\" title=\"").a(f.message()).raw("\">").t(f.heuristic()).raw(": ")
+                        .raw("\" title=\"").a(f.message()).raw("\">").t(f.severity()).raw(" · ").t(f.heuristic()).raw(": ")
                         .t(f.title()).raw("</span>");
             }
             h.raw("</div>");

@@ -312,7 +312,7 @@ final class TimelineBars {
         }
         for (TaskPhase p : TaskPhase.values()) {
             sb.append(p == TaskPhase.SCHEDULER_DELAY ? "" : " · ").append(p.shortLabel).append(' ')
-                    .append(b.phaseMs(p)).append(" ms");
+                    .append(Fmt.duration(b.phaseMs(p)));
         }
         return sb.toString();
     }
