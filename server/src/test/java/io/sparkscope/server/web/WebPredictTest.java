@@ -138,6 +138,21 @@ class WebPredictTest {
         }
         // Digit-group separators are fine.
         assertEquals(200, WebFixture.getAt(base, "/api/v1/predict?" + n + "&inputBytes=1_000_000_000").status());
+        JsonNode unit = json("/api/v1/predict?" + n + "&inputBytes=5%20parsecs", 400);
+        assertEquals("inputBytes", unit.get("parameter").asText());
+        assertTrue(unit.get("error").asText().contains("512m, 1GB or 10 GiB"), unit.toString());
+    }
+
+    @Test
+    void sizesCanBeTypedWithUnits() throws Exception {
+        String n = "name=" + Urls.enc(NAME);
+        assertEquals(GB, json("/api/v1/predict?" + n + "&inputBytes=1GB", 200).get("inputBytes").asLong());
+        assertEquals(512L << 20, json("/api/v1/predict?" + n + "&inputBytes=512m", 200).get("inputBytes").asLong());
+        assertEquals(10 * GB, json("/api/v1/predict?" + n + "&inputBytes=10%20GiB", 200).get("inputBytes").asLong());
+        assertEquals(3 * GB / 2, json("/api/v1/predict?" + n + "&inputBytes=1.5g", 200).get("inputBytes").asLong());
+        String page = WebFixture.getAt(base, "/history?" + n + "&inputBytes=6%20GB").body();
+        assertTrue(page.contains("data-ms=\"30500\""), "the form takes the same sizes: " + page);
+        assertTrue(page.contains("value=\"6 GB\""), "what was typed stays in the form");
     }
 
     @Test

@@ -85,9 +85,10 @@ public final class Api {
 
     public void predict(Context ctx) throws SQLException {
         String name = requiredName(ctx);
-        Long bytes = Params.longValue(ctx, "inputBytes", 1, RunPrediction.MAX_INPUT_BYTES);
+        Long bytes = Params.size(ctx, "inputBytes", 1, RunPrediction.MAX_INPUT_BYTES);
         if (bytes == null) {
-            throw WebException.badParam("inputBytes", "required: the input size in bytes to predict the run time for");
+            throw WebException.badParam("inputBytes", "required: the input size to predict the run time for"
+                    + " (bytes, or with a unit: 512m, 1GB, 10 GiB)");
         }
         json(ctx, ApiJson.PredictionJson.of(data.predict(name, bytes)));
     }

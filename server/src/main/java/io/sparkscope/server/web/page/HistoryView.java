@@ -75,9 +75,11 @@ final class HistoryView {
     private static void predict(Html h, String name, PredictForm form) {
         h.raw("<section class=\"panel\" id=\"predict\"><h2>Predict run time</h2>"
                 + "<form method=\"get\" action=\"/history#predict\"><input type=\"hidden\" name=\"name\" value=\"")
-                .a(name).raw("\"><label>Predict run time for input size <input type=\"text\" inputmode=\"numeric\" "
-                        + "name=\"inputBytes\" size=\"20\" value=\"").a(form.inputBytes() == null ? "" : form.inputBytes())
-                .raw("\"> bytes</label> <button class=\"btn primary\">Predict</button></form>");
+                .a(name).raw("\"><label>Predict run time for input size <input type=\"text\" "
+                        + "name=\"inputBytes\" size=\"20\" placeholder=\"e.g. 1GB, 512m, 10 GiB\" value=\"")
+                .a(form.inputBytes() == null ? "" : form.inputBytes())
+                .raw("\"></label> <button class=\"btn primary\">Predict</button>"
+                        + "<span class=\"hint\"> bytes, or with a unit (binary, as Spark's: 1GB = 1 GiB)</span></form>");
         if (form.error() != null) {
             h.raw("<p class=\"warn\" id=\"predict-error\">").t(form.error()).raw("</p>");
         }

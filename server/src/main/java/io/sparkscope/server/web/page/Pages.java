@@ -95,7 +95,7 @@ public final class Pages {
             return new HistoryView.PredictForm(raw, null, null);
         }
         try {
-            long bytes = Params.longValue(ctx, "inputBytes", 1, RunPrediction.MAX_INPUT_BYTES);
+            long bytes = Params.size(ctx, "inputBytes", 1, RunPrediction.MAX_INPUT_BYTES);
             return new HistoryView.PredictForm(raw, data.predict(name, bytes), null);
         } catch (WebException e) {
             return new HistoryView.PredictForm(raw, null, e.getMessage());
