@@ -1,5 +1,6 @@
 package io.sparkscope.store;
 
+import io.sparkscope.core.analysis.JobKey;
 import io.sparkscope.core.event.TaskMetric;
 import io.sparkscope.core.heuristics.Finding;
 import io.sparkscope.core.heuristics.Severity;
@@ -75,7 +76,9 @@ final class ApplicationRow {
                     bigint("driver_gc_time_ms", AppSnapshot::driverGcTimeMs),
                     bigint("driver_max_memory", AppSnapshot::driverMaxMemory),
                     bigint("event_count", AppSnapshot::eventCount),
-                    jsonb("unknown_event_types", a -> Json.write(a.unknownEventTypes())))
+                    jsonb("unknown_event_types", a -> Json.write(a.unknownEventTypes())),
+                    // V8: what groups runs of one job (null: an interactive session, compared with nothing)
+                    text("job_key", a -> JobKey.of(a).value()))
             .values(Source::findings,
                     integer("num_findings", List::size),
                     text("worst_severity", ApplicationRow::worstSeverity),
