@@ -95,6 +95,15 @@ public record JobKey(String value, Source source, String reason) {
         reason = reason == null ? "" : reason;
     }
 
+    /** A key as a short name for messages: a derived key's application name, a configured key itself. */
+    public static String displayName(String value) {
+        if (value == null) {
+            return null;
+        }
+        int sep = value.indexOf(SEPARATOR);
+        return sep > 0 ? value.substring(0, sep) : value;
+    }
+
     /** Whether runs with this key form a history (false for an interactive session). */
     public boolean recurring() {
         return value != null;

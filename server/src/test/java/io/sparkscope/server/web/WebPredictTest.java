@@ -168,7 +168,8 @@ class WebPredictTest {
         assertEquals(200, plain.status());
         assertTrue(plain.body().contains("Predict run time for input size"));
         assertTrue(plain.body().contains("name=\"inputBytes\""));
-        assertTrue(plain.body().contains("value=\"nightly &lt;etl&gt; &amp; &quot;co&quot;\""), "hidden name escaped");
+        assertTrue(plain.body().contains("name=\"job\" value=\"nightly &lt;etl&gt; &amp; &quot;co&quot; | "),
+                "the hidden job key (its name part) escaped");
         assertFalse(plain.body().contains("id=\"predict-result\""));
 
         var r = WebFixture.getAt(base, "/history?name=" + Urls.enc(NAME) + "&inputBytes=" + 100 * GB);

@@ -16,12 +16,13 @@ import java.util.Locale;
 import java.util.Optional;
 
 /**
- * Key-stage run-time prediction for an application name, from its stored runs: the newest
- * {@link #MAX_RUNS} complete runs of that name that measured input bytes, each read back with {@link SnapshotReader}.
+ * Key-stage run-time prediction for a job, from its stored runs: the newest {@link #MAX_RUNS} complete runs of that
+ * job key that measured input bytes, each read back with {@link SnapshotReader}.
  *
  * @param prediction   the prediction
  * @param usedRuns     runs trained on
- * @param skippedRuns  runs of the name left out: incomplete, or no input bytes measured
+ * @param skippedRuns  runs of the job not used: incomplete, or no input bytes measured (outliers left out of the
+ *                     fit are in {@link Prediction#leftOut})
  */
 public record RunPrediction(Prediction prediction, int usedRuns, int skippedRuns) {
     /** Newest runs trained on: a snapshot read is a full application, so the history's 500 would be slow. */
@@ -30,13 +31,15 @@ public record RunPrediction(Prediction prediction, int usedRuns, int skippedRuns
     public static final long MAX_INPUT_BYTES = 1L << 60;
 
     /**
-     * @throws WebException 404 when no run has this name; 422 when no run can be trained on
+     * @throws WebException 404 when the job has no run; 422 when no run can be trained on
      */
-    public static RunPrediction of(DataSource ds, HistoryQuery history, String name, long inputBytes) throws SQLException {
-        List<HistoryQuery.Run> runs = history.runs(name, MAX_RUNS);
+    public static RunPrediction of(DataSource ds, HistoryQuery history, String jobKey, long inputBytes)
+            throws SQLException {
+        List<HistoryQuery.Run> runs = history.runs(jobKey, MAX_RUNS);
         if (runs.isEmpty()) {
-            throw WebException.notFound("no run of an application named '" + name + "' in the database");
+            throw WebException.notFound("no run of job '" + jobKey + "' in the database");
         }
+        String name = runs.get(runs.size() - 1).name();
         SnapshotReader reader = new SnapshotReader(ds);
         List<AppSnapshot> usable = new ArrayList<>();
         int skipped = 0;
@@ -56,7 +59,14 @@ public record RunPrediction(Prediction prediction, int usedRuns, int skippedRuns
             throw new WebException(422, null, "none of the " + runs.size() + " stored runs of '" + name
                     + "' is complete with measured input bytes; nothing to predict from");
         }
-        return new RunPrediction(KeyStagePredictor.predict(usable, inputBytes), usable.size(), skipped);
+        try {
+            Prediction p = KeyStagePredictor.predict(usable, inputBytes);
+            return new RunPrediction(p, p.trainingRuns(), skipped);
+        } catch (IllegalArgumentException e) {
+            // the stored job keys were derived by another version than the one reading the runs now
+            throw new WebException(422, null, "the stored runs of '" + name + "' cannot be fitted together: "
+                    + e.getMessage() + "; run sparkscope reanalyze");
+        }
     }
 
     /** One sentence per warning, with the numbers that triggered it. */

@@ -62,7 +62,9 @@ final class FindingsView {
         details(h, FindingDetails.of(f.heuristic(), f.details()), appId, attemptId);
         if (!n.knockOns().isEmpty()) {
             int all = n.descendants();
-            h.raw("<details class=\"knock-ons\" data-count=\"").t(all).raw("\"><summary>")
+            // only the root's list starts closed: once it is opened, the whole chain under it shows
+            h.raw("<details class=\"knock-ons\" data-count=\"").t(all).raw(f.causedBy() == null ? "\">" : "\" open>")
+                    .raw("<summary>")
                     .t(Fmt.count(all, "knock-on finding", "knock-on findings")).raw(" caused by this: ");
             for (int i = 0; i < n.knockOns().size() && i < 4; i++) {
                 Finding k = n.knockOns().get(i).finding();
