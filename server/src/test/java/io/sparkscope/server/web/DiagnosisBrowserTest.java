@@ -106,9 +106,18 @@ class DiagnosisBrowserTest {
         WebElement row = driver().findElement(By.id("stage-0.0"));
         assertTrue(row.isDisplayed());
         assertEquals("0.0", row.getAttribute("data-stage"));
-        long top = (Long) ((JavascriptExecutor) driver()).executeScript(
-                "return Math.round(arguments[0].getBoundingClientRect().top);", row);
-        assertTrue(top >= -2 && top < 200, "scrolled to the stage's row: " + top);
+        // the row is in the window (at its top, or as far up as the end of the page lets it go) and marked
+        JavascriptExecutor js = (JavascriptExecutor) driver();
+        long top = (Long) js.executeScript("return Math.round(arguments[0].getBoundingClientRect().top);", row);
+        long bottom = (Long) js.executeScript("return Math.round(arguments[0].getBoundingClientRect().bottom);", row);
+        long window = (Long) js.executeScript("return window.innerHeight;");
+        long scrolled = (Long) js.executeScript("return Math.round(window.scrollY);");
+        long rest = (Long) js.executeScript("return Math.round(document.documentElement.scrollHeight"
+                + " - window.scrollY - window.innerHeight);");
+        assertTrue(top >= -2 && bottom <= window, "the stage's row is in view: " + top + "–" + bottom);
+        assertTrue(scrolled > 0 && (top < 200 || rest <= 2), "scrolled to it: top " + top + ", " + rest + " px below");
+        assertEquals("rgba(255, 243, 196, 1)", row.findElement(By.tagName("td")).getCssValue("background-color"),
+                "the linked row is highlighted");
         open("/apps/app-diag");
         finding("TaskFailure:0.0").findElement(By.cssSelector("p.where a.timeline-link[data-stage='0.0']")).click();
         new WebDriverWait(driver(), Duration.ofSeconds(20)).until(d -> d.getCurrentUrl().endsWith("/stages/0/0/timeline")
