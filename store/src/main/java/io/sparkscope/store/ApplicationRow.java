@@ -83,6 +83,8 @@ final class ApplicationRow {
                     integer("num_findings", List::size),
                     text("worst_severity", ApplicationRow::worstSeverity),
                     jsonb("banners", ApplicationRow::banners))
+            // V9: what fixing its findings would save, so search can rank applications by it
+            .values(bigint("saving_ms", s -> savingMs(s.app(), s.findings())))
             .build();
 
     private static final List<Column<Source>> VALUES = TABLE.values;
@@ -186,6 +188,20 @@ final class ApplicationRow {
             worst = Severity.max(worst, f.severity());
         }
         return worst == Severity.NONE ? null : worst.name();
+    }
+
+    /**
+     * The wall time fixing this application's findings could save: the root causes' estimates summed (a knock-on's
+     * saving is already in its cause's), at most the application's duration when that is known.
+     */
+    static long savingMs(AppSnapshot app, List<Finding> findings) {
+        long sum = 0;
+        for (Finding f : findings) {
+            if (f.causedBy() == null) {
+                sum += Math.max(0, f.impact().wallMs());
+            }
+        }
+        return app.durationMs() > 0 ? Math.min(sum, app.durationMs()) : sum;
     }
 
     /** The search page's banners (V7): [[id, heuristic, severity, title, message], …] in finding order, or null. */

@@ -120,6 +120,24 @@ class DiagnosisWebTest {
     }
 
     @Test
+    void searchRanksBySaving() throws Exception {
+        String html = DiagnosisFixture.get("/apps?sort=saving&order=desc").body();
+        List<String> ids = all(html, "<span class=\"app-id\">([^<]+)</span>");
+        assertTrue(ids.indexOf("app-costly") >= 0 && ids.indexOf("app-costly") < ids.indexOf("app-cheap-0"), ids.toString());
+        assertTrue(html.contains("<dt>Could save</dt><dd class=\"saving\" data-ms=\"600000\">10 min 00 s</dd>"),
+                "the saving in human units on the panel");
+        assertTrue(html.contains("class=\"sort-link on\""), "the sort is offered and marked");
+        JsonNode apps = json("/api/v1/apps?sort=saving&order=desc&limit=500", 200).get("apps");
+        long previous = Long.MAX_VALUE;
+        for (JsonNode a : apps) {
+            long saving = a.get("savingMs").asLong();
+            assertTrue(saving <= previous, "largest saving first: " + apps);
+            previous = saving;
+        }
+        assertEquals(0, previous, "applications without an estimate come last");
+    }
+
+    @Test
     void unrelatedRunsOfOneNameShareNoHistoryAndNoRegression() throws Exception {
         var ds = DiagnosisFixture.data();
         // alice's slow 5th run is a Regression of her job; bob's 10× slower "etl" is not one of hers

@@ -71,6 +71,7 @@ final class SearchView {
         sortLink(h, q, "start", "asc", "oldest");
         sortLink(h, q, "duration", "desc", "longest");
         sortLink(h, q, "duration", "asc", "shortest");
+        sortLink(h, q, "saving", "desc", "largest saving");
         h.raw("</span><form id=\"compare-form\" method=\"get\" action=\"/compare\">"
                 + "<button type=\"submit\" class=\"btn\" id=\"compare-selected\">Compare selected</button></form></div>");
         if (r.rows().isEmpty()) {
@@ -100,7 +101,12 @@ final class SearchView {
                 .t(Fmt.time(a.startTime())).raw("</dd><dt>End</dt><dd>").t(a.endTime() > 0 ? Fmt.time(a.endTime()) : "—")
                 .raw("</dd><dt>Duration</dt><dd>").t(Fmt.duration(a.durationMs())).raw("</dd><dt>Jobs / stages / tasks</dt><dd>")
                 .t(Fmt.count(a.numJobs())).t(" / ").t(Fmt.count(a.numStages())).t(" / ").t(Fmt.count(a.numTasks()))
-                .raw("</dd></dl>");
+                .raw("</dd>");
+        if (a.savingMs() > 0) {
+            h.raw("<dt>Could save</dt><dd class=\"saving\" data-ms=\"").t(a.savingMs()).raw("\">")
+                    .t(Fmt.duration(a.savingMs())).raw("</dd>");
+        }
+        h.raw("</dl>");
         if (!a.findings().isEmpty()) {
             h.raw("<div class=\"banners\">");
             for (Finding f : a.findings()) {
