@@ -27,6 +27,7 @@ class WebPredictTest {
     private static final long GB = 1L << 30;
     /** A name that needs escaping everywhere it is shown. */
     static final String NAME = "nightly <etl> & \"co\"";
+    static final String COLD = "cold-start job";
     private static WebServer server;
     private static String base;
 
@@ -36,6 +37,11 @@ class WebPredictTest {
         for (int gb = 1; gb <= 4; gb++) {
             WebFixture.write(ds, run("app-predict-" + gb, NAME, WebFixture.NOW - (10 - gb) * WebFixture.DAY, gb * GB,
                     1_000 + 4_000L * gb, 2_000, 500));
+        }
+        // A recurring job whose first run was slow (cold caches): its key stage took 30 s where the line says 5 s.
+        for (int gb = 1; gb <= 5; gb++) {
+            WebFixture.write(ds, run("app-cold-" + gb, COLD, WebFixture.NOW - (20 - gb) * WebFixture.DAY, gb * GB,
+                    gb == 1 ? 30_000 : 1_000 + 4_000L * gb, 2_000, 500));
         }
         // A run of another name that measured no input: nothing to train on.
         WebFixture.write(ds, run("app-noinput", "no-input job", WebFixture.NOW - WebFixture.DAY, 0, 1_000, 1_000, 1_000));
@@ -120,6 +126,25 @@ class WebPredictTest {
         assertEquals("EXTRAPOLATION", far.get("warnings").get(0).get("code").asText());
         assertTrue(far.get("warnings").get(0).get("message").asText().contains("4.0 GiB")
                 || far.get("warnings").get(0).get("message").asText().contains("GB"), far.toString());
+    }
+
+    @Test
+    void aSlowColdFirstRunIsLeftOutAndNamed() throws Exception {
+        JsonNode p = json("/api/v1/predict?name=" + Urls.enc(COLD) + "&inputBytes=" + 6 * GB, 200);
+        assertEquals(4, p.get("trainingRuns").asInt(), "the four warm runs");
+        assertEquals(1, p.get("leftOut").size(), p.toString());
+        JsonNode cold = p.get("leftOut").get(0);
+        assertEquals("app-cold-1", cold.get("appId").asText());
+        assertEquals(GB, cold.get("inputBytes").asLong());
+        assertEquals(10_500, cold.get("expectedMs").asDouble(), 100, "what the warm runs predict for it");
+        // the warm runs' line, as if the cold run had never happened: 25 s + 2 s + 0.5 s + 3 s at 6 GB
+        assertEquals(30_500, p.get("predictedMs").asDouble(), 305, p.toString());
+        assertTrue(p.get("reliable").asBoolean(), "leaving a run out is no reason to doubt the number");
+        assertEquals("OUTLIER_RUNS", p.get("warnings").get(0).get("code").asText());
+        String page = WebFixture.getAt(base, "/history?name=" + Urls.enc(COLD) + "&inputBytes=6GB").body();
+        assertTrue(page.contains("data-code=\"OUTLIER_RUNS\""), page);
+        assertTrue(page.contains("app-cold-1 (1.0 GiB) took 35.5 s where the other runs predict 10.5 s"), page);
+        assertTrue(page.contains("From 4 runs with inputs"), "counts with their noun: " + page);
     }
 
     @Test
