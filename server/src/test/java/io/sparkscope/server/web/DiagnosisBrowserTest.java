@@ -129,4 +129,27 @@ class DiagnosisBrowserTest {
         assertTrue(driver().findElement(By.id("timeline-failed")).getText().contains("4 failed task attempts"));
         WebBrowserTest.screenshot("diagnosis-timeline-failed");
     }
+
+    @Test
+    void historyListsJobsToPickAndOpensOneWithItsChart() throws Exception {
+        open("/history");
+        String alice = DiagnosisFixture.jobKey("etl", "alice", DiagnosisFixture.ALICE_ETL);
+        WebElement row = driver().findElement(By.cssSelector("#recurring-jobs tr.job-row[data-job='" + alice + "']"));
+        assertTrue(row.getText().contains("com.example.Etl"), row.getText());
+        WebElement trend = row.findElement(By.cssSelector("td.trend"));
+        assertTrue(trend.getText().contains("slower than usual"), trend.getText());
+        assertEquals("rgba(180, 35, 24, 1)", trend.getCssValue("color"), "a slower trend stands out");
+        WebBrowserTest.screenshot("history-jobs");
+        row.findElement(By.tagName("a")).click();
+        new WebDriverWait(driver(), Duration.ofSeconds(20)).until(d -> d.getCurrentUrl().contains("/history?job=")
+                && (Boolean) ((JavascriptExecutor) d).executeScript("return typeof Chart !== 'undefined'"
+                + " && !!Chart.getChart(document.getElementById('history-chart'));"));
+        assertEquals(alice, driver().findElement(By.id("job-key")).getAttribute("data-job"));
+        long points = (Long) ((JavascriptExecutor) driver()).executeScript("return Chart.getChart("
+                + "document.getElementById('history-chart')).data.datasets[0].data.length;");
+        assertEquals(5, points, "alice's five runs, not bob's");
+        assertEquals(5, driver().findElements(By.cssSelector("#history-table tbody tr")).size());
+        assertEquals(1, driver().findElements(By.cssSelector("#history-table tbody tr.slow")).size(),
+                "the slow fifth run is marked");
+    }
 }
