@@ -12,6 +12,7 @@ import io.sparkscope.core.heuristics.Severity;
 import io.sparkscope.core.analysis.prediction.RegressionCheck;
 import io.sparkscope.core.model.AppSnapshot;
 import io.sparkscope.core.recorder.RecorderOptions;
+import io.sparkscope.core.testing.SharedData;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 

@@ -1,5 +1,6 @@
 package io.sparkscope.server.web;
 
+import io.sparkscope.core.testing.SyntheticApps;
 import io.sparkscope.core.analysis.JobKey;
 import io.sparkscope.core.heuristics.Finding;
 import io.sparkscope.core.heuristics.Impact;

@@ -14,9 +14,9 @@ import java.util.Objects;
 import java.util.Optional;
 
 /**
- * The {@code Regression} finding (issue 7, item 4): a run whose wall time or total task time is well above the
- * median of the previous runs of the same job. A pure function: the caller picks the previous runs (the server:
- * the last N of that job, by {@link io.sparkscope.core.analysis.JobKey}, from its database).
+ * The {@code Regression} finding: a run whose wall time or total task time is well above the median of the previous
+ * runs of the same job. A pure function: the caller picks the previous runs (the server: the last N of that job, by
+ * {@link io.sparkscope.core.analysis.JobKey}, from its database).
  *
  * <p>Task time is Σ executor run time over all stage attempts: work done on executors, not inflated by a busy
  * driver or a crowded queue the way wall time is, so the two together tell "the cluster was slow" from "the job did
@@ -126,7 +126,7 @@ public final class RegressionCheck {
                 .build());
     }
 
-    /** HIGH threshold for a configured LOW factor: 2× (the issue's fixed HIGH), or the factor itself when above 2. */
+    /** HIGH threshold for a configured LOW factor: 2× by default, or the factor itself when above 2. */
     public static double highFactorFor(double lowFactor) {
         return Math.max(DEFAULT_HIGH, lowFactor);
     }
