@@ -1,5 +1,6 @@
 package io.sparkscope.store;
 
+import io.sparkscope.core.analysis.JobKey;
 import io.sparkscope.core.event.TaskMetric;
 import io.sparkscope.core.heuristics.Finding;
 import io.sparkscope.core.heuristics.Severity;
@@ -75,11 +76,15 @@ final class ApplicationRow {
                     bigint("driver_gc_time_ms", AppSnapshot::driverGcTimeMs),
                     bigint("driver_max_memory", AppSnapshot::driverMaxMemory),
                     bigint("event_count", AppSnapshot::eventCount),
-                    jsonb("unknown_event_types", a -> Json.write(a.unknownEventTypes())))
+                    jsonb("unknown_event_types", a -> Json.write(a.unknownEventTypes())),
+                    // V8: what groups runs of one job (null: an interactive session, compared with nothing)
+                    text("job_key", a -> JobKey.of(a).value()))
             .values(Source::findings,
                     integer("num_findings", List::size),
                     text("worst_severity", ApplicationRow::worstSeverity),
                     jsonb("banners", ApplicationRow::banners))
+            // V9: what fixing its findings would save, so search can rank applications by it
+            .values(bigint("saving_ms", s -> savingMs(s.app(), s.findings())))
             .build();
 
     private static final List<Column<Source>> VALUES = TABLE.values;
@@ -183,6 +188,20 @@ final class ApplicationRow {
             worst = Severity.max(worst, f.severity());
         }
         return worst == Severity.NONE ? null : worst.name();
+    }
+
+    /**
+     * The wall time fixing this application's findings could save: the root causes' estimates summed (a knock-on's
+     * saving is already in its cause's), at most the application's duration when that is known.
+     */
+    static long savingMs(AppSnapshot app, List<Finding> findings) {
+        long sum = 0;
+        for (Finding f : findings) {
+            if (f.causedBy() == null) {
+                sum += Math.max(0, f.impact().wallMs());
+            }
+        }
+        return app.durationMs() > 0 ? Math.min(sum, app.durationMs()) : sum;
     }
 
     /** The search page's banners (V7): [[id, heuristic, severity, title, message], …] in finding order, or null. */

@@ -71,8 +71,8 @@ public final class TextReport {
         if (!worst.isEmpty()) {
             b.append("  Slowest stages:\n");
             for (StageSummary st : worst) {
-                b.append(String.format(Locale.ROOT, "    stage %-7s %9s %6d tasks", st.key(),
-                        Units.duration(st.durationMs()), st.numTasks()));
+                b.append(String.format(Locale.ROOT, "    stage %-7s %9s %12s", st.key(),
+                        Units.duration(st.durationMs()), Units.count(st.numTasks(), "task")));
                 String attempts = attemptNotes(st.numFailedAttempts(), st.numResubmittedTasks(),
                         st.numSpeculativeTasks());
                 if (!attempts.isEmpty()) {
