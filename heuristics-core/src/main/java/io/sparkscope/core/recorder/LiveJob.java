@@ -6,7 +6,7 @@ import io.sparkscope.core.model.JobSummary.JobStatus;
 import java.util.List;
 
 /** Mutable state of one job while events arrive. */
-final class LiveJob {
+final class LiveJob extends LiveEntity {
     final int jobId;
     String name = "";
     String description;
@@ -21,6 +21,11 @@ final class LiveJob {
     long sqlExecutionId = -1;
     /** Tasks of the stages that still had to run when the job started (Spark's job numTasks). */
     int numTasks;
+    /**
+     * Task counts (completed, failed, killed) and skipped stages of this job's stages that already left the
+     * recorder's window: the job's own counts must still include them.
+     */
+    final int[] countsOfStagesGone = new int[4];
 
     LiveJob(int jobId) {
         this.jobId = jobId;

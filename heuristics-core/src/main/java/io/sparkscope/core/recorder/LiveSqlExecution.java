@@ -12,7 +12,7 @@ import java.util.Map;
 import java.util.Set;
 
 /** Mutable state of one SQL execution. */
-final class LiveSqlExecution {
+final class LiveSqlExecution extends LiveEntity {
     final long executionId;
     String description;
     long startTime = -1;

@@ -52,7 +52,7 @@ public final class JobFailure implements Heuristic {
         }
         String firstReason = Facts.firstLines(app.jobs().stream().filter(j -> j.jobId() == failedIds.get(0))
                 .findFirst().map(JobSummary::failureReason).orElse(null), 1, 300);
-        String message = failedIds.size() + " of " + app.jobs().size() + " jobs failed or were cancelled (job ids "
+        String message = failedIds.size() + " of " + app.totals().jobs() + " jobs failed or were cancelled (job ids "
                 + ids(failedIds) + ")." + (firstReason.isEmpty() ? "" : " Job " + failedIds.get(0) + ": " + firstReason);
         return List.of(Finding.builder(ID, Severity.HIGH)
                 .title(failedIds.size() == 1 ? "1 job failed" : failedIds.size() + " jobs failed")
@@ -65,7 +65,7 @@ public final class JobFailure implements Heuristic {
                 .stages(failedStages)
                 .configKeys("spark.task.maxFailures")
                 .detail("failedJobs", failedIds.size())
-                .detail("totalJobs", app.jobs().size())
+                .detail("totalJobs", app.totals().jobs())
                 .detail("failedJobIds", failedIds)
                 .detail("reasons", reasons)
                 .build());
