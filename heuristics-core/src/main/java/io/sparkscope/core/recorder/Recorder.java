@@ -547,8 +547,13 @@ public final class Recorder {
         }
         s.completedOnce = true;
         stageWindow.ended(s, s.status == StageStatus.FAILED);
-        retainedCompleted.addLast(s);
-        retainedRows += s.valueRows();
+        if (s.closed) {
+            // No task runs and none will count any more: the values have served; keep their distribution only.
+            s.releaseValues(quantiles);
+        } else {
+            retainedCompleted.addLast(s);
+            retainedRows += s.valueRows();
+        }
         while (retainedRows > options.retainedCompletedTasks() && !retainedCompleted.isEmpty()) {
             LiveStage oldest = retainedCompleted.pollFirst();
             retainedRows -= oldest.valueRows();
@@ -608,7 +613,15 @@ public final class Recorder {
         if (s == null) {
             return; // its stage left the window long after it closed: Spark's status store would ignore it too
         }
+        boolean wasOpen = !s.closed;
         s.taskEnded(e.reason(), e.taskInfo(), e.metrics());
+        if (wasOpen && s.closed && s.completedOnce && s.valueRows() > 0) {
+            // The last running task of a completed stage ended: later ends are ignored, the values have served.
+            if (retainedCompleted.remove(s)) {
+                retainedRows -= s.valueRows();
+            }
+            s.releaseValues(quantiles);
+        }
         executor(e.taskInfo().executorId()).taskEnded(e.reason(), e.taskInfo(), e.metrics());
         // An impossible span says one of the two times is wrong: neither moves the application's clock.
         if (TaskTimes.known(e.taskInfo().launchTime(), e.taskInfo().finishTime())) {
