@@ -31,8 +31,19 @@ final class LiveJob extends LiveEntity {
         this.jobId = jobId;
     }
 
+    /** The last summary built, reused while neither the job nor its stages' counts changed (asked at every snapshot). */
+    private JobSummary cached;
+    private long cachedAt = -1;
+
     JobSummary summary(int completed, int failed, int killed, int skippedStages) {
-        return new JobSummary(jobId, name, description, jobGroup, submissionTime, completionTime, status,
+        JobSummary c = cached;
+        if (c != null && cachedAt == lastChange && c.numCompletedTasks() == completed && c.numFailedTasks() == failed
+                && c.numKilledTasks() == killed && c.numSkippedStages() == skippedStages) {
+            return c;
+        }
+        cached = new JobSummary(jobId, name, description, jobGroup, submissionTime, completionTime, status,
                 failureReason, stageIds, sqlExecutionId, numTasks, completed, failed, killed, skippedStages);
+        cachedAt = lastChange;
+        return cached;
     }
 }

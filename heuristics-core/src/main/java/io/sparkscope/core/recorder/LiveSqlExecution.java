@@ -50,8 +50,16 @@ final class LiveSqlExecution extends LiveEntity {
         }
     }
 
+    /** The last summary built, reused while the execution has not changed (asked at every snapshot). */
+    private SqlExecutionSummary cached;
+    private long cachedAt = -1;
+
     SqlExecutionSummary summary() {
-        return new SqlExecutionSummary(executionId, description, startTime, endTime, errorMessage,
-                physicalPlanDescription, plan, jobIds, metricValues);
+        if (cached == null || cachedAt != lastChange) {
+            cached = new SqlExecutionSummary(executionId, description, startTime, endTime, errorMessage,
+                    physicalPlanDescription, plan, jobIds, metricValues);
+            cachedAt = lastChange;
+        }
+        return cached;
     }
 }
