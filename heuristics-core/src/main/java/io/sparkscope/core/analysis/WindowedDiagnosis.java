@@ -26,6 +26,10 @@ import java.util.function.Function;
  * judged with the application as it stood when the entity left (a threshold relative to the application's duration
  * sees a shorter application).
  *
+ * <p>Built-in application-wide heuristics read whole-run figures from the run totals (task-metric sums, job counts,
+ * the task spans of stages that left); one that sums over the listed stages by itself sees the window: today
+ * {@code SerializerConfig}, which weighs the RDD data of the listed stages only.
+ *
  * <p>A finding of a last look is kept when it is about the leaving entity: it has a location (its id is not the bare
  * heuristic), it names the leaving stage (for a stage), and the same heuristics on the same context without the
  * entity do not produce it (configuration findings, for instance, appear either way and come from the retained
