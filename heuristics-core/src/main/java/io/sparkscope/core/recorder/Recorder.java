@@ -740,9 +740,10 @@ public final class Recorder {
      *
      * @param retained every entity the recorder holds and the run's totals: what heuristics and the report read.
      *                 Without a window, or before anything left it, this is the whole application (not partial)
-     * @param changed  only the entities changed since the last written snapshot ({@link #written}), with the same
-     *                 application fields and totals; the configuration only when it changed (else empty). Always
-     *                 partial: what a periodic write sends, so its size follows what changed
+     * @param changed  only the jobs, stages and SQL executions changed since the last written snapshot
+     *                 ({@link #written}), with the same application fields, totals and executors; the configuration
+     *                 only when it changed (else empty). Always partial: what a periodic write sends, so its size
+     *                 follows what changed
      */
     public record Snapshots(AppSnapshot retained, AppSnapshot changed) {
     }
@@ -786,14 +787,11 @@ public final class Recorder {
                 changedJobs.add(summary);
             }
         }
+        // Every executor goes out each time, changed or not: they are few (the window does not apply to them), a task
+        // end changes its executor anyway, and the application's task time and executor count are sums over them.
         List<ExecutorSummary> executorSummaries = new ArrayList<>(executors.size());
-        List<ExecutorSummary> changedExecutors = new ArrayList<>();
         for (LiveExecutor ex : executors.values()) {
-            ExecutorSummary summary = ex.summary();
-            executorSummaries.add(summary);
-            if (!ex.writtenBy(written)) {
-                changedExecutors.add(summary);
-            }
+            executorSummaries.add(ex.summary());
         }
         List<SqlExecutionSummary> sql = new ArrayList<>(sqlExecutions.size());
         List<SqlExecutionSummary> changedSql = new ArrayList<>();
@@ -812,7 +810,7 @@ public final class Recorder {
         AppSnapshot retained = redactor.apply(app(config, executorSummaries, jobSummaries, stageSummaries, sql,
                 totals, anyGone));
         AppSnapshot changed = redactor.apply(app(configChange > written ? config : AppConfig.EMPTY,
-                changedExecutors, changedJobs, changedStages, changedSql, totals, true));
+                executorSummaries, changedJobs, changedStages, changedSql, totals, true));
         return new Snapshots(retained, changed);
     }
 

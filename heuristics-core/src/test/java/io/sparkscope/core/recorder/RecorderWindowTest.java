@@ -122,7 +122,7 @@ class RecorderWindowTest {
         assertEquals(List.of(30), changed.jobs().stream().map(JobSummary::jobId).toList());
         assertEquals(List.of("30.0"), changed.stages().stream().map(StageSummary::key).toList());
         assertEquals(1, changed.sqlExecutions().size());
-        assertEquals(1, changed.executors().size(), "the driver ran the task");
+        assertEquals(1, changed.executors().size(), "every executor (here the driver) goes out each time");
         assertEquals(AppConfig.EMPTY, changed.config(), "an unchanged configuration is left out");
         assertEquals(31, changed.totals().jobs(), "the totals are always the whole run's");
         assertEquals(second.retained().totals(), changed.totals());
