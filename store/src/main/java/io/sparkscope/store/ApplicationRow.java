@@ -3,8 +3,7 @@ package io.sparkscope.store;
 import io.sparkscope.core.event.TaskMetric;
 import io.sparkscope.core.model.AppSnapshot;
 import io.sparkscope.core.model.ExecutorSummary;
-import io.sparkscope.core.model.JobSummary;
-import io.sparkscope.core.model.StageSummary;
+import io.sparkscope.core.model.RunTotals;
 
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -92,25 +91,19 @@ final class ApplicationRow {
     }
 
     private static Object[] values(AppSnapshot s, List<StoredFinding> findings) {
-        long run = 0, cpu = 0, gc = 0, mem = 0, disk = 0, shRead = 0, shWrite = 0, in = 0, out = 0;
-        int failedStages = 0;
-        for (StageSummary st : s.stages()) {
-            if (st.status() == StageSummary.StageStatus.FAILED) {
-                failedStages++;
-            }
-            if (st.totals() == null) {
-                continue;
-            }
-            run += st.totals().get(TaskMetric.EXECUTOR_RUN_TIME);
-            cpu += st.totals().get(TaskMetric.EXECUTOR_CPU_TIME);
-            gc += st.totals().get(TaskMetric.JVM_GC_TIME);
-            mem += st.totals().get(TaskMetric.MEMORY_BYTES_SPILLED);
-            disk += st.totals().get(TaskMetric.DISK_BYTES_SPILLED);
-            shRead += st.totals().shuffleReadBytes();
-            shWrite += st.totals().get(TaskMetric.SHUFFLE_BYTES_WRITTEN);
-            in += st.totals().get(TaskMetric.INPUT_BYTES);
-            out += st.totals().get(TaskMetric.OUTPUT_BYTES);
-        }
+        // Whole-run figures from the run's totals: a live listener's snapshot lists only what changed since its
+        // last write (and keeps only recent entities), so sums over its lists would count a part of the run.
+        RunTotals run = s.totals();
+        long cpu = run.metrics().get(TaskMetric.EXECUTOR_CPU_TIME);
+        long gc = run.metrics().get(TaskMetric.JVM_GC_TIME);
+        long mem = run.metrics().get(TaskMetric.MEMORY_BYTES_SPILLED);
+        long disk = run.metrics().get(TaskMetric.DISK_BYTES_SPILLED);
+        long shRead = run.metrics().shuffleReadBytes();
+        long shWrite = run.metrics().get(TaskMetric.SHUFFLE_BYTES_WRITTEN);
+        long in = run.metrics().get(TaskMetric.INPUT_BYTES);
+        long out = run.metrics().get(TaskMetric.OUTPUT_BYTES);
+        long runTime = run.metrics().get(TaskMetric.EXECUTOR_RUN_TIME);
+        int failedStages = run.failedStages();
         long taskTime = 0;
         int executors = 0;
         for (ExecutorSummary e : s.executors()) {
@@ -120,10 +113,10 @@ final class ApplicationRow {
         if (executors == 0) {
             executors = s.executors().size(); // local mode: the driver is the only executor
         }
-        int failedJobs = (int) s.jobs().stream().filter(j -> j.status() == JobSummary.JobStatus.FAILED).count();
+        int failedJobs = run.failedJobs();
         return new Object[]{s.appName(), s.sparkUser(), s.sparkVersion(), s.startTime(), s.endTime(),
-                s.lastEventTime(), s.durationMs(), s.status(), s.complete(), s.jobs().size(), failedJobs,
-                s.stages().size(), failedStages, s.totalTasks(), s.failedTasks(), executors, taskTime, run, cpu, gc,
+                s.lastEventTime(), s.durationMs(), s.status(), s.complete(), run.jobs(), failedJobs,
+                run.stages(), failedStages, s.totalTasks(), s.failedTasks(), executors, taskTime, runTime, cpu, gc,
                 mem, disk, shRead, shWrite, in, out, s.driverGcTimeMs(), s.driverMaxMemory(), s.eventCount(),
                 Json.write(s.unknownEventTypes()), findings.size(), StoredFinding.worst(findings), banners(findings)};
     }
