@@ -163,7 +163,7 @@ public final class SnapshotReader {
         try (PreparedStatement ps = c.prepareStatement("SELECT job_id, name, description, job_group, submission_time,"
                 + " completion_time, status, failure_reason, stage_ids, sql_execution_id, num_tasks,"
                 + " num_completed_tasks, num_failed_tasks, num_killed_tasks, num_skipped_stages"
-                + " FROM job WHERE app_pk = ? ORDER BY ord")) {
+                + " FROM job WHERE app_pk = ? ORDER BY ord, job_id")) {
             ps.setLong(1, pk);
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
@@ -189,7 +189,7 @@ public final class SnapshotReader {
                 + " submission_time, completion_time, first_task_launched_time, last_task_finished_time,"
                 + " failure_reason, parent_ids, job_ids, totals::text, end_reasons::text, summary_task_count,"
                 + " summary_quantiles, task_detail, task_duration_ms, scheduler_delay_ms, getting_result_ms"
-                + " FROM stage_attempt WHERE app_pk = ? ORDER BY ord")) {
+                + " FROM stage_attempt WHERE app_pk = ? ORDER BY ord, stage_id, attempt_id")) {
             ps.setLong(1, pk);
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
@@ -274,7 +274,7 @@ public final class SnapshotReader {
         List<SqlExecutionSummary> out = new ArrayList<>();
         try (PreparedStatement ps = c.prepareStatement("SELECT execution_id, description, start_time, end_time,"
                 + " error_message, physical_plan_description, plan::text, job_ids, metric_values::text"
-                + " FROM sql_execution WHERE app_pk = ? ORDER BY ord")) {
+                + " FROM sql_execution WHERE app_pk = ? ORDER BY ord, execution_id")) {
             ps.setLong(1, pk);
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {

@@ -62,14 +62,18 @@ final class SnapshotRows {
         for (ExecutorSummary e : s.executors()) {
             rows.get(Tables.EXECUTOR).add(executor(e, ord++));
         }
+        // A partial snapshot lists some jobs, stages and SQL executions of many: its list positions would not order
+        // them among the stored ones, their ids do (and a full snapshot's positions, never above its sorted ids,
+        // order with them). The reader breaks ties by id.
+        boolean byId = s.partial();
         ord = 0;
         for (JobSummary j : s.jobs()) {
-            rows.get(Tables.JOB).add(job(j, ord++));
+            rows.get(Tables.JOB).add(job(j, byId ? j.jobId() : ord++));
         }
         ord = 0;
         for (StageSummary st : s.stages()) {
             long key = stageKey(st.stageId(), st.attemptId());
-            rows.get(Tables.STAGE).add(stage(st, ord++, digests.get(key)));
+            rows.get(Tables.STAGE).add(stage(st, byId ? st.stageId() : ord++, digests.get(key)));
             statistics(rows.get(Tables.STAGE_STATISTICS), st);
             if (tasksOmitted.contains(key)) {
                 continue;
@@ -81,7 +85,7 @@ final class SnapshotRows {
         }
         ord = 0;
         for (SqlExecutionSummary q : s.sqlExecutions()) {
-            rows.get(Tables.SQL_EXECUTION).add(sql(q, ord++));
+            rows.get(Tables.SQL_EXECUTION).add(sql(q, byId ? (int) Math.min(Integer.MAX_VALUE, q.executionId()) : ord++));
         }
         ord = 0;
         for (StoredFinding f : findings) {
