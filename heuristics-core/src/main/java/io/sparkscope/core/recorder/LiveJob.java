@@ -1,11 +1,21 @@
 package io.sparkscope.core.recorder;
 
+import io.sparkscope.core.event.TaskEndReason;
 import io.sparkscope.core.model.JobSummary;
 import io.sparkscope.core.model.JobSummary.JobStatus;
 
+import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
 
-/** Mutable state of one job while events arrive. */
+/**
+ * Mutable state of one job while events arrive, with the counts Spark's {@code AppStatusListener} keeps per job
+ * (its REST {@code JobData}): task ends of the stage attempts the job counts in ({@link LiveStage#countingJobs}),
+ * stage submissions, completions and skips. Every change to these counts drops the cached summary; the recorder marks
+ * the job changed ({@link LiveEntity}) on the same events.
+ */
 final class LiveJob extends LiveEntity {
     final int jobId;
     String name = "";
@@ -21,29 +31,100 @@ final class LiveJob extends LiveEntity {
     long sqlExecutionId = -1;
     /** Tasks of the stages that still had to run when the job started (Spark's job numTasks). */
     int numTasks;
-    /**
-     * Task counts (completed, failed, killed) and skipped stages of this job's stages that already left the
-     * recorder's window: the job's own counts must still include them.
-     */
-    final int[] countsOfStagesGone = new int[4];
+    List<String> jobTags = List.of();
+
+    int activeTasks;
+    int completedTasks;
+    int failedTasks;
+    int killedTasks;
+    /** (stage id, partition) pairs that succeeded, until the job ends; then only their count is kept. */
+    private SparseBits completedIndices = new SparseBits();
+    private int completedIndexCount;
+    int activeStages;
+    final Set<Integer> completedStages = new HashSet<>();
+    final Set<Integer> skippedStages = new HashSet<>();
+    int skippedTasks;
+    int failedStages;
+    final Map<String, Integer> killedSummary = new TreeMap<>();
 
     LiveJob(int jobId) {
         this.jobId = jobId;
     }
 
-    /** The last summary built, reused while neither the job nor its stages' counts changed (asked at every snapshot). */
+    void taskStarted() {
+        cached = null;
+        activeTasks++;
+    }
+
+    /**
+     * As Spark: every end counts (a Resubmitted one as failed), a success marks its stage's partition completed, a
+     * kill is summed by its reason. Unlike Spark the running count never goes below zero.
+     */
+    void taskEnded(int stageId, int index, TaskEndReason reason) {
+        cached = null;
+        activeTasks = Math.max(0, activeTasks - 1);
+        if (reason.isSuccess()) {
+            completedTasks++;
+            if (completedIndices != null && completedIndices.add(((long) stageId << Integer.SIZE) | (index & 0xffffffffL))) {
+                completedIndexCount++;
+            }
+        } else if (reason.isKilled()) {
+            killedTasks++;
+            killedSummary.merge(reason.description() == null ? reason.kind() : reason.description(), 1, Integer::sum);
+        } else {
+            failedTasks++;
+        }
+    }
+
+    void stageSubmitted(int stageId) {
+        cached = null;
+        completedStages.remove(stageId);
+        activeStages++;
+    }
+
+    /** @param submitted false: a stage that completed without ever being submitted, which Spark counts as skipped */
+    void stageCompleted(int stageId, boolean failed, boolean submitted, int stageTasks) {
+        cached = null;
+        if (failed) {
+            failedStages++;
+        } else if (submitted) {
+            completedStages.add(stageId);
+        } else {
+            skippedStages.add(stageId);
+            skippedTasks += stageTasks;
+        }
+        activeStages--;
+    }
+
+    /** A stage still pending when the job ended. Spark takes one off its running-stage count here too. */
+    void stageSkipped(int stageId, int stageTasks) {
+        cached = null;
+        skippedStages.add(stageId);
+        skippedTasks += stageTasks;
+        activeStages--;
+    }
+
+    /** At its end the completed (stage, partition) set is dropped for its count: late successes no longer add. */
+    void ended() {
+        cached = null;
+        completedIndices = null;
+    }
+
+    /**
+     * The last summary built, reused while the job did not change: every snapshot asks for every retained job, and
+     * most of them ended long ago.
+     */
     private JobSummary cached;
     private long cachedAt = -1;
 
-    JobSummary summary(int completed, int failed, int killed, int skippedStages) {
-        JobSummary c = cached;
-        if (c != null && cachedAt == lastChange && c.numCompletedTasks() == completed && c.numFailedTasks() == failed
-                && c.numKilledTasks() == killed && c.numSkippedStages() == skippedStages) {
-            return c;
+    JobSummary summary() {
+        if (cached != null && cachedAt == lastChange) {
+            return cached;
         }
-        cached = new JobSummary(jobId, name, description, jobGroup, submissionTime, completionTime, status,
-                failureReason, stageIds, sqlExecutionId, numTasks, completed, failed, killed, skippedStages);
         cachedAt = lastChange;
-        return cached;
+        return cached = new JobSummary(jobId, name, description, jobGroup, submissionTime, completionTime, status,
+                failureReason, stageIds, sqlExecutionId, numTasks, completedTasks, failedTasks, killedTasks,
+                skippedStages.size(), activeTasks, completedIndexCount, skippedTasks, activeStages,
+                completedStages.size(), failedStages, killedSummary, jobTags);
     }
 }

@@ -106,6 +106,12 @@ public final class Recorder {
     private final Map<Long, LiveStage> stages = new TreeMap<>();
     private final Map<Integer, List<Integer>> jobIdsByStage = new HashMap<>();
     private final Map<Long, LiveSqlExecution> sqlExecutions = new TreeMap<>();
+    /**
+     * Stage attempts a JobStart named that have not been submitted since, with their task counts: the ones Spark
+     * holds as pending and counts as skipped in a job that ends before they run (a stage reused from an earlier job
+     * is one, though its own attempt completed then).
+     */
+    private final Map<Long, Integer> pendingForJobs = new HashMap<>();
     /** Completed stages whose task values are still held, oldest first. */
     private final ArrayDeque<LiveStage> retainedCompleted = new ArrayDeque<>();
     private long retainedRows;
@@ -320,6 +326,7 @@ public final class Recorder {
             ex.host = e.host();
         }
         ex.totalCores = Math.max(0, e.totalCores());
+        ex.added = true;
         seen(e.time());
     }
 
@@ -342,6 +349,13 @@ public final class Recorder {
         String id = "<driver>".equals(e.executorId()) ? "driver" : e.executorId();
         LiveExecutor ex = executor(id);
         ex.maxMemory = e.maxMemory();
+        if (e.host() != null && e.port() >= 0) {
+            ex.hostPort = e.host() + ":" + e.port();
+        }
+        if (e.maxOnHeapMemory() >= 0) {
+            ex.maxOnHeapMemory = e.maxOnHeapMemory();
+            ex.maxOffHeapMemory = Math.max(0, e.maxOffHeapMemory());
+        }
         if (ex.host.isEmpty() && e.host() != null) {
             ex.host = e.host();
         }
@@ -427,6 +441,7 @@ public final class Recorder {
         Map<String, String> props = e.properties();
         job.description = props.get("spark.job.description");
         job.jobGroup = props.get("spark.jobGroup.id");
+        job.jobTags = jobTags(props.get("spark.job.tags"));
         String sqlId = props.get("spark.sql.execution.id");
         if (sqlId != null) {
             try {
@@ -458,11 +473,20 @@ public final class Recorder {
         for (StageInfo info : e.stageInfos()) {
             LiveStage s = stage(info.stageId(), info.attemptId());
             if (s == null) {
+                // An attempt that completed and left the window long ago: Spark holds it as pending for this job
+                // (and counts it skipped if the job ends before it runs again), as it would a closed one still here.
+                pendingForJobs.put(stageKey(info.stageId(), info.attemptId()), Math.max(0, info.numTasks()));
                 continue;
             }
             s.jobIds.add(e.jobId());
             if (s.status == StageStatus.PENDING) {
                 s.update(info);
+            }
+            if (!s.closed) {
+                s.countingJobs.add(job);
+            }
+            if (s.closed || s.status == StageStatus.PENDING) {
+                pendingForJobs.put(stageKey(info.stageId(), info.attemptId()), Math.max(0, info.numTasks()));
             }
         }
         // Every attempt of the job's stages belongs to it: a range of the sorted map per stage id, not a scan of all
@@ -486,6 +510,15 @@ public final class Recorder {
         }
         job.ended = true;
         job.changedAt(eventCount);
+        for (var it = pendingForJobs.entrySet().iterator(); it.hasNext(); ) {
+            var pending = it.next();
+            int stageId = (int) (pending.getKey() >> 32);
+            if (job.stageIds.contains(stageId)) {
+                job.stageSkipped(stageId, pending.getValue());
+                it.remove();
+            }
+        }
+        job.ended();
         job.completionTime = e.completionTime();
         job.status = e.succeeded() ? JobStatus.SUCCEEDED : JobStatus.FAILED;
         job.failureReason = e.failureReason();
@@ -505,6 +538,20 @@ public final class Recorder {
         }
         jobWindow.ended(job, job.status == JobStatus.FAILED);
         evict();
+    }
+
+    /** Spark's job tags: the comma-separated {@code spark.job.tags} property, without empty ones, sorted. */
+    private static List<String> jobTags(String property) {
+        if (property == null || property.isEmpty()) {
+            return List.of();
+        }
+        java.util.TreeSet<String> tags = new java.util.TreeSet<>();
+        for (String t : property.split(",")) {
+            if (!t.isEmpty()) {
+                tags.add(t);
+            }
+        }
+        return List.copyOf(tags);
     }
 
     private List<LiveStage> stagesOf(int stageId) {
@@ -528,6 +575,21 @@ public final class Recorder {
         }
         s.update(info);
         s.status = StageStatus.ACTIVE;
+        // As Spark: the stage's task ends count in the jobs still running that name it.
+        pendingForJobs.remove(stageKey(info.stageId(), info.attemptId()));
+        s.countingJobs.clear();
+        // The jobs naming the stage, looked up by its id: a scan of every job held would cost as much as the window.
+        List<Integer> namedBy = jobIdsByStage.get(info.stageId());
+        if (namedBy != null) {
+            for (int jobId : new java.util.TreeSet<>(namedBy)) {
+                LiveJob job = jobs.get(jobId);
+                if (job != null && !job.ended) {
+                    s.countingJobs.add(job);
+                    job.stageSubmitted(info.stageId());
+                    job.changedAt(eventCount);
+                }
+            }
+        }
     }
 
     /**
@@ -546,6 +608,11 @@ public final class Recorder {
             return;
         }
         s.completedOnce = true;
+        pendingForJobs.remove(stageKey(info.stageId(), info.attemptId()));
+        for (LiveJob job : s.countingJobs) {
+            job.stageCompleted(info.stageId(), info.failureReason() != null, s.submissionTime > 0, s.numTasks);
+            job.changedAt(eventCount);
+        }
         stageWindow.ended(s, s.status == StageStatus.FAILED);
         if (s.closed) {
             // No task runs and none will count any more: the values have served; keep their distribution only.
@@ -603,7 +670,18 @@ public final class Recorder {
     private void onTaskStart(TaskStart e) {
         LiveStage s = stage(e.stageId(), e.stageAttemptId());
         if (s != null) {
+            if (!s.closed) {
+                for (LiveJob job : s.countingJobs) {
+                    job.taskStarted();
+                    job.changedAt(eventCount);
+                }
+            }
             s.taskStarted(e.taskInfo());
+        }
+        LiveExecutor ex = executors.get(e.taskInfo().executorId());
+        if (ex != null) {
+            ex.taskStarted();
+            ex.changedAt(eventCount);
         }
         seen(e.taskInfo().launchTime());
     }
@@ -614,6 +692,12 @@ public final class Recorder {
             return; // its stage left the window long after it closed: Spark's status store would ignore it too
         }
         boolean wasOpen = !s.closed;
+        if (wasOpen) {
+            for (LiveJob job : s.countingJobs) {
+                job.taskEnded(e.stageId(), e.taskInfo().index(), e.reason());
+                job.changedAt(eventCount);
+            }
+        }
         s.taskEnded(e.reason(), e.taskInfo(), e.metrics());
         if (wasOpen && s.closed && s.completedOnce && s.valueRows() > 0) {
             // The last running task of a completed stage ended: later ends are ignored, the values have served.
@@ -754,8 +838,6 @@ public final class Recorder {
         long written = writtenUpTo.get();
         List<StageSummary> stageSummaries = new ArrayList<>(stages.size());
         List<StageSummary> changedStages = new ArrayList<>();
-        java.util.Set<Integer> jobsOfChangedStages = new java.util.HashSet<>();
-        Map<Integer, int[]> taskCountsByJob = new HashMap<>();
         RunTotals.Accumulator all = gone.copy();
         for (LiveStage s : stages.values()) {
             StageSummary summary = s.summary(quantiles, runningTaskDetail);
@@ -763,27 +845,16 @@ public final class Recorder {
             all.add(summary);
             if (!s.writtenBy(written)) {
                 changedStages.add(summary);
-                jobsOfChangedStages.addAll(s.jobIds); // a job's task counts are its stages'
-            }
-            for (int jobId : s.jobIds) {
-                int[] c = taskCountsByJob.computeIfAbsent(jobId, k -> new int[4]);
-                c[0] += summary.numCompleteTasks();
-                c[1] += summary.numFailedTasks();
-                c[2] += summary.numKilledTasks();
-                if (summary.status() == StageStatus.SKIPPED) {
-                    c[3]++;
-                }
             }
         }
         List<JobSummary> jobSummaries = new ArrayList<>(jobs.size());
         List<JobSummary> changedJobs = new ArrayList<>();
         for (LiveJob job : jobs.values()) {
-            int[] c = taskCountsByJob.getOrDefault(job.jobId, new int[4]);
-            int[] g = job.countsOfStagesGone;
-            JobSummary summary = job.summary(c[0] + g[0], c[1] + g[1], c[2] + g[2], c[3] + g[3]);
+            // A job counts its own tasks (as its stages' task events arrive), so a change marks the job itself.
+            JobSummary summary = job.summary();
             jobSummaries.add(summary);
             all.add(summary);
-            if (!job.writtenBy(written) || jobsOfChangedStages.contains(job.jobId)) {
+            if (!job.writtenBy(written)) {
                 changedJobs.add(summary);
             }
         }
@@ -834,7 +905,7 @@ public final class Recorder {
     }
 
     private void jobLeaves(LiveJob job) {
-        gone.add(job.summary(0, 0, 0, 0)); // the totals read its status, group and time, not its task counts
+        gone.add(job.summary());
         jobs.remove(job.jobId);
         goneJobIds.add(job.jobId);
         jobsGone++;
@@ -856,15 +927,6 @@ public final class Recorder {
         }
         gone.add(summary);
         goneSpans.fold(startTime, s.firstTaskLaunchedTime, s.lastTaskFinishedTime, summary.key());
-        for (int jobId : s.jobIds) {
-            LiveJob job = jobs.get(jobId);
-            if (job != null) {
-                job.countsOfStagesGone[0] += summary.numCompleteTasks();
-                job.countsOfStagesGone[1] += summary.numFailedTasks();
-                job.countsOfStagesGone[2] += summary.numKilledTasks();
-                job.countsOfStagesGone[3] += summary.status() == StageStatus.SKIPPED ? 1 : 0;
-            }
-        }
         stages.remove(stageKey(s.stageId, s.attemptId));
         goneStageIds.add(s.stageId);
         stagesGone++;
