@@ -7,10 +7,12 @@ import io.sparkscope.core.event.TaskInfo;
 import io.sparkscope.core.event.TaskMetric;
 import io.sparkscope.core.event.TaskMetrics;
 import io.sparkscope.core.model.AppSnapshot;
+import io.sparkscope.core.model.JobSummary;
 import io.sparkscope.core.recorder.Recorder;
 import io.sparkscope.core.recorder.RecorderOptions;
 import io.sparkscope.store.ingest.IngestResult;
 import io.sparkscope.store.ingest.IngestService;
+import io.sparkscope.store.query.JobsExecutorsQuery;
 import org.junit.jupiter.api.Test;
 
 import javax.sql.DataSource;
@@ -60,6 +62,15 @@ class PartialSnapshotWriteTest {
         assertFalse(stored.config().sparkProperties().isEmpty(), "the configuration, written once, stays");
         assertEquals(40, TestDb.count(ds, "select num_jobs from application where app_id = 'app-partial'"));
         assertEquals(120, TestDb.count(ds, "select num_tasks from application where app_id = 'app-partial'"));
+        // A job written once when it ended, then gone from the driver, keeps its own task and stage counts.
+        JobSummary first = stored.jobs().get(0);
+        assertEquals(0, first.jobId());
+        assertEquals(3, first.numCompletedTasks());
+        assertEquals(1, first.numCompletedStages());
+        // The web's jobs page reads the same rows: every job of the run, not only the retained window.
+        List<JobSummary> page = new JobsExecutorsQuery(ds).jobs("app-partial", null).orElseThrow().jobs();
+        assertEquals(40, page.size());
+        assertTrue(page.stream().allMatch(j -> j.numCompletedTasks() == 3 && j.numActiveTasks() == 0), page.toString());
 
         // The retained snapshot is partial too (entities left it): writing it deletes nothing.
         assertTrue(retained.partial());
