@@ -107,6 +107,12 @@ class ManyJobsListenerTest {
         assertTrue(lastPeriodic[0] < lastPeriodic[3] / 2, "a mid-run flush held " + lastPeriodic[0] + " of "
                 + lastPeriodic[3] + " jobs");
 
+        // The final write, too, carries only what changed since the last periodic one.
+        AppSnapshot finalWrite = pipeline.lastChanged();
+        assertTrue(finalWrite.complete() && finalWrite.partial());
+        assertEquals(JOBS, finalWrite.totals().jobs());
+        assertTrue(finalWrite.jobs().size() < WINDOW, "the final write held " + finalWrite.jobs().size() + " jobs");
+
         // Nothing that left the driver is missing from the database.
         AppSnapshot stored = SnapshotReader.read(ds, appId, null).orElseThrow();
         assertTrue(stored.complete());

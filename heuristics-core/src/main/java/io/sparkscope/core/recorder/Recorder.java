@@ -843,7 +843,9 @@ public final class Recorder {
             StageSummary summary = s.summary(quantiles, runningTaskDetail);
             stageSummaries.add(summary);
             all.add(summary);
-            if (!s.writtenBy(written)) {
+            // Periodic snapshots leave out a running stage's task rows, so the final one (with them) carries every
+            // running stage, changed or not: a task that runs on when the application ends is still written.
+            if (!s.writtenBy(written) || (runningTaskDetail && s.activeTasks > 0)) {
                 changedStages.add(summary);
             }
         }

@@ -136,6 +136,28 @@ class RecorderWindowTest {
     }
 
     @Test
+    void theFinalSnapshotCarriesARunningStageWithItsTasksThoughNothingChangedSinceTheLastWrite() {
+        Recorder r = started(WINDOW_10);
+        r.onEvent(new io.sparkscope.core.event.SparkEvent.StageSubmitted(
+                Events.stage(0, 0, 2, LongRun.START + 1, -1, null)));
+        r.onEvent(new io.sparkscope.core.event.SparkEvent.TaskStart(0, 0,
+                Events.task(1, 0, LongRun.START + 2, 0, "driver", false)));
+        r.onEvent(Events.success(0, 0, Events.task(1, 0, LongRun.START + 2, LongRun.START + 9, "driver", false),
+                Events.metrics(7, 0)));
+        r.onEvent(new io.sparkscope.core.event.SparkEvent.TaskStart(0, 0,
+                Events.task(2, 1, LongRun.START + 2, 0, "driver", false)));
+        AppSnapshot periodic = r.snapshots(false).changed();
+        assertTrue(periodic.stages().get(0).keptTasks().isEmpty(), "a periodic write leaves a running stage's tasks out");
+        r.written(periodic.eventCount());
+        assertTrue(r.snapshots(false).changed().stages().isEmpty(), "nothing changed since the write");
+
+        AppSnapshot last = r.snapshots(true).changed();
+        assertEquals(List.of("0.0"), last.stages().stream().map(StageSummary::key).toList());
+        assertEquals(List.of(1L), last.stages().get(0).keptTasks().stream()
+                .map(io.sparkscope.core.model.TaskRecord::taskId).toList());
+    }
+
+    @Test
     void aLateTaskEndOfAStageThatLeftChangesNothing() {
         Recorder r = run(WINDOW_10, 100, 5, 0);
         long tasks = r.snapshot().totalTasks();
