@@ -60,14 +60,20 @@ class WindowedOutageTest {
             pipeline.offer(new SparkEvent.EnvironmentUpdate(Map.of("spark.master", "local[2]"), Map.of(), Map.of(),
                     Map.of()));
 
-            // 1. database up: 20 jobs written, the older ones leave the driver
+            // 1. database up: 20 jobs, 4 at a time, each batch stored before the next (a window of 5 is smaller
+            //    than what arrives during one slow write); the older ones leave the driver once written
+            var ds = pg.getPostgresDatabase();
             for (int i = 0; i < 20; i++) {
                 job(pipeline, i);
+                if (i % 4 == 3) {
+                    int stored = i + 1;
+                    waitFor(stored + " jobs stored", Duration.ofSeconds(120),
+                            () -> read(ds, APP).map(s -> s.jobs().size() == stored).orElse(false));
+                }
             }
-            var ds = pg.getPostgresDatabase();
-            waitFor("20 jobs stored and the driver keeping a window", Duration.ofSeconds(60),
-                    () -> read(ds, APP).map(s -> s.jobs().size() == 20).orElse(false)
-                            && pipeline.lastSnapshot().jobs().size() < 20);
+            waitFor("the driver keeping a window", Duration.ofSeconds(30),
+                    () -> pipeline.lastSnapshot().jobs().size() <= 2 * WINDOW);
+            assertEquals(0, pipeline.recorder().leftUnwritten());
 
             // 2. database away: 8 more jobs (within twice the window) wait in the driver and go to the spool
             pg.close();
