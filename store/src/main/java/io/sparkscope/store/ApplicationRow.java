@@ -6,8 +6,7 @@ import io.sparkscope.core.heuristics.Finding;
 import io.sparkscope.core.heuristics.Severity;
 import io.sparkscope.core.model.AppSnapshot;
 import io.sparkscope.core.model.ExecutorSummary;
-import io.sparkscope.core.model.JobSummary;
-import io.sparkscope.core.model.StageSummary;
+import io.sparkscope.core.model.RunTotals;
 
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -53,9 +52,9 @@ final class ApplicationRow {
                     bigint("duration_ms", AppSnapshot::durationMs),
                     text("status", AppSnapshot::status),
                     bool("complete", AppSnapshot::complete),
-                    integer("num_jobs", a -> a.jobs().size()))
+                    integer("num_jobs", a -> a.totals().jobs()))
             .values(Source::sums, integer("num_failed_jobs", Sums::failedJobs))
-            .values(Source::app, integer("num_stages", a -> a.stages().size()))
+            .values(Source::app, integer("num_stages", a -> a.totals().stages()))
             .values(Source::sums, integer("num_failed_stages", Sums::failedStages))
             .values(Source::app,
                     bigint("num_tasks", AppSnapshot::totalTasks),
@@ -147,26 +146,23 @@ final class ApplicationRow {
         }
     }
 
+    /**
+     * Whole-run figures from the run's totals ({@link RunTotals}): a live listener's snapshot lists only what changed
+     * since its last write (and keeps only recent entities), so sums over its lists would count a part of the run.
+     * Executors are always listed whole.
+     */
     static Sums sums(AppSnapshot s) {
-        long run = 0, cpu = 0, gc = 0, mem = 0, disk = 0, shRead = 0, shWrite = 0, in = 0, out = 0;
-        int failedStages = 0;
-        for (StageSummary st : s.stages()) {
-            if (st.status() == StageSummary.StageStatus.FAILED) {
-                failedStages++;
-            }
-            if (st.totals() == null) {
-                continue;
-            }
-            run += st.totals().get(TaskMetric.EXECUTOR_RUN_TIME);
-            cpu += st.totals().get(TaskMetric.EXECUTOR_CPU_TIME);
-            gc += st.totals().get(TaskMetric.JVM_GC_TIME);
-            mem += st.totals().get(TaskMetric.MEMORY_BYTES_SPILLED);
-            disk += st.totals().get(TaskMetric.DISK_BYTES_SPILLED);
-            shRead += st.totals().shuffleReadBytes();
-            shWrite += st.totals().get(TaskMetric.SHUFFLE_BYTES_WRITTEN);
-            in += st.totals().get(TaskMetric.INPUT_BYTES);
-            out += st.totals().get(TaskMetric.OUTPUT_BYTES);
-        }
+        RunTotals whole = s.totals();
+        long run = whole.metrics().get(TaskMetric.EXECUTOR_RUN_TIME);
+        long cpu = whole.metrics().get(TaskMetric.EXECUTOR_CPU_TIME);
+        long gc = whole.metrics().get(TaskMetric.JVM_GC_TIME);
+        long mem = whole.metrics().get(TaskMetric.MEMORY_BYTES_SPILLED);
+        long disk = whole.metrics().get(TaskMetric.DISK_BYTES_SPILLED);
+        long shRead = whole.metrics().shuffleReadBytes();
+        long shWrite = whole.metrics().get(TaskMetric.SHUFFLE_BYTES_WRITTEN);
+        long in = whole.metrics().get(TaskMetric.INPUT_BYTES);
+        long out = whole.metrics().get(TaskMetric.OUTPUT_BYTES);
+        int failedStages = whole.failedStages();
         long taskTime = 0;
         int executors = 0;
         for (ExecutorSummary e : s.executors()) {
@@ -176,7 +172,7 @@ final class ApplicationRow {
         if (executors == 0) {
             executors = s.executors().size(); // local mode: the driver is the only executor
         }
-        int failedJobs = (int) s.jobs().stream().filter(j -> j.status() == JobSummary.JobStatus.FAILED).count();
+        int failedJobs = whole.failedJobs();
         return new Sums(run, cpu, gc, mem, disk, shRead, shWrite, in, out, failedStages, taskTime, executors,
                 failedJobs);
     }

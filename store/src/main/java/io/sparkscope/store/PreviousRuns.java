@@ -66,11 +66,9 @@ public final class PreviousRuns {
     public record Run(String appId, String attemptId, String group, long startTime, boolean complete, long durationMs,
                       long taskTimeMs) {
         public static Run of(AppSnapshot s) {
-            long taskTime = 0;
-            for (StageSummary st : s.stages()) {
-                // as the application row's total_run_time_ms, which the stored runs are read from
-                taskTime += st.totals() == null ? 0 : st.totals().get(TaskMetric.EXECUTOR_RUN_TIME);
-            }
+            // as the application row's total_run_time_ms, which the stored runs are read from; the run's totals, as a
+            // long-running application's snapshot lists only its recent stages
+            long taskTime = s.totals().metrics().get(TaskMetric.EXECUTOR_RUN_TIME);
             return new Run(s.appId(), s.attemptId(), PreviousRuns.group(s), s.startTime(), s.complete(), s.durationMs(), taskTime);
         }
 

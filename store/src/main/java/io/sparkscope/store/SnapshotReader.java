@@ -166,7 +166,7 @@ public final class SnapshotReader {
 
     private static List<JobSummary> jobs(Connection c, long pk) throws SQLException {
         List<JobSummary> out = new ArrayList<>();
-        try (PreparedStatement ps = select(c, Tables.JOB, " ORDER BY ord")) {
+        try (PreparedStatement ps = select(c, Tables.JOB, " ORDER BY ord, job_id")) {
             ps.setLong(1, pk);
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
@@ -184,7 +184,7 @@ public final class SnapshotReader {
         Map<StageKey, Map<String, double[]>> stats = statistics(c, pk);
         Map<StageKey, List<TaskRecord>> tasks = tasks(c, pk);
         List<StageSummary> out = new ArrayList<>();
-        try (PreparedStatement ps = select(c, Tables.STAGE, " ORDER BY ord")) {
+        try (PreparedStatement ps = select(c, Tables.STAGE, " ORDER BY ord, stage_id, attempt_id")) {
             ps.setLong(1, pk);
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
@@ -319,7 +319,7 @@ public final class SnapshotReader {
 
     private static List<SqlExecutionSummary> sqlExecutions(Connection c, long pk) throws SQLException {
         List<SqlExecutionSummary> out = new ArrayList<>();
-        try (PreparedStatement ps = select(c, Tables.SQL_EXECUTION, " ORDER BY ord")) {
+        try (PreparedStatement ps = select(c, Tables.SQL_EXECUTION, " ORDER BY ord, execution_id")) {
             ps.setLong(1, pk);
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
