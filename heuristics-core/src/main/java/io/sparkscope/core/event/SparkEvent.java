@@ -83,9 +83,18 @@ public sealed interface SparkEvent {
     record TaskStart(int stageId, int stageAttemptId, TaskInfo taskInfo) implements SparkEvent {
     }
 
-    /** @param metrics null when Spark reported none for this task (e.g. some failures, old logs) */
+    /**
+     * @param metrics         null when Spark reported none for this task (e.g. some failures, old logs)
+     * @param executorMetrics the executor's peak metrics Spark sampled while the task ran ("Task Executor Metrics",
+     *                        Spark 3.0+), or null when none were reported; all zeros means nothing was measured
+     */
     record TaskEnd(int stageId, int stageAttemptId, String taskType, TaskEndReason reason, TaskInfo taskInfo,
-                   TaskMetrics metrics) implements SparkEvent {
+                   TaskMetrics metrics, ExecutorPeaks executorMetrics) implements SparkEvent {
+        /** A task end without executor peaks (sources older than Spark 3.0, hand-built events). */
+        public TaskEnd(int stageId, int stageAttemptId, String taskType, TaskEndReason reason, TaskInfo taskInfo,
+                       TaskMetrics metrics) {
+            this(stageId, stageAttemptId, taskType, reason, taskInfo, metrics, null);
+        }
     }
 
     /**
@@ -97,6 +106,15 @@ public sealed interface SparkEvent {
         public StageExecutorMetrics {
             peaks = Map.copyOf(peaks);
         }
+    }
+
+    /**
+     * An executor's (or the driver's) peak metrics since its previous heartbeat ({@code
+     * SparkListenerExecutorMetricsUpdate}): what a live listener learns every {@code spark.executor.heartbeatInterval}
+     * even when the application logs no executor metrics. Spark sends one sample per active stage; they arrive here
+     * merged (largest value per metric), because an executor's peak does not depend on the stage.
+     */
+    record ExecutorMetricsUpdate(String executorId, ExecutorPeaks peaks) implements SparkEvent {
     }
 
     /**

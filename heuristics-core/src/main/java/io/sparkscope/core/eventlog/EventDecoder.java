@@ -149,6 +149,7 @@ final class EventDecoder {
             case "SparkListenerBlockManagerAdded" -> TreeDecoders::blockManagerAdded;
             case "SparkListenerJobEnd" -> TreeDecoders::jobEnd;
             case "SparkListenerStageExecutorMetrics" -> TreeDecoders::stageExecutorMetrics;
+            case "SparkListenerExecutorMetricsUpdate" -> TreeDecoders::executorMetricsUpdate;
             case "SparkListenerSQLExecutionStart" -> TreeDecoders::sqlExecutionStart;
             case "SparkListenerSQLExecutionEnd" -> TreeDecoders::sqlExecutionEnd;
             case "SparkListenerSQLAdaptiveExecutionUpdate" -> TreeDecoders::sqlAdaptiveUpdate;

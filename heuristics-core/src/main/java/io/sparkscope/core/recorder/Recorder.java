@@ -7,6 +7,7 @@ import io.sparkscope.core.event.SparkEvent.BlockManagerAdded;
 import io.sparkscope.core.event.SparkEvent.DriverAccumUpdates;
 import io.sparkscope.core.event.SparkEvent.EnvironmentUpdate;
 import io.sparkscope.core.event.SparkEvent.ExecutorAdded;
+import io.sparkscope.core.event.SparkEvent.ExecutorMetricsUpdate;
 import io.sparkscope.core.event.SparkEvent.ExecutorRemoved;
 import io.sparkscope.core.event.SparkEvent.JobEnd;
 import io.sparkscope.core.event.SparkEvent.JobStart;
@@ -204,6 +205,8 @@ public final class Recorder {
             onExecutorRemoved(e);
         } else if (event instanceof BlockManagerAdded e) {
             onBlockManagerAdded(e);
+        } else if (event instanceof ExecutorMetricsUpdate e) {
+            onExecutorMetricsUpdate(e);
         } else if (event instanceof StageExecutorMetrics e) {
             onStageExecutorMetrics(e);
         } else if (event instanceof EnvironmentUpdate e) {
@@ -365,13 +368,32 @@ public final class Recorder {
         seen(e.time());
     }
 
+    /**
+     * Executor peaks reach an executor from three places, merged as Spark's History Server merges them into
+     * {@code peakMemoryMetrics}: each task end's sample, the per-stage peaks the log holds with
+     * {@code spark.eventLog.logStageExecutorMetrics}, and (live) every heartbeat. Spark drops a task end's or a
+     * heartbeat's sample for an executor already removed; here it still counts, since it was measured on it.
+     */
     private void onStageExecutorMetrics(StageExecutorMetrics e) {
         executor(e.executorId()).peaks(e.peaks());
         if ("driver".equals(e.executorId())) {
-            long gc = gcTime(e.peaks());
-            if (gc >= 0) {
-                driverGcTimeMs = Math.max(driverGcTimeMs, gc);
-            }
+            driverGc(gcTime(e.peaks()));
+        }
+    }
+
+    private void onExecutorMetricsUpdate(ExecutorMetricsUpdate e) {
+        if (e.peaks() == null || e.peaks().measuredNothing()) {
+            return;
+        }
+        executor(e.executorId()).peaks(e.peaks());
+        if ("driver".equals(e.executorId())) {
+            driverGc(gcTime(e.peaks().asMap()));
+        }
+    }
+
+    private void driverGc(long gc) {
+        if (gc >= 0) {
+            driverGcTimeMs = Math.max(driverGcTimeMs, gc);
         }
     }
 
@@ -706,7 +728,9 @@ public final class Recorder {
             }
             s.releaseValues(quantiles);
         }
-        executor(e.taskInfo().executorId()).taskEnded(e.reason(), e.taskInfo(), e.metrics());
+        LiveExecutor ex = executor(e.taskInfo().executorId());
+        ex.taskEnded(e.reason(), e.taskInfo(), e.metrics());
+        ex.peaks(e.executorMetrics());
         // An impossible span says one of the two times is wrong: neither moves the application's clock.
         if (TaskTimes.known(e.taskInfo().launchTime(), e.taskInfo().finishTime())) {
             seen(e.taskInfo().finishTime());
