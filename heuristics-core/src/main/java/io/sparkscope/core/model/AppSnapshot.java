@@ -18,6 +18,8 @@ import java.util.Map;
  * @param driverGcTimeMs the driver's JVM GC time when the driver reported executor metrics, else -1
  * @param driverMaxMemory the driver's storage memory (block manager) in bytes, or -1
  * @param unknownEventTypes event types the recorder does not use, with their counts
+ * @param streamingQueries the Structured Streaming query runs, in the order they were first seen (empty for a batch
+ *                         application)
  */
 public record AppSnapshot(
         String appId,
@@ -37,7 +39,8 @@ public record AppSnapshot(
         long driverGcTimeMs,
         long driverMaxMemory,
         long eventCount,
-        Map<String, Long> unknownEventTypes) {
+        Map<String, Long> unknownEventTypes,
+        List<StreamingQuerySummary> streamingQueries) {
 
     /** The id, or prefix of the id, a recorder gives an application whose events never named it. */
     public static final String UNKNOWN_APP_ID = "unknown-app";
@@ -49,6 +52,19 @@ public record AppSnapshot(
         stages = List.copyOf(stages);
         sqlExecutions = List.copyOf(sqlExecutions);
         unknownEventTypes = Map.copyOf(unknownEventTypes);
+        // null: a snapshot written before streaming queries were recorded (an old spool file)
+        streamingQueries = streamingQueries == null ? List.of() : List.copyOf(streamingQueries);
+    }
+
+    /** A snapshot without streaming queries (a batch application, or a source that does not carry them). */
+    public AppSnapshot(String appId, String attemptId, String appName, String sparkUser, String sparkVersion,
+                       long startTime, long endTime, long lastEventTime, boolean complete, AppConfig config,
+                       List<ExecutorSummary> executors, List<JobSummary> jobs, List<StageSummary> stages,
+                       List<SqlExecutionSummary> sqlExecutions, long driverGcTimeMs, long driverMaxMemory,
+                       long eventCount, Map<String, Long> unknownEventTypes) {
+        this(appId, attemptId, appName, sparkUser, sparkVersion, startTime, endTime, lastEventTime, complete, config,
+                executors, jobs, stages, sqlExecutions, driverGcTimeMs, driverMaxMemory, eventCount, unknownEventTypes,
+                List.of());
     }
 
     /** Whether {@code appId} is missing or the recorder's placeholder rather than an id Spark gave. */
@@ -60,7 +76,7 @@ public record AppSnapshot(
     public AppSnapshot withAppId(String id) {
         return new AppSnapshot(id, attemptId, appName, sparkUser, sparkVersion, startTime, endTime, lastEventTime,
                 complete, config, executors, jobs, stages, sqlExecutions, driverGcTimeMs, driverMaxMemory, eventCount,
-                unknownEventTypes);
+                unknownEventTypes, streamingQueries);
     }
 
     /** Wall time: end − start when ended, else the newest event − start; 0 when the start is unknown. */

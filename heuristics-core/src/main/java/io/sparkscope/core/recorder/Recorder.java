@@ -17,10 +17,16 @@ import io.sparkscope.core.event.SparkEvent.SqlExecutionStart;
 import io.sparkscope.core.event.SparkEvent.StageCompleted;
 import io.sparkscope.core.event.SparkEvent.StageExecutorMetrics;
 import io.sparkscope.core.event.SparkEvent.StageSubmitted;
+import io.sparkscope.core.event.SparkEvent.StreamingQueryIdle;
+import io.sparkscope.core.event.SparkEvent.StreamingQueryProgress;
+import io.sparkscope.core.event.SparkEvent.StreamingQueryStarted;
+import io.sparkscope.core.event.SparkEvent.StreamingQueryTerminated;
+import io.sparkscope.core.event.SparkEvent.StreamingQueryTrigger;
 import io.sparkscope.core.event.SparkEvent.TaskEnd;
 import io.sparkscope.core.event.SparkEvent.TaskStart;
 import io.sparkscope.core.event.SparkEvent.Unknown;
 import io.sparkscope.core.event.StageInfo;
+import io.sparkscope.core.event.StreamingProgress;
 import io.sparkscope.core.model.AppConfig;
 import io.sparkscope.core.model.AppSnapshot;
 import io.sparkscope.core.model.ExecutorSummary;
@@ -29,6 +35,7 @@ import io.sparkscope.core.model.JobSummary.JobStatus;
 import io.sparkscope.core.model.SqlExecutionSummary;
 import io.sparkscope.core.model.StageSummary;
 import io.sparkscope.core.model.StageSummary.StageStatus;
+import io.sparkscope.core.model.StreamingQuerySummary;
 import io.sparkscope.core.redact.SnapshotRedactor;
 import io.sparkscope.core.model.TaskTimes;
 
@@ -70,6 +77,7 @@ public final class Recorder {
     private static final Pattern LOCAL_MASTER = Pattern.compile("local(?:-cluster)?\\[(\\d+|\\*)(?:,\\s*\\d+)?]");
 
     private final RecorderOptions options;
+    private final StreamingLimits streamingLimits;
     private final double[] quantiles;
 
     private String appId;
@@ -101,13 +109,22 @@ public final class Recorder {
     /** Completed stages whose kept tasks count against the task-detail budget, oldest first. */
     private final ArrayDeque<LiveStage> detailCompleted = new ArrayDeque<>();
     private long detailRetained;
+    /** Structured Streaming query runs by run id, in the order they were first seen. */
+    private final Map<String, LiveStreamingQuery> streamingQueries = new LinkedHashMap<>();
+    /** Terminated runs, oldest first: past {@link StreamingLimits#retainedQueryRuns()} the oldest leaves. */
+    private final ArrayDeque<LiveStreamingQuery> terminatedQueries = new ArrayDeque<>();
 
     public Recorder() {
         this(RecorderOptions.DEFAULTS);
     }
 
     public Recorder(RecorderOptions options) {
+        this(options, StreamingLimits.DEFAULTS);
+    }
+
+    public Recorder(RecorderOptions options, StreamingLimits streamingLimits) {
         this.options = options;
+        this.streamingLimits = streamingLimits;
         this.quantiles = options.computedQuantiles();
     }
 
@@ -158,6 +175,22 @@ public final class Recorder {
             sql(e.executionId()).plan(e.physicalPlanDescription(), e.plan());
         } else if (event instanceof DriverAccumUpdates e) {
             onDriverAccumUpdates(e);
+        } else if (event instanceof StreamingQueryProgress e) {
+            onStreamingProgress(e);
+        } else if (event instanceof StreamingQueryIdle e) {
+            streamingQuery(e.runId(), e.queryId()).idle(e.time());
+            seen(e.time());
+        } else if (event instanceof StreamingQueryStarted e) {
+            streamingQuery(e.runId(), e.queryId()).started(e.queryId(), e.name(), e.time());
+            seen(e.time());
+        } else if (event instanceof StreamingQueryTerminated e) {
+            onStreamingTerminated(e);
+        } else if (event instanceof StreamingQueryTrigger e) {
+            // looked up after the start: a run that already left the recorder is not brought back
+            LiveStreamingQuery q = streamingQueries.get(e.runId());
+            if (q != null) {
+                q.trigger(e.kind(), e.intervalMs());
+            }
         } else if (event instanceof Unknown e) {
             unknownEventTypes.merge(e.type(), 1L, Long::sum);
         }
@@ -546,6 +579,38 @@ public final class Recorder {
         }
     }
 
+    private LiveStreamingQuery streamingQuery(String runId, String queryId) {
+        LiveStreamingQuery q = streamingQueries.get(runId);
+        if (q == null) {
+            q = new LiveStreamingQuery(runId, queryId, streamingLimits.batchesPerQuery());
+            streamingQueries.put(runId, q);
+        }
+        return q;
+    }
+
+    private void onStreamingProgress(StreamingQueryProgress e) {
+        StreamingProgress p = e.progress();
+        streamingQuery(p.runId(), p.queryId()).progress(p);
+        // Spark posts the report when the trigger ends
+        seen(p.timestamp() > 0 && p.batchDurationMs() > 0 ? p.timestamp() + p.batchDurationMs() : p.timestamp());
+    }
+
+    /**
+     * Spark's terminated event carries no time, so the run ends at the newest time seen: the same live and from the
+     * log, since both see the events in the order Spark posted them.
+     */
+    private void onStreamingTerminated(StreamingQueryTerminated e) {
+        LiveStreamingQuery q = streamingQuery(e.runId(), e.queryId());
+        if (q.terminated) {
+            return;
+        }
+        q.terminated(e.exception(), e.errorClass(), lastEventTime);
+        terminatedQueries.addLast(q);
+        while (terminatedQueries.size() > streamingLimits.retainedQueryRuns()) {
+            streamingQueries.remove(terminatedQueries.pollFirst().runId);
+        }
+    }
+
     /** Stage attempts currently holding task values (running or recently completed). */
     public int stagesHoldingValues() {
         int n = 0;
@@ -613,8 +678,12 @@ public final class Recorder {
         for (LiveSqlExecution s : sqlExecutions.values()) {
             sql.add(s.summary());
         }
+        List<StreamingQuerySummary> streaming = new ArrayList<>(streamingQueries.size());
+        for (LiveStreamingQuery q : streamingQueries.values()) {
+            streaming.add(q.summary());
+        }
         return SnapshotRedactor.redact(new AppSnapshot(appIdOrPlaceholder(), attemptId, appName, sparkUser,
                 sparkVersion, startTime, endTime, lastEventTime, complete, config, executorSummaries, jobSummaries, stageSummaries, sql,
-                driverGcTimeMs, driverMaxMemory, eventCount, unknownEventTypes));
+                driverGcTimeMs, driverMaxMemory, eventCount, unknownEventTypes, streaming));
     }
 }
