@@ -1,5 +1,6 @@
 package io.sparkscope.listener;
 
+import io.sparkscope.core.recorder.StreamingLimits;
 import io.sparkscope.store.Spool;
 
 import java.nio.file.Path;
@@ -24,6 +25,8 @@ import java.util.regex.Pattern;
  *                         (HIGH at 2×, or at the factor when above 2)
  * @param webhookUrl       {@code webhook.url}: POST a JSON notification here when the application ends with a HIGH
  *                         finding or a Regression; null for none
+ * @param streamingLimits  {@code streaming.batchesPerQuery} (batches kept per Structured Streaming query run) and
+ *                         {@code streaming.retainedQueries} (terminated runs kept)
  */
 public record ListenerConfig(
         boolean enabled,
@@ -42,7 +45,8 @@ public record ListenerConfig(
         Map<String, String> heuristics,
         double regressionFactor,
         String webhookUrl,
-        int tasksRetained) {
+        int tasksRetained,
+        StreamingLimits streamingLimits) {
 
     public static final String PREFIX = "spark.sparkscope.";
     private static final Pattern BYTES = Pattern.compile("(?i)\\s*(\\d+)\\s*([kmgt]?)i?b?\\s*");
@@ -58,7 +62,7 @@ public record ListenerConfig(
                 + ", tasksPerStage=" + tasksPerStage + ", tasksRetained=" + tasksRetained + ", spoolDir=" + spoolDir + ", spoolMaxBytes=" + spoolMaxBytes
                 + ", flushTimeoutMs=" + flushTimeoutMs + ", reportEnabled=" + reportEnabled + ", uiUrl=" + uiUrl
                 + ", regressionFactor=" + regressionFactor + ", webhookUrl=" + (webhookUrl == null ? null : "(set)")
-                + "]";
+                + ", streamingLimits=" + streamingLimits + "]";
     }
 
     /** Hides a password given inside a JDBC URL (…?password=…), for anything that prints the URL. */
@@ -101,7 +105,12 @@ public record ListenerConfig(
                 heuristics,
                 r.decimal("regression.factor", 1.5, 1.0, 1_000),
                 r.string("webhook.url", null),
-                (int) r.number("tasks.retained", 100_000, 0, 100_000_000));
+                (int) r.number("tasks.retained", 100_000, 0, 100_000_000),
+                new StreamingLimits(
+                        (int) r.number("streaming.batchesPerQuery", StreamingLimits.DEFAULTS.batchesPerQuery(), 1,
+                                1_000_000),
+                        (int) r.number("streaming.retainedQueries", StreamingLimits.DEFAULTS.retainedQueryRuns(), 0,
+                                100_000)));
     }
 
     private record Reader(Map<String, String> conf, Consumer<String> warn) {

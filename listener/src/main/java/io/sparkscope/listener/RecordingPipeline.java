@@ -66,7 +66,7 @@ final class RecordingPipeline {
         this.config = config;
         this.queue = new ArrayBlockingQueue<>(config.queueCapacity());
         this.recorder = new Recorder(RecorderOptions.DEFAULTS.withTasksPerStage(config.tasksPerStage())
-                .withRetainedDetailTasks(config.tasksRetained()));
+                .withRetainedDetailTasks(config.tasksRetained()), config.streamingLimits());
         this.delivery = delivery;
         this.diagnose = diagnose;
         this.onFinal = onFinal;

@@ -1,0 +1,165 @@
+package io.sparkscope.listener;
+
+import io.sparkscope.core.analysis.EventLogAnalysis;
+import io.sparkscope.core.eventlog.EventLogReader;
+import io.sparkscope.core.eventlog.EventLogSource;
+import io.sparkscope.core.model.AppSnapshot;
+import io.sparkscope.core.model.StreamingBatch;
+import io.sparkscope.core.model.StreamingQuerySummary;
+import io.sparkscope.core.model.json.SnapshotCodec;
+import io.sparkscope.core.recorder.RecorderOptions;
+import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.SparkSession;
+import org.apache.spark.sql.streaming.StreamingQuery;
+import org.apache.spark.sql.streaming.StreamingQueryProgress;
+import org.apache.spark.sql.streaming.Trigger;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+import static org.apache.spark.sql.functions.col;
+import static org.apache.spark.sql.functions.window;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * A real Structured Streaming query in local mode (rate source → windowed count with a watermark → noop sink, a
+ * 200 ms trigger), run twice from one checkpoint, recorded live by the listener and read back from the same run's
+ * event log: the same query runs, batches and numbers both ways, and the numbers Spark itself reported.
+ */
+class ListenerStreamingTest {
+    static final String QUERY_NAME = "windowed_counts";
+
+    @Test
+    void liveRecordingOfAStreamingQueryEqualsItsEventLog(@TempDir Path dir) throws Exception {
+        SparkSession spark = LocalSpark.start("streaming", Map.of(
+                "spark.sql.shuffle.partitions", "2",
+                "spark.sparkscope.spool.dir", dir.resolve("spool").toString(),
+                "spark.eventLog.enabled", "true",
+                "spark.eventLog.dir", dir.toUri().toString()));
+        String appId = spark.sparkContext().applicationId();
+        List<StreamingQueryProgress> reported = new ArrayList<>();
+        List<String> runIds = new ArrayList<>();
+        String queryId = null;
+        for (int run = 0; run < 2; run++) {
+            StreamingQuery q = start(spark, dir.resolve("checkpoint"));
+            awaitBatches(q, run == 0 ? 12 : 6);
+            q.stop();
+            reported.addAll(List.of(q.recentProgress()));
+            runIds.add(q.runId().toString());
+            queryId = q.id().toString();
+        }
+        spark.stop();
+
+        AppSnapshot live = SparkscopeListener.latest().lastSnapshot();
+        assertNotNull(live, "the listener made a snapshot");
+        assertEquals(appId, live.appId());
+        EventLogSource log = EventLogReader.discover(dir).stream()
+                .filter(l -> l.path().getFileName().toString().contains(appId)).findFirst().orElseThrow();
+        List<String> problems = new ArrayList<>();
+        AppSnapshot replayed = EventLogAnalysis.analyze(log, RecorderOptions.DEFAULTS, problems::add).snapshot();
+        assertEquals(List.of(), problems, "Spark's own log reads without a warning");
+        assertTrue(replayed.unknownEventTypes().keySet().stream().noneMatch(t -> t.contains("streaming")),
+                "every streaming event type is decoded: " + replayed.unknownEventTypes());
+
+        checkAgainstSpark(live, queryId, runIds, reported);
+        assertEquals("ProcessingTime", live.streamingQueries().get(0).triggerKind(), "looked up on the running query");
+        assertEquals(200, live.streamingQueries().get(0).triggerIntervalMs());
+        assertEquals(-1, replayed.streamingQueries().get(0).triggerIntervalMs(), "the event log does not carry it");
+        assertEquals(json(withoutTrigger(replayed)), json(withoutTrigger(live)),
+                "live and replayed streaming queries differ");
+    }
+
+    static StreamingQuery start(SparkSession spark, Path checkpoint) throws Exception {
+        Dataset<Row> rate = spark.readStream().format("rate").option("rowsPerSecond", "40")
+                .option("numPartitions", "2").load();
+        Dataset<Row> counts = rate.withWatermark("timestamp", "1 second")
+                .groupBy(window(col("timestamp"), "1 second")).count();
+        return counts.writeStream().format("noop").queryName(QUERY_NAME).outputMode("update")
+                .option("checkpointLocation", checkpoint.toString())
+                .trigger(Trigger.ProcessingTime(200)).start();
+    }
+
+    /** Waits for {@code n} more batches of this run (a loaded machine takes seconds for the first). */
+    static void awaitBatches(StreamingQuery q, int n) throws InterruptedException {
+        long deadline = System.nanoTime() + Duration.ofMinutes(5).toNanos();
+        while (q.recentProgress().length < n) {
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("only " + q.recentProgress().length + " batches in 5 minutes");
+            }
+            if (q.exception().isDefined()) {
+                throw new AssertionError("the query failed: " + q.exception().get());
+            }
+            Thread.sleep(100);
+        }
+    }
+
+    /** Our batches hold the numbers Spark's progress objects report. */
+    static void checkAgainstSpark(AppSnapshot s, String queryId, List<String> runIds,
+                                  List<StreamingQueryProgress> reported) {
+        List<StreamingQuerySummary> runs = s.streamingQueries();
+        assertEquals(runIds, runs.stream().map(StreamingQuerySummary::runId).toList(), "one entry per run, in order");
+        assertNotEquals(runIds.get(0), runIds.get(1));
+        for (StreamingQuerySummary run : runs) {
+            assertEquals(queryId, run.queryId(), "a restart from the checkpoint keeps the query id");
+            assertEquals(QUERY_NAME, run.name());
+            assertEquals(StreamingQuerySummary.Status.STOPPED, run.status());
+            assertTrue(run.startTime() > 0 && run.endTime() >= run.startTime());
+            assertEquals(run.totals().batches(), run.recentBatches().size(), "a few dozen batches fit the window");
+        }
+        long firstOfSecondRun = runs.get(1).recentBatches().get(0).batchId();
+        assertTrue(firstOfSecondRun > runs.get(0).totals().lastBatchId(), "batch ids go on across runs");
+        int matched = 0;
+        for (StreamingQueryProgress p : reported) {
+            StreamingQuerySummary run = runs.stream().filter(r -> r.runId().equals(p.runId().toString()))
+                    .findFirst().orElseThrow();
+            StreamingBatch b = run.recentBatches().stream().filter(x -> x.batchId() == p.batchId()).findFirst()
+                    .orElseThrow(() -> new AssertionError("batch " + p.batchId() + " not recorded"));
+            assertEquals(p.numInputRows(), b.numInputRows(), "numInputRows of batch " + p.batchId());
+            assertEquals(p.batchDuration(), b.durationMs());
+            assertEquals(p.durationMs().get("addBatch"), b.durationParts().get("addBatch"));
+            assertEquals(p.durationMs().get("triggerExecution"), b.durationParts().get("triggerExecution"));
+            assertEquals(p.sink().numOutputRows(), b.numOutputRows());
+            assertEquals(rate(p.processedRowsPerSecond()), b.processedRowsPerSecond(), 1e-9);
+            assertEquals(rate(p.inputRowsPerSecond()), b.inputRowsPerSecond(), 1e-9);
+            assertEquals(p.stateOperators()[0].numRowsTotal(), b.stateOperators().get(0).numRowsTotal());
+            assertEquals(p.stateOperators()[0].memoryUsedBytes(), b.stateOperators().get(0).memoryUsedBytes());
+            assertEquals(2, b.stateOperators().get(0).numShufflePartitions());
+            assertTrue(b.watermark() >= 0, "the query defines a watermark");
+            matched++;
+        }
+        assertTrue(matched >= 18, matched + " batches compared");
+        long rows = runs.stream().mapToLong(r -> r.totals().inputRows()).sum();
+        assertTrue(rows > 0, "rows were read");
+    }
+
+    private static double rate(double r) {
+        return Double.isNaN(r) || Double.isInfinite(r) ? -1 : r;
+    }
+
+    /** The trigger is what only the live listener can know; everything else must agree. */
+    static List<StreamingQuerySummary> withoutTrigger(AppSnapshot s) {
+        return s.streamingQueries().stream().map(q -> new StreamingQuerySummary(q.queryId(), q.runId(), q.name(),
+                q.startTime(), q.endTime(), q.status(), q.exception(), q.errorClass(), null, -1, q.sinkDescription(),
+                q.lastProgressTime(), new io.sparkscope.core.model.StreamingTotals(q.totals().batches(),
+                q.totals().idleTriggers(), q.totals().firstBatchId(), q.totals().lastBatchId(),
+                q.totals().firstBatchTime(), q.totals().lastBatchEndTime(), q.totals().inputRows(),
+                q.totals().outputRows(), q.totals().batchDurationMs(), q.totals().maxBatchDurationMs(),
+                q.totals().durationPartsMs(), q.totals().behindBatches(), q.totals().longestBehind(),
+                q.totals().currentBehind(), -1, q.totals().rowsDroppedByWatermark(), q.totals().watermarkDefined(),
+                q.totals().lastWatermark(), q.totals().watermarkAdvances(), q.totals().stateOperators()),
+                q.recentBatches())).toList();
+    }
+
+    static String json(Object o) throws Exception {
+        return SnapshotCodec.mapper().writeValueAsString(o);
+    }
+}
