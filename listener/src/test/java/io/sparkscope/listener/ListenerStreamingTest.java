@@ -40,11 +40,12 @@ class ListenerStreamingTest {
 
     @Test
     void liveRecordingOfAStreamingQueryEqualsItsEventLog(@TempDir Path dir) throws Exception {
+        java.nio.file.Files.createDirectories(dir.resolve("events"));
         SparkSession spark = LocalSpark.start("streaming", Map.of(
                 "spark.sql.shuffle.partitions", "2",
                 "spark.sparkscope.spool.dir", dir.resolve("spool").toString(),
                 "spark.eventLog.enabled", "true",
-                "spark.eventLog.dir", dir.toUri().toString()));
+                "spark.eventLog.dir", dir.resolve("events").toUri().toString()));
         String appId = spark.sparkContext().applicationId();
         List<StreamingQueryProgress> reported = new ArrayList<>();
         List<String> runIds = new ArrayList<>();
@@ -62,7 +63,7 @@ class ListenerStreamingTest {
         AppSnapshot live = SparkscopeListener.latest().lastSnapshot();
         assertNotNull(live, "the listener made a snapshot");
         assertEquals(appId, live.appId());
-        EventLogSource log = EventLogReader.discover(dir).stream()
+        EventLogSource log = EventLogReader.discover(dir.resolve("events")).stream()
                 .filter(l -> l.path().getFileName().toString().contains(appId)).findFirst().orElseThrow();
         List<String> problems = new ArrayList<>();
         AppSnapshot replayed = EventLogAnalysis.analyze(log, RecorderOptions.DEFAULTS, problems::add).snapshot();
