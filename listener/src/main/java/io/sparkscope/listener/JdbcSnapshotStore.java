@@ -3,22 +3,23 @@ package io.sparkscope.listener;
 import com.zaxxer.hikari.HikariDataSource;
 import io.sparkscope.core.heuristics.Finding;
 import io.sparkscope.core.model.AppSnapshot;
-import io.sparkscope.store.Findings;
-import io.sparkscope.store.PreviousRuns;
 import io.sparkscope.store.SchemaManager;
 import io.sparkscope.store.SchemaStatus;
-import io.sparkscope.store.SnapshotWriter;
 import io.sparkscope.store.StoreDataSources;
+import io.sparkscope.store.ingest.IngestResult;
+import io.sparkscope.store.ingest.IngestService;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.sql.SQLTransientConnectionException;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.BiConsumer;
 
 /**
- * Writes snapshots into PostgreSQL through the store module. The pool is created lazily and never fails at
- * creation, so an absent database only shows up as failed writes (which the delivery thread spools and retries).
+ * Writes snapshots into PostgreSQL through the store's {@link IngestService}, as every other way in does. The pool is
+ * created lazily and never fails at creation, so an absent database only shows up as failed writes (which the
+ * delivery thread spools and retries); a snapshot the database refuses is a {@link SnapshotRejectedException}.
  * On the first connection it checks the schema: an empty or older one is migrated, a newer one is refused with a
  * clear message (this listener would not understand it).
  */
@@ -26,11 +27,11 @@ final class JdbcSnapshotStore implements SnapshotStore {
     private static final Logger LOG = LoggerFactory.getLogger(JdbcSnapshotStore.class);
 
     private final ListenerConfig cfg;
-    private final SnapshotWriter writer = new SnapshotWriter();
     private HikariDataSource dataSource;
+    private IngestService ingest;
     private boolean schemaChecked;
     private final BiConsumer<AppSnapshot, List<Finding>> onCompleteWritten;
-    private final AtomicBoolean regressionFailureLogged = new AtomicBoolean();
+    private final AtomicBoolean warningLogged = new AtomicBoolean();
 
     JdbcSnapshotStore(ListenerConfig cfg) {
         this(cfg, (s, f) -> { });
@@ -49,6 +50,11 @@ final class JdbcSnapshotStore implements SnapshotStore {
     public synchronized void write(AppSnapshot snapshot, List<Finding> findings) throws Exception {
         if (dataSource == null) {
             dataSource = StoreDataSources.pooled(cfg.jdbcUrl(), cfg.jdbcUser(), cfg.jdbcPassword(), 2, 1_000);
+            ingest = IngestService.builder(dataSource)
+                    .regressionFactor(cfg.regressionFactor())
+                    .onWritten(onCompleteWritten)
+                    .warnings(this::warnOnce)
+                    .build();
         }
         if (!schemaChecked) {
             SchemaStatus status = SchemaManager.check(dataSource);
@@ -63,25 +69,20 @@ final class JdbcSnapshotStore implements SnapshotStore {
             }
             schemaChecked = true;
         }
-        List<Finding> all = findings;
-        if (snapshot.complete()) {
-            try {
-                all = PreviousRuns.withRegression(dataSource, snapshot, findings, cfg.regressionFactor(),
-                        PreviousRuns.DEFAULT_LIMIT);
-            } catch (Exception e) {
-                if (regressionFailureLogged.compareAndSet(false, true)) {
-                    LOG.warn("Sparkscope: cannot compare with previous runs ({}); no Regression finding",
-                            SnapshotDelivery.oneLine(e));
-                }
-            }
+        IngestResult result = ingest.ingest(snapshot, findings);
+        switch (result.outcome()) {
+            case WRITTEN, UNCHANGED, SKIPPED_STALE -> { }
+            case DATABASE_UNAVAILABLE -> throw new SQLTransientConnectionException(result.reason());
+            case FAILED -> throw new SnapshotRejectedException(result.reason());
         }
-        writer.write(dataSource, snapshot, Findings.stored(all));
-        if (snapshot.complete()) {
-            try {
-                onCompleteWritten.accept(snapshot, all);
-            } catch (RuntimeException e) {
-                LOG.debug("Sparkscope: after-write hook failed", e);
-            }
+    }
+
+    /** Regression lookups and hooks that fail are worth one line, not one per snapshot. */
+    private void warnOnce(String warning) {
+        if (warningLogged.compareAndSet(false, true)) {
+            LOG.warn("Sparkscope: {}", warning);
+        } else {
+            LOG.debug("Sparkscope: {}", warning);
         }
     }
 

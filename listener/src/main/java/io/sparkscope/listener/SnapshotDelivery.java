@@ -39,6 +39,7 @@ final class SnapshotDelivery implements Runnable {
     private boolean busy;
     private final AtomicBoolean outageLogged = new AtomicBoolean();
     private final AtomicBoolean spoolFullLogged = new AtomicBoolean();
+    private final AtomicBoolean rejectionLogged = new AtomicBoolean();
     private final AtomicLong droppedBytes = new AtomicLong();
     private final AtomicLong writes = new AtomicLong();
     private final Thread thread;
@@ -201,6 +202,21 @@ final class SnapshotDelivery implements Runnable {
                 if (isFinal) {
                     markFinalHandled();
                 }
+            } catch (SnapshotRejectedException e) {
+                // The database is there but will not take this snapshot: no outage, nothing to wait for. Keep it in
+                // the spool (an import --spool can deliver it once the cause is fixed) and go on recording; the next
+                // snapshot is tried as usual.
+                if (rejectionLogged.compareAndSet(false, true)) {
+                    LOG.warn("Sparkscope: the database refused the snapshot of {} ({}); keeping it in {} and "
+                            + "recording on", snapshot.appId(), e.getMessage(), spool.dir());
+                }
+                spoolQuietly(snapshot);
+                lastFailed = false;
+                backoff = 500;
+                outageLogged.set(false);
+                if (isFinal) {
+                    markFinalHandled();
+                }
             } catch (Throwable t) {
                 lastFailed = true;
                 backoff = Math.min(maxBackoffMs, backoff * 2);
@@ -254,12 +270,23 @@ final class SnapshotDelivery implements Runnable {
         }
     }
 
-    /** Delivers snapshots spooled by earlier runs; stops at the first failure. */
+    /**
+     * Delivers snapshots spooled by earlier runs; stops at the first outage. A file the database refuses stays in the
+     * spool and the next one is tried.
+     */
     private void deliverSpooled() {
         try {
             for (Path file : spool.files()) {
                 AppSnapshot s = spool.load(file);
-                store.write(s, diagnose.apply(s));
+                try {
+                    store.write(s, diagnose.apply(s));
+                } catch (SnapshotRejectedException e) {
+                    if (rejectionLogged.compareAndSet(false, true)) {
+                        LOG.warn("Sparkscope: the database refused the spooled snapshot {} ({}); left in the spool",
+                                file, e.getMessage());
+                    }
+                    continue;
+                }
                 java.nio.file.Files.deleteIfExists(file);
                 LOG.info("Sparkscope: delivered spooled snapshot of {}", s.appId());
             }

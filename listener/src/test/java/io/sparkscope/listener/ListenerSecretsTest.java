@@ -7,7 +7,9 @@ import io.sparkscope.store.SnapshotReader;
 import io.sparkscope.store.TestDb;
 import org.apache.spark.SparkContext;
 import org.apache.spark.api.java.JavaSparkContext;
+import org.apache.spark.scheduler.SparkListenerExecutorAdded;
 import org.apache.spark.scheduler.SparkListenerExecutorRemoved;
+import org.apache.spark.scheduler.cluster.ExecutorInfo;
 import org.apache.spark.sql.SparkSession;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -87,6 +89,10 @@ class ListenerSecretsTest {
             } catch (Exception expected) {
                 // the SQL execution fails on purpose, with the token in its error message
             }
+            // An executor must be known before its removal counts (a removal of an unknown executor is ignored, as
+            // in Spark), so it is added first.
+            sc.listenerBus().post(new SparkListenerExecutorAdded(System.currentTimeMillis(), "7",
+                    new ExecutorInfo("localhost", 1, scala.collection.immutable.Map$.MODULE$.empty())));
             sc.listenerBus().post(new SparkListenerExecutorRemoved(System.currentTimeMillis(), "7",
                     "Container lost; token=" + SECRETS.get("executor remove reason")));
             spark.stop();

@@ -2,97 +2,241 @@ package io.sparkscope.store;
 
 import io.sparkscope.core.analysis.prediction.RegressionCheck;
 import io.sparkscope.core.heuristics.Finding;
+import io.sparkscope.core.event.TaskMetric;
 import io.sparkscope.core.model.AppSnapshot;
+import io.sparkscope.core.model.StageSummary;
 
-import javax.sql.DataSource;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
+import java.util.Objects;
 import java.util.Optional;
 
 /**
- * The previous COMPLETE runs of an application name, as light rows (durations and task time from the application
- * table, no snapshots read), for the {@link RegressionCheck} (issue 7, item 4).
+ * The previous COMPLETE runs of an application, as light rows (durations and task time from the application table,
+ * no snapshots read), for the {@link RegressionCheck}.
+ *
+ * <p>The set a run is compared with depends only on what is stored, never on the order it was stored in: the last
+ * {@code limit} COMPLETE runs of the same application that <em>started</em> before it, ties on the start time broken
+ * by the natural key. When a run is stored that belongs to the set of runs stored earlier (an old log imported late),
+ * {@link #laterRunsAffected} names the later runs whose Regression finding must be computed again.
+ *
+ * <p>"The same application" is, for now, the same application name: {@link #group} and {@link #GROUP_COLUMN} are the
+ * only places that say so.
  */
 public final class PreviousRuns {
     public static final int DEFAULT_LIMIT = 10;
 
-    private static final String SQL = "SELECT app_id, attempt_id, duration_ms, total_run_time_ms FROM application"
-            + " WHERE name = ? AND status = 'COMPLETE' AND start_time < ? AND NOT (app_id = ? AND attempt_id = ?)"
-            + " ORDER BY start_time DESC, app_pk DESC LIMIT ?";
+    /** The application column runs are grouped by; {@link #group} gives the same value for a snapshot. */
+    private static final String GROUP_COLUMN = "name";
+
+    private static final String RUN_COLUMNS = "app_id, attempt_id, start_time, duration_ms, total_run_time_ms";
+
+    private static final String BEFORE_SQL = "SELECT " + RUN_COLUMNS + " FROM application WHERE " + GROUP_COLUMN
+            + " = ? AND status = 'COMPLETE' AND start_time < ?"
+            + " ORDER BY start_time DESC, app_id COLLATE \"C\" DESC, attempt_id COLLATE \"C\" DESC LIMIT ?";
+
+    private static final String AFTER_SQL = "SELECT " + RUN_COLUMNS + " FROM application WHERE " + GROUP_COLUMN
+            + " = ? AND status = 'COMPLETE' AND start_time > ?"
+            + " ORDER BY start_time, app_id COLLATE \"C\", attempt_id COLLATE \"C\" LIMIT ?";
+
+    private static final String ONE_SQL = "SELECT " + RUN_COLUMNS + ", " + GROUP_COLUMN + ", status = 'COMPLETE'"
+            + " FROM application WHERE app_id = ? AND attempt_id = ?";
+
+    /**
+     * Newest first, as {@link #BEFORE_SQL} orders them: ties on the start time by app and attempt id, compared as
+     * the "C" collation does (by code point, like {@link String#compareTo} for the ids Spark makes), never by the
+     * order the runs were stored in.
+     */
+    static final Comparator<Run> NEWEST_FIRST = Comparator.comparingLong(Run::startTime)
+            .thenComparing(Run::appId).thenComparing(r -> ApplicationRow.attemptKey(r.attemptId())).reversed();
+
+    /**
+     * One run as the regression check sees it.
+     *
+     * @param group      what groups runs of the same application ({@link #group})
+     * @param taskTimeMs Σ executor run time over all stage attempts, as {@link RegressionCheck#taskTimeMs}
+     */
+    public record Run(String appId, String attemptId, String group, long startTime, boolean complete, long durationMs,
+                      long taskTimeMs) {
+        public static Run of(AppSnapshot s) {
+            long taskTime = 0;
+            for (StageSummary st : s.stages()) {
+                // as the application row's total_run_time_ms, which the stored runs are read from
+                taskTime += st.totals() == null ? 0 : st.totals().get(TaskMetric.EXECUTOR_RUN_TIME);
+            }
+            return new Run(s.appId(), s.attemptId(), PreviousRuns.group(s), s.startTime(), s.complete(), s.durationMs(), taskTime);
+        }
+
+        public boolean sameApplicationAttempt(Run other) {
+            return appId.equals(other.appId) && Objects.equals(attemptId, other.attemptId);
+        }
+
+        /** Whether this run has previous runs, and can be one: complete, and of a known application. */
+        public boolean comparable() {
+            return complete && group != null;
+        }
+
+        RegressionCheck.Run check() {
+            return new RegressionCheck.Run(appId, attemptId, durationMs, taskTimeMs);
+        }
+    }
+
+    /**
+     * A later run whose set of previous runs changed.
+     *
+     * @param regression its Regression finding against the set as stored now (empty: it has none any more)
+     */
+    public record Affected(Run run, Optional<Finding> regression) {
+    }
 
     private PreviousRuns() {
     }
 
+    /** What groups the runs of one application (null: the run is compared with nothing). */
+    public static String group(AppSnapshot s) {
+        return s.appName();
+    }
+
     /**
-     * The last {@code limit} COMPLETE runs named {@code appName} that started before {@code startTime}, newest first,
-     * excluding the run {@code (appId, attemptId)} itself.
+     * The last {@code limit} COMPLETE runs of {@code group} that started before {@code startTime}, newest first.
      */
-    public static List<RegressionCheck.Run> before(Connection c, String appName, long startTime, String appId,
-                                                   String attemptId, int limit) throws SQLException {
-        List<RegressionCheck.Run> runs = new ArrayList<>();
-        if (appName == null || limit <= 0) {
+    public static List<Run> before(Connection c, String group, long startTime, int limit) throws SQLException {
+        return runs(c, BEFORE_SQL, group, startTime, limit);
+    }
+
+    /** The first {@code limit} COMPLETE runs of {@code group} that started after {@code startTime}, oldest first. */
+    static List<Run> after(Connection c, String group, long startTime, int limit) throws SQLException {
+        return runs(c, AFTER_SQL, group, startTime, limit);
+    }
+
+    /** The stored light row of one application attempt, if stored. */
+    public static Optional<Run> stored(Connection c, String appId, String attemptId) throws SQLException {
+        try (PreparedStatement st = c.prepareStatement(ONE_SQL)) {
+            st.setString(1, appId);
+            st.setString(2, ApplicationRow.attemptKey(attemptId));
+            try (ResultSet rs = st.executeQuery()) {
+                if (!rs.next()) {
+                    return Optional.empty();
+                }
+                Run r = run(rs);
+                return Optional.of(new Run(r.appId(), r.attemptId(), rs.getString(6), r.startTime(),
+                        rs.getBoolean(7), r.durationMs(), r.taskTimeMs()));
+            }
+        }
+    }
+
+    private static List<Run> runs(Connection c, String sql, String group, long startTime, int limit)
+            throws SQLException {
+        List<Run> runs = new ArrayList<>();
+        if (group == null || limit <= 0) {
             return runs;
         }
-        try (PreparedStatement st = c.prepareStatement(SQL)) {
-            st.setString(1, appName);
+        try (PreparedStatement st = c.prepareStatement(sql)) {
+            st.setString(1, group);
             st.setLong(2, startTime);
-            st.setString(3, appId == null ? "" : appId);
-            st.setString(4, attemptId == null ? "" : attemptId);
-            st.setInt(5, limit);
+            st.setInt(3, limit);
             try (ResultSet rs = st.executeQuery()) {
                 while (rs.next()) {
-                    String attempt = rs.getString(2);
-                    runs.add(new RegressionCheck.Run(rs.getString(1), attempt == null || attempt.isEmpty() ? null
-                            : attempt, rs.getLong(3), rs.getLong(4)));
+                    Run r = run(rs);
+                    runs.add(new Run(r.appId(), r.attemptId(), group, r.startTime(), true, r.durationMs(),
+                            r.taskTimeMs()));
                 }
             }
         }
         return runs;
     }
 
-    public static List<RegressionCheck.Run> before(DataSource ds, String appName, long startTime, String appId,
-                                                   String attemptId, int limit) throws SQLException {
-        try (Connection c = ds.getConnection()) {
-            return before(c, appName, startTime, appId, attemptId, limit);
-        }
+    private static Run run(ResultSet rs) throws SQLException {
+        String attempt = rs.getString(2);
+        return new Run(rs.getString(1), attempt == null || attempt.isEmpty() ? null : attempt, null, rs.getLong(3),
+                false, rs.getLong(4), rs.getLong(5));
     }
 
     /**
-     * The Regression finding for a COMPLETE snapshot against its stored predecessors; empty for a running snapshot,
-     * one without a name, or one not slower by {@code lowFactor}. HIGH at {@link RegressionCheck#highFactorFor}.
+     * The Regression finding of a COMPLETE snapshot against its stored predecessors; empty for a running snapshot,
+     * one without a group, or one not slower by {@code lowFactor}. HIGH at {@link RegressionCheck#highFactorFor}.
      */
-    public static Optional<Finding> regression(DataSource ds, AppSnapshot run, double lowFactor, int limit)
+    public static Optional<Finding> regression(Connection c, AppSnapshot run, double lowFactor, int limit)
             throws SQLException {
-        if (!run.complete() || run.appName() == null) {
+        Run r = Run.of(run);
+        if (!r.comparable()) {
             return Optional.empty();
         }
-        List<RegressionCheck.Run> previous = before(ds, run.appName(), run.startTime(), run.appId(), run.attemptId(),
-                limit);
-        return RegressionCheck.check(RegressionCheck.Run.of(run), run.appName(), previous, lowFactor,
-                RegressionCheck.highFactorFor(lowFactor));
+        return regression(r, before(c, r.group(), r.startTime(), limit), lowFactor);
+    }
+
+    /** The check itself, on light rows; {@code previous} newest first, as {@link #before} gives them. */
+    static Optional<Finding> regression(Run run, List<Run> previous, double lowFactor) {
+        if (!run.comparable()) {
+            return Optional.empty();
+        }
+        List<RegressionCheck.Run> runs = previous.stream().map(Run::check).toList();
+        return RegressionCheck.check(run.check(), run.group(), runs, lowFactor, RegressionCheck.highFactorFor(lowFactor));
     }
 
     /**
-     * {@code findings} with the Regression finding added (any Regression finding already in it is replaced), or
-     * {@code findings} unchanged when there is none.
+     * {@code findings} with {@code regression} in place of any Regression finding it holds (at the end, where a
+     * fresh analysis puts it), or {@code findings} itself when that changes nothing.
      */
-    public static List<Finding> withRegression(DataSource ds, AppSnapshot run, List<Finding> findings,
-                                               double lowFactor, int limit) throws SQLException {
-        Optional<Finding> r = regression(ds, run, lowFactor, limit);
+    public static List<Finding> withRegression(List<Finding> findings, Optional<Finding> regression) {
         List<Finding> out = new ArrayList<>();
         for (Finding f : findings) {
             if (!RegressionCheck.HEURISTIC.equals(f.heuristic())) {
                 out.add(f);
             }
         }
-        if (r.isEmpty() && out.size() == findings.size()) {
+        if (regression.isEmpty() && out.size() == findings.size()) {
             return findings;
         }
-        r.ifPresent(out::add);
+        regression.ifPresent(out::add);
         return List.copyOf(out);
+    }
+
+    /**
+     * The later runs whose Regression finding changed because {@code now} was just stored where {@code old} was
+     * before (empty: it was not stored): the first {@code 2 × limit} COMPLETE runs of its group that started after
+     * it (a run further on has {@code limit} closer predecessors, so its set cannot contain this one; the margin
+     * covers runs that share a start time). Each is checked against its previous runs as stored now and as they were
+     * with {@code old}; only those where the two results differ are returned.
+     */
+    public static List<Affected> laterRunsAffected(Connection c, Optional<Run> old, Run now, double lowFactor,
+                                                   int limit) throws SQLException {
+        List<Affected> out = new ArrayList<>();
+        if (!now.comparable() && old.map(o -> !o.comparable()).orElse(true)) {
+            return out;
+        }
+        String group = now.group() != null ? now.group() : old.get().group();
+        long start = Math.min(now.startTime(), old.map(Run::startTime).orElse(now.startTime()));
+        for (Run later : after(c, group, start, 2 * limit)) {
+            if (later.sameApplicationAttempt(now)) {
+                continue;
+            }
+            List<Run> stored = before(c, group, later.startTime(), limit + 1);
+            List<Run> current = stored.subList(0, Math.min(limit, stored.size()));
+            List<Run> previously = new ArrayList<>();
+            for (Run r : stored) {
+                if (!r.sameApplicationAttempt(now)) {
+                    previously.add(r);
+                }
+            }
+            old.filter(o -> o.comparable() && group.equals(o.group()) && o.startTime() < later.startTime())
+                    .ifPresent(previously::add);
+            previously.sort(NEWEST_FIRST);
+            List<Run> then = previously.subList(0, Math.min(limit, previously.size()));
+            if (then.equals(current)) {
+                continue;
+            }
+            Optional<Finding> before = regression(later, then, lowFactor);
+            Optional<Finding> after = regression(later, current, lowFactor);
+            if (!before.equals(after)) {
+                out.add(new Affected(later, after));
+            }
+        }
+        return out;
     }
 }

@@ -25,7 +25,8 @@ import java.util.Set;
  *
  * <ul>
  *   <li>Every row is an upsert on its natural key (DESIGN.md §4), so replays and retries never duplicate; an
- *       unchanged row is not rewritten at all (the upsert's {@code WHERE … IS DISTINCT FROM}).</li>
+ *       unchanged row is not rewritten at all (the upsert's {@code WHERE … IS DISTINCT FROM}). A write that changed
+ *       no row at all is reported {@link WriteResult.Outcome#UNCHANGED} (PostgreSQL's own row counts tell).</li>
  *   <li>Child rows the snapshot no longer has (tasks displaced by slower ones, findings no longer produced, …) are
  *       deleted in the same transaction, so the database holds exactly the latest snapshot.</li>
  *   <li>The task rows of a stage attempt whose kept tasks did not change since the stored snapshot (same
@@ -115,20 +116,26 @@ public final class SnapshotWriter {
         List<StoredFinding> fs = findings == null ? List.of() : findings;
         boolean autoCommit = c.getAutoCommit();
         c.setAutoCommit(false);
+        WriteResult result;
         try {
-            WriteResult result = writeLocked(c, snapshot, fs, force);
+            result = writeLocked(c, snapshot, fs, force);
             c.commit();
-            return result;
         } catch (SQLException | RuntimeException e) {
+            // On a connection the database just lost, these fail too: the first error is the one that says why.
             try {
                 c.rollback();
             } catch (SQLException suppressed) {
                 e.addSuppressed(suppressed);
             }
+            try {
+                c.setAutoCommit(autoCommit);
+            } catch (SQLException suppressed) {
+                e.addSuppressed(suppressed);
+            }
             throw e;
-        } finally {
-            c.setAutoCommit(autoCommit);
         }
+        c.setAutoCommit(autoCommit);
+        return result;
     }
 
     private WriteResult writeLocked(Connection c, AppSnapshot s, List<StoredFinding> findings, boolean force)
@@ -138,6 +145,7 @@ public final class SnapshotWriter {
         if (!force && existing.isPresent() && isStale(existing.get(), s)) {
             return new WriteResult(existing.get().pk(), WriteResult.Outcome.SKIPPED_STALE, 0);
         }
+        long changesBefore = existing.isPresent() ? rowChanges(c) : -1;
         long appPk = ApplicationRow.upsert(c, s, findings,
                 existing.map(e -> OptionalLong.of(e.pk())).orElse(OptionalLong.empty()));
         Map<Long, Long> digests = SnapshotRows.taskDigests(s);
@@ -165,7 +173,28 @@ public final class SnapshotWriter {
                         : upsertBatched(c, appPk, e.getKey(), e.getValue());
             }
         }
-        return new WriteResult(appPk, WriteResult.Outcome.WRITTEN, n);
+        boolean noRowChanged = changesBefore >= 0 && rowChanges(c) == changesBefore;
+        return new WriteResult(appPk, noRowChanged ? WriteResult.Outcome.UNCHANGED : WriteResult.Outcome.WRITTEN, n);
+    }
+
+    /**
+     * PostgreSQL's count of the rows this session inserted, updated or deleted in the store's tables (the counters
+     * behind {@code pg_stat_xact_user_tables}, for the tables on the search path; the session-private staging tables
+     * are temporary and left out), or -1 where the server keeps no counts ({@code track_counts} off). Every upsert
+     * skips rows whose values are already stored and every stale-row delete finds nothing when nothing is stale, so
+     * the count does not move during a rewrite of what the database already holds. Only its change within one
+     * transaction means anything: it may still include earlier transactions of the session that the server has not
+     * yet folded into its statistics (it does so between transactions, at most once a second).
+     */
+    static long rowChanges(Connection c) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("SELECT current_setting('track_counts') = 'on',"
+                + " coalesce(sum(pg_stat_get_xact_tuples_inserted(c.oid) + pg_stat_get_xact_tuples_updated(c.oid)"
+                + " + pg_stat_get_xact_tuples_deleted(c.oid)), 0) FROM pg_class c WHERE c.relkind = 'r'"
+                + " AND c.relpersistence = 'p' AND c.relnamespace = ANY (CAST(current_schemas(false) AS regnamespace[]))");
+             ResultSet rs = ps.executeQuery()) {
+            rs.next();
+            return rs.getBoolean(1) ? rs.getLong(2) : -1;
+        }
     }
 
     /** Tables with enough rows to go through COPY (none when the connection is not pgjdbc's). */

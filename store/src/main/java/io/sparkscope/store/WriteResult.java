@@ -2,13 +2,17 @@ package io.sparkscope.store;
 
 /**
  * @param appPk   the application's surrogate key (0 when skipped before it existed)
- * @param outcome whether the snapshot was written
- * @param rows    child rows upserted (application row excluded)
+ * @param outcome whether the snapshot was written, and whether that changed anything
+ * @param rows    child rows shipped (application row excluded); shipped rows that equal the stored ones are not
+ *                rewritten, so this is no measure of change: see {@link #changed()}
  */
 public record WriteResult(long appPk, Outcome outcome, long rows) {
 
     public enum Outcome {
+        /** Written, and at least one stored row was inserted, updated or deleted. */
         WRITTEN,
+        /** Written, and the database already held exactly this: no row was inserted, updated or deleted. */
+        UNCHANGED,
         /**
          * The database already holds a newer snapshot of this application (more events, or complete while this one
          * is not): a late retry or a stale spool entry must not roll it back.
@@ -16,7 +20,13 @@ public record WriteResult(long appPk, Outcome outcome, long rows) {
         SKIPPED_STALE
     }
 
+    /** The database now holds this snapshot: it was written, or it was what the database held already. */
     public boolean written() {
+        return outcome != Outcome.SKIPPED_STALE;
+    }
+
+    /** The write changed what is stored. */
+    public boolean changed() {
         return outcome == Outcome.WRITTEN;
     }
 }

@@ -28,7 +28,10 @@ class ManyShortJobsTest {
     @Test
     void foundBesideTheBuiltInHeuristicsAndFires() {
         List<Finding> findings = Diagnoser.defaults().diagnose(appWithShortJobs(150).snapshot());
-        assertTrue(findings.stream().anyMatch(f -> f.heuristic().equals(ManyShortJobs.ID)), findings.toString());
+        Finding f = findings.stream().filter(x -> x.heuristic().equals(ManyShortJobs.ID)).findFirst().orElseThrow();
+        assertEquals(149 * 50L, f.impact().wallMs()); // 150 jobs of 50 ms, batched into one
+        assertEquals("FAIR", f.adviceFor("spark.scheduler.mode").recommendedValue());
+        assertTrue(f.recommendation().contains("spark.scheduler.mode=FAIR (now FIFO, the default)"), f.recommendation());
     }
 
     @Test

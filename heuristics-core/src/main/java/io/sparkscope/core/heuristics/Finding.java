@@ -9,7 +9,7 @@ import java.util.Objects;
 
 /**
  * One problem a heuristic found, as structured data; views, the driver-log report and the store decide how to show
- * it (DESIGN.md §5).
+ * it: a heuristic states the judgement, not its layout.
  *
  * @param id             stable across runs of the analysis, so stores can upsert: {@code heuristic} alone for an
  *                       application-wide finding, else {@code heuristic + ":" + location}, e.g. {@code StageSkew:3.0}
@@ -24,6 +24,12 @@ import java.util.Objects;
  * @param configKeys     Spark configuration keys the finding is about or the advice changes
  * @param details        machine-readable numbers behind the finding: values are only numbers, strings, booleans,
  *                       lists and string-keyed maps of those, so it serializes to JSON as is. Insertion order kept.
+ * @param impact         what fixing it would save (wall time, task time and how that was estimated);
+ *                       {@link Impact#NONE} when not estimated. The engine ranks findings by it
+ * @param causedBy       the id of the finding this one is a knock-on effect of (a cancelled stage under the failure
+ *                       that cancelled it), or null for a root cause; set by the engine
+ * @param advice         the settings the recommendation changes, as data: key, value in force, value to try, reasons.
+ *                       Never the value already in force, and one value per key across an application's findings
  */
 public record Finding(
         String id,
@@ -35,7 +41,10 @@ public record Finding(
         List<String> stageIds,
         List<String> executorIds,
         List<String> configKeys,
-        Map<String, Object> details) {
+        Map<String, Object> details,
+        Impact impact,
+        String causedBy,
+        List<SettingAdvice> advice) {
 
     public Finding {
         Objects.requireNonNull(id, "id");
@@ -51,6 +60,43 @@ public record Finding(
         executorIds = executorIds == null ? List.of() : List.copyOf(executorIds);
         configKeys = configKeys == null ? List.of() : List.copyOf(configKeys);
         details = details == null ? Map.of() : jsonMap(details, "details");
+        impact = impact == null ? Impact.NONE : impact;
+        causedBy = causedBy == null || causedBy.isBlank() ? null : causedBy;
+        advice = advice == null ? List.of() : List.copyOf(advice);
+    }
+
+    /** A finding without an estimated saving, cause or structured advice (what stores of older versions hold). */
+    public Finding(String id, String heuristic, Severity severity, String title, String message, String recommendation,
+                   List<String> stageIds, List<String> executorIds, List<String> configKeys,
+                   Map<String, Object> details) {
+        this(id, heuristic, severity, title, message, recommendation, stageIds, executorIds, configKeys, details,
+                Impact.NONE, null, List.of());
+    }
+
+    public Finding withImpact(Impact newImpact) {
+        return new Finding(id, heuristic, severity, title, message, recommendation, stageIds, executorIds, configKeys,
+                details, newImpact, causedBy, advice);
+    }
+
+    public Finding withCausedBy(String causeId) {
+        return new Finding(id, heuristic, severity, title, message, recommendation, stageIds, executorIds, configKeys,
+                details, impact, causeId, advice);
+    }
+
+    /** The same finding with other advice and the recommendation text that names it. */
+    public Finding withAdvice(List<SettingAdvice> newAdvice, String newRecommendation) {
+        return new Finding(id, heuristic, severity, title, message, newRecommendation, stageIds, executorIds,
+                configKeys, details, impact, causedBy, newAdvice);
+    }
+
+    /** The advice for {@code key}, or null. */
+    public SettingAdvice adviceFor(String key) {
+        for (SettingAdvice a : advice) {
+            if (a.key().equals(key)) {
+                return a;
+            }
+        }
+        return null;
     }
 
     public static Builder builder(String heuristic, Severity severity) {
@@ -120,6 +166,8 @@ public record Finding(
         private final List<String> executorIds = new ArrayList<>();
         private final List<String> configKeys = new ArrayList<>();
         private final Map<String, Object> details = new LinkedHashMap<>();
+        private final List<SettingAdvice> advice = new ArrayList<>();
+        private Impact impact = Impact.NONE;
 
         private Builder(String heuristic, Severity severity) {
             this.heuristic = heuristic;
@@ -178,10 +226,34 @@ public record Finding(
             return this;
         }
 
+        /** What fixing it would save; see {@link Impact}. */
+        public Builder impact(Impact impact) {
+            this.impact = impact == null ? Impact.NONE : impact;
+            return this;
+        }
+
+        public Builder impact(long wallMs, long taskMs, String basis) {
+            return impact(new Impact(wallMs, taskMs, basis));
+        }
+
+        /**
+         * A setting the recommendation changes (its key is added to the config keys); name it in the text with
+         * {@link SettingAdvice#phrase()}. Advice that recommends the value already in force is dropped when the
+         * finding is built, and its phrase in the text becomes "key (already value)".
+         */
+        public Builder advise(SettingAdvice a) {
+            if (a != null) {
+                advice.removeIf(x -> x.key().equals(a.key()));
+                advice.add(a);
+                configKeys(a.key());
+            }
+            return this;
+        }
+
         public Finding build() {
             String id = location == null || location.isEmpty() ? heuristic : heuristic + ":" + location;
-            return new Finding(id, heuristic, severity, title, message, recommendation, stageIds, executorIds,
-                    configKeys, details);
+            return AdviceReconciler.dropCurrentValues(new Finding(id, heuristic, severity, title, message,
+                    recommendation, stageIds, executorIds, configKeys, details, impact, null, advice));
         }
     }
 }

@@ -111,6 +111,22 @@ public final class HeuristicConfig {
         return typed(key, Double.class, "a number");
     }
 
+    /**
+     * The LOW and HIGH levels {@code <prefix>.low} and {@code <prefix>.high} (numbers or sizes), e.g.
+     * {@code cfg.levels("StageSkew.ratio").grade(ratio)}.
+     */
+    public Levels levels(String prefix) {
+        return new Levels(number(prefix + ".low"), number(prefix + ".high"));
+    }
+
+    private double number(String key) {
+        Object v = parsed.get(key);
+        if (v instanceof Long l) {
+            return l;
+        }
+        return threshold(key);
+    }
+
     /** A whole-number threshold (a count or milliseconds). */
     public long count(String key) {
         return (long) threshold(key);

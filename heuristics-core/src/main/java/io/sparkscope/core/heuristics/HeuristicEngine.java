@@ -3,13 +3,15 @@ package io.sparkscope.core.heuristics;
 import io.sparkscope.core.model.AppSnapshot;
 
 import java.util.ArrayList;
-import java.util.Comparator;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.ServiceConfigurationError;
 import java.util.ServiceLoader;
+import java.util.Set;
 
 /**
  * Runs every enabled heuristic over a snapshot. Heuristics come from {@link ServiceLoader}, so a jar on the
@@ -17,9 +19,6 @@ import java.util.ServiceLoader;
  * still run — a broken custom heuristic must never cost the user the rest of the analysis.
  */
 public final class HeuristicEngine {
-    private static final Comparator<Finding> HIGH_FIRST =
-            Comparator.comparing(Finding::severity, Comparator.reverseOrder());
-
     private final List<Heuristic> heuristics;
     private final List<HeuristicError> loadErrors;
 
@@ -88,7 +87,12 @@ public final class HeuristicEngine {
         return cfg;
     }
 
-    /** Runs every enabled heuristic; findings HIGH first, then in catalogue order and each heuristic's own order. */
+    /**
+     * Runs every enabled heuristic, then the post-passes that look across findings: knock-on findings are linked to
+     * their cause ({@link CauseLinker}), findings are ordered by estimated saving with each cause followed by its
+     * effects, and setting advice is reconciled to one value per key ({@link AdviceReconciler}). Ties keep catalogue
+     * order and each heuristic's own order.
+     */
     public Result run(AppSnapshot app, HeuristicConfig cfg) {
         List<Finding> findings = new ArrayList<>();
         List<HeuristicError> errors = new ArrayList<>(loadErrors);
@@ -105,8 +109,61 @@ public final class HeuristicEngine {
                 errors.add(new HeuristicError(h.id(), e.getClass().getName(), String.valueOf(e.getMessage())));
             }
         }
-        findings.sort(HIGH_FIRST); // stable: keeps each heuristic's ordering (e.g. StageSkew by max − median)
-        return new Result(List.copyOf(findings), List.copyOf(errors));
+        List<Finding> ranked = findings;
+        try {
+            ranked = AdviceReconciler.reconcile(ordered(CauseLinker.link(app, findings)));
+        } catch (RuntimeException e) {
+            // The findings themselves are still right; only their grouping is lost.
+            errors.add(new HeuristicError("(post-pass)", e.getClass().getName(), String.valueOf(e.getMessage())));
+            ranked = new ArrayList<>(findings);
+            ranked.sort(Ranking.BY_IMPACT);
+        }
+        return new Result(List.copyOf(ranked), List.copyOf(errors), FixFirst.of(ranked, app.durationMs()));
+    }
+
+    /**
+     * Groups in order of their root's (raised) impact, HIGH before LOW on equal impact; inside a group the cause
+     * comes first, then its effects in the same order, depth first. Stable: equal findings keep the heuristics' order.
+     */
+    static List<Finding> ordered(List<Finding> findings) {
+        Map<String, Finding> byId = new HashMap<>();
+        for (Finding f : findings) {
+            byId.putIfAbsent(f.id(), f);
+        }
+        Map<String, List<Finding>> children = new HashMap<>();
+        List<Finding> roots = new ArrayList<>();
+        for (Finding f : findings) {
+            if (f.causedBy() != null && byId.containsKey(f.causedBy())) {
+                children.computeIfAbsent(f.causedBy(), k -> new ArrayList<>()).add(f);
+            } else {
+                roots.add(f);
+            }
+        }
+        roots.sort(Ranking.BY_IMPACT);
+        List<Finding> out = new ArrayList<>(findings.size());
+        Set<String> placed = new HashSet<>();
+        for (Finding r : roots) {
+            place(r, children, out, placed);
+        }
+        for (Finding f : findings) {
+            if (!placed.contains(f.id())) {
+                out.add(f); // part of a causedBy cycle: keep it rather than lose it
+                placed.add(f.id());
+            }
+        }
+        return out;
+    }
+
+    private static void place(Finding f, Map<String, List<Finding>> children, List<Finding> out, Set<String> placed) {
+        if (!placed.add(f.id())) {
+            return;
+        }
+        out.add(f);
+        List<Finding> kids = new ArrayList<>(children.getOrDefault(f.id(), List.of()));
+        kids.sort(Ranking.BY_IMPACT);
+        for (Finding k : kids) {
+            place(k, children, out, placed);
+        }
     }
 
     private static Map<String, String> safeDefaults(Heuristic h) {
@@ -118,10 +175,28 @@ public final class HeuristicEngine {
         }
     }
 
-    /** What a run produced: the findings, and the heuristics that could not run. */
-    public record Result(List<Finding> findings, List<HeuristicError> errors) {
+    /**
+     * What a run produced: the findings in the order to show them, the heuristics that could not run, and the short
+     * list of root causes to fix first.
+     */
+    public record Result(List<Finding> findings, List<HeuristicError> errors, FixFirst fixFirst) {
+        public Result {
+            findings = List.copyOf(findings);
+            errors = List.copyOf(errors);
+            fixFirst = fixFirst == null ? FixFirst.of(findings, 0) : fixFirst;
+        }
+
+        public Result(List<Finding> findings, List<HeuristicError> errors) {
+            this(findings, errors, null);
+        }
+
+        /** The worst severity among the findings; NONE without findings. */
         public Severity worst() {
-            return findings.isEmpty() ? Severity.NONE : findings.get(0).severity();
+            Severity worst = Severity.NONE;
+            for (Finding f : findings) {
+                worst = Severity.max(worst, f.severity());
+            }
+            return worst;
         }
     }
 

@@ -18,16 +18,189 @@ public final class SparkSettings {
     /** Spark's floor for {@code spark.executor.memoryOverhead}. */
     public static final long MIN_OVERHEAD_BYTES = 384 * Units.MiB;
     private static final Pattern LOCAL_N = Pattern.compile("local\\[(\\d+|\\*)(?:\\s*,\\s*\\d+)?]");
+    private static final Pattern TIME = Pattern.compile("(\\d+)\\s*(us|ms|s|m|min|h|d)?");
     private static final Pattern LOCAL_CLUSTER = Pattern.compile("local-cluster\\[\\s*(\\d+)\\s*,\\s*(\\d+)\\s*,.*]");
 
     private final AppConfig conf;
+    private final String sparkVersion;
 
     public SparkSettings(AppConfig conf) {
+        this(conf, null);
+    }
+
+    /** Settings of an application of this Spark version (null when unknown), for version-dependent defaults. */
+    public SparkSettings(AppConfig conf, String sparkVersion) {
         this.conf = conf;
+        this.sparkVersion = sparkVersion;
     }
 
     public static SparkSettings of(AppSnapshot app) {
-        return new SparkSettings(app.config());
+        return new SparkSettings(app.config(), app.sparkVersion());
+    }
+
+    /** A setting's value in force and where it comes from. */
+    public record Value(String value, SettingAdvice.ValueSource source) {
+        public boolean known() {
+            return source != SettingAdvice.ValueSource.UNKNOWN;
+        }
+    }
+
+    /**
+     * The value in force for {@code key}: as the application set it, else Spark's default at this version for the
+     * keys the heuristics advise on, else unknown.
+     */
+    public Value current(String key) {
+        String set = get(key, null);
+        if (set != null) {
+            return new Value(set, SettingAdvice.ValueSource.SET);
+        }
+        String def = defaultOf(key);
+        return def == null ? new Value("", SettingAdvice.ValueSource.UNKNOWN)
+                : new Value(def, SettingAdvice.ValueSource.DEFAULT);
+    }
+
+    /** Advice to set {@code key} to {@code recommended}, with the value in force; see {@link SettingAdvice}. */
+    public SettingAdvice advise(String key, String recommended, String reason) {
+        Value now = current(key);
+        return new SettingAdvice(key, now.value(), now.source(), recommended, reason);
+    }
+
+    /** True when {@code value} is what is in force for {@code key} (so it must not be recommended). */
+    public boolean inForce(String key, String value) {
+        Value now = current(key);
+        return now.known() && SettingAdvice.sameValue(key, now.value(), value);
+    }
+
+    // Spark's defaults for the keys heuristics advise on; null where the default depends on what the snapshot cannot
+    // tell (the cluster manager's cores, an unknown version for a version-dependent default).
+    private String defaultOf(String key) {
+        return switch (key) {
+            case "spark.executor.memory", "spark.driver.memory", "spark.driver.maxResultSize" -> "1g";
+            case "spark.executor.memoryOverhead" -> isLocal() ? null : Units.sparkSize(executorOverheadBytes());
+            case "spark.sql.shuffle.partitions" -> "200";
+            case "spark.sql.files.maxPartitionBytes" -> "128m";
+            case "spark.sql.autoBroadcastJoinThreshold" -> "10m";
+            case "spark.sql.adaptive.autoBroadcastJoinThreshold" -> get("spark.sql.autoBroadcastJoinThreshold", "10m");
+            case "spark.sql.adaptive.advisoryPartitionSizeInBytes" -> "64m";
+            case "spark.sql.adaptive.enabled" -> aqeDefault() == null ? null : aqeDefault().toString();
+            case "spark.sql.adaptive.skewJoin.enabled", "spark.sql.adaptive.coalescePartitions.enabled" -> "true";
+            case "spark.dynamicAllocation.enabled", "spark.shuffle.service.enabled", "spark.decommission.enabled",
+                    "spark.excludeOnFailure.enabled", "spark.speculation" -> "false";
+            case "spark.dynamicAllocation.shuffleTracking.enabled" -> versionAtLeast(3, 4) == null ? null
+                    : versionAtLeast(3, 4).toString();
+            case "spark.dynamicAllocation.executorIdleTimeout" -> "60s";
+            case "spark.serializer" -> "org.apache.spark.serializer.JavaSerializer";
+            case "spark.scheduler.mode" -> "FIFO";
+            case "spark.memory.fraction" -> "0.6";
+            case "spark.locality.wait" -> "3s";
+            case "spark.driver.cores" -> "1";
+            case "spark.task.maxFailures" -> "4";
+            case "spark.yarn.queue" -> isYarn() ? "default" : null;
+            case "spark.executor.cores" -> isYarn() ? "1" : null;
+            default -> null;
+        };
+    }
+
+    /** The Spark version as major and minor, or null when unknown or unparseable. */
+    public int[] version() {
+        if (sparkVersion == null || sparkVersion.isBlank()) {
+            return null;
+        }
+        String[] parts = sparkVersion.trim().split("[.\\-]");
+        try {
+            int major = Integer.parseInt(parts[0]);
+            int minor = parts.length > 1 ? Integer.parseInt(parts[1]) : 0;
+            return new int[]{major, minor};
+        } catch (NumberFormatException e) {
+            return null;
+        }
+    }
+
+    /** Whether the version is at least major.minor; null when the version is unknown. */
+    public Boolean versionAtLeast(int major, int minor) {
+        int[] v = version();
+        if (v == null) {
+            return null;
+        }
+        return v[0] > major || v[0] == major && v[1] >= minor;
+    }
+
+    // Adaptive query execution is on by default from Spark 3.2 (it exists from 3.0).
+    private Boolean aqeDefault() {
+        return versionAtLeast(3, 2);
+    }
+
+    /** Adaptive query execution is in force: set true, or unset on Spark 3.2+. Null when unset and the version unknown. */
+    public Boolean aqe() {
+        String set = get("spark.sql.adaptive.enabled", null);
+        if (set != null) {
+            return bool("spark.sql.adaptive.enabled", false);
+        }
+        return aqeDefault();
+    }
+
+    /** AQE is known to be on. */
+    public boolean aqeOn() {
+        return Boolean.TRUE.equals(aqe());
+    }
+
+    /** AQE's skew-join handling is in force (AQE on and its skew join not switched off). */
+    public boolean aqeSkewJoinOn() {
+        return aqeOn() && bool("spark.sql.adaptive.skewJoin.enabled", true);
+    }
+
+    /** AQE's coalescing of small shuffle partitions is in force. */
+    public boolean aqeCoalesceOn() {
+        return aqeOn() && bool("spark.sql.adaptive.coalescePartitions.enabled", true);
+    }
+
+    /** spark.sql.autoBroadcastJoinThreshold in bytes (Spark's default 10m); negative means broadcast joins are off. */
+    public long broadcastThresholdBytes() {
+        String v = get("spark.sql.autoBroadcastJoinThreshold", "10m");
+        try {
+            return Long.parseLong(v.trim());
+        } catch (NumberFormatException e) {
+            return size("spark.sql.autoBroadcastJoinThreshold", 1).orElse(10 * Units.MiB);
+        }
+    }
+
+    public boolean broadcastDisabled() {
+        return broadcastThresholdBytes() < 0;
+    }
+
+    /** An external shuffle service keeps shuffle files when executors go. */
+    public boolean shuffleService() {
+        return bool("spark.shuffle.service.enabled", false);
+    }
+
+    /**
+     * Executors carry GPUs: a GPU resource per executor ({@code spark.executor.resource.gpu.amount}) or the RAPIDS
+     * SQL plugin, which moves SQL work onto GPUs. CPU-core advice does not fit such executors as it is: their
+     * concurrency is set by the GPU, not by cores.
+     */
+    public boolean gpuExecutors() {
+        String amount = get("spark.executor.resource.gpu.amount", null);
+        if (amount != null) {
+            try {
+                if (Double.parseDouble(amount) > 0) {
+                    return true;
+                }
+            } catch (NumberFormatException ignored) {
+                // not a number: fall through to the plugin check
+            }
+        }
+        return rapidsPlugin();
+    }
+
+    /** The RAPIDS Accelerator is loaded ({@code spark.plugins} names {@code com.nvidia.spark.SQLPlugin}). */
+    public boolean rapidsPlugin() {
+        String plugins = get("spark.plugins", "");
+        return plugins.contains("com.nvidia.spark.SQLPlugin") && bool("spark.rapids.sql.enabled", true);
+    }
+
+    /** Cluster mode (the driver runs on the cluster) as opposed to client mode; false when unknown or local. */
+    public boolean clusterDeployMode() {
+        return !isLocal() && "cluster".equalsIgnoreCase(get("spark.submit.deployMode", "client"));
     }
 
     public String master() {
@@ -102,6 +275,35 @@ public final class SparkSettings {
         } catch (NumberFormatException | ArithmeticException e) {
             return OptionalLong.empty();
         }
+    }
+
+    /**
+     * A time setting in ms, the value in force (as set, else Spark's default) parsed like Spark's time strings
+     * ({@code 100ms}, {@code 3s}, {@code 2min}, {@code 1h}); a bare number is in {@code defaultUnitMs}. Empty when
+     * unknown or unparseable.
+     */
+    public OptionalLong timeMs(String key, long defaultUnitMs) {
+        Value v = current(key);
+        if (!v.known()) {
+            return OptionalLong.empty();
+        }
+        Matcher m = TIME.matcher(v.value().trim().toLowerCase(Locale.ROOT));
+        if (!m.matches()) {
+            return OptionalLong.empty();
+        }
+        long n = Long.parseLong(m.group(1));
+        String unit = m.group(2) == null ? "" : m.group(2);
+        long ms = switch (unit) {
+            case "" -> n * defaultUnitMs;
+            case "us" -> n / 1000;
+            case "ms" -> n;
+            case "s" -> n * 1000;
+            case "m", "min" -> n * 60_000;
+            case "h" -> n * 3_600_000;
+            case "d" -> n * 86_400_000;
+            default -> -1;
+        };
+        return ms < 0 ? OptionalLong.empty() : OptionalLong.of(ms);
     }
 
     /** {@code spark.executor.memory}, MiB by default, Spark's default 1g when unset. */

@@ -2,6 +2,7 @@ package io.sparkscope.core.report;
 
 import io.sparkscope.core.event.TaskMetric;
 import io.sparkscope.core.heuristics.Finding;
+import io.sparkscope.core.heuristics.FixFirst;
 import io.sparkscope.core.heuristics.Severity;
 import io.sparkscope.core.heuristics.Units;
 import io.sparkscope.core.model.AppSnapshot;
@@ -39,6 +40,7 @@ public final class TextReport {
                 .append(", user ").append(nonNull(s.sparkUser()))
                 .append(", started ").append(s.startTime() > 0 ? Instant.ofEpochMilli(s.startTime()) : "unknown")
                 .append(", duration ").append(duration(s)).append('\n');
+        b.append(FixFirst.of(findings == null ? List.of() : findings, s.durationMs()).toText("  "));
 
         long failedJobs = s.jobs().stream().filter(j -> j.status() == JobSummary.JobStatus.FAILED).count();
         long failedStages = s.stages().stream().filter(st -> st.status() == StageStatus.FAILED).count();

@@ -59,7 +59,7 @@ class HeuristicEngineTest {
         };
         HeuristicEngine engine = HeuristicEngine.of(List.of(broken, new io.sparkscope.core.heuristics.builtin.JobFailure(),
                 new io.sparkscope.core.heuristics.builtin.SerializerConfig()));
-        HeuristicEngine.Result result = engine.run(app().job(0, JobStatus.FAILED, "x").build(), engine.defaultConfig());
+        HeuristicEngine.Result result = engine.run(rddAppWithFailedJob(), engine.defaultConfig());
         assertEquals(List.of(new HeuristicEngine.HeuristicError("Broken", "java.lang.IllegalStateException", "no luck")),
                 result.errors());
         assertEquals(List.of("JobFailure", "SerializerConfig"), result.findings().stream().map(Finding::heuristic).toList());
@@ -68,13 +68,19 @@ class HeuristicEngineTest {
     @Test
     void findingsComeHighFirstAndDisabledHeuristicsDoNotRun() {
         HeuristicEngine engine = HeuristicEngine.load();
-        AppSnapshot app = app().job(0, JobStatus.FAILED, "x").build();
+        AppSnapshot app = rddAppWithFailedJob();
         HeuristicEngine.Result result = engine.run(app, engine.defaultConfig());
         assertEquals(Severity.HIGH, result.worst());
         assertEquals("SerializerConfig", result.findings().get(result.findings().size() - 1).heuristic());
         HeuristicEngine.Result quiet = engine.run(app, engine.defaultConfig()
                 .withOverrides(Map.of("JobFailure.enabled", "false", "SerializerConfig.enabled", "false")));
         assertEquals(List.of(), quiet.findings());
+    }
+
+    /** A failed RDD job that shuffled 100 MiB with Java serialization: JobFailure HIGH, SerializerConfig LOW. */
+    private static AppSnapshot rddAppWithFailedJob() {
+        return app().job(0, JobStatus.FAILED, "x")
+                .stage(0).tasks(10, i -> task().runTime(115_000).shuffleWrite(10 * Units.MiB)).done().build();
     }
 
     @Test

@@ -199,6 +199,7 @@ public final class SnapshotBuilder {
         private int numTasks = -1;
         private int keep = Integer.MAX_VALUE;
         private int slots = Integer.MAX_VALUE;
+        private List<Integer> jobIds = List.of(0);
         private final List<Task> tasks = new ArrayList<>();
 
         StageBuilder(SnapshotBuilder app, int stageId) {
@@ -239,6 +240,12 @@ public final class SnapshotBuilder {
         /** Run the tasks on {@code n} cores, one after another per core; by default all start at once. */
         public StageBuilder slots(int n) {
             this.slots = n;
+            return this;
+        }
+
+        /** The jobs this stage belongs to (default: job 0). */
+        public StageBuilder jobs(Integer... ids) {
+            this.jobIds = List.of(ids);
             return this;
         }
 
@@ -303,7 +310,7 @@ public final class SnapshotBuilder {
             long wall = durationMs >= 0 ? durationMs : Math.max(0, lastFinish - stageStart);
             app.stages.add(new StageSummary(stageId, attemptId, name, "", status, numTasks >= 0 ? numTasks : ok + failed,
                     0, ok, failed, 0, ok, stageStart, stageStart + wall, tasks.isEmpty() ? -1 : stageStart,
-                    lastFinish, failureReason, List.of(), List.of(0), StageTotals.of(sums),
+                    lastFinish, failureReason, List.of(), jobIds, StageTotals.of(sums),
                     ok == 0 ? null : distributions(okInfos, okMetrics), kept, endReasons));
             return app;
         }

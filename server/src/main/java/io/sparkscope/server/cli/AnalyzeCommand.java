@@ -15,6 +15,7 @@ import io.sparkscope.core.recorder.RecorderOptions;
 import io.sparkscope.core.report.SnapshotJson;
 import io.sparkscope.core.report.TextReport;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
@@ -49,18 +50,15 @@ public final class AnalyzeCommand implements Callable<Integer> {
     @Option(names = "--tasks", description = "With --json, include each stage's kept tasks (see --tasks-per-stage).")
     boolean withTasks;
 
-    @Option(names = "--tasks-per-stage", paramLabel = "N", defaultValue = "10000",
-            description = "Tasks kept in detail per stage: all up to N, past it the slowest N/2 and a uniform sample"
-                    + " (default: ${DEFAULT-VALUE}).")
-    int tasksPerStage;
+    @Mixin
+    AnalysisOptions.TasksPerStage tasks;
 
     @Option(names = "--top", paramLabel = "N", defaultValue = "5",
             description = "Slowest stages listed in the text report (default: ${DEFAULT-VALUE}).")
     int topStages;
 
-    @Option(names = "--heuristics-config", paramLabel = "<file>",
-            description = "Properties file overriding heuristic thresholds (keys as in sparkscope-heuristics.properties).")
-    Path heuristicsConfig;
+    @Mixin
+    AnalysisOptions.Heuristics heuristics;
 
     @Option(names = "--what-if", description = "Also estimate the wall time at 25 %%–400 %% of the executors the run had "
             + "(replaying its task times into executors × cores slots), with the model's error on the actual count.")
@@ -69,11 +67,8 @@ public final class AnalyzeCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         double[] qs = parseQuantiles();
-        Diagnoser diagnoser = diagnoser(heuristicsConfig);
-        if (tasksPerStage < 0) {
-            throw new Main.UsageError("--tasks-per-stage must be >= 0, got " + tasksPerStage);
-        }
-        RecorderOptions options = RecorderOptions.DEFAULTS.withQuantiles(qs).withTasksPerStage(tasksPerStage);
+        Diagnoser diagnoser = heuristics.diagnoser();
+        RecorderOptions options = tasks.recorderOptions().withQuantiles(qs);
         PrintStream out = System.out;
         PrintStream err = System.err;
 
@@ -175,23 +170,6 @@ public final class AnalyzeCommand implements Callable<Integer> {
 
     private static String seconds(long ms) {
         return String.format(Locale.ROOT, "%.1f s", ms / 1000.0);
-    }
-
-    /** Shared by every command that runs heuristics: a bad thresholds file is a one-line usage error. */
-    static Diagnoser diagnoser(Path file) {
-        if (file == null) {
-            return Diagnoser.defaults();
-        }
-        if (!java.nio.file.Files.isReadable(file)) {
-            throw new Main.UsageError("--heuristics-config: cannot read " + file);
-        }
-        try {
-            return Diagnoser.withFile(file);
-        } catch (java.io.IOException e) {
-            throw new Main.UsageError("--heuristics-config: cannot read " + file + ": " + e.getMessage());
-        } catch (IllegalArgumentException e) {
-            throw new Main.UsageError("--heuristics-config: " + e.getMessage());
-        }
     }
 
     private double[] parseQuantiles() {

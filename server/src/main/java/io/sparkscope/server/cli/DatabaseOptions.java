@@ -4,6 +4,7 @@ import com.zaxxer.hikari.HikariDataSource;
 import io.sparkscope.store.SchemaManager;
 import io.sparkscope.store.SchemaStatus;
 import io.sparkscope.store.StoreDataSources;
+import io.sparkscope.store.ingest.DatabaseErrors;
 import picocli.CommandLine.Option;
 
 import java.sql.Connection;
@@ -39,9 +40,16 @@ final class DatabaseOptions {
             c.isValid(2);
         } catch (SQLException e) {
             ds.close();
-            throw new Main.UsageError("cannot connect to " + url + ": " + firstLine(e.getMessage()));
+            throw new Main.UsageError("cannot connect to " + url + ": " + DatabaseErrors.reason(e));
         }
-        SchemaStatus status = SchemaManager.migrate(ds);
+        SchemaStatus status;
+        try {
+            status = SchemaManager.migrate(ds);
+        } catch (RuntimeException e) {
+            // the database went away between the connection check and the migration
+            ds.close();
+            throw new Main.UsageError("cannot use " + url + ": " + DatabaseErrors.reason(e));
+        }
         if (!status.usable()) {
             ds.close();
             throw new Main.UsageError(status.message());

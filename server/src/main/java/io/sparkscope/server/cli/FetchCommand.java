@@ -1,21 +1,14 @@
 package io.sparkscope.server.cli;
 
 import com.zaxxer.hikari.HikariDataSource;
-import io.sparkscope.core.analysis.Diagnoser;
-import io.sparkscope.core.heuristics.Finding;
-import io.sparkscope.core.recorder.RecorderOptions;
 import io.sparkscope.server.fetch.FetchOptions;
 import io.sparkscope.server.fetch.FetchReport;
 import io.sparkscope.server.fetch.FetchSource;
 import io.sparkscope.server.fetch.Fetcher;
 import io.sparkscope.server.fetch.HistoryClient;
 import io.sparkscope.server.fetch.HistoryServerException;
-import io.sparkscope.server.fetch.SnapshotSink;
 import io.sparkscope.store.FetchState;
-import io.sparkscope.store.Findings;
-import io.sparkscope.store.SnapshotWriter;
-import io.sparkscope.store.StoredFinding;
-import io.sparkscope.store.WriteResult;
+import io.sparkscope.store.ingest.IngestService;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -29,7 +22,6 @@ import java.time.LocalDate;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeParseException;
 import java.util.Collection;
-import java.util.List;
 import java.util.Locale;
 import java.util.OptionalLong;
 import java.util.Set;
@@ -39,7 +31,8 @@ import java.util.concurrent.Callable;
  * {@code fetch}: completed applications from a Spark History Server into the database, incrementally (the newest end
  * time fetched is remembered per History Server), several at a time, resumable (what the database already holds
  * complete is not fetched again) and idempotent (every write is an upsert). Exit code 0 when every application was
- * fetched, 1 when some failed (each is reported), 2 when the History Server or the database cannot be used at all.
+ * fetched, 1 when some failed (each is reported), 2 when the History Server or the database cannot be used at all
+ * (the database going away mid-run included: the run then stops at once).
  */
 @Command(name = "fetch", mixinStandardHelpOptions = true,
         description = "Fetch completed applications from a Spark History Server into the Sparkscope database: those "
@@ -75,19 +68,8 @@ public final class FetchCommand implements Callable<Integer> {
             description = "Fetch applications the database already holds complete as well.")
     boolean refetch;
 
-    @Option(names = "--tasks-per-stage", paramLabel = "N", defaultValue = "10000",
-            description = "Tasks kept in detail per stage, as import keeps them: all up to N, past it the slowest N/2 and"
-                    + " a uniform sample (the REST source can only take the slowest N) (default: ${DEFAULT-VALUE}).")
-    int tasksPerStage;
-
-    @Option(names = "--heuristics-config", paramLabel = "<file>",
-            description = "Properties file overriding heuristic thresholds.")
-    java.nio.file.Path heuristicsConfig;
-
-    @Option(names = "--regression-factor", paramLabel = "X", defaultValue = "1.5",
-            description = "A complete run this many times slower than the median of the previous 10 complete runs "
-                    + "of its name gets a Regression finding (default: ${DEFAULT-VALUE}).")
-    double regressionFactor;
+    @Mixin
+    AnalysisOptions analysis;
 
     @Option(names = "--http-timeout", paramLabel = "<seconds>", defaultValue = "120",
             description = "Longest wait for one History Server answer; the first access to an application makes "
@@ -112,13 +94,10 @@ public final class FetchCommand implements Callable<Integer> {
         if (overlapMinutes < 0) {
             throw new Main.UsageError("--overlap-minutes must be >= 0, got " + overlapMinutes);
         }
-        if (tasksPerStage < 0) {
-            throw new Main.UsageError("--tasks-per-stage must be >= 0, got " + tasksPerStage);
-        }
         if (httpTimeoutSeconds < 1 || retries < 0) {
             throw new Main.UsageError("--http-timeout must be >= 1 and --retries >= 0");
         }
-        ImportCommand.checkRegressionFactor(regressionFactor);
+        analysis.check();
         long sinceMs = since == null ? -1 : parseSince(since);
         HistoryClient client;
         try {
@@ -127,25 +106,36 @@ public final class FetchCommand implements Callable<Integer> {
         } catch (IllegalArgumentException e) {
             throw new Main.UsageError("--history-server: " + e.getMessage());
         }
-        Diagnoser diagnoser = AnalyzeCommand.diagnoser(heuristicsConfig);
-        FetchOptions options = new FetchOptions(src, threads, RecorderOptions.DEFAULTS.withTasksPerStage(tasksPerStage),
-                overlapMinutes * 60_000L, sinceMs, refetch);
+        FetchOptions options = new FetchOptions(src, threads, analysis.recorderOptions(), overlapMinutes * 60_000L,
+                sinceMs, refetch);
         PrintStream err = System.err;
         long started = System.nanoTime();
         try (HikariDataSource ds = db.open(threads + 1)) {
             OptionalLong remembered = FetchState.newestEndTime(ds, client.serverUrl());
+            // A fetched snapshot with fewer events than the stored one (REST against a copy read from event logs)
+            // keeps the stored copy when that one is complete; over an unfinished copy (a listener that died) the
+            // completed History Server picture is written.
+            IngestService ingest = AnalysisOptions.ingest(ds, analysis.heuristics, analysis.regression, err)
+                    .replace(IngestService.Replace.COMPLETE_OVER_RUNNING)
+                    .build();
             FetchReport report;
             try {
                 report = new Fetcher(client, options, null).run(remembered, ids -> storedComplete(ds, ids),
-                        sink(ds, diagnoser, err), err);
+                        ingest::ingest, err);
             } catch (HistoryServerException e) {
                 throw new Main.UsageError(e.getMessage());
             }
-            if (report.newestEndTime().isPresent()) {
-                FetchState.advance(ds, client.serverUrl(), report.newestEndTime().getAsLong());
-            }
             for (String f : report.failures()) {
                 err.println("failed: " + f);
+            }
+            if (report.databaseLost() != null) {
+                err.printf(Locale.ROOT, "sparkscope fetch: lost the database %s: %s; stopped after %d fetched, %d failed"
+                        + " (the next run fetches the rest)%n", db.url, report.databaseLost(), report.fetched(),
+                        report.failures().size());
+                return 2;
+            }
+            if (report.newestEndTime().isPresent()) {
+                FetchState.advance(ds, client.serverUrl(), report.newestEndTime().getAsLong());
             }
             err.printf(Locale.ROOT, "fetched %d application(s), %d already stored, %d failed from %s in %.1f s%n",
                     report.fetched(), report.alreadyStored(), report.failures().size(), client.serverUrl(),
@@ -163,33 +153,6 @@ public final class FetchCommand implements Callable<Integer> {
             throw new Main.UsageError("cannot read the stored applications: "
                     + DatabaseOptions.firstLine(e.getMessage()));
         }
-    }
-
-    /**
-     * Findings as {@code import} computes them (heuristics, then the Regression finding against stored runs), then
-     * an upsert. A snapshot older than the stored one (fewer events: REST against a copy read from event logs) keeps
-     * the stored copy when that one is complete; over an unfinished copy (a listener that died) the completed
-     * History Server picture is written.
-     */
-    private SnapshotSink sink(DataSource ds, Diagnoser diagnoser, PrintStream err) {
-        SnapshotWriter writer = new SnapshotWriter();
-        return s -> {
-            List<Finding> findings;
-            synchronized (diagnoser) { // custom heuristics need not be thread-safe
-                findings = diagnoser.diagnose(s);
-            }
-            findings = ImportCommand.withRegression(ds, s, findings, regressionFactor, err);
-            List<StoredFinding> stored = Findings.stored(findings);
-            WriteResult w = writer.write(ds, s, stored);
-            if (w.written()) {
-                return "stored, " + findings.size() + " finding(s)";
-            }
-            if (FetchState.storedComplete(ds, List.of(s.appId())).contains(FetchState.key(s.appId(), s.attemptId()))) {
-                return "kept the stored copy (it has more detail)";
-            }
-            writer.overwrite(ds, s, stored);
-            return "stored over an unfinished copy, " + findings.size() + " finding(s)";
-        };
     }
 
     static FetchSource parseSource(String s) {

@@ -1,32 +1,27 @@
 package io.sparkscope.server.cli;
 
 import com.zaxxer.hikari.HikariDataSource;
-import io.sparkscope.core.analysis.Diagnoser;
 import io.sparkscope.core.analysis.EventLogAnalysis;
 import io.sparkscope.core.eventlog.EventLogException;
 import io.sparkscope.core.eventlog.EventLogReader;
 import io.sparkscope.core.eventlog.EventLogSource;
 import io.sparkscope.core.model.AppSnapshot;
-import io.sparkscope.core.recorder.RecorderOptions;
-import io.sparkscope.core.heuristics.Finding;
 import io.sparkscope.core.notify.WebhookNotifier;
-import io.sparkscope.store.Findings;
-import io.sparkscope.store.PreviousRuns;
-import io.sparkscope.store.SnapshotWriter;
+import io.sparkscope.core.recorder.RecorderOptions;
 import io.sparkscope.store.Spool;
 import io.sparkscope.store.SpoolTarget;
-import io.sparkscope.store.WriteResult;
+import io.sparkscope.store.ingest.DatabaseErrors;
+import io.sparkscope.store.ingest.IngestResult;
+import io.sparkscope.store.ingest.IngestService;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
-import javax.sql.DataSource;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.sql.SQLException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -35,12 +30,15 @@ import java.util.concurrent.Callable;
 import java.util.stream.Stream;
 
 /**
- * {@code import}: event logs (through the same recorder as the listener) or a listener's spool into the database.
- * Idempotent: every row is an upsert on its natural key, so importing twice changes nothing.
+ * {@code import}: event logs (through the same recorder as the listener) or a listener's spool into the database,
+ * through the store's {@link IngestService}. Idempotent: importing twice changes nothing and says "unchanged".
+ * Exit code 0 when every application was stored, 1 when one or more were not (each named on its own line), 2 for a
+ * usage error or a database that cannot be reached, at the start or mid-run (the run then stops at once).
  */
 @Command(name = "import", mixinStandardHelpOptions = true,
         description = "Import Spark event logs, or snapshots a listener spooled while the database was away, "
-                + "into the Sparkscope database. Importing again is harmless.")
+                + "into the Sparkscope database. Importing again is harmless. Exit status: 0 all stored, 1 some not "
+                + "stored, 2 usage error or database unreachable.")
 public final class ImportCommand implements Callable<Integer> {
     @Parameters(arity = "0..*", paramLabel = "<file-or-dir>", description = "Event log files or directories.")
     List<Path> paths = new ArrayList<>();
@@ -57,19 +55,8 @@ public final class ImportCommand implements Callable<Integer> {
     @Mixin
     DatabaseOptions db;
 
-    @Option(names = "--heuristics-config", paramLabel = "<file>",
-            description = "Properties file overriding heuristic thresholds.")
-    Path heuristicsConfig;
-
-    @Option(names = "--tasks-per-stage", paramLabel = "N", defaultValue = "10000",
-            description = "Tasks kept in detail per stage: all up to N, past it the slowest N/2 and a uniform sample"
-                    + " (default: ${DEFAULT-VALUE}).")
-    int tasksPerStage;
-
-    @Option(names = "--regression-factor", paramLabel = "X", defaultValue = "1.5",
-            description = "A complete run this many times slower (wall or task time) than the median of the previous "
-                    + "10 complete runs of its name gets a Regression finding: LOW, HIGH at 2× (default: ${DEFAULT-VALUE}).")
-    double regressionFactor;
+    @Mixin
+    AnalysisOptions analysis;
 
     @Option(names = "--webhook-url", paramLabel = "<url>",
             description = "POST a JSON notification here for each imported complete application with a HIGH finding "
@@ -80,14 +67,64 @@ public final class ImportCommand implements Callable<Integer> {
             description = "Base URL of the Sparkscope UI, for the link in webhook notifications.")
     String uiUrl;
 
+    /** Counts and the progress line of one run. */
+    private static final class Tally {
+        final int total;
+        int done;
+        int imported;
+        int unchanged;
+        int stale;
+        int failed;
+        long events;
+
+        Tally(int total) {
+            this.total = total;
+        }
+
+        String prefix() {
+            return "[" + done + "/" + total + "] ";
+        }
+
+        /** Counts a result and returns its words for the progress line. */
+        String count(IngestResult r) {
+            switch (r.outcome()) {
+                case WRITTEN -> {
+                    imported++;
+                    return "imported" + laterRuns(r);
+                }
+                case UNCHANGED -> {
+                    unchanged++;
+                    return "unchanged";
+                }
+                case SKIPPED_STALE -> {
+                    stale++;
+                    return "not replaced: the database holds a newer snapshot of it";
+                }
+                default -> {
+                    failed++;
+                    return "not stored: " + r.reason();
+                }
+            }
+        }
+
+        String summary() {
+            return String.format(Locale.ROOT, "imported %d application(s), %d unchanged, %d older than the stored copy,"
+                    + " %d failed", imported, unchanged, stale, failed);
+        }
+    }
+
+    static String laterRuns(IngestResult r) {
+        return r.laterRunsUpdated().isEmpty() ? ""
+                : "; Regression finding of " + r.laterRunsUpdated().size() + " later run(s) updated";
+    }
+
     @Override
     public Integer call() {
         if (paths.isEmpty() && spool == null) {
             throw new Main.UsageError("give event logs to import, or --spool <dir>");
         }
-        checkRegressionFactor(regressionFactor);
-        WebhookNotifier notifier = webhook(webhookUrl, uiUrl);
-        Diagnoser diagnoser = AnalyzeCommand.diagnoser(heuristicsConfig);
+        analysis.check();
+        RecorderOptions options = analysis.recorderOptions();
         PrintStream err = System.err;
         List<EventLogSource> sources = new ArrayList<>();
         for (Path p : paths) {
@@ -101,93 +138,101 @@ public final class ImportCommand implements Callable<Integer> {
         // A spool file is delivered only to the database it was spooled for (URL and user, as a hash).
         Spool spoolReader = spool == null ? null : new Spool(spool, Long.MAX_VALUE, SpoolTarget.of(db.url, db.user),
                 message -> err.println("warning: " + message));
+        if (sources.isEmpty() && spooled.isEmpty()) {
+            err.println("sparkscope import: nothing to import: no event logs in " + (spool == null ? paths : spool));
+            return 1;
+        }
+        WebhookNotifier notifier = webhook(webhookUrl, uiUrl);
         long started = System.nanoTime();
-        int imported = 0;
-        int unchanged = 0;
-        int failed = 0;
-        long events = 0;
-        SnapshotWriter writer = new SnapshotWriter();
-        RecorderOptions options = RecorderOptions.DEFAULTS.withTasksPerStage(tasksPerStage);
-        int total = sources.size() + spooled.size();
-        int done = 0;
+        Tally tally = new Tally(sources.size() + spooled.size());
         try (HikariDataSource ds = db.open(2)) {
+            IngestService.Builder builder = AnalysisOptions.ingest(ds, analysis.heuristics, analysis.regression, err);
+            if (notifier != null) {
+                builder.onWritten(notifier::notifyFinished);
+            }
+            IngestService ingest = builder.build();
             for (EventLogSource source : sources) {
-                done++;
+                tally.done++;
                 long t0 = System.nanoTime();
-                EventLogAnalysis.Result result = EventLogAnalysis.analyze(source, options,
-                        problem -> err.println("warning: " + problem));
+                EventLogAnalysis.Result result;
+                try {
+                    result = EventLogAnalysis.analyze(source, options, problem -> err.println("warning: " + problem));
+                } catch (RuntimeException e) {
+                    // A reader or recorder bug on strange input costs this file only.
+                    tally.failed++;
+                    err.println(tally.prefix() + source.path() + ": not imported: cannot read it: "
+                            + e.getClass().getSimpleName() + ": " + DatabaseErrors.reason(e));
+                    continue;
+                }
                 if (!result.hasApplication()) {
-                    err.printf("[%d/%d] %s: no Spark application events; skipped%n", done, total, source.path());
-                    failed++;
+                    tally.failed++;
+                    err.println(tally.prefix() + source.path() + ": not imported: no Spark application events");
                     continue;
                 }
                 AppSnapshot s = result.snapshot();
-                try {
-                    List<Finding> findings = withRegression(ds, s, diagnoser.diagnose(s), regressionFactor, err);
-                    WriteResult w = writer.write(ds, s, Findings.stored(findings));
-                    if (w.written() && notifier != null) {
-                        notifier.notifyFinished(s, findings);
-                    }
-                    double secs = Math.max(1e-9, (System.nanoTime() - t0) / 1e9);
-                    events += s.eventCount();
-                    if (w.written()) {
-                        imported++;
-                    } else {
-                        unchanged++;
-                    }
-                    err.printf(Locale.ROOT, "[%d/%d] %s: %s %s (%,d events, %,.0f events/s)%n", done, total,
-                            source.path(), s.appId(), w.written() ? "imported" : "already up to date",
-                            s.eventCount(), s.eventCount() / secs);
-                } catch (Exception e) {
-                    failed++;
-                    err.printf("[%d/%d] %s: could not write %s: %s%n", done, total, source.path(), s.appId(),
-                            DatabaseOptions.firstLine(e.getMessage()));
+                IngestResult r = ingest.ingest(s);
+                if (r.databaseUnavailable()) {
+                    return lost(err, tally, source.path(), r);
                 }
+                String what = tally.count(r);
+                if (r.stored()) {
+                    tally.events += s.eventCount();
+                }
+                double secs = Math.max(1e-9, (System.nanoTime() - t0) / 1e9);
+                err.printf(Locale.ROOT, "%s%s: %s %s (%,d events, %,.0f events/s)%n", tally.prefix(), source.path(),
+                        s.appId(), what, s.eventCount(), s.eventCount() / secs);
             }
             for (Path file : spooled) {
-                done++;
+                tally.done++;
+                AppSnapshot s;
                 try {
-                    AppSnapshot s = spoolReader.load(file, acceptUntagged);
-                    List<Finding> findings = withRegression(ds, s, diagnoser.diagnose(s), regressionFactor, err);
-                    WriteResult w = writer.write(ds, s, Findings.stored(findings));
-                    if (w.written() && notifier != null) {
-                        notifier.notifyFinished(s, findings);
-                    }
-                    Files.deleteIfExists(file);
-                    if (w.written()) {
-                        imported++;
-                    } else {
-                        unchanged++;
-                    }
-                    err.printf("[%d/%d] %s: %s %s from the spool%n", done, total, file, s.appId(),
-                            w.written() ? "imported" : "already up to date");
-                } catch (Exception e) {
-                    failed++;
-                    err.printf("[%d/%d] %s: could not import: %s%n", done, total, file,
-                            DatabaseOptions.firstLine(e.getMessage()));
+                    s = spoolReader.load(file, acceptUntagged);
+                } catch (IOException | RuntimeException e) {
+                    tally.failed++;
+                    err.println(tally.prefix() + file + ": not imported: cannot read it: " + DatabaseErrors.reason(e));
+                    continue;
                 }
+                IngestResult r = ingest.ingest(s);
+                if (r.databaseUnavailable()) {
+                    return lost(err, tally, file, r);
+                }
+                String what = tally.count(r);
+                if (r.stored()) {
+                    try {
+                        Files.deleteIfExists(file);
+                    } catch (IOException e) {
+                        err.println("warning: " + file + ": delivered but not deleted: " + e.getMessage());
+                    }
+                }
+                err.println(tally.prefix() + file + ": " + s.appId() + " " + what + " (from the spool)");
+            }
+        } finally {
+            if (notifier != null) {
+                awaitNotifications(notifier, err);
             }
         }
-        if (notifier != null) {
-            try {
-                if (!notifier.awaitIdle(60_000)) {
-                    err.println("warning: webhook notifications still pending after 60 s; giving up on them");
-                }
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-            notifier.close();
-        }
-        double secs = (System.nanoTime() - started) / 1e9;
-        err.printf(Locale.ROOT, "imported %d application(s), %d already up to date, %d failed; %,d events in %.1f s%n",
-                imported, unchanged, failed, events, secs);
-        return imported + unchanged > 0 ? 0 : 1;
+        err.printf(Locale.ROOT, "%s; %,d events in %.1f s%n", tally.summary(), tally.events,
+                (System.nanoTime() - started) / 1e9);
+        return tally.failed > 0 ? 1 : 0;
     }
 
-    static void checkRegressionFactor(double factor) {
-        if (!(factor >= 1) || Double.isInfinite(factor)) {
-            throw new Main.UsageError("--regression-factor must be a number of at least 1, got " + factor);
+    /** The database went away: one line, and no further file is tried (each would wait for a connection in vain). */
+    private int lost(PrintStream err, Tally tally, Path at, IngestResult r) {
+        err.println("sparkscope import: lost the database " + db.url + " at " + at + ": " + r.reason()
+                + "; stopped with " + (tally.total - tally.done + 1) + " of " + tally.total + " not imported ("
+                + tally.summary() + " before)");
+        return 2;
+    }
+
+    private static void awaitNotifications(WebhookNotifier notifier, PrintStream err) {
+        try {
+            if (!notifier.awaitIdle(60_000)) {
+                err.println("warning: webhook notifications still pending after 60 s; giving up on them");
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
         }
+        notifier.close();
     }
 
     static WebhookNotifier webhook(String url, String uiUrl) {
@@ -199,21 +244,6 @@ public final class ImportCommand implements Callable<Integer> {
                     Duration.ofSeconds(10), System.err::println);
         } catch (IllegalArgumentException e) {
             throw new Main.UsageError("--webhook-url: " + e.getMessage());
-        }
-    }
-
-    /**
-     * The heuristics' findings plus the Regression finding against the stored previous runs of the same name (for a
-     * complete snapshot); a failing query costs only the Regression finding, with a warning.
-     */
-    static List<Finding> withRegression(DataSource ds, AppSnapshot s, List<Finding> findings, double factor,
-                                        PrintStream err) {
-        try {
-            return PreviousRuns.withRegression(ds, s, findings, factor, PreviousRuns.DEFAULT_LIMIT);
-        } catch (SQLException | RuntimeException e) {
-            err.println("warning: " + s.appId() + ": cannot compare with previous runs: "
-                    + DatabaseOptions.firstLine(e.getMessage()));
-            return findings;
         }
     }
 

@@ -1,83 +1,77 @@
 package io.sparkscope.server.cli;
 
 import com.zaxxer.hikari.HikariDataSource;
-import io.sparkscope.core.analysis.Diagnoser;
-import io.sparkscope.core.heuristics.Finding;
-import io.sparkscope.core.model.AppSnapshot;
-import io.sparkscope.store.Findings;
-import io.sparkscope.store.SnapshotReader;
-import io.sparkscope.store.SnapshotWriter;
+import io.sparkscope.store.ingest.AppKey;
+import io.sparkscope.store.ingest.DatabaseErrors;
+import io.sparkscope.store.ingest.IngestResult;
+import io.sparkscope.store.ingest.IngestService;
+import io.sparkscope.store.ingest.StoredApplications;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Option;
 
-import java.nio.file.Path;
-import java.sql.Connection;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
+import java.io.PrintStream;
 import java.sql.SQLException;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.Optional;
+import java.util.Locale;
 import java.util.concurrent.Callable;
 
 /**
  * {@code reanalyze}: runs the heuristics again over every stored application, e.g. after the thresholds changed.
- * Findings are stored (not computed per page view) so pages stay fast; this is how they follow new thresholds.
+ * Findings are stored (not computed per page view) so pages stay fast; this is how they follow new thresholds. Each
+ * stored snapshot goes through the store's {@link IngestService} as a new one would. Exit code 0 when every
+ * application was reanalysed, 1 when some were not (each named), 2 for a usage error or a database that cannot be
+ * reached (at the start or mid-run: the run then stops at once).
  */
 @Command(name = "reanalyze", mixinStandardHelpOptions = true,
         description = "Recompute the findings of every stored application with the current heuristics and "
-                + "thresholds (run it after changing them).")
+                + "thresholds (run it after changing them). Exit status: 0 all done, 1 some failed, 2 usage error "
+                + "or database unreachable.")
 public final class ReanalyzeCommand implements Callable<Integer> {
     @Mixin
     DatabaseOptions db;
 
-    @Option(names = "--heuristics-config", paramLabel = "<file>",
-            description = "Properties file overriding heuristic thresholds.")
-    Path heuristicsConfig;
+    @Mixin
+    AnalysisOptions.Heuristics heuristics;
 
-    @Option(names = "--regression-factor", paramLabel = "X", defaultValue = "1.5",
-            description = "A complete run this many times slower (wall or task time) than the median of the previous "
-                    + "10 complete runs of its name gets a Regression finding: LOW, HIGH at 2× (default: ${DEFAULT-VALUE}).")
-    double regressionFactor;
+    @Mixin
+    AnalysisOptions.Regression regression;
 
     @Override
-    public Integer call() throws SQLException {
-        ImportCommand.checkRegressionFactor(regressionFactor);
-        Diagnoser diagnoser = AnalyzeCommand.diagnoser(heuristicsConfig);
-        SnapshotWriter writer = new SnapshotWriter();
-        int done = 0;
+    public Integer call() {
+        heuristics.diagnoser();
+        regression.factor();
+        PrintStream err = System.err;
+        int changed = 0;
+        int unchanged = 0;
         int failed = 0;
         try (HikariDataSource ds = db.open(2)) {
-            for (String[] key : appKeys(ds)) {
-                String attempt = key[1] == null || key[1].isEmpty() ? null : key[1];
-                try {
-                    Optional<AppSnapshot> s = SnapshotReader.read(ds, key[0], attempt);
-                    if (s.isPresent()) {
-                        List<Finding> findings = ImportCommand.withRegression(ds, s.get(),
-                                diagnoser.diagnose(s.get()), regressionFactor, System.err);
-                        writer.overwrite(ds, s.get(), Findings.stored(findings));
-                        done++;
+            IngestService ingest = AnalysisOptions.ingest(ds, heuristics, regression, err).build();
+            List<AppKey> keys;
+            try {
+                keys = StoredApplications.keys(ds);
+            } catch (SQLException e) {
+                throw new Main.UsageError("cannot list the stored applications: " + DatabaseErrors.reason(e));
+            }
+            for (AppKey key : keys) {
+                IngestResult r = ingest.reingest(key);
+                switch (r.outcome()) {
+                    case WRITTEN -> changed++;
+                    case UNCHANGED, SKIPPED_STALE -> unchanged++;
+                    case FAILED -> {
+                        failed++;
+                        err.println(key + ": not reanalysed: " + r.reason());
                     }
-                } catch (SQLException | RuntimeException e) {
-                    failed++;
-                    System.err.println("warning: " + key[0] + ": " + DatabaseOptions.firstLine(e.getMessage()));
+                    case DATABASE_UNAVAILABLE -> {
+                        err.printf(Locale.ROOT, "sparkscope reanalyze: lost the database %s at %s: %s; stopped after"
+                                + " %d of %d application(s)%n", db.url, key, r.reason(), changed + unchanged + failed,
+                                keys.size());
+                        return 2;
+                    }
                 }
             }
         }
-        System.err.println("reanalyzed " + done + " application(s)" + (failed > 0 ? ", " + failed + " failed" : ""));
-        return failed > 0 && done == 0 ? 1 : 0;
-    }
-
-    private static List<String[]> appKeys(HikariDataSource ds) throws SQLException {
-        List<String[]> keys = new ArrayList<>();
-        try (Connection c = ds.getConnection();
-             PreparedStatement st = c.prepareStatement("SELECT app_id, attempt_id FROM application ORDER BY app_pk");
-             ResultSet rs = st.executeQuery()) {
-            while (rs.next()) {
-                keys.add(new String[] {rs.getString(1), rs.getString(2)});
-            }
-        }
-        return keys;
+        err.printf(Locale.ROOT, "reanalyzed %d application(s): %d changed, %d unchanged, %d failed%n",
+                changed + unchanged, changed, unchanged, failed);
+        return failed > 0 ? 1 : 0;
     }
 }

@@ -3,6 +3,7 @@ package io.sparkscope.server.fetch;
 import io.sparkscope.core.model.AppSnapshot;
 import io.sparkscope.core.model.StageSummary;
 import io.sparkscope.store.FetchState;
+import io.sparkscope.store.ingest.IngestResult;
 
 import java.io.PrintStream;
 import java.net.URLEncoder;
@@ -28,7 +29,7 @@ import java.util.function.Function;
  * One {@code sparkscope fetch} run: list the History Server's completed applications that ended since the remembered
  * time, leave out those the database already holds complete, fetch the rest on a bounded pool and hand each snapshot
  * to a {@link SnapshotSink}. One application failing never stops the others; it is reported and, because the end
- * time to remember stays before it, listed again by the next run.
+ * time to remember stays before it, listed again by the next run. A database that went away stops the run at once.
  *
  * <p>Progress goes to the given stream from the calling thread only, one line per application as it finishes.
  */
@@ -71,7 +72,7 @@ public final class Fetcher {
                 todo.add(a);
             }
         }
-        // Oldest first: regression findings compare a run with the runs stored before it.
+        // Oldest first, in the order the applications ended (the findings do not depend on the order).
         todo.sort(Comparator.comparingLong(ListedApp::endTime).thenComparing(ListedApp::appId));
         int alreadyStored = listed.size() - todo.size();
         progress.printf(Locale.ROOT, "%s: %d completed application(s) %s, %d already stored, %d to fetch%n",
@@ -79,7 +80,8 @@ public final class Fetcher {
                 from < 0 ? "in all" : "ended since " + SparkDates.format(from), alreadyStored, todo.size());
 
         List<String> failures = new ArrayList<>();
-        List<ListedApp> failedApps = new ArrayList<>();
+        List<ListedApp> notFetched = new ArrayList<>(todo);
+        String databaseLost = null;
         int fetched = 0;
         if (!todo.isEmpty()) {
             ExecutorService pool = Executors.newFixedThreadPool(Math.min(options.threads(), todo.size()),
@@ -92,13 +94,18 @@ public final class Fetcher {
                 for (int i = 1; i <= todo.size(); i++) {
                     Outcome o = take(done);
                     o.warnings().forEach(w -> progress.println("warning: " + w));
+                    if (o.databaseLost()) {
+                        // Every other application would wait for a connection in vain: stop here, one message.
+                        databaseLost = o.error();
+                        break;
+                    }
                     progress.printf(Locale.ROOT, "[%d/%d] %s: %s (%.1f s)%n", i, todo.size(), o.app().label(),
                             o.text(), o.seconds());
                     if (o.ok()) {
                         fetched++;
+                        notFetched.remove(o.app());
                     } else {
                         failures.add(o.app().label() + ": " + o.error());
-                        failedApps.add(o.app());
                     }
                 }
             } finally {
@@ -106,27 +113,31 @@ public final class Fetcher {
             }
         }
         OptionalLong newest = OptionalLong.empty();
-        if (!failedApps.isEmpty()) {
-            long oldestFailure = failedApps.stream().mapToLong(ListedApp::endTime).min().orElseThrow();
+        if (!notFetched.isEmpty()) {
+            long oldestFailure = notFetched.stream().mapToLong(ListedApp::endTime).min().orElseThrow();
             newest = OptionalLong.of(oldestFailure - 1);
         } else if (!listed.isEmpty()) {
             newest = OptionalLong.of(listed.stream().mapToLong(ListedApp::endTime).max().orElseThrow());
         }
-        return new FetchReport(listed.size(), alreadyStored, fetched, failures, newest);
+        return new FetchReport(listed.size(), alreadyStored, fetched, failures, databaseLost, newest);
     }
 
     static String key(ListedApp a) {
         return FetchState.key(a.appId(), a.attemptId());
     }
 
-    /** @param error null when fetched and stored, else the one-line reason */
-    private record Outcome(ListedApp app, String error, String text, double seconds, List<String> warnings) {
+    /**
+     * @param error        null when fetched and stored, else the one-line reason
+     * @param databaseLost the database went away: nothing more can be stored in this run
+     */
+    private record Outcome(ListedApp app, String error, boolean databaseLost, String text, double seconds,
+                           List<String> warnings) {
         boolean ok() {
             return error == null;
         }
 
         static Outcome failed(ListedApp app, String error, long t0, List<String> warnings) {
-            return new Outcome(app, error, "failed: " + error, Fetcher.seconds(t0), warnings);
+            return new Outcome(app, error, false, "failed: " + error, Fetcher.seconds(t0), warnings);
         }
     }
 
@@ -161,14 +172,21 @@ public final class Fetcher {
                     via = fromLogs != null ? "event logs" : "REST API (event logs refused: " + refused + ")";
                 }
             }
-            String stored = sink.store(s);
+            IngestResult result = sink.store(s);
+            if (result.databaseUnavailable()) {
+                return new Outcome(app, result.reason(), true, "", seconds(t0), warnings);
+            }
+            if (!result.stored()) {
+                return Outcome.failed(app, "not stored: " + result.reason(), t0, warnings);
+            }
+            String stored = describe(result);
             long tasks = 0;
             for (StageSummary st : s.stages()) {
                 tasks += st.numCompleteTasks() + st.numFailedTasks() + st.numKilledTasks();
             }
             String text = String.format(Locale.ROOT, "via %s: %s; %d stage attempt(s), %,d task(s)", via, stored,
                     s.stages().size(), tasks);
-            return new Outcome(app, null, text, seconds(t0), warnings);
+            return new Outcome(app, null, false, text, seconds(t0), warnings);
         } catch (HistoryServerException e) {
             return Outcome.failed(app, e.getMessage(), t0, warnings);
         } catch (Exception e) {
@@ -176,6 +194,17 @@ public final class Fetcher {
                     : HistoryClient.firstLine(e.getMessage());
             return Outcome.failed(app, msg, t0, warnings);
         }
+    }
+
+    /** What storing did, in a few words: "stored, 3 finding(s)". */
+    static String describe(IngestResult r) {
+        return switch (r.outcome()) {
+            case WRITTEN -> "stored, " + r.findings().size() + " finding(s)" + (r.laterRunsUpdated().isEmpty() ? ""
+                    : "; Regression finding of " + r.laterRunsUpdated().size() + " later run(s) updated");
+            case UNCHANGED -> "unchanged, " + r.findings().size() + " finding(s)";
+            case SKIPPED_STALE -> "kept the stored copy (it has more detail)";
+            case FAILED, DATABASE_UNAVAILABLE -> "not stored: " + r.reason();
+        };
     }
 
     private static double seconds(long t0) {

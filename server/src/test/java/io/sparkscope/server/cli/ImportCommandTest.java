@@ -49,9 +49,9 @@ class ImportCommandTest {
         String db = TestDb.newDatabaseName();
         assertEquals(0, CliRun.of("import", SHIPPED.toString(), "--db", TestDb.url(db)).exitCode());
         DataSource ds = TestDb.dataSource(db);
-        String serializer = "select count(*) from finding where heuristic = 'SerializerConfig'";
+        String serializer = "select count(*) from finding where heuristic = 'StageSkew'";
         assertEquals(1, TestDb.count(ds, serializer));
-        Path cfg = Files.writeString(dir.resolve("t.properties"), "SerializerConfig.enabled=false\n");
+        Path cfg = Files.writeString(dir.resolve("t.properties"), "StageSkew.enabled=false\n");
         CliRun run = CliRun.of("reanalyze", "--db", TestDb.url(db), "--heuristics-config", cfg.toString());
         assertEquals(0, run.exitCode(), run.err());
         assertTrue(run.err().contains("reanalyzed 1 application(s)"), run.err());

@@ -66,7 +66,9 @@ final class WebFixture {
 
     static void write(DataSource ds, AppSnapshot s) {
         try {
-            new SnapshotWriter().write(ds, s, Findings.stored(Diagnoser.defaults().diagnose(s)));
+            // Synthetic apps shuffle a few MB, below the RDD size at which SerializerConfig speaks: lower it here.
+            new SnapshotWriter().write(ds, s, Findings.stored(Diagnoser.withOverrides(
+                    java.util.Map.of("SerializerConfig.minRddBytes", "0"), "web fixture").diagnose(s)));
         } catch (Exception e) {
             throw new IllegalStateException(e);
         }

@@ -3,6 +3,8 @@ package io.sparkscope.core.heuristics.builtin;
 import io.sparkscope.core.heuristics.Finding;
 import io.sparkscope.core.heuristics.Heuristic;
 import io.sparkscope.core.heuristics.HeuristicConfig;
+import io.sparkscope.core.heuristics.SettingAdvice;
+import io.sparkscope.core.heuristics.Units;
 import io.sparkscope.core.heuristics.Severity;
 import io.sparkscope.core.heuristics.SparkSettings;
 import io.sparkscope.core.model.AppSnapshot;
@@ -11,7 +13,7 @@ import java.util.List;
 import java.util.OptionalInt;
 
 /**
- * Cores per executor (thesis §2.1.1, §4.2.10): more than about five strains HDFS clients and wastes node leftovers;
+ * Cores per executor: more than about five strains HDFS clients and wastes node leftovers;
  * one core gives up sharing broadcasts and memory between tasks in one JVM. Uses the cores executors actually
  * offered, so YARN's default of 1 core shows even when the key is unset. Not judged in local mode.
  */
@@ -27,7 +29,9 @@ public final class CoreNumber implements Heuristic {
     @Override
     public List<Finding> evaluate(AppSnapshot app, HeuristicConfig cfg) {
         SparkSettings conf = SparkSettings.of(app);
-        if (conf.isLocal()) {
+        // Local mode has no executors; GPU executors (RAPIDS) run as many tasks as their GPU share allows
+        // (spark.task.resource.gpu.amount), and their CPU cores feed I/O and shuffle, so many cores are expected.
+        if (conf.isLocal() || conf.gpuExecutors()) {
             return List.of();
         }
         OptionalInt known = conf.executorCores(app);
@@ -35,30 +39,37 @@ public final class CoreNumber implements Heuristic {
             return List.of();
         }
         int cores = known.getAsInt();
-        Severity severity = Severity.atOrAbove(cores, cfg.threshold(ID + ".cores.low"), cfg.threshold(ID + ".cores.high"));
+        Severity severity = cfg.levels(ID + ".cores").grade(cores);
+        long mem = conf.executorMemoryBytes();
         if (severity != Severity.NONE) {
-            return List.of(Finding.builder(ID, severity)
+            String why = cores + " concurrent tasks per executor strain HDFS clients and shared memory";
+            SettingAdvice five = conf.advise(KEY, "5", why);
+            SettingAdvice memory = conf.advise("spark.executor.memory", Units.sparkSize(Math.max(Units.GiB,
+                    mem * 5 / cores)), "keeps memory per core the same with 5 cores");
+            return List.of(Finding.builder(ID, severity).advise(five).advise(memory)
                     .location("tooMany")
                     .title(cores + " cores per executor")
                     .message("Executors run " + cores + " tasks at once. Beyond about five concurrent tasks, HDFS"
                             + " clients and shared memory become bottlenecks, and big executors leave node cores"
                             + " unused.")
-                    .recommendation("Try " + KEY + "=5 (or 4) and scale spark.executor.memory down in proportion,"
-                            + " using more executors for the same total.")
-                    .configKeys(KEY, "spark.executor.memory")
+                    .recommendation("Try " + five.phrase() + " with " + memory.phrase() + ", using more executors"
+                            + " for the same total.")
                     .detail("executorCores", cores)
                     .build());
         }
         if (cores == 1 && cfg.flag(ID + ".singleCore")) {
-            return List.of(Finding.builder(ID, Severity.LOW)
+            String why = "single-core executors each pay for a JVM, broadcast copies and memory overhead";
+            SettingAdvice four = conf.advise(KEY, "4", why);
+            SettingAdvice memory = conf.advise("spark.executor.memory", Units.sparkSize(mem * 4),
+                    "keeps memory per core the same with 4 cores");
+            return List.of(Finding.builder(ID, Severity.LOW).advise(four).advise(memory)
                     .location("singleCore")
                     .title("1 core per executor")
                     .message("Executors have a single core" + (conf.isSet(KEY) ? "" : " (the YARN default, as "
                             + KEY + " is unset)") + ", so every task pays for its own JVM, broadcast copies and"
                             + " memory overhead.")
-                    .recommendation("Try " + KEY + "=4 with spark.executor.memory scaled up 4× and a quarter of the"
+                    .recommendation("Try " + four.phrase() + " with " + memory.phrase() + " and a quarter of the"
                             + " executors.")
-                    .configKeys(KEY, "spark.executor.memory")
                     .detail("executorCores", 1)
                     .build());
         }

@@ -4,6 +4,8 @@ import io.sparkscope.core.event.TaskMetric;
 import io.sparkscope.core.heuristics.Finding;
 import io.sparkscope.core.heuristics.Heuristic;
 import io.sparkscope.core.heuristics.HeuristicConfig;
+import io.sparkscope.core.heuristics.Impact;
+import io.sparkscope.core.heuristics.SettingAdvice;
 import io.sparkscope.core.heuristics.Severity;
 import io.sparkscope.core.heuristics.SparkSettings;
 import io.sparkscope.core.heuristics.Units;
@@ -13,11 +15,15 @@ import io.sparkscope.core.model.StageTotals;
 import io.sparkscope.core.model.TaskRecord;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 
 /**
- * Stages that spilled much of the data they handled to disk (thesis §4.2.3): spilled memory bytes over the largest
- * of input, output, shuffle read and shuffle write — the most memory the stage could have needed.
+ * Stages that spilled much of the data they handled: spilled bytes (their size in memory) over the largest of input,
+ * output, shuffle read and shuffle write — the most memory the stage could have needed. Spark counts two numbers:
+ * the in-memory size of what was spilled, and the bytes that reached disk (serialized, often far smaller; zero when,
+ * as with GPU executors, the spill went to host memory instead). The title names the one that happened.
  */
 public final class DiskSpill implements Heuristic {
     public static final String ID = "DiskSpill";
@@ -29,10 +35,11 @@ public final class DiskSpill implements Heuristic {
 
     @Override
     public List<Finding> evaluate(AppSnapshot app, HeuristicConfig cfg) {
-        double low = cfg.threshold(ID + ".ratio.low");
-        double high = cfg.threshold(ID + ".ratio.high");
+        var levels = cfg.levels(ID + ".ratio");
         long minSpill = cfg.bytes(ID + ".minSpillBytes");
         SparkSettings conf = SparkSettings.of(app);
+        Map<String, Facts.StageKind> kinds = Facts.stageKinds(app);
+        int slots = Facts.slots(app, conf);
         List<Finding> out = new ArrayList<>();
         for (StageSummary s : app.stages()) {
             StageTotals t = s.totals();
@@ -47,7 +54,7 @@ public final class DiskSpill implements Heuristic {
             long handled = Math.max(Math.max(input, output), Math.max(shuffleRead, shuffleWrite));
             // Spilling without any measured I/O (e.g. data generated in the task) counts as spilling everything.
             double ratio = handled > 0 ? (double) memSpill / handled : Double.MAX_VALUE;
-            Severity severity = Severity.atOrAbove(ratio, low, high);
+            Severity severity = levels.grade(ratio);
             if (severity == Severity.NONE) {
                 continue;
             }
@@ -59,27 +66,21 @@ public final class DiskSpill implements Heuristic {
                     biggest = r;
                 }
             }
-            String memKey = Facts.taskMemoryKey(conf);
-            long mem = Facts.taskMemoryBytes(conf);
-            int partitions = conf.integer("spark.sql.shuffle.partitions").orElse(200);
-            String fraction = conf.get("spark.memory.fraction", "0.6");
+            boolean gpu = conf.gpuExecutors();
+            String title = diskSpill > 0
+                    ? "Stage " + s.stageId() + " spilled " + Units.bytes(diskSpill) + " to disk"
+                    : "Stage " + s.stageId() + " spilled " + Units.bytes(memSpill) + " out of memory (none to disk)";
             Finding.Builder f = Finding.builder(ID, severity)
                     .location(s.key())
-                    .title("Stage " + s.stageId() + " spilled " + Units.bytes(diskSpill > 0 ? diskSpill : memSpill)
-                            + " to disk")
-                    .message(capitalize(Facts.stageLabel(s)) + " spilled " + Units.bytes(memSpill) + " from memory ("
-                            + Units.bytes(diskSpill) + " on disk), "
-                            + (handled > 0 ? Units.percent(ratio) + " of the " + Units.bytes(handled)
-                            + " it read or wrote at most" : "with no measured input or output") + ".")
-                    .recommendation("Give each task more memory or less data: raise " + memKey + " (now "
-                            + Units.bytes(mem) + ", try " + Units.sparkSize(mem * 3 / 2) + ")"
-                            + (conf.isLocal() ? "" : " or lower spark.executor.cores")
-                            + "; make partitions smaller by raising spark.sql.shuffle.partitions (now " + partitions
-                            + ", try " + partitions * 2 + ") or letting AQE split them"
-                            + " (spark.sql.adaptive.enabled=true); or raise spark.memory.fraction (now " + fraction
-                            + ") if little is cached.")
+                    .title(title)
+                    .message(Facts.capitalize(Facts.stageLabel(s)) + " spilled data of " + Units.bytes(memSpill)
+                            + " (its size in memory), " + (handled > 0 ? Units.percent(ratio) + " of the "
+                            + Units.bytes(handled) + " it read or wrote at most" : "with no measured input or output")
+                            + "; " + (diskSpill > 0 ? Units.bytes(diskSpill) + " of it was written to disk."
+                            : "none of it reached disk" + (gpu ? " (with GPU executors the spill goes from GPU to host"
+                            + " memory)." : ".")))
                     .stage(s.key())
-                    .configKeys(memKey, "spark.sql.shuffle.partitions", "spark.memory.fraction")
+                    .impact(impact(s, diskSpill))
                     .detail("memoryBytesSpilled", memSpill)
                     .detail("diskBytesSpilled", diskSpill)
                     .detail("spillRatio", handled > 0 ? Units.round2(ratio) : null)
@@ -87,6 +88,25 @@ public final class DiskSpill implements Heuristic {
                     .detail("outputBytes", output)
                     .detail("shuffleReadBytes", shuffleRead)
                     .detail("shuffleWriteBytes", shuffleWrite);
+            String reason = "stage " + s.stageId() + " spilled " + Units.bytes(memSpill);
+            Partitioning p = Partitioning.of(conf, kinds.get(s.key()), s, Math.max(s.numTasks() + 1L,
+                    s.numTasks() * 2L), slots, reason);
+            p.advice().forEach(f::advise);
+            if (gpu) {
+                f.recommendation("These executors carry GPUs (RAPIDS), so the spill is GPU memory running short, not"
+                        + " the executor heap: give each task less data — " + p.text() + " — or let fewer tasks share"
+                        + " a GPU (spark.rapids.sql.concurrentGpuTasks, now "
+                        + conf.get("spark.rapids.sql.concurrentGpuTasks", "2") + ").");
+            } else {
+                String memKey = Facts.taskMemoryKey(conf);
+                long mem = Facts.taskMemoryBytes(conf);
+                SettingAdvice m = conf.advise(memKey, Units.sparkSize(mem * 3 / 2), reason);
+                f.advise(m);
+                f.recommendation("Give each task more memory or less data: " + m.phrase()
+                        + (conf.isLocal() ? "" : " (or fewer spark.executor.cores, so fewer tasks share it)")
+                        + "; make partitions smaller — " + p.text() + "; or raise spark.memory.fraction (now "
+                        + conf.current("spark.memory.fraction").value() + ") if little is cached.");
+            }
             if (biggest != null && biggest.metrics().get(TaskMetric.MEMORY_BYTES_SPILLED) > 0) {
                 f.executor(biggest.executorId())
                         .detail("largestSpillTaskId", biggest.taskId())
@@ -98,7 +118,43 @@ public final class DiskSpill implements Heuristic {
         return out;
     }
 
-    private static String capitalize(String s) {
-        return s.isEmpty() ? s : Character.toUpperCase(s.charAt(0)) + s.substring(1);
+    /**
+     * What spilling cost, from the stage's own tasks: how much longer the tasks that spilled ran than the median
+     * task that did not. When every kept task spilled there is no such comparison, and the cost of writing and
+     * reading back the disk spill at the stage's own shuffle-write speed stands in.
+     */
+    private static Impact impact(StageSummary s, long diskSpill) {
+        List<Long> clean = new ArrayList<>();
+        List<Long> spilled = new ArrayList<>();
+        for (TaskRecord r : s.keptTasks()) {
+            if (r.metrics() == null || !"SUCCESS".equals(r.status())) {
+                continue;
+            }
+            (r.metrics().get(TaskMetric.MEMORY_BYTES_SPILLED) > 0 ? spilled : clean)
+                    .add(r.metrics().get(TaskMetric.EXECUTOR_RUN_TIME));
+        }
+        if (!clean.isEmpty() && !spilled.isEmpty()) {
+            long[] sorted = clean.stream().mapToLong(Long::longValue).toArray();
+            Arrays.sort(sorted);
+            long median = sorted[Math.min(sorted.length / 2, sorted.length - 1)];
+            long excess = 0;
+            for (long run : spilled) {
+                excess += Math.max(0, run - median);
+            }
+            int kept = clean.size() + spilled.size();
+            if (kept < s.numCompleteTasks()) {
+                excess = excess * s.numCompleteTasks() / kept;
+            }
+            return Impact.of(Facts.stageWallShare(s, excess), excess,
+                    "run time of the tasks that spilled beyond the median task that did not");
+        }
+        long writeNs = s.totals().get(TaskMetric.SHUFFLE_WRITE_TIME);
+        long written = s.totals().get(TaskMetric.SHUFFLE_BYTES_WRITTEN);
+        if (diskSpill > 0 && writeNs > 0 && written > 0) {
+            long ms = Math.round(2.0 * diskSpill * (writeNs / 1e6) / written);
+            return Impact.of(Facts.stageWallShare(s, ms), ms,
+                    "disk spill written and read back at the stage's own shuffle-write speed");
+        }
+        return Impact.NONE;
     }
 }

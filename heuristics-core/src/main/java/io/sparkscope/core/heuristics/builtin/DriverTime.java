@@ -3,6 +3,8 @@ package io.sparkscope.core.heuristics.builtin;
 import io.sparkscope.core.heuristics.Finding;
 import io.sparkscope.core.heuristics.Heuristic;
 import io.sparkscope.core.heuristics.HeuristicConfig;
+import io.sparkscope.core.heuristics.SettingAdvice;
+import io.sparkscope.core.heuristics.SparkSettings;
 import io.sparkscope.core.heuristics.Severity;
 import io.sparkscope.core.heuristics.Units;
 import io.sparkscope.core.model.AppSnapshot;
@@ -21,6 +23,8 @@ import java.util.Map;
  */
 public final class DriverTime implements Heuristic {
     public static final String ID = "DriverTime";
+    /** Start-up, planning and the final write leave some time without tasks in any healthy run. */
+    static final double HEALTHY_SHARE = 0.1;
 
     @Override
     public String id() {
@@ -30,9 +34,12 @@ public final class DriverTime implements Heuristic {
     @Override
     public List<Finding> evaluate(AppSnapshot app, HeuristicConfig cfg) {
         long appMs = app.durationMs();
-        if (appMs <= 0 || appMs < cfg.count(ID + ".minAppMs")) {
+        if (appMs <= 0 || appMs < cfg.count(ID + ".floorAppMs")) {
             return List.of();
         }
+        // Start-up is a larger share of a short run, so below minAppMs only a share at the HIGH level counts, and
+        // only as LOW: a driver that works alone through most of a 40-second run is still worth saying.
+        boolean judged = appMs >= cfg.count(ID + ".minAppMs");
         long start = app.startTime();
         long end = start + appMs;
         record Span(long from, long to, String stage) {
@@ -72,7 +79,7 @@ public final class DriverTime implements Heuristic {
         }
         long idleMs = Math.max(0, appMs - busy);
         double share = (double) idleMs / appMs;
-        Severity severity = Severity.atOrAbove(share, cfg.threshold(ID + ".ratio.low"), cfg.threshold(ID + ".ratio.high"));
+        Severity severity = cfg.levels(ID + ".ratio").grade(share, judged);
         if (severity == Severity.NONE) {
             return List.of();
         }
@@ -91,18 +98,35 @@ public final class DriverTime implements Heuristic {
                 + (top.after() == null ? "before the first stage" : "after stage " + top.after())
                 + (top.before() == null ? (top.after() == null ? "" : " until the application ended")
                 : (top.after() == null ? " (start-up and planning)" : " before stage " + top.before())) + ".";
-        return List.of(Finding.builder(ID, severity)
+        SparkSettings conf = SparkSettings.of(app);
+        Finding.Builder f = Finding.builder(ID, severity);
+        String release;
+        if (conf.isLocal()) {
+            release = "";
+        } else if (conf.dynamicAllocation()) {
+            release = "; dynamic allocation is on, so executors idle for spark.dynamicAllocation.executorIdleTimeout"
+                    + " (now " + conf.current("spark.dynamicAllocation.executorIdleTimeout").value() + ") are already"
+                    + " released while the driver works";
+        } else {
+            SettingAdvice dyn = conf.advise("spark.dynamicAllocation.enabled", "true",
+                    "no task ran for " + Units.percent(share) + " of the application");
+            f.advise(dyn);
+            release = "; with dynamic allocation (" + dyn.phrase() + ", plus shuffle tracking or the shuffle"
+                    + " service) executors are at least released while the driver works";
+        }
+        long saved = Math.max(0, idleMs - Math.round(HEALTHY_SHARE * appMs));
+        return List.of(f
+                .impact(saved, 0, "time with no task running, above " + Units.percent(HEALTHY_SHARE)
+                        + " of the application for start-up and planning")
                 .title("No task ran for " + Units.percent(share) + " of the application")
                 .message("For " + Units.duration(idleMs) + " of the application's " + Units.duration(appMs) + " ("
                         + Units.percent(share) + ") no task was running: only the driver worked (start-up, query"
                         + " planning, file listing, collect/toPandas, driver-side Python) while executors waited."
-                        + where)
+                        + where + (judged ? "" : " A short run, so only a share this large is reported."))
                 .recommendation("Move work off the driver: avoid collect()/toPandas() of large data and driver-side"
                         + " loops, cache or checkpoint plans that are re-analysed in loops, and run independent"
-                        + " actions concurrently; with dynamic allocation (spark.dynamicAllocation.enabled=true)"
-                        + " executors are at least released while the driver works.")
+                        + " actions concurrently" + release + ".")
                 .executor("driver")
-                .configKeys("spark.dynamicAllocation.enabled")
                 .detail("noTaskMs", idleMs)
                 .detail("appDurationMs", appMs)
                 .detail("noTaskShare", Units.round2(share))

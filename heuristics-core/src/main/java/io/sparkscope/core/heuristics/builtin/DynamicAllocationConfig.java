@@ -11,7 +11,7 @@ import java.util.List;
 
 /**
  * Dynamic allocation removes idle executors; without an external shuffle service or shuffle tracking their shuffle
- * files go with them and stages recompute or hang (thesis §2.1.4, §4.2.6). Shuffle tracking is on by default since
+ * files go with them and stages recompute or hang. Shuffle tracking is on by default since
  * Spark 3.4, so an unset key is only a problem on older versions; when the version is unknown we say LOW, not HIGH.
  */
 public final class DynamicAllocationConfig implements Heuristic {
@@ -44,13 +44,18 @@ public final class DynamicAllocationConfig implements Heuristic {
                         + " is true" + (severity == Severity.LOW ? " (as far as we can tell: the Spark version is"
                         + " unknown, and shuffle tracking is on by default since 3.4)" : "")
                         + ", so removing an idle executor deletes the shuffle files later stages need.")
-                .recommendation("Set " + TRACKING + "=true (Spark 3.0+, no cluster setup), or run the external shuffle"
-                        + " service and set " + SERVICE + "=true.")
-                .configKeys("spark.dynamicAllocation.enabled", SERVICE, TRACKING)
+                .recommendation("Keep shuffle files past their executor: " + tracking(conf).phrase() + " (Spark 3.0+, no"
+                        + " cluster setup), or run the external shuffle service and set " + SERVICE + "=true.")
+                .advise(tracking(conf))
+                .configKeys("spark.dynamicAllocation.enabled", SERVICE)
                 .detail("sparkVersion", app.sparkVersion() == null ? "" : app.sparkVersion())
                 .detail(SERVICE, conf.get(SERVICE, "unset"))
                 .detail(TRACKING, conf.get(TRACKING, "unset"))
                 .build());
+    }
+
+    private static io.sparkscope.core.heuristics.SettingAdvice tracking(SparkSettings conf) {
+        return conf.advise(TRACKING, "true", "dynamic allocation removes executors whose shuffle files are still needed");
     }
 
     /** Spark's default for shuffle tracking at this version: true from 3.4, false before; null when unknown. */

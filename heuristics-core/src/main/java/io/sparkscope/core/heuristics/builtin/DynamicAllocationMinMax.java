@@ -12,7 +12,7 @@ import java.util.List;
 import java.util.OptionalInt;
 
 /**
- * Bounds of dynamic allocation (thesis §4.2.7). Unbounded growth lets one application take a shared cluster;
+ * Bounds of dynamic allocation. Unbounded growth lets one application take a shared cluster;
  * inconsistent bounds make Spark refuse to start or behave unexpectedly.
  */
 public final class DynamicAllocationMinMax implements Heuristic {
@@ -38,15 +38,27 @@ public final class DynamicAllocationMinMax implements Heuristic {
         // Only an explicit initialExecutors can be out of range; Spark starts with max(min, initial, instances).
         OptionalInt initial = conf.integer(INITIAL);
         if (max.isEmpty()) {
-            out.add(Finding.builder(ID, Severity.LOW)
+            int widest = app.stages().stream().mapToInt(s -> s.numTasks()).max().orElse(0);
+            int cores = Math.max(1, conf.executorCores(app).orElse(1));
+            long peak = Math.max(Math.max(1, min), (long) Math.ceil(widest / (cores * 2.0)));
+            Finding.Builder f = Finding.builder(ID, Severity.LOW)
                     .location("maxUnset")
                     .title("No upper bound on executors")
                     .message(MAX + " is not set, so dynamic allocation may request executors without limit and take"
-                            + " a shared cluster's capacity.")
-                    .recommendation("Set " + MAX + " to what the application needs at its peak (e.g. total tasks of"
-                            + " the widest stage / (spark.executor.cores × 2–3)).")
-                    .configKeys(MAX)
+                            + " a shared cluster's capacity.");
+            if (widest > 0) {
+                var a = conf.advise(MAX, Long.toString(peak), "the widest stage ran " + widest + " tasks on "
+                        + cores + "-core executors");
+                f.advise(a).recommendation("Bound it by what the application needs at its peak: " + a.phrase()
+                        + " runs the widest stage (" + widest + " tasks) in two waves of " + cores
+                        + "-core executors.");
+            } else {
+                f.recommendation("Set " + MAX + " to what the application needs at its peak (total tasks of the widest"
+                        + " stage / (spark.executor.cores × 2–3)).");
+            }
+            out.add(f.configKeys(MAX)
                     .detail("minExecutors", min)
+                    .detail("widestStageTasks", widest)
                     .build());
         } else {
             int maxValue = max.getAsInt();

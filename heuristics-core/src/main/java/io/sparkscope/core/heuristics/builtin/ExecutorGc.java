@@ -4,6 +4,7 @@ import io.sparkscope.core.event.TaskMetric;
 import io.sparkscope.core.heuristics.Finding;
 import io.sparkscope.core.heuristics.Heuristic;
 import io.sparkscope.core.heuristics.HeuristicConfig;
+import io.sparkscope.core.heuristics.SettingAdvice;
 import io.sparkscope.core.heuristics.Severity;
 import io.sparkscope.core.heuristics.SparkSettings;
 import io.sparkscope.core.heuristics.Units;
@@ -15,11 +16,13 @@ import java.util.Comparator;
 import java.util.List;
 
 /**
- * Share of task time spent in JVM garbage collection (thesis §4.2.4). Too much means tasks lack heap; almost none on
+ * Share of task time spent in JVM garbage collection. Too much means tasks lack heap; almost none on
  * a big heap means memory is probably over-allocated and could serve more executors.
  */
 public final class ExecutorGc implements Heuristic {
     public static final String ID = "ExecutorGc";
+    /** A JVM doing useful work spends about this share or less of its time collecting: the saving is what is above. */
+    static final double HEALTHY_SHARE = 0.05;
 
     @Override
     public String id() {
@@ -36,25 +39,35 @@ public final class ExecutorGc implements Heuristic {
                 run += s.totals().get(TaskMetric.EXECUTOR_RUN_TIME);
             }
         }
-        if (run < cfg.count(ID + ".minTaskTimeMs") || run <= 0) {
+        if (run <= 0 || run < cfg.count(ID + ".floorTaskTimeMs")) {
             return List.of();
         }
+        // Below minTaskTimeMs a share says less (a few GC pauses can dominate a short run): only an extreme share
+        // is reported, and only as LOW.
+        boolean judged = run >= cfg.count(ID + ".minTaskTimeMs");
         double ratio = (double) gc / run;
         SparkSettings conf = SparkSettings.of(app);
         String memKey = Facts.taskMemoryKey(conf);
         long mem = Facts.taskMemoryBytes(conf);
-        Severity severity = Severity.atOrAbove(ratio, cfg.threshold(ID + ".ratio.low"), cfg.threshold(ID + ".ratio.high"));
+        Severity severity = cfg.levels(ID + ".ratio").grade(ratio, judged);
         if (severity != Severity.NONE) {
+            long healthy = Math.round(HEALTHY_SHARE * run);
+            long saved = Math.max(0, gc - healthy);
+            SettingAdvice more = conf.advise(memKey, Units.sparkSize(mem * 3 / 2),
+                    "tasks spent " + Units.percent(ratio) + " of their run time in GC");
             Finding.Builder f = Finding.builder(ID, severity)
                     .title("Executors spent " + Units.percent(ratio) + " of task time in GC")
                     .message("Tasks spent " + Units.duration(gc) + " of their " + Units.duration(run) + " run time ("
-                            + Units.percent(ratio) + ") in JVM garbage collection.")
-                    .recommendation("Give each task more heap: raise " + memKey + " (now " + Units.bytes(mem)
-                            + ", try " + Units.sparkSize(mem * 3 / 2) + ")"
-                            + (conf.isLocal() ? "" : " or lower spark.executor.cores so fewer tasks share it")
+                            + Units.percent(ratio) + ") in JVM garbage collection"
+                            + (judged ? "." : "; a short run (under " + Units.duration(cfg.count(ID
+                            + ".minTaskTimeMs")) + " of task time), so only a share this large is reported."))
+                    .recommendation("Give each task more heap: " + more.phrase()
+                            + (conf.isLocal() ? "" : ", or fewer spark.executor.cores so fewer tasks share it")
                             + ". Cache less or cache serialized (MEMORY_AND_DISK_SER), prefer built-in functions to"
                             + " UDFs that create many objects, and use Kryo (spark.serializer) for RDD data.")
-                    .configKeys(memKey, "spark.executor.cores")
+                    .advise(more)
+                    .impact(Facts.appWallShare(app, saved), saved, "GC time above " + Units.percent(HEALTHY_SHARE)
+                            + " of task run time, spread over the application's parallelism")
                     .detail("gcTimeMs", gc)
                     .detail("runTimeMs", run)
                     .detail("gcRatio", Units.round2(ratio))
@@ -64,15 +77,17 @@ public final class ExecutorGc implements Heuristic {
         }
         if (!conf.isLocal() && ratio < cfg.threshold(ID + ".underuse.ratio")
                 && mem >= cfg.bytes(ID + ".underuse.heapBytes")) {
+            SettingAdvice less = conf.advise("spark.executor.memory", Units.sparkSize(mem * 2 / 3),
+                    "tasks spent only " + Units.percent(ratio) + " of their run time in GC with "
+                            + Units.bytes(mem) + " heaps");
             return List.of(Finding.builder(ID, Severity.LOW)
                     .location("underused")
                     .title("Executor memory may be over-allocated")
                     .message("Tasks spent only " + Units.percent(ratio) + " of their " + Units.duration(run)
                             + " run time in GC with " + Units.bytes(mem) + " executors: memory may be over-allocated.")
-                    .recommendation("Try smaller executors: lower spark.executor.memory (now " + Units.bytes(mem)
-                            + ", try " + Units.sparkSize(mem * 2 / 3) + ") and watch for spills and GC; the memory"
-                            + " saved can run more executors or other applications.")
-                    .configKeys("spark.executor.memory")
+                    .recommendation("Try smaller executors: " + less.phrase() + ", and watch for spills and GC; the"
+                            + " memory saved can run more executors or other applications.")
+                    .advise(less)
                     .detail("gcTimeMs", gc)
                     .detail("runTimeMs", run)
                     .detail("gcRatio", Units.round2(ratio))

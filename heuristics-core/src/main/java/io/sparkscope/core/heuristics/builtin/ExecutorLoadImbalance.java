@@ -3,6 +3,8 @@ package io.sparkscope.core.heuristics.builtin;
 import io.sparkscope.core.heuristics.Finding;
 import io.sparkscope.core.heuristics.Heuristic;
 import io.sparkscope.core.heuristics.HeuristicConfig;
+import io.sparkscope.core.heuristics.SettingAdvice;
+import io.sparkscope.core.heuristics.SparkSettings;
 import io.sparkscope.core.heuristics.Severity;
 import io.sparkscope.core.heuristics.Units;
 import io.sparkscope.core.model.AppSnapshot;
@@ -44,7 +46,7 @@ public final class ExecutorLoadImbalance implements Heuristic {
         long median = busy.get(busy.size() / 2).totalDuration();
         ExecutorSummary max = busy.get(busy.size() - 1);
         double ratio = (double) max.totalDuration() / Math.max(1, median);
-        Severity severity = Severity.atOrAbove(ratio, cfg.threshold(ID + ".ratio.low"), cfg.threshold(ID + ".ratio.high"));
+        Severity severity = cfg.levels(ID + ".ratio").grade(ratio);
         if (severity == Severity.NONE) {
             return List.of();
         }
@@ -60,16 +62,29 @@ public final class ExecutorLoadImbalance implements Heuristic {
             top.add(m);
             f.executor(e.executorId());
         }
+        SparkSettings conf = SparkSettings.of(app);
+        String locality;
+        SparkSettings.Value wait = conf.current("spark.locality.wait");
+        if (conf.timeMs("spark.locality.wait", 1).orElse(3000) <= 1000) {
+            locality = "tasks do not wait long for data locality (spark.locality.wait is " + wait.value() + ")";
+        } else {
+            SettingAdvice a = conf.advise("spark.locality.wait", "1s",
+                    "executor " + max.executorId() + " ran " + Units.times(ratio) + " the median executor's task time");
+            f.advise(a);
+            locality = "if tasks wait for data locality, shorten the wait: " + a.phrase();
+        }
+        int maxCores = Math.max(1, Facts.cores(max, conf));
+        long extra = max.totalDuration() - median;
+        f.impact(extra / maxCores, 0, "busiest executor's task time − the median executor's, over its cores");
         return List.of(f
                 .title("Executor " + max.executorId() + " worked " + Units.times(ratio) + " the median executor")
                 .message("Across " + busy.size() + " executors, executor " + max.executorId() + " ran "
                         + Units.duration(max.totalDuration()) + " of tasks against a median of "
                         + Units.duration(median) + " (" + Units.times(ratio) + "), so others sat idle while it worked.")
-                .recommendation("Check the StageSkew findings for skewed partitions; if tasks wait for data locality,"
-                        + " lower spark.locality.wait (now " + app.config().getOrDefault("spark.locality.wait", "3s")
-                        + ", try 1s); repartition unevenly sized inputs; with dynamic allocation, late executors get"
-                        + " less work by design.")
-                .configKeys("spark.locality.wait")
+                .recommendation("Check the StageSkew findings for skewed partitions; " + locality
+                        + "; repartition unevenly sized inputs"
+                        + (conf.dynamicAllocation() ? "; with dynamic allocation (on here), executors that arrive late"
+                        + " get less work by design." : "."))
                 .detail("ratio", Units.round2(ratio))
                 .detail("maxTaskTimeMs", max.totalDuration())
                 .detail("medianTaskTimeMs", median)

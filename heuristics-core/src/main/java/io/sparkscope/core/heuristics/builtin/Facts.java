@@ -7,7 +7,12 @@ import io.sparkscope.core.model.ExecutorSummary;
 import io.sparkscope.core.model.StageSummary;
 import io.sparkscope.core.model.TaskDistributions;
 
+import io.sparkscope.core.event.TaskMetric;
+import io.sparkscope.core.model.JobSummary;
+
 import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -115,5 +120,119 @@ final class Facts {
 
     static long taskMemoryBytes(SparkSettings s) {
         return s.isLocal() ? s.driverMemoryBytes() : s.executorMemoryBytes();
+    }
+
+    /** A stage's kind: SQL (run by a SQL/DataFrame execution), RDD (jobs outside any SQL execution), or unknown. */
+    enum StageKind { SQL, RDD, UNKNOWN }
+
+    /**
+     * The kind of each stage attempt by its jobs: a job carrying {@code spark.sql.execution.id} ran for a SQL
+     * execution. Built once per heuristic call (a map over jobs), so judging every stage stays linear.
+     */
+    static Map<String, StageKind> stageKinds(AppSnapshot app) {
+        Map<Integer, JobSummary> jobs = new HashMap<>();
+        for (JobSummary j : app.jobs()) {
+            jobs.put(j.jobId(), j);
+        }
+        Map<String, StageKind> out = new HashMap<>();
+        for (StageSummary s : app.stages()) {
+            StageKind kind = StageKind.UNKNOWN;
+            for (int id : s.jobIds()) {
+                JobSummary j = jobs.get(id);
+                if (j == null) {
+                    continue;
+                }
+                if (j.sqlExecutionId() >= 0) {
+                    kind = StageKind.SQL;
+                    break;
+                }
+                kind = StageKind.RDD;
+            }
+            out.put(s.key(), kind);
+        }
+        return out;
+    }
+
+    /** Σ task durations of a stage attempt (driver-stamped), else Σ executor run time. */
+    static long stageTaskMs(StageSummary s) {
+        if (s.taskTimes() != null && s.taskTimes().durationMs() > 0) {
+            return s.taskTimes().durationMs();
+        }
+        return s.totals() == null ? 0 : s.totals().get(TaskMetric.EXECUTOR_RUN_TIME);
+    }
+
+    /**
+     * Wall time a saving of {@code taskMs} of a stage's task time would give back: the stage's wall time in
+     * proportion (tasks ran in parallel), at most the stage's wall time.
+     */
+    static long stageWallShare(StageSummary s, long taskMs) {
+        long stageTask = stageTaskMs(s);
+        long wall = stageDurationMs(s);
+        if (stageTask <= 0 || wall <= 0) {
+            return 0;
+        }
+        return Math.min(wall, Math.round((double) wall * Math.min(taskMs, stageTask) / stageTask));
+    }
+
+    /** Wall time during which at least one task ran: the union of the stages' task spans. */
+    static long busyWallMs(AppSnapshot app) {
+        List<long[]> spans = new ArrayList<>();
+        long end = appEnd(app);
+        for (StageSummary s : app.stages()) {
+            if (s.firstTaskLaunchedTime() > 0) {
+                long to = s.lastTaskFinishedTime() > 0 ? s.lastTaskFinishedTime() : end;
+                if (to > s.firstTaskLaunchedTime()) {
+                    spans.add(new long[]{s.firstTaskLaunchedTime(), to});
+                }
+            }
+        }
+        spans.sort(Comparator.comparingLong(x -> x[0]));
+        long busy = 0;
+        long cursor = Long.MIN_VALUE;
+        for (long[] sp : spans) {
+            if (sp[1] <= cursor) {
+                continue;
+            }
+            long from = Math.max(cursor, sp[0]);
+            busy += sp[1] - from;
+            cursor = sp[1];
+        }
+        return busy;
+    }
+
+    /**
+     * Wall time an application-wide saving of task time would give back: the task time over the application's
+     * average parallelism (Σ task time / time any task ran), at most the busy time.
+     */
+    static long appWallShare(AppSnapshot app, long taskMs) {
+        long busy = busyWallMs(app);
+        long total = 0;
+        for (StageSummary s : app.stages()) {
+            total += stageTaskMs(s);
+        }
+        if (busy <= 0 || total <= 0) {
+            return 0;
+        }
+        return Math.min(busy, Math.round((double) busy * Math.min(taskMs, total) / total));
+    }
+
+    /** Task slots: cores of the executors that run tasks (unknown cores count as none). */
+    static int slots(AppSnapshot app, SparkSettings settings) {
+        int n = 0;
+        for (ExecutorSummary e : taskRunners(app)) {
+            if (e.removeTime() <= 0 || e.completedTasks() + e.failedTasks() > 0) {
+                n += cores(e, settings);
+            }
+        }
+        return n;
+    }
+
+    static String capitalize(String s) {
+        return s == null || s.isEmpty() ? "" : Character.toUpperCase(s.charAt(0)) + s.substring(1);
+    }
+
+    /** A number of bytes or a count scaled and rounded for a Spark setting value. */
+    static long atLeast1(double v) {
+        return Math.max(1, Math.round(v));
     }
 }

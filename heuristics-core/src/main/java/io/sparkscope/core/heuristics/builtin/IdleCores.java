@@ -3,6 +3,7 @@ package io.sparkscope.core.heuristics.builtin;
 import io.sparkscope.core.heuristics.Finding;
 import io.sparkscope.core.heuristics.Heuristic;
 import io.sparkscope.core.heuristics.HeuristicConfig;
+import io.sparkscope.core.heuristics.SettingAdvice;
 import io.sparkscope.core.heuristics.Severity;
 import io.sparkscope.core.heuristics.SparkSettings;
 import io.sparkscope.core.heuristics.Units;
@@ -27,8 +28,14 @@ public final class IdleCores implements Heuristic {
     @Override
     public List<Finding> evaluate(AppSnapshot app, HeuristicConfig cfg) {
         long appMs = app.durationMs();
-        if (appMs <= 0 || appMs < cfg.count(ID + ".minAppMs")) {
+        if (appMs <= 0 || appMs < cfg.count(ID + ".floorAppMs")) {
             return List.of();
+        }
+        // Start-up weighs more in a short run: below minAppMs only an extreme share is reported, as LOW.
+        boolean judged = appMs >= cfg.count(ID + ".minAppMs");
+        SparkSettings settings = SparkSettings.of(app);
+        if (!judged && settings.isLocal()) {
+            return List.of(); // a short run on the user's own machine: its idle cores cost nobody
         }
         SparkSettings conf = SparkSettings.of(app);
         long end = Facts.appEnd(app);
@@ -48,7 +55,7 @@ public final class IdleCores implements Heuristic {
             return List.of();
         }
         double idle = Math.max(0, 1 - taskMs / capacityMs);
-        Severity severity = Severity.atOrAbove(idle, cfg.threshold(ID + ".ratio.low"), cfg.threshold(ID + ".ratio.high"));
+        Severity severity = cfg.levels(ID + ".ratio").grade(idle, judged);
         if (severity == Severity.NONE) {
             return List.of();
         }
@@ -57,19 +64,40 @@ public final class IdleCores implements Heuristic {
         }
         double idleCoreHours = (capacityMs - taskMs) / 3_600_000.0;
         String hours = String.format(Locale.ROOT, "%.2f", idleCoreHours);
-        return List.of(Finding.builder(ID, severity)
+        Finding.Builder f = Finding.builder(ID, severity);
+        String why = Units.percent(idle) + " of the executors' core time was idle";
+        String advice;
+        if (conf.isLocal()) {
+            advice = "In local mode these are your machine's cores: run with fewer (local[N]) if others need them,"
+                    + " or give the application more parallel work (more partitions, concurrent jobs). See DriverTime"
+                    + " for time with no tasks and StageSkew for stragglers.";
+        } else if (conf.dynamicAllocation()) {
+            SettingAdvice sooner = conf.advise("spark.dynamicAllocation.executorIdleTimeout", "30s", why);
+            if (conf.timeMs("spark.dynamicAllocation.executorIdleTimeout", 1000).orElse(60_000) <= 30_000) {
+                advice = "Dynamic allocation is on and releases idle executors after "
+                        + conf.current("spark.dynamicAllocation.executorIdleTimeout").value() + "; the idle time is"
+                        + " inside executors that hold tasks: see DriverTime for time with no tasks at all and"
+                        + " StageSkew for stages waiting on stragglers.";
+            } else {
+                f.advise(sooner);
+                advice = "Let idle executors go sooner: " + sooner.phrase() + ". See DriverTime for time with no"
+                        + " tasks at all and StageSkew for stages waiting on stragglers.";
+            }
+        } else {
+            SettingAdvice dyn = conf.advise("spark.dynamicAllocation.enabled", "true", why);
+            f.advise(dyn);
+            advice = "Request fewer executors or cores (spark.executor.instances, spark.executor.cores), or release"
+                    + " idle executors with dynamic allocation: " + dyn.phrase() + " (with shuffle tracking or the"
+                    + " shuffle service). See DriverTime for time with no tasks and StageSkew for stragglers.";
+        }
+        f.recommendation(advice);
+        f.impact(0, 0, String.format(Locale.ROOT, "frees %.2f idle core-hours; wall time unchanged", idleCoreHours));
+        return List.of(f
                 .title(Units.percent(idle) + " of executor cores were idle")
                 .message("Executors held " + String.format(Locale.ROOT, "%.2f", capacityMs / 3_600_000.0)
                         + " core-hours but ran tasks for " + String.format(Locale.ROOT, "%.2f", taskMs / 3_600_000.0)
-                        + ": " + hours + " core-hours (" + Units.percent(idle) + ") were idle.")
-                .recommendation(conf.dynamicAllocation()
-                        ? "Let idle executors go sooner: lower spark.dynamicAllocation.executorIdleTimeout (now "
-                        + conf.get("spark.dynamicAllocation.executorIdleTimeout", "60s") + "). See DriverTime for"
-                        + " time with no tasks at all and StageSkew for stages waiting on stragglers."
-                        : "Request fewer executors or cores (spark.executor.instances, spark.executor.cores), or"
-                        + " enable dynamic allocation (spark.dynamicAllocation.enabled=true) so idle executors are"
-                        + " released. See DriverTime for time with no tasks and StageSkew for stragglers.")
-                .configKeys("spark.executor.instances", "spark.executor.cores", "spark.dynamicAllocation.enabled")
+                        + ": " + hours + " core-hours (" + Units.percent(idle) + ") were idle"
+                        + (judged ? "." : "; a short run, so only a share this large is reported."))
                 .detail("idleRatio", Units.round2(idle))
                 .detail("idleCoreHours", Units.round2(idleCoreHours))
                 .detail("capacityCoreMs", Math.round(capacityMs))

@@ -1,12 +1,17 @@
 package io.sparkscope.core.heuristics.builtin;
 
+import io.sparkscope.core.event.TaskMetric;
+import io.sparkscope.core.heuristics.ErrorGroups;
 import io.sparkscope.core.heuristics.Finding;
 import io.sparkscope.core.heuristics.Heuristic;
 import io.sparkscope.core.heuristics.HeuristicConfig;
 import io.sparkscope.core.heuristics.Severity;
+import io.sparkscope.core.heuristics.SparkSettings;
+import io.sparkscope.core.heuristics.Units;
 import io.sparkscope.core.model.AppSnapshot;
 import io.sparkscope.core.model.JobSummary;
 import io.sparkscope.core.model.StageSummary;
+import io.sparkscope.core.model.TaskRecord;
 
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -15,10 +20,14 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
-/** Any failed or cancelled job is HIGH: the application did not do (all of) its work. Thesis §4.2.1. */
+/**
+ * Any failed or cancelled job is HIGH: the application did not do (all of) its work. The jobs' reasons and the
+ * application's failed tasks are grouped by their normalised message, so one error that struck many tasks reads as
+ * one error with a count, not as many.
+ */
 public final class JobFailure implements Heuristic {
     public static final String ID = "JobFailure";
-    private static final int MAX_REASONS = 10;
+    private static final int MAX_GROUPS = 10;
 
     @Override
     public String id() {
@@ -28,46 +37,82 @@ public final class JobFailure implements Heuristic {
     @Override
     public List<Finding> evaluate(AppSnapshot app, HeuristicConfig cfg) {
         List<Integer> failedIds = new ArrayList<>();
-        List<Map<String, Object>> reasons = new ArrayList<>();
+        Map<String, Map<String, Object>> reasonGroups = new LinkedHashMap<>();
+        long lostWall = 0;
         for (JobSummary j : app.jobs()) {
-            if (j.status() == JobSummary.JobStatus.FAILED) {
-                failedIds.add(j.jobId());
-                if (reasons.size() < MAX_REASONS) {
-                    Map<String, Object> r = new LinkedHashMap<>();
-                    r.put("jobId", j.jobId());
-                    r.put("reason", Facts.firstLines(j.failureReason(), 3, 500));
-                    reasons.add(r);
-                }
+            if (j.status() != JobSummary.JobStatus.FAILED) {
+                continue;
             }
+            failedIds.add(j.jobId());
+            lostWall += j.durationMs();
+            String reason = j.failureReason() == null ? "(no reason given)" : j.failureReason();
+            Map<String, Object> g = reasonGroups.computeIfAbsent(ErrorGroups.signature(reason), sig -> {
+                Map<String, Object> m = new LinkedHashMap<>();
+                m.put("signature", sig);
+                m.put("count", 0);
+                m.put("first", ErrorGroups.firstLines(reason));
+                m.put("jobIds", new ArrayList<Integer>());
+                return m;
+            });
+            g.put("count", (Integer) g.get("count") + 1);
+            @SuppressWarnings("unchecked")
+            List<Integer> ids = (List<Integer>) g.get("jobIds");
+            ids.add(j.jobId());
         }
         if (failedIds.isEmpty()) {
             return List.of();
         }
         Set<Integer> failed = new HashSet<>(failedIds);
         List<String> failedStages = new ArrayList<>();
+        ErrorGroups taskErrors = new ErrorGroups();
+        long lostTask = 0;
         for (StageSummary s : app.stages()) {
-            if (s.status() == StageSummary.StageStatus.FAILED && s.jobIds().stream().anyMatch(failed::contains)) {
+            boolean inFailedJob = s.jobIds().stream().anyMatch(failed::contains);
+            if (inFailedJob && s.totals() != null) {
+                lostTask += s.totals().get(TaskMetric.EXECUTOR_RUN_TIME);
+            }
+            if (s.status() == StageSummary.StageStatus.FAILED && inFailedJob) {
                 failedStages.add(s.key());
             }
+            for (TaskRecord t : s.keptTasks()) {
+                if ("FAILED".equals(t.status())) {
+                    taskErrors.add(t.errorMessage(), s.key(), t.executorId());
+                }
+            }
         }
-        String firstReason = Facts.firstLines(app.jobs().stream().filter(j -> j.jobId() == failedIds.get(0))
-                .findFirst().map(JobSummary::failureReason).orElse(null), 1, 300);
-        String message = failedIds.size() + " of " + app.jobs().size() + " jobs failed or were cancelled (job ids "
-                + ids(failedIds) + ")." + (firstReason.isEmpty() ? "" : " Job " + failedIds.get(0) + ": " + firstReason);
+        List<Map<String, Object>> groups = new ArrayList<>(reasonGroups.values());
+        StringBuilder message = new StringBuilder().append(failedIds.size()).append(" of ").append(app.jobs().size())
+                .append(" jobs failed or were cancelled (job ids ").append(ids(failedIds)).append(").");
+        for (int i = 0; i < Math.min(3, groups.size()); i++) {
+            Map<String, Object> g = groups.get(i);
+            @SuppressWarnings("unchecked")
+            List<Integer> jobIds = (List<Integer>) g.get("jobIds");
+            String first = Facts.firstLines((String) g.get("first"), 1, 300);
+            message.append(' ').append(jobIds.size() == 1 ? "Job " + jobIds.get(0) : jobIds.size() + " jobs ("
+                    + ids(jobIds) + ")").append(": ").append(jobIds.size() == 1 ? first : g.get("signature"))
+                    .append(first.endsWith(".") || first.endsWith("…") ? "" : ".");
+        }
+        if (groups.size() > 3) {
+            message.append(" And ").append(groups.size() - 3).append(" other reasons.");
+        }
+        SparkSettings conf = SparkSettings.of(app);
+        long wall = Math.min(app.durationMs() > 0 ? app.durationMs() : lostWall, lostWall);
         return List.of(Finding.builder(ID, Severity.HIGH)
                 .title(failedIds.size() == 1 ? "1 job failed" : failedIds.size() + " jobs failed")
-                .message(message)
+                .message(message.toString())
                 .recommendation("Start with the failed stages (StageFailure) and the tasks' errors (TaskFailure): a job"
                         + " fails when one of its stages fails, usually because one task failed spark.task.maxFailures"
-                        + " times (now " + app.config().getOrDefault("spark.task.maxFailures", "4") + "). Fix that"
+                        + " times (now " + conf.current("spark.task.maxFailures").value() + "). Fix that"
                         + " error first; raising retries only hides it. A cancelled job was stopped by the user or by"
                         + " another failure.")
                 .stages(failedStages)
                 .configKeys("spark.task.maxFailures")
+                .impact(wall, lostTask, "the failed jobs' wall time and task time, whose work is lost")
                 .detail("failedJobs", failedIds.size())
                 .detail("totalJobs", app.jobs().size())
                 .detail("failedJobIds", failedIds)
-                .detail("reasons", reasons)
+                .detail("reasons", groups.subList(0, Math.min(MAX_GROUPS, groups.size())))
+                .detail("errorGroups", taskErrors.top(MAX_GROUPS))
                 .build());
     }
 

@@ -5,6 +5,7 @@ import io.sparkscope.core.event.SparkEvent.PlanNode;
 import io.sparkscope.core.heuristics.Finding;
 import io.sparkscope.core.heuristics.Heuristic;
 import io.sparkscope.core.heuristics.HeuristicConfig;
+import io.sparkscope.core.heuristics.SettingAdvice;
 import io.sparkscope.core.heuristics.Severity;
 import io.sparkscope.core.heuristics.SparkSettings;
 import io.sparkscope.core.heuristics.Units;
@@ -16,8 +17,8 @@ import java.util.List;
 import java.util.Locale;
 
 /**
- * A sort-merge join shuffles and sorts both sides; when one side is small, broadcasting it skips both (thesis
- * §2.1.6). Side sizes come from the shuffle exchange feeding each side ("data size" SQL metric). Silent when the plan
+ * A sort-merge join shuffles and sorts both sides; when one side is small, broadcasting it skips both. Side sizes
+ * come from the shuffle exchange feeding each side ("data size" SQL metric). Silent when the plan
  * or the sizes are missing.
  */
 public final class JoinStrategy implements Heuristic {
@@ -33,8 +34,12 @@ public final class JoinStrategy implements Heuristic {
     public List<Finding> evaluate(AppSnapshot app, HeuristicConfig cfg) {
         long smallLimit = cfg.bytes(ID + ".smallSideBytes");
         SparkSettings conf = SparkSettings.of(app);
-        String threshold = conf.get(THRESHOLD_KEY, "10m");
-        List<Finding> out = new ArrayList<>();
+        SparkSettings.Value threshold = conf.current(THRESHOLD_KEY);
+        long thresholdBytes = conf.broadcastThresholdBytes();
+        boolean disabled = thresholdBytes < 0;
+        record Join(SqlExecutionSummary sql, int index, long small, long large) {
+        }
+        List<Join> found = new ArrayList<>();
         for (SqlExecutionSummary sql : app.sqlExecutions()) {
             if (sql.plan() == null) {
                 continue;
@@ -48,35 +53,58 @@ public final class JoinStrategy implements Heuristic {
                 }
                 long left = exchangeSize(join.children().get(0), sql);
                 long right = exchangeSize(join.children().get(1), sql);
-                if (left < 0 || right < 0) {
+                if (left < 0 || right < 0 || Math.min(left, right) >= smallLimit) {
                     continue;
                 }
-                long small = Math.min(left, right);
-                if (small >= smallLimit) {
-                    continue;
-                }
-                long suggested = Math.max(small * 2, 10 * Units.MiB);
-                out.add(Finding.builder(ID, Severity.LOW)
-                        .location(sql.executionId() + "." + i)
-                        .title("Sort-merge join with a " + Units.bytes(small) + " side")
-                        .message("SQL query " + sql.executionId() + " ran a sort-merge join whose smaller side was "
-                                + Units.bytes(small) + " (the other " + Units.bytes(Math.max(left, right))
-                                + "); both sides were shuffled and sorted although the small one could have been"
-                                + " broadcast. " + THRESHOLD_KEY + " is " + threshold
-                                + ("-1".equals(threshold.trim()) ? " (broadcast joins disabled)." : "."))
-                        .recommendation("Let Spark broadcast it: set " + THRESHOLD_KEY + "="
-                                + Units.sparkSize(suggested) + " (or spark.sql.adaptive.autoBroadcastJoinThreshold"
-                                + " with AQE), or hint the join with broadcast(df) / /*+ BROADCAST(t) */. The"
-                                + " broadcast side must fit in driver and executor memory.")
-                        .configKeys(THRESHOLD_KEY)
-                        .detail("executionId", sql.executionId())
-                        .detail("jobIds", sql.jobIds())
-                        .detail("smallSideBytes", small)
-                        .detail("largeSideBytes", Math.max(left, right))
-                        .detail("autoBroadcastJoinThreshold", threshold)
-                        .detail("suggestedThreshold", Units.sparkSize(suggested))
-                        .build());
+                found.add(new Join(sql, i, Math.min(left, right), Math.max(left, right)));
             }
+        }
+        if (found.isEmpty()) {
+            return List.of();
+        }
+        // One threshold for the application: large enough for the largest small side found, so the findings agree.
+        long largestSmall = found.stream().mapToLong(Join::small).max().orElse(0);
+        long suggested = Math.max(largestSmall * 2, 10 * Units.MiB);
+        List<Finding> out = new ArrayList<>();
+        for (Join j : found) {
+            Finding.Builder f = Finding.builder(ID, Severity.LOW)
+                    .location(j.sql().executionId() + "." + j.index())
+                    .title("Sort-merge join with a " + Units.bytes(j.small()) + " side")
+                    .message("SQL query " + j.sql().executionId() + " ran a sort-merge join whose smaller side was "
+                            + Units.bytes(j.small()) + " (the other " + Units.bytes(j.large()) + "); both sides were"
+                            + " shuffled and sorted although the small one could have been broadcast. "
+                            + THRESHOLD_KEY + " is " + threshold.value()
+                            + (threshold.source() == SettingAdvice.ValueSource.DEFAULT ? " (Spark's default)" : "")
+                            + (disabled ? " (broadcast joins disabled)." : "."))
+                    .detail("executionId", j.sql().executionId())
+                    .detail("jobIds", j.sql().jobIds())
+                    .detail("smallSideBytes", j.small())
+                    .detail("largeSideBytes", j.large())
+                    .detail("autoBroadcastJoinThreshold", threshold.value());
+            String fits = " The broadcast side must fit in driver and executor memory.";
+            if (disabled || thresholdBytes < suggested) {
+                SettingAdvice a = conf.advise(THRESHOLD_KEY, Units.sparkSize(suggested), "a sort-merge join's"
+                        + " smaller side was " + Units.bytes(j.small()));
+                f.advise(a).detail("suggestedThreshold", Units.sparkSize(suggested));
+                f.recommendation((disabled ? "Broadcast joins are switched off; switch them back on for sides this"
+                        + " small: " : "Let Spark broadcast it: ") + a.phrase() + ", or hint the join with"
+                        + " broadcast(df) / /*+ BROADCAST(t) */." + fits);
+            } else {
+                // The threshold already covers this side: Spark's size estimate at planning time was larger than
+                // what ran (filters, statistics), so a higher threshold would not change the plan.
+                String aqe = "";
+                if (!conf.aqeOn()) {
+                    SettingAdvice on = conf.advise("spark.sql.adaptive.enabled", "true",
+                            "AQE re-plans joins with run-time sizes");
+                    f.advise(on);
+                    aqe = ", or let AQE re-plan with run-time sizes: " + on.phrase();
+                }
+                f.recommendation("The threshold (" + threshold.value() + ") already covers this side, so Spark's"
+                        + " estimate of it when planning was larger than what ran (filters, missing statistics):"
+                        + " hint the join with broadcast(df) / /*+ BROADCAST(t) */" + aqe + ", or compute table"
+                        + " statistics (ANALYZE TABLE … COMPUTE STATISTICS)." + fits);
+            }
+            out.add(f.build());
         }
         return out;
     }

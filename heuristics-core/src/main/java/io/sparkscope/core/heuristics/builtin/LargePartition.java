@@ -4,6 +4,7 @@ import io.sparkscope.core.event.TaskMetric;
 import io.sparkscope.core.heuristics.Finding;
 import io.sparkscope.core.heuristics.Heuristic;
 import io.sparkscope.core.heuristics.HeuristicConfig;
+import io.sparkscope.core.heuristics.SparkSettings;
 import io.sparkscope.core.heuristics.Severity;
 import io.sparkscope.core.heuristics.Units;
 import io.sparkscope.core.model.AppSnapshot;
@@ -14,6 +15,7 @@ import io.sparkscope.core.model.TaskRecord;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 
 /**
  * A single task reading or writing gigabytes: it needs memory to match, spills, and cannot be retried cheaply. The
@@ -33,6 +35,9 @@ public final class LargePartition implements Heuristic {
     @Override
     public List<Finding> evaluate(AppSnapshot app, HeuristicConfig cfg) {
         long limit = cfg.bytes(ID + ".bytes");
+        SparkSettings conf = SparkSettings.of(app);
+        Map<String, Facts.StageKind> kinds = Facts.stageKinds(app);
+        int slots = Facts.slots(app, conf);
         List<Finding> out = new ArrayList<>();
         for (StageSummary s : app.stages()) {
             long largest = 0;
@@ -64,22 +69,21 @@ public final class LargePartition implements Heuristic {
             if (largest <= limit) {
                 continue;
             }
+            long factor = Math.max(2, (largest + limit - 1) / limit);
+            Partitioning p = Partitioning.of(conf, kinds.get(s.key()), s, Math.max(2, s.numTasks()) * factor, slots,
+                    "a task of stage " + s.stageId() + " handled " + Units.bytes(largest));
             Finding.Builder f = Finding.builder(ID, Severity.LOW)
                     .location(s.key())
                     .title("A " + Units.bytes(largest) + " partition in stage " + s.stageId())
                     .message("In " + Facts.stageLabel(s) + ", one task handled " + Units.bytes(largest) + " ("
                             + what + "), above " + Units.bytes(limit) + ".")
-                    .recommendation("Split the data finer: raise spark.sql.shuffle.partitions (now "
-                            + app.config().getOrDefault("spark.sql.shuffle.partitions", "200")
-                            + "), lower spark.sql.files.maxPartitionBytes (now "
-                            + app.config().getOrDefault("spark.sql.files.maxPartitionBytes", "128m")
-                            + ") for file input, or repartition() before the heavy step; if only a few partitions"
-                            + " are large, see StageSkew.")
+                    .recommendation("Split the data finer: " + p.text() + "; if only a few partitions are large, see"
+                            + " StageSkew.")
                     .stage(s.key())
-                    .configKeys("spark.sql.shuffle.partitions", "spark.sql.files.maxPartitionBytes")
                     .detail("largestBytes", largest)
                     .detail("metric", what)
                     .detail("limitBytes", limit);
+            p.advice().forEach(f::advise);
             if (largestTask != null) {
                 f.executor(largestTask.executorId()).detail("taskId", largestTask.taskId());
             }

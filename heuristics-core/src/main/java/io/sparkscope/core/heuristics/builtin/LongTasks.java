@@ -3,6 +3,7 @@ package io.sparkscope.core.heuristics.builtin;
 import io.sparkscope.core.heuristics.Finding;
 import io.sparkscope.core.heuristics.Heuristic;
 import io.sparkscope.core.heuristics.HeuristicConfig;
+import io.sparkscope.core.heuristics.SparkSettings;
 import io.sparkscope.core.heuristics.Severity;
 import io.sparkscope.core.heuristics.Units;
 import io.sparkscope.core.model.AppSnapshot;
@@ -12,6 +13,7 @@ import io.sparkscope.core.model.TaskDistributions;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 
 /**
  * Stages whose typical task runs for many minutes: too few partitions. A long task holds a core, loses much work on
@@ -27,9 +29,11 @@ public final class LongTasks implements Heuristic {
 
     @Override
     public List<Finding> evaluate(AppSnapshot app, HeuristicConfig cfg) {
-        double low = cfg.threshold(ID + ".medianTaskMs.low");
-        double high = cfg.threshold(ID + ".medianTaskMs.high");
+        var levels = cfg.levels(ID + ".medianTaskMs");
         double target = Math.max(1, cfg.threshold(ID + ".targetTaskMs"));
+        SparkSettings conf = SparkSettings.of(app);
+        Map<String, Facts.StageKind> kinds = Facts.stageKinds(app);
+        int slots = Facts.slots(app, conf);
         List<Finding> out = new ArrayList<>();
         for (StageSummary s : app.stages()) {
             TaskDistributions d = Facts.summary(s);
@@ -37,25 +41,29 @@ public final class LongTasks implements Heuristic {
                 continue;
             }
             double median = d.median(DistributionMetric.DURATION);
-            Severity severity = Severity.atOrAbove(median, low, high);
+            Severity severity = levels.grade(median);
             if (severity == Severity.NONE) {
                 continue;
             }
             int tasks = Math.max(1, s.numTasks());
             long suggested = (long) Math.ceil(tasks * median / target);
-            out.add(Finding.builder(ID, severity)
+            Partitioning p = Partitioning.of(conf, kinds.get(s.key()), s, Math.max(suggested, tasks + 1L), slots,
+                    "the median task of stage " + s.stageId() + " ran " + Units.duration(Math.round(median)));
+            // With fewer tasks than cores, cores sat idle through the stage: more partitions would use them.
+            long wall = Facts.stageDurationMs(s);
+            long saved = slots > tasks ? Math.round(wall * (1 - (double) tasks / slots)) : 0;
+            Finding.Builder b = Finding.builder(ID, severity);
+            p.advice().forEach(b::advise);
+            out.add(b
                     .location(s.key())
                     .title("Long tasks in stage " + s.stageId())
                     .message("The median task of " + Facts.stageLabel(s) + " ran " + Units.duration(Math.round(median))
                             + " (" + s.numTasks() + " tasks): the stage has too few partitions for its work.")
                     .recommendation("Use more partitions, about " + suggested + " for tasks of "
-                            + Units.duration((long) target) + ": raise spark.sql.shuffle.partitions (now "
-                            + app.config().getOrDefault("spark.sql.shuffle.partitions", "200") + "), lower"
-                            + " spark.sql.files.maxPartitionBytes (now "
-                            + app.config().getOrDefault("spark.sql.files.maxPartitionBytes", "128m") + ") for file"
-                            + " input, or repartition(" + suggested + ") before the heavy step.")
+                            + Units.duration((long) target) + ": " + p.text() + ".")
                     .stage(s.key())
-                    .configKeys("spark.sql.shuffle.partitions", "spark.sql.files.maxPartitionBytes")
+                    .impact(saved, 0, saved > 0 ? "stage time × the share of the " + slots + " cores its "
+                            + tasks + " tasks left idle" : "")
                     .detail("medianTaskMs", Math.round(median))
                     .detail("maxTaskMs", Math.round(d.max(DistributionMetric.DURATION)))
                     .detail("numTasks", s.numTasks())

@@ -3,6 +3,8 @@ package io.sparkscope.core.heuristics.builtin;
 import io.sparkscope.core.heuristics.Finding;
 import io.sparkscope.core.heuristics.Heuristic;
 import io.sparkscope.core.heuristics.HeuristicConfig;
+import io.sparkscope.core.heuristics.SettingAdvice;
+import io.sparkscope.core.heuristics.SparkSettings;
 import io.sparkscope.core.heuristics.Severity;
 import io.sparkscope.core.heuristics.Units;
 import io.sparkscope.core.model.AppSnapshot;
@@ -14,7 +16,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Seed 002, "the timeline lies": a task's launch is stamped when the driver offers it and its finish when the driver
+ * The timeline lies: a task's launch is stamped when the driver offers it and its finish when the driver
  * marks it done, so its duration includes driver-side time — queueing, sending the task, fetching its result.
  * Scheduler delay is that remainder. When it (or getting-result time) is a large share of the typical task, the
  * driver, not the executors, sets the pace.
@@ -29,11 +31,12 @@ public final class SchedulerDelay implements Heuristic {
 
     @Override
     public List<Finding> evaluate(AppSnapshot app, HeuristicConfig cfg) {
-        double low = cfg.threshold(ID + ".ratio.low");
-        double high = cfg.threshold(ID + ".ratio.high");
+        var levels = cfg.levels(ID + ".ratio");
+        SparkSettings conf = SparkSettings.of(app);
         long minTasks = cfg.count(ID + ".minTasks");
         long minStageMs = cfg.count(ID + ".minStageMs");
         List<Finding> out = new ArrayList<>();
+        List<SettingAdvice> pending = new ArrayList<>();
         for (StageSummary s : app.stages()) {
             TaskDistributions d = Facts.summary(s);
             if (d == null || d.count() < minTasks || Facts.stageDurationMs(s) < minStageMs) {
@@ -49,12 +52,32 @@ public final class SchedulerDelay implements Heuristic {
             double resultShare = gettingResult / duration;
             boolean resultsDominate = resultShare > delayShare;
             double share = Math.max(delayShare, resultShare);
-            Severity severity = Severity.atOrAbove(share, low, high);
+            Severity severity = levels.grade(share);
             if (severity == Severity.NONE) {
                 continue;
             }
             String part = resultsDominate ? "fetching task results (gettingResultTime)" : "scheduler delay";
-            out.add(Finding.builder(ID, severity)
+            // The driver-side time itself, from the stage's sums when known, else from the medians.
+            long driverMs = s.taskTimes() != null
+                    ? (resultsDominate ? s.taskTimes().gettingResultMs() : s.taskTimes().schedulerDelayMs())
+                    : Math.round((resultsDominate ? gettingResult : delay) * d.count());
+            String driverCores;
+            if (conf.clusterDeployMode()) {
+                SettingAdvice a = conf.advise("spark.driver.cores", Integer.toString(Math.max(2,
+                        conf.integer("spark.driver.cores").orElse(1) * 2)), "the driver set the pace of stage "
+                        + s.stageId());
+                driverCores = ", and give the driver more cores: " + a.phrase();
+                if (!resultsDominate) {
+                    pending.add(a);
+                }
+            } else {
+                driverCores = conf.isLocal() ? "" : " (in client mode the driver has its machine's cores:"
+                        + " spark.driver.cores does not apply)";
+            }
+            Finding.Builder b = Finding.builder(ID, severity);
+            pending.forEach(b::advise);
+            pending.clear();
+            out.add(b
                     .location(s.key())
                     .title("Driver-bound tasks in stage " + s.stageId())
                     .message("In " + Facts.stageLabel(s) + ", the median task took " + Units.duration((long) duration)
@@ -66,14 +89,14 @@ public final class SchedulerDelay implements Heuristic {
                     .recommendation(resultsDominate
                             ? "Return less data to the driver: write results to storage instead of collect(), reduce"
                             + " before collecting, and keep spark.driver.maxResultSize (now "
-                            + app.config().getOrDefault("spark.driver.maxResultSize", "1g") + ") in check."
+                            + conf.current("spark.driver.maxResultSize").value() + ") in check."
                             : "Give the driver less per-task work: use fewer, larger tasks (fewer partitions), keep"
                             + " task closures small (broadcast large objects instead of capturing them), and avoid"
-                            + " busy work on the driver while stages run (spark.driver.cores, now "
-                            + app.config().getOrDefault("spark.driver.cores", "1") + ", helps in cluster mode).")
+                            + " busy work on the driver while stages run" + driverCores + ".")
                     .stage(s.key())
                     .executor("driver")
-                    .configKeys(resultsDominate ? "spark.driver.maxResultSize" : "spark.driver.cores")
+                    .impact(Facts.stageWallShare(s, driverMs), driverMs, resultsDominate
+                            ? "task time spent fetching results on the driver" : "task time spent in scheduler delay")
                     .detail("medianDurationMs", Math.round(duration))
                     .detail("medianSchedulerDelayMs", Math.round(delay))
                     .detail("medianGettingResultMs", Math.round(gettingResult))

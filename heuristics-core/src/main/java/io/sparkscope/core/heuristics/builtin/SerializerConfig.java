@@ -1,16 +1,26 @@
 package io.sparkscope.core.heuristics.builtin;
 
+import io.sparkscope.core.event.TaskMetric;
 import io.sparkscope.core.heuristics.Finding;
 import io.sparkscope.core.heuristics.Heuristic;
 import io.sparkscope.core.heuristics.HeuristicConfig;
+import io.sparkscope.core.heuristics.SettingAdvice;
 import io.sparkscope.core.heuristics.Severity;
+import io.sparkscope.core.heuristics.SparkSettings;
+import io.sparkscope.core.heuristics.Units;
 import io.sparkscope.core.model.AppSnapshot;
+import io.sparkscope.core.model.StageSummary;
 
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 
 /**
- * Java serialization is slow and bulky for RDD data (thesis §2.1.5, §4.2.5). Only ever LOW: DataFrame/SQL work uses
- * Spark's own encoders and gains little from Kryo, so this must not turn a healthy application red.
+ * Java serialization is slow and bulky for RDD data: it is what {@code spark.serializer} writes when RDD records are
+ * shuffled, cached serialized or spilled. DataFrame/SQL work uses Spark's own binary format and gains nothing, so
+ * this speaks only where RDD stages (outside any SQL execution) moved a size that matters through the serializer: at
+ * least {@code minRddBytes} of shuffle writes and disk spills, or {@code minRddRecords} shuffled records; elsewhere
+ * the setting does not matter. Only ever LOW.
  */
 public final class SerializerConfig implements Heuristic {
     public static final String ID = "SerializerConfig";
@@ -23,23 +33,52 @@ public final class SerializerConfig implements Heuristic {
 
     @Override
     public List<Finding> evaluate(AppSnapshot app, HeuristicConfig cfg) {
-        String serializer = app.config().getOrDefault("spark.serializer", "org.apache.spark.serializer.JavaSerializer");
+        SparkSettings conf = SparkSettings.of(app);
+        String serializer = conf.current("spark.serializer").value();
         if (serializer.contains("Kryo")) {
             return List.of();
         }
-        boolean pureSql = !app.jobs().isEmpty() && app.jobs().stream().allMatch(j -> j.sqlExecutionId() >= 0);
+        Map<String, Facts.StageKind> kinds = Facts.stageKinds(app);
+        long rddBytes = 0;
+        long rddRecords = 0;
+        List<String> rddStages = new ArrayList<>();
+        for (StageSummary s : app.stages()) {
+            if (kinds.get(s.key()) != Facts.StageKind.RDD || s.totals() == null) {
+                continue;
+            }
+            long bytes = s.totals().get(TaskMetric.SHUFFLE_BYTES_WRITTEN) + s.totals().get(TaskMetric.DISK_BYTES_SPILLED);
+            long records = s.totals().get(TaskMetric.SHUFFLE_RECORDS_WRITTEN);
+            if (bytes > 0 || records > 0) {
+                rddBytes += bytes;
+                rddRecords += records;
+                rddStages.add(s.key());
+            }
+        }
+        // Java serialization costs per record (CPU) and per byte (size); compressed shuffle bytes understate the
+        // second, so either measure is enough.
+        boolean matters = rddBytes > 0 && rddBytes >= cfg.bytes(ID + ".minRddBytes")
+                || rddRecords > 0 && rddRecords >= cfg.count(ID + ".minRddRecords");
+        if (!matters) {
+            return List.of();
+        }
+        SettingAdvice kryo = conf.advise("spark.serializer", KRYO,
+                "RDD stages shuffled or spilled " + Units.bytes(rddBytes) + " with Java serialization");
         return List.of(Finding.builder(ID, Severity.LOW)
-                .title("Java serializer in use")
-                .message("spark.serializer is " + serializer + ". Java serialization is slower and larger than Kryo"
-                        + " for RDD data that is shuffled, cached serialized or spilled"
-                        + (pureSql ? "; all jobs here are SQL/DataFrame jobs, which use their own encoders, so the"
-                        + " gain is likely small." : "."))
-                .recommendation("Set spark.serializer=" + KRYO + " (and register your classes with"
-                        + " spark.kryo.classesToRegister for the smallest output).")
-                .configKeys("spark.serializer")
+                .title("Java serializer for " + Units.bytes(rddBytes) + " of RDD data")
+                .message("spark.serializer is " + serializer + (conf.isSet("spark.serializer") ? "" : " (Spark's"
+                        + " default)") + ", and RDD stages wrote " + Units.bytes(rddBytes) + " through it (shuffle"
+                        + " writes and disk spills of " + rddStages.size() + (rddStages.size() == 1 ? " stage" : " stages")
+                        + ", " + Units.count(rddRecords) + " shuffled records). Java serialization is slower and larger"
+                        + " than Kryo for such data.")
+                .recommendation("Use Kryo: " + kryo.phrase() + ", and register your classes with"
+                        + " spark.kryo.classesToRegister for the smallest output. DataFrame/SQL stages are not"
+                        + " affected either way.")
+                .advise(kryo)
+                .stages(rddStages.subList(0, Math.min(20, rddStages.size())))
                 .detail("serializer", serializer)
-                .detail("pureSql", pureSql)
+                .detail("rddSerializedBytes", rddBytes)
+                .detail("rddShuffleRecords", rddRecords)
+                .detail("rddStages", rddStages.size())
                 .build());
     }
-
 }

@@ -1,11 +1,13 @@
 package io.sparkscope.core.heuristics.builtin;
 
+import io.sparkscope.core.event.TaskMetric;
 import io.sparkscope.core.heuristics.Finding;
 import io.sparkscope.core.heuristics.Heuristic;
 import io.sparkscope.core.heuristics.HeuristicConfig;
+import io.sparkscope.core.heuristics.SettingAdvice;
 import io.sparkscope.core.heuristics.Severity;
+import io.sparkscope.core.heuristics.SparkSettings;
 import io.sparkscope.core.heuristics.Units;
-import io.sparkscope.core.event.TaskMetric;
 import io.sparkscope.core.model.AppSnapshot;
 import io.sparkscope.core.model.DistributionMetric;
 import io.sparkscope.core.model.StageSummary;
@@ -13,10 +15,12 @@ import io.sparkscope.core.model.TaskDistributions;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 
 /**
  * Stages cut into very many very short tasks: per-task scheduling, serialization and bookkeeping then cost more
- * than the work, and the driver becomes the bottleneck.
+ * than the work, and the driver becomes the bottleneck. The advice follows what sets the stage's partition count
+ * (an RDD's code, file splits, or SQL shuffle partitions), so an RDD stage is never told to change a SQL setting.
  */
 public final class SmallTasks implements Heuristic {
     public static final String ID = "SmallTasks";
@@ -31,6 +35,9 @@ public final class SmallTasks implements Heuristic {
         long countAbove = cfg.count(ID + ".taskCountAbove");
         double medianBelow = cfg.threshold(ID + ".medianTaskMsBelow");
         double target = Math.max(1, cfg.threshold(ID + ".targetTaskMs"));
+        SparkSettings conf = SparkSettings.of(app);
+        Map<String, Facts.StageKind> kinds = Facts.stageKinds(app);
+        int slots = Facts.slots(app, conf);
         List<Finding> out = new ArrayList<>();
         for (StageSummary s : app.stages()) {
             TaskDistributions d = Facts.summary(s);
@@ -42,33 +49,37 @@ public final class SmallTasks implements Heuristic {
                 continue;
             }
             long suggested = Math.max(1, Math.round(s.numTasks() * Math.max(median, 1) / target));
-            boolean readsFiles = s.totals() != null && s.totals().get(TaskMetric.INPUT_BYTES) > 0;
-            out.add(Finding.builder(ID, Severity.LOW)
+            Partitioning p = Partitioning.of(conf, kinds.get(s.key()), s, suggested, slots,
+                    s.numTasks() + " tasks of " + Units.duration(Math.round(median)) + " in stage " + s.stageId());
+            // Per-task overhead: what a task took beyond running its code; fewer tasks pay it fewer times.
+            long taskMs = Facts.stageTaskMs(s);
+            long runMs = s.totals() == null ? 0 : s.totals().get(TaskMetric.EXECUTOR_RUN_TIME);
+            long overheadPerTask = s.taskTimes() != null
+                    ? Math.max(0, taskMs - runMs) / Math.max(1, s.numCompleteTasks())
+                    : Math.max(0, Math.round(median - d.median(DistributionMetric.EXECUTOR_RUN_TIME)));
+            long saved = overheadPerTask * Math.max(0, s.numCompleteTasks() - suggested);
+            Finding.Builder f = Finding.builder(ID, Severity.LOW)
                     .location(s.key())
-                    .title(s.numTasks() + " tiny tasks in stage " + s.stageId())
-                    .message(capitalize(Facts.stageLabel(s)) + " ran " + s.numTasks() + " tasks with a median of "
-                            + Units.duration(Math.round(median)) + " each; per-task overhead dominates such short"
-                            + " tasks.")
+                    .title(Units.count(s.numTasks()) + " tiny tasks in stage " + s.stageId())
+                    .message(Facts.capitalize(Facts.stageLabel(s)) + " ran " + Units.count(s.numTasks())
+                            + " tasks with a median of " + Units.duration(Math.round(median)) + " each; per-task"
+                            + " overhead (" + Units.duration(overheadPerTask) + " a task outside the task's code)"
+                            + " dominates such short tasks.")
                     .recommendation("Use fewer partitions, about " + suggested + " for tasks of "
-                            + Units.duration((long) target) + ": "
-                            + (readsFiles ? "raise spark.sql.files.maxPartitionBytes (now "
-                            + app.config().getOrDefault("spark.sql.files.maxPartitionBytes", "128m")
-                            + ") or coalesce() small input files"
-                            : "lower spark.sql.shuffle.partitions (now "
-                            + app.config().getOrDefault("spark.sql.shuffle.partitions", "200")
-                            + ") or let AQE coalesce them (spark.sql.adaptive.coalescePartitions.enabled=true)")
-                            + "; for RDDs, pass fewer partitions or coalesce().")
+                            + Units.duration((long) target) + ": " + p.text() + ".")
                     .stage(s.key())
-                    .configKeys(readsFiles ? "spark.sql.files.maxPartitionBytes" : "spark.sql.shuffle.partitions")
+                    .impact(Facts.stageWallShare(s, saved), saved, "per-task overhead × the tasks fewer partitions"
+                            + " would save")
                     .detail("numTasks", s.numTasks())
                     .detail("medianTaskMs", Math.round(median))
-                    .detail("suggestedPartitions", suggested)
-                    .build());
+                    .detail("overheadPerTaskMs", overheadPerTask)
+                    .detail("stageKind", kinds.get(s.key()).name())
+                    .detail("suggestedPartitions", suggested);
+            for (SettingAdvice a : p.advice()) {
+                f.advise(a);
+            }
+            out.add(f.build());
         }
         return out;
-    }
-
-    private static String capitalize(String s) {
-        return s.isEmpty() ? s : Character.toUpperCase(s.charAt(0)) + s.substring(1);
     }
 }

@@ -12,13 +12,17 @@ import io.sparkscope.core.model.StageSummary;
 import io.sparkscope.core.model.TaskDistributions;
 import io.sparkscope.core.model.TaskRecord;
 
+import io.sparkscope.core.heuristics.SettingAdvice;
+import io.sparkscope.core.heuristics.SparkSettings;
+
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Map;
 
 /**
  * Stages whose slowest task ran far longer than the median one: the stage (and its cores) waits for stragglers.
- * Only stages that matter are judged (thesis §4.2.2: a skew in a 50 ms stage harms nobody). Findings are ordered by
+ * Only stages that matter are judged (a skew in a 50 ms stage harms nobody). Findings are ordered by
  * max − median run time, the time that fixing the skew could save.
  */
 public final class StageSkew implements Heuristic {
@@ -35,8 +39,9 @@ public final class StageSkew implements Heuristic {
 
     @Override
     public List<Finding> evaluate(AppSnapshot app, HeuristicConfig cfg) {
-        double low = cfg.threshold(ID + ".ratio.low");
-        double high = cfg.threshold(ID + ".ratio.high");
+        var levels = cfg.levels(ID + ".ratio");
+        SparkSettings conf = SparkSettings.of(app);
+        Map<String, Facts.StageKind> kinds = Facts.stageKinds(app);
         long minStageMs = cfg.count(ID + ".minStageMs");
         double minAppShare = cfg.threshold(ID + ".minAppShare");
         long alwaysStageMs = cfg.count(ID + ".alwaysStageMs");
@@ -60,31 +65,27 @@ public final class StageSkew implements Heuristic {
             }
             double medianRun = d.median(DistributionMetric.EXECUTOR_RUN_TIME);
             double ratio = maxRun / Math.max(1.0, medianRun);
-            Severity severity = Severity.atOrAbove(ratio, low, high);
+            Severity severity = levels.grade(ratio);
             if (severity == Severity.NONE) {
                 continue;
             }
             long excess = Math.round(maxRun - medianRun);
             TaskRecord slowest = s.keptTasks().stream().filter(t -> t.metrics() != null)
                     .max(Comparator.comparingLong(t -> t.metrics().get(TaskMetric.EXECUTOR_RUN_TIME))).orElse(null);
-            String dataNote = dataNote(d);
+            DataSpread spread = dataSpread(d);
             Finding.Builder f = Finding.builder(ID, severity)
                     .location(s.key())
                     .title("Skewed tasks in stage " + s.stageId())
                     .message("In " + Facts.stageLabel(s) + " (" + Units.duration(stageMs) + "), the slowest task ran "
                             + Units.duration((long) maxRun) + ", " + Units.times(ratio) + " the median task ("
                             + Units.duration((long) medianRun) + "), so the stage waited about "
-                            + Units.duration(excess) + " for it. " + dataNote)
-                    .recommendation("Spread the hot keys: enable AQE's skew join (spark.sql.adaptive.enabled=true,"
-                            + " spark.sql.adaptive.skewJoin.enabled=true; now "
-                            + app.config().getOrDefault("spark.sql.adaptive.skewJoin.enabled", "default") + "),"
-                            + " broadcast the smaller side of a join if it fits (raise"
-                            + " spark.sql.autoBroadcastJoinThreshold, now "
-                            + app.config().getOrDefault("spark.sql.autoBroadcastJoinThreshold", "10m")
-                            + ", or use a broadcast hint), or salt the skewed key (append a random suffix, aggregate"
-                            + " in two steps).")
+                            + Units.duration(excess) + " for it. " + spread.note());
+            f.recommendation(advice(f, conf, kinds.get(s.key()), spread, s));
+            f.impact(excess, 0, "slowest task − median task: the stage waited that long for its straggler");
+            f
                     .stage(s.key())
-                    .configKeys("spark.sql.adaptive.skewJoin.enabled", "spark.sql.autoBroadcastJoinThreshold")
+                    .detail("dataSkewed", spread.skewed())
+                    .detail("stageKind", kinds.get(s.key()).name())
                     .detail("ratio", Units.round2(ratio))
                     .detail("maxRunTimeMs", Math.round(maxRun))
                     .detail("medianRunTimeMs", Math.round(medianRun))
@@ -104,8 +105,12 @@ public final class StageSkew implements Heuristic {
         return skewed.stream().map(Skewed::finding).toList();
     }
 
-    // Says whether the data is skewed too: a skewed data size points at keys, an even one at the work per row.
-    private static String dataNote(TaskDistributions d) {
+    /** Whether the stage's data is skewed too, and the sentence saying so; "" when no sizes are known. */
+    private record DataSpread(boolean known, boolean skewed, String note) {
+    }
+
+    // A skewed data size points at keys, an even one at the work per row (or a slow node).
+    private static DataSpread dataSpread(TaskDistributions d) {
         DistributionMetric worst = null;
         double worstRatio = 0;
         for (DistributionMetric m : new DistributionMetric[]{DistributionMetric.INPUT_BYTES_READ,
@@ -121,14 +126,69 @@ public final class StageSkew implements Heuristic {
             }
         }
         if (worst == null) {
-            return "";
+            return new DataSpread(false, false, "");
         }
         String what = worst == DistributionMetric.INPUT_BYTES_READ ? "input" : "shuffle read";
         if (worstRatio >= 2) {
-            return "Its data is skewed too: the largest " + what + " was " + Units.bytes((long) d.max(worst))
-                    + " against a median of " + Units.bytes((long) d.median(worst)) + ".";
+            return new DataSpread(true, true, "Its data is skewed too: the largest " + what + " was "
+                    + Units.bytes((long) d.max(worst)) + " against a median of " + Units.bytes((long) d.median(worst))
+                    + ".");
         }
-        return "Its " + what + " sizes are even (max " + Units.bytes((long) d.max(worst)) + ", median "
-                + Units.bytes((long) d.median(worst)) + "), so look at costly rows or a hot key inside a partition.";
+        return new DataSpread(true, false, "Its " + what + " sizes are even (max " + Units.bytes((long) d.max(worst))
+                + ", median " + Units.bytes((long) d.median(worst)) + "), so the data is not what is skewed.");
+    }
+
+    private static String advice(Finding.Builder f, SparkSettings conf, Facts.StageKind kind, DataSpread spread,
+                                 StageSummary s) {
+        if (spread.known() && !spread.skewed()) {
+            // Even data: splitting partitions (skew join, salting) would not help; the time goes per row or per host.
+            String slowNode;
+            if (conf.bool("spark.speculation", false)) {
+                slowNode = "speculation is already on (spark.speculation=true), so a slow node would have been worked"
+                        + " around: the cost is in the data itself.";
+            } else {
+                SettingAdvice spec = conf.advise("spark.speculation", "true",
+                        "a straggler with even data in stage " + s.stageId() + " may be a slow node");
+                f.advise(spec);
+                slowNode = "if the slow task ran on a slow or overloaded node, " + spec.phrase()
+                        + " re-runs stragglers elsewhere.";
+            }
+            return "The partitions are of even size, so skew join or salting will not help: look for rows that cost"
+                    + " much more than others (a UDF, an explode, a regex on long strings) or a hot key inside the"
+                    + " partition; " + slowNode;
+        }
+        if (kind == Facts.StageKind.RDD) {
+            return "This is an RDD stage, so AQE's skew join does not apply: salt the skewed key (append a random"
+                    + " suffix, aggregate in two steps), use reduceByKey/aggregateByKey instead of groupByKey, or a"
+                    + " custom partitioner that spreads the hot keys.";
+        }
+        StringBuilder b = new StringBuilder("Spread the hot keys: ");
+        Boolean aqe = conf.aqe();
+        if (conf.aqeSkewJoinOn()) {
+            b.append("AQE's skew join is on (spark.sql.adaptive.enabled and spark.sql.adaptive.skewJoin.enabled),"
+                    + " but it splits skewed partitions only of sort-merge joins whose partition is over"
+                    + " spark.sql.adaptive.skewJoin.skewedPartitionThresholdInBytes (now ")
+                    .append(conf.get("spark.sql.adaptive.skewJoin.skewedPartitionThresholdInBytes", "256m"))
+                    .append("), so lower that if this is such a join; ");
+        } else if (!Boolean.TRUE.equals(aqe)) {
+            SettingAdvice on = conf.advise("spark.sql.adaptive.enabled", "true",
+                    "AQE's skew join splits the skewed partitions of stage " + s.stageId());
+            f.advise(on);
+            b.append("turn on AQE, whose skew join splits skewed join partitions: ").append(on.phrase())
+                    .append(aqe == null ? " (the Spark version is unknown, so whether it is on is not known)" : "")
+                    .append("; ");
+        } else {
+            SettingAdvice skew = conf.advise("spark.sql.adaptive.skewJoin.enabled", "true",
+                    "AQE's skew join splits the skewed partitions of stage " + s.stageId());
+            f.advise(skew);
+            b.append("turn AQE's skew join back on: ").append(skew.phrase()).append("; ");
+        }
+        if (conf.broadcastDisabled()) {
+            b.append("broadcast joins are disabled (spark.sql.autoBroadcastJoinThreshold=-1), so a broadcast hint"
+                    + " (broadcast(df)) is the way to skip the shuffle of a small side; ");
+        } else {
+            b.append("broadcast the smaller side of a join if it fits (a broadcast hint, or see JoinStrategy); ");
+        }
+        return b.append("or salt the skewed key (append a random suffix, aggregate in two steps).").toString();
     }
 }

@@ -9,7 +9,7 @@ import io.sparkscope.core.model.AppSnapshot;
 
 import java.util.List;
 
-/** On a shared YARN cluster the "default" queue competes with everyone (thesis §2.1.3, §4.2.8). */
+/** On a shared YARN cluster the "default" queue competes with everyone. */
 public final class YarnQueue implements Heuristic {
     public static final String ID = "YarnQueue";
 
@@ -32,8 +32,9 @@ public final class YarnQueue implements Heuristic {
                 .title("Submitted to YARN's default queue")
                 .message(queue == null ? "spark.yarn.queue is not set, so the application ran in YARN's default queue."
                         : "The application ran in YARN's '" + queue + "' queue.")
-                .recommendation("Submit to your team's queue with spark.yarn.queue=<queue> so the cluster's resource"
-                        + " pools share capacity fairly.")
+                .recommendation("Submit to your team's queue with spark.yarn.queue=<queue> (now "
+                        + (queue == null ? "default, Spark's default" : queue) + ") so the cluster's resource pools"
+                        + " share capacity fairly.")
                 .configKeys("spark.yarn.queue")
                 .detail("queue", queue == null ? "unset" : queue)
                 .build());

@@ -22,7 +22,7 @@ class DiskSpillTest {
     private final DiskSpill heuristic = new DiskSpill();
 
     private static List<Finding> spilling(long spillPerTask) {
-        return run(new DiskSpill(), app().stage(5)
+        return run(new DiskSpill(), app().sqlJob(0, 0).stage(5)
                 .tasks(10, i -> task().shuffleRead(100 * MiB).spill(i == 3 ? 2 * spillPerTask : spillPerTask,
                         spillPerTask / 4).executor(i == 3 ? "7" : "1"))
                 .done().build());
@@ -35,7 +35,8 @@ class DiskSpillTest {
         assertEquals(220 * MiB, f.details().get("memoryBytesSpilled"));
         assertEquals(3L, f.details().get("largestSpillTaskId"));
         assertEquals(List.of("7"), f.executorIds());
-        assertTrue(f.recommendation().contains("spark.sql.shuffle.partitions (now 200, try 400)"), f.recommendation());
+        assertTrue(f.recommendation().contains("spark.sql.shuffle.partitions=400 (now 200, the default)"),
+                f.recommendation());
     }
 
     @Test

@@ -30,7 +30,9 @@ class ExecutorGcTest {
     void fifteenPercentIsLow() {
         Finding f = single(Severity.LOW, gc(100, 150, "yarn", "4g"));
         assertEquals(0.15, f.details().get("gcRatio"));
-        assertTrue(f.recommendation().contains("spark.executor.memory (now 4.0 GiB, try 6g)"), f.recommendation());
+        assertTrue(f.recommendation().contains("spark.executor.memory=6g (now 4g)"), f.recommendation());
+        assertEquals("6g", f.adviceFor("spark.executor.memory").recommendedValue());
+        assertEquals("4g", f.adviceFor("spark.executor.memory").currentValue());
     }
 
     @Test
@@ -46,7 +48,8 @@ class ExecutorGcTest {
 
     @Test
     void shortApplicationsAndModerateGcAreSilent() {
-        silent(gc(30, 500, "yarn", "4g")); // 30 s of task time: too little to judge
+        silent(gc(30, 150, "yarn", "4g")); // 30 s of task time at 15 %: a short run is judged only at extremes
+        silent(gc(5, 500, "yarn", "4g")); // 5 s of task time: below the floor
         silent(gc(100, 50, "yarn", "4g"));
         silent(gc(100, 0, "local[4]", "20g")); // executor memory does not apply locally
     }

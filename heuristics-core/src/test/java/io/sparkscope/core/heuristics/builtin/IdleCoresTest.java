@@ -44,6 +44,9 @@ class IdleCoresTest {
         silent(yarn(300));
         // local[4]: the driver runs the tasks and reports 0 cores; the master tells 4. Own machine: capped at LOW.
         single(Severity.LOW, run(heuristic, app().master("local[4]").durationMs(100_000).executor("driver", 0, 40_000).build()));
-        silent(run(heuristic, app().master("yarn").durationMs(30_000).executor("1", 4, 1_000).build())); // too short
+        // a short run is judged only at extremes, and at most LOW
+        silent(run(heuristic, app().master("yarn").durationMs(30_000).executor("1", 4, 50_000).build()));
+        single(Severity.LOW, run(heuristic, app().master("yarn").durationMs(30_000).executor("1", 4, 1_000).build()));
+        silent(run(heuristic, app().master("yarn").durationMs(8_000).executor("1", 4, 1_000).build())); // floor
     }
 }

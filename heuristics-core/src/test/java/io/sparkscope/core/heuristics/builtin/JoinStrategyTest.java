@@ -3,6 +3,7 @@ package io.sparkscope.core.heuristics.builtin;
 import io.sparkscope.core.event.SparkEvent.PlanMetric;
 import io.sparkscope.core.event.SparkEvent.PlanNode;
 import io.sparkscope.core.heuristics.Finding;
+import io.sparkscope.core.heuristics.SettingAdvice;
 import io.sparkscope.core.heuristics.Severity;
 import org.junit.jupiter.api.Test;
 
@@ -17,6 +18,8 @@ import static io.sparkscope.core.heuristics.SnapshotBuilder.task;
 import static io.sparkscope.core.heuristics.Units.GiB;
 import static io.sparkscope.core.heuristics.Units.MiB;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** JoinStrategy has no HIGH level. */
@@ -32,9 +35,40 @@ class JoinStrategyTest {
     }
 
     private static List<Finding> join(Map<Long, Long> sizes) {
+        return join(sizes, null);
+    }
+
+    private static List<Finding> join(Map<Long, Long> sizes, String threshold) {
         PlanNode smj = new PlanNode("SortMergeJoin", "SortMergeJoin [k], [k], Inner", List.of(side(1), side(2)), List.of());
         PlanNode root = new PlanNode("AdaptiveSparkPlan", "AdaptiveSparkPlan", List.of(smj), List.of());
-        return run(new JoinStrategy(), app().sql(7, root, sizes).build());
+        var app = app().sparkVersion("3.5.1").sql(7, root, sizes);
+        if (threshold != null) {
+            app.conf("spark.sql.autoBroadcastJoinThreshold", threshold);
+        }
+        return run(new JoinStrategy(), app.build());
+    }
+
+    @Test
+    void aThresholdAlreadyAtTheSuggestedValueIsNotRecommendedAgain() {
+        // 80m is what a 40 MiB side would be told; in bytes, as Spark users often write it
+        Finding f = single(Severity.LOW, join(Map.of(1L, 40 * MiB, 2L, 10 * GiB), Long.toString(80 * MiB)));
+        assertNull(f.adviceFor("spark.sql.autoBroadcastJoinThreshold"), f.advice().toString());
+        assertFalse(f.recommendation().contains("spark.sql.autoBroadcastJoinThreshold="), f.recommendation());
+        assertTrue(f.recommendation().contains("already covers this side"), f.recommendation());
+        assertTrue(f.recommendation().contains("broadcast(df)"), f.recommendation());
+        // a higher threshold covers it too
+        assertNull(single(Severity.LOW, join(Map.of(1L, 40 * MiB, 2L, 10 * GiB), "200m"))
+                .adviceFor("spark.sql.autoBroadcastJoinThreshold"));
+    }
+
+    @Test
+    void disabledBroadcastSaysSoAndNamesTheValueInForce() {
+        Finding f = single(Severity.LOW, join(Map.of(1L, 40 * MiB, 2L, 10 * GiB), "-1"));
+        SettingAdvice a = f.adviceFor("spark.sql.autoBroadcastJoinThreshold");
+        assertEquals("-1", a.currentValue());
+        assertEquals(SettingAdvice.ValueSource.SET, a.currentSource());
+        assertEquals("80m", a.recommendedValue());
+        assertTrue(f.recommendation().contains("switched off"), f.recommendation());
     }
 
     @Test
@@ -42,7 +76,8 @@ class JoinStrategyTest {
         Finding f = single(Severity.LOW, join(Map.of(1L, 40 * MiB, 2L, 10 * GiB)));
         assertEquals("JoinStrategy:7.0", f.id());
         assertEquals(40 * MiB, f.details().get("smallSideBytes"));
-        assertTrue(f.recommendation().contains("spark.sql.autoBroadcastJoinThreshold=80m"), f.recommendation());
+        assertTrue(f.recommendation().contains("spark.sql.autoBroadcastJoinThreshold=80m (now 10m, the default)"),
+                f.recommendation());
     }
 
     @Test

@@ -25,9 +25,12 @@ class SmallTasksTest {
 
     @Test
     void manyTinyTasksAreLow() {
-        Finding f = single(Severity.LOW, run(heuristic, app().stage(2).tasks(6000, i -> task().runTime(100)).done().build()));
+        // a SQL stage reading a shuffle: its partitions are spark.sql.shuffle.partitions
+        Finding f = single(Severity.LOW, run(heuristic, app().sqlJob(0, 0)
+                .stage(2).tasks(6000, i -> task().runTime(100).shuffleRead(1024)).done().build()));
         assertEquals(300L, f.details().get("suggestedPartitions"));
-        assertTrue(f.recommendation().contains("spark.sql.shuffle.partitions (now 200)"), f.recommendation());
+        assertTrue(f.recommendation().contains("spark.sql.shuffle.partitions=10 (now 200, the default)"),
+                f.recommendation());
     }
 
     @Test

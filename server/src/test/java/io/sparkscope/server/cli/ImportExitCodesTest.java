@@ -1,0 +1,215 @@
+package io.sparkscope.server.cli;
+
+import io.sparkscope.store.SchemaManager;
+import io.sparkscope.store.TestDb;
+import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import javax.sql.DataSource;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
+
+/**
+ * {@code import} fails loudly: exit 0 only when every application was stored, 1 when any was not (one line each,
+ * the others still imported), 2 when the database is lost mid-run (one line, no further file tried); a second
+ * import of the same logs says "unchanged". On a real PostgreSQL; the database refuses an application through a
+ * trigger, as it would refuse a value or a constraint.
+ */
+class ImportExitCodesTest {
+    private static final long T0 = 1_764_400_000_000L;
+
+    private static Path log(Path dir, String appId, int i) throws Exception {
+        return ImportRegressionTest.log(dir, appId, T0 + i * 3_600_000L, 10_000 + i);
+    }
+
+    private static void sql(DataSource ds, String... statements) throws Exception {
+        try (Connection c = ds.getConnection(); Statement st = c.createStatement()) {
+            for (String s : statements) {
+                st.execute(s);
+            }
+        }
+    }
+
+    private static List<String> appIds(DataSource ds) throws Exception {
+        List<String> ids = new ArrayList<>();
+        try (Connection c = ds.getConnection(); Statement st = c.createStatement();
+             ResultSet rs = st.executeQuery("select app_id from application order by app_id")) {
+            while (rs.next()) {
+                ids.add(rs.getString(1));
+            }
+        }
+        return ids;
+    }
+
+    private static void assertNoStackTrace(CliRun run) {
+        assertFalse(run.err().contains("\tat ") || run.err().contains("Exception in"), run.err());
+    }
+
+    @Test
+    void allStoredIsZeroAndASecondImportIsUnchanged(@TempDir Path dir) throws Exception {
+        String db = TestDb.newDatabaseName();
+        String good = log(dir, "app-good-1", 1).toString();
+        String good2 = log(dir, "app-good-2", 2).toString();
+        CliRun first = CliRun.of("import", good, good2, "--db", TestDb.url(db));
+        assertEquals(0, first.exitCode(), first.err());
+        assertTrue(first.err().contains("imported 2 application(s), 0 unchanged, 0 older than the stored copy,"
+                + " 0 failed"), first.err());
+        DataSource ds = TestDb.dataSource(db);
+        long findings = TestDb.count(ds, "select count(*) from finding");
+
+        CliRun second = CliRun.of("import", good, good2, "--db", TestDb.url(db));
+        assertEquals(0, second.exitCode(), second.err());
+        assertTrue(second.err().contains("app-good-1 unchanged"), second.err());
+        assertTrue(second.err().contains("imported 0 application(s), 2 unchanged, 0 older than the stored copy,"
+                + " 0 failed"), second.err());
+        assertEquals(findings, TestDb.count(ds, "select count(*) from finding"));
+        assertEquals(2, TestDb.count(ds, "select count(*) from application"));
+    }
+
+    @Test
+    void aFileWithoutAnApplicationAmongGoodOnesIsExitOneAndTheRestIsImported(@TempDir Path dir) throws Exception {
+        String db = TestDb.newDatabaseName();
+        Path bad = Files.writeString(dir.resolve("bad.log"),
+                "{\"Event\":\"SparkListenerLogStart\",\"Spark Version\":\"3.5.1\"}\n");
+        CliRun run = CliRun.of("import", log(dir, "app-good-1", 1).toString(), bad.toString(),
+                log(dir, "app-good-2", 2).toString(), "--db", TestDb.url(db));
+        assertEquals(1, run.exitCode(), run.err());
+        assertTrue(run.err().contains("[2/3] " + bad + ": not imported: no Spark application events"), run.err());
+        assertTrue(run.err().contains("[3/3] "), "the file after the bad one is still imported: " + run.err());
+        assertTrue(run.err().contains("imported 2 application(s), 0 unchanged, 0 older than the stored copy,"
+                + " 1 failed"), run.err());
+        assertEquals(List.of("app-good-1", "app-good-2"), appIds(TestDb.dataSource(db)));
+        assertNoStackTrace(run);
+    }
+
+    /**
+     * The database refuses one application half-way through its write (a task row, after its application row):
+     * nothing of it stays (one transaction), the run names it and goes on, exit 1.
+     */
+    @Test
+    void anApplicationTheDatabaseRefusesIsExitOneAndLeavesNoRows(@TempDir Path dir) throws Exception {
+        String db = TestDb.newDatabaseName();
+        DataSource ds = TestDb.dataSource(db);
+        SchemaManager.migrate(ds);
+        sql(ds, "CREATE FUNCTION refuse() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN"
+                        + " IF (SELECT app_id FROM application WHERE app_pk = NEW.app_pk) = 'app-refused' THEN"
+                        + " RAISE EXCEPTION 'task rows of app-refused are refused on purpose'; END IF;"
+                        + " RETURN NEW; END $$",
+                "CREATE TRIGGER refuse BEFORE INSERT ON task FOR EACH ROW EXECUTE FUNCTION refuse()");
+        Path refused = log(dir, "app-refused", 2);
+        CliRun run = CliRun.of("import", log(dir, "app-good-1", 1).toString(), refused.toString(),
+                log(dir, "app-good-2", 3).toString(), "--db", TestDb.url(db));
+        assertEquals(1, run.exitCode(), run.err());
+        assertTrue(run.err().contains("[2/3] " + refused + ": app-refused not stored: ERROR: task rows of"
+                + " app-refused are refused on purpose"), run.err());
+        assertEquals(List.of("app-good-1", "app-good-2"), appIds(ds));
+        assertEquals(0, TestDb.count(ds, "select count(*) from stage_attempt s join application a using (app_pk)"
+                + " where a.app_id = 'app-refused'"));
+        assertNoStackTrace(run);
+
+        // the cause removed, the same import stores it and leaves the others as they are
+        sql(ds, "DROP TRIGGER refuse ON task");
+        CliRun again = CliRun.of("import", log(dir, "app-good-1", 1).toString(), refused.toString(),
+                log(dir, "app-good-2", 3).toString(), "--db", TestDb.url(db));
+        assertEquals(0, again.exitCode(), again.err());
+        assertTrue(again.err().contains("imported 1 application(s), 2 unchanged"), again.err());
+    }
+
+    /**
+     * The database stops while the second of five applications is being written (its write is held on a lock
+     * until the server is stopped): one line, exit 2, and the three files after it are not tried.
+     */
+    @Test
+    void aDatabaseLostMidRunIsOneLineAndStopsTheRun(@TempDir Path dir) throws Exception {
+        List<String> args = new ArrayList<>(List.of("import"));
+        for (int i = 1; i <= 5; i++) {
+            args.add(log(dir, "app-mid-" + i, i).toString());
+        }
+        EmbeddedPostgres pg = EmbeddedPostgres.builder().start();
+        boolean stopped = false;
+        try {
+            DataSource ds = pg.getPostgresDatabase();
+            SchemaManager.migrate(ds);
+            sql(ds, "CREATE FUNCTION hold() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN"
+                            + " IF NEW.app_id = 'app-mid-2' THEN PERFORM pg_advisory_lock(4242); END IF;"
+                            + " RETURN NEW; END $$",
+                    "CREATE TRIGGER hold BEFORE INSERT ON application FOR EACH ROW EXECUTE FUNCTION hold()");
+            args.addAll(List.of("--db", pg.getJdbcUrl("postgres", "postgres")));
+            try (Connection holder = ds.getConnection(); Statement st = holder.createStatement()) {
+                st.execute("SELECT pg_advisory_lock(4242)");
+                CompletableFuture<CliRun> running = CompletableFuture.supplyAsync(
+                        () -> CliRun.of(args.toArray(String[]::new)));
+                long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
+                while (TestDb.count(ds, "select count(*) from pg_stat_activity where wait_event_type = 'Lock'"
+                        + " and wait_event = 'advisory'") == 0) {
+                    if (System.nanoTime() > deadline || running.isDone()) {
+                        fail("the import never reached the held write: " + (running.isDone() ? running.get().err()
+                                : "still running"));
+                    }
+                    Thread.sleep(50);
+                }
+                assertEquals(List.of("app-mid-1"), appIds(ds));
+                pg.close();
+                stopped = true;
+                CliRun run = running.get(120, TimeUnit.SECONDS);
+                assertEquals(2, run.exitCode(), run.err());
+                List<String> lost = run.err().lines().filter(l -> l.contains("lost the database")).toList();
+                assertEquals(1, lost.size(), run.err());
+                assertTrue(lost.get(0).startsWith("sparkscope import: lost the database "), run.err());
+                assertTrue(lost.get(0).contains("app-mid-2") && lost.get(0).contains("stopped with 4 of 5 not imported"),
+                        run.err());
+                for (int i = 3; i <= 5; i++) {
+                    assertFalse(run.err().contains("app-mid-" + i), "file " + i + " was tried: " + run.err());
+                }
+                assertNoStackTrace(run);
+            }
+        } finally {
+            if (!stopped) {
+                pg.close();
+            }
+        }
+    }
+
+    /** {@code reanalyze} goes on past an application the database refuses, names it and exits 1. */
+    @Test
+    void reanalyzeNamesWhatTheDatabaseRefusedAndExitsOne(@TempDir Path dir) throws Exception {
+        Path shipped = java.nio.file.Paths.get(System.getProperty("sparkscope.repo.root", ".."), "examples",
+                "eventlogs");
+        String db = TestDb.newDatabaseName();
+        DataSource ds = TestDb.dataSource(db);
+        assertEquals(0, CliRun.of("import", shipped.toString(), log(dir, "app-other", 1).toString(), "--db",
+                TestDb.url(db)).exitCode());
+        String shippedId = appIds(ds).stream().filter(id -> !id.equals("app-other")).findFirst().orElseThrow();
+        sql(ds, "CREATE FUNCTION refuse() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN"
+                        + " IF NEW.app_id = '" + shippedId + "' THEN RAISE EXCEPTION 'refused on purpose'; END IF;"
+                        + " RETURN NEW; END $$",
+                "CREATE TRIGGER refuse BEFORE UPDATE ON application FOR EACH ROW EXECUTE FUNCTION refuse()");
+        // new thresholds change the shipped application's findings, so its row is rewritten: refused
+        Path cfg = Files.writeString(dir.resolve("t.properties"), "StageSkew.enabled=false\n");
+        CliRun run = CliRun.of("reanalyze", "--db", TestDb.url(db), "--heuristics-config", cfg.toString());
+        assertEquals(1, run.exitCode(), run.err());
+        assertTrue(run.err().contains(shippedId + ": not reanalysed: ERROR: refused on purpose"), run.err());
+        assertTrue(run.err().contains("reanalyzed 1 application(s): 1 changed, 0 unchanged, 1 failed"), run.err());
+        assertNoStackTrace(run);
+
+        sql(ds, "DROP TRIGGER refuse ON application");
+        run = CliRun.of("reanalyze", "--db", TestDb.url(db), "--heuristics-config", cfg.toString());
+        assertEquals(0, run.exitCode(), run.err());
+        assertTrue(run.err().contains("reanalyzed 2 application(s): 1 changed, 1 unchanged, 0 failed"), run.err());
+        run = CliRun.of("reanalyze", "--db", TestDb.url(db), "--heuristics-config", cfg.toString());
+        assertTrue(run.err().contains("reanalyzed 2 application(s): 0 changed, 2 unchanged, 0 failed"), run.err());
+    }
+}

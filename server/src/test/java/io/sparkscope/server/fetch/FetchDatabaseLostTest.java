@@ -1,0 +1,136 @@
+package io.sparkscope.server.fetch;
+
+import com.sun.net.httpserver.HttpServer;
+import io.sparkscope.server.cli.CliRun;
+import io.sparkscope.store.SchemaManager;
+import io.sparkscope.store.TestDb;
+import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import javax.sql.DataSource;
+import java.io.ByteArrayOutputStream;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.zip.ZipEntry;
+import java.util.zip.ZipOutputStream;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
+
+/**
+ * {@code fetch} when the database stops mid-run: one line, exit 2, no further application tried, and the end time
+ * to remember is not moved past what was not stored. The History Server is a stand-in serving the two endpoints
+ * {@code --source logs} uses ({@code applications?status=completed} and each attempt's {@code …/logs} zip) from event
+ * logs the test writes; the database is a real PostgreSQL that holds the second application's write on a lock
+ * until the server is stopped.
+ */
+class FetchDatabaseLostTest {
+    private static final long T0 = 1_764_400_000_000L;
+
+    /** A tiny complete application, as {@code ImportRegressionTest} writes them. */
+    private static String log(String appId, long start) {
+        long end = start + 10_000;
+        return String.join("\n",
+                "{\"Event\":\"SparkListenerApplicationStart\",\"App Name\":\"nightly\",\"App ID\":\"" + appId
+                        + "\",\"Timestamp\":" + start + ",\"User\":\"u\"}",
+                "{\"Event\":\"SparkListenerApplicationEnd\",\"Timestamp\":" + end + "}") + "\n";
+    }
+
+    private static byte[] zip(String name, String content) throws Exception {
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        try (ZipOutputStream z = new ZipOutputStream(bytes)) {
+            z.putNextEntry(new ZipEntry(name));
+            z.write(content.getBytes(StandardCharsets.UTF_8));
+            z.closeEntry();
+        }
+        return bytes.toByteArray();
+    }
+
+    @Test
+    void aDatabaseLostMidFetchIsOneLineAndStopsTheRun(@TempDir Path dir) throws Exception {
+        Map<String, byte[]> zips = new ConcurrentHashMap<>();
+        StringBuilder list = new StringBuilder("[");
+        for (int i = 1; i <= 4; i++) {
+            String id = "app-f-" + i;
+            long start = T0 + i * 3_600_000L;
+            zips.put("/api/v1/applications/" + id + "/logs", zip(id, log(id, start)));
+            list.append(i > 1 ? "," : "").append("{\"id\":\"").append(id).append("\",\"name\":\"nightly\",")
+                    .append("\"attempts\":[{\"completed\":true,\"sparkUser\":\"u\",\"appSparkVersion\":\"3.5.1\",")
+                    .append("\"startTimeEpoch\":").append(start).append(",\"endTimeEpoch\":").append(start + 10_000)
+                    .append("}]}");
+        }
+        byte[] apps = list.append("]").toString().getBytes(StandardCharsets.UTF_8);
+        HttpServer shs = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+        shs.createContext("/", ex -> {
+            String path = ex.getRequestURI().getPath();
+            byte[] body = path.equals("/api/v1/applications") ? apps : zips.get(path);
+            ex.getResponseHeaders().add("Content-Type", path.endsWith("/logs") ? "application/octet-stream"
+                    : "application/json");
+            ex.sendResponseHeaders(body == null ? 404 : 200, body == null ? -1 : body.length);
+            if (body != null) {
+                ex.getResponseBody().write(body);
+            }
+            ex.close();
+        });
+        shs.start();
+        EmbeddedPostgres pg = EmbeddedPostgres.builder().start();
+        boolean stopped = false;
+        try {
+            DataSource ds = pg.getPostgresDatabase();
+            SchemaManager.migrate(ds);
+            try (Connection c = ds.getConnection(); Statement st = c.createStatement()) {
+                st.execute("CREATE FUNCTION hold() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN"
+                        + " IF NEW.app_id = 'app-f-2' THEN PERFORM pg_advisory_lock(4242); END IF;"
+                        + " RETURN NEW; END $$");
+                st.execute("CREATE TRIGGER hold BEFORE INSERT ON application FOR EACH ROW EXECUTE FUNCTION hold()");
+            }
+            List<String> args = new ArrayList<>(List.of("fetch", "--history-server",
+                    "http://127.0.0.1:" + shs.getAddress().getPort(), "--db", pg.getJdbcUrl("postgres", "postgres"),
+                    "--source", "logs", "--threads", "1"));
+            try (Connection holder = ds.getConnection(); Statement st = holder.createStatement()) {
+                st.execute("SELECT pg_advisory_lock(4242)");
+                CompletableFuture<CliRun> running = CompletableFuture.supplyAsync(
+                        () -> CliRun.of(args.toArray(String[]::new)));
+                long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
+                while (TestDb.count(ds, "select count(*) from pg_stat_activity where wait_event_type = 'Lock'"
+                        + " and wait_event = 'advisory'") == 0) {
+                    if (System.nanoTime() > deadline || running.isDone()) {
+                        fail("the fetch never reached the held write: " + (running.isDone() ? running.get().err()
+                                : "still running"));
+                    }
+                    Thread.sleep(50);
+                }
+                assertEquals(1, TestDb.count(ds, "select count(*) from application where app_id = 'app-f-1'"));
+                pg.close();
+                stopped = true;
+                CliRun run = running.get(120, TimeUnit.SECONDS);
+                assertEquals(2, run.exitCode(), run.err());
+                List<String> lost = run.err().lines().filter(l -> l.contains("lost the database")).toList();
+                assertEquals(1, lost.size(), run.err());
+                assertTrue(lost.get(0).startsWith("sparkscope fetch: lost the database ")
+                        && lost.get(0).contains("stopped after 1 fetched, 0 failed"), run.err());
+                assertTrue(run.err().contains("[1/4] app-f-1: via event logs: stored"), run.err());
+                assertFalse(run.err().contains("app-f-3") || run.err().contains("app-f-4"), run.err());
+                assertFalse(run.err().contains("\tat "), run.err());
+            }
+        } finally {
+            shs.stop(0);
+            if (!stopped) {
+                pg.close();
+            }
+        }
+    }
+}

@@ -1,0 +1,78 @@
+package io.sparkscope.store;
+
+import io.sparkscope.core.model.AppSnapshot;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+import javax.sql.DataSource;
+import java.sql.Connection;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+/**
+ * A rewrite of exactly what the database holds is reported {@link WriteResult.Outcome#UNCHANGED}, on the batched
+ * and on the COPY path; any change to a row, a finding or the set of rows is {@link WriteResult.Outcome#WRITTEN}.
+ */
+class UnchangedWriteTest {
+    static DataSource ds;
+
+    @BeforeAll
+    static void database() {
+        ds = TestDb.migrated();
+    }
+
+    @Test
+    void rewritingTheSameSnapshotIsUnchangedOnBothPaths() throws Exception {
+        for (SnapshotWriter writer : List.of(new SnapshotWriter(1000, 0), new SnapshotWriter(1000, Integer.MAX_VALUE),
+                new SnapshotWriter(1000, 0, false))) {
+            String id = "app-unchanged-" + System.identityHashCode(writer);
+            AppSnapshot s = Snapshots.rich(id, null, true);
+            assertEquals(WriteResult.Outcome.WRITTEN, writer.write(ds, s, Snapshots.findings()).outcome());
+            assertEquals(WriteResult.Outcome.UNCHANGED, writer.write(ds, s, Snapshots.findings()).outcome());
+            assertEquals(WriteResult.Outcome.UNCHANGED, writer.overwrite(ds, s, Snapshots.findings()).outcome());
+
+            // one finding fewer: a deleted row and new application aggregates
+            List<StoredFinding> fewer = new ArrayList<>(Snapshots.findings());
+            fewer.remove(fewer.size() - 1);
+            assertEquals(WriteResult.Outcome.WRITTEN, writer.write(ds, s, fewer).outcome());
+            assertEquals(WriteResult.Outcome.UNCHANGED, writer.write(ds, s, fewer).outcome());
+        }
+    }
+
+    @Test
+    void aChangeMadeBehindTheWritersBackIsRepairedAndReportedWritten() throws Exception {
+        SnapshotWriter writer = new SnapshotWriter();
+        AppSnapshot s = Snapshots.rich("app-repaired", null, true);
+        writer.write(ds, s, Snapshots.findings());
+        try (Connection c = ds.getConnection(); Statement st = c.createStatement()) {
+            st.executeUpdate("UPDATE executor SET host = 'elsewhere' WHERE app_pk = (SELECT app_pk FROM application"
+                    + " WHERE app_id = 'app-repaired') AND executor_id = '1'");
+        }
+        assertEquals(WriteResult.Outcome.WRITTEN, writer.write(ds, s, Snapshots.findings()).outcome());
+        assertEquals(WriteResult.Outcome.UNCHANGED, writer.write(ds, s, Snapshots.findings()).outcome());
+    }
+
+    /**
+     * PostgreSQL folds a session's row counts into its statistics only between transactions, at most once a second:
+     * an unchanged rewrite right after a changing write on the same connection must still be told apart.
+     */
+    @Test
+    void anUnchangedWriteRightAfterAChangingOneOnTheSameConnectionIsUnchanged() throws Exception {
+        SnapshotWriter writer = new SnapshotWriter();
+        AppSnapshot a = Snapshots.rich("app-same-conn-a", null, true);
+        AppSnapshot b = Snapshots.rich("app-same-conn-b", null, true);
+        List<StoredFinding> fewer = Snapshots.findings().subList(0, 1);
+        try (Connection c = ds.getConnection()) {
+            writer.write(c, a, Snapshots.findings());
+            writer.write(c, b, Snapshots.findings());
+            for (int i = 0; i < 3; i++) {
+                assertEquals(WriteResult.Outcome.WRITTEN, writer.write(c, a, i % 2 == 0 ? fewer : Snapshots.findings())
+                        .outcome());
+                assertEquals(WriteResult.Outcome.UNCHANGED, writer.write(c, b, Snapshots.findings()).outcome());
+            }
+        }
+    }
+}
