@@ -19,6 +19,8 @@ import java.util.Map;
  * @param currentBehind           the run of such batches the latest batch belongs to (empty when it kept up)
  * @param batchesOverTrigger      batches that took longer than the trigger interval, or -1 when the interval is not
  *                                known (or is 0, "as fast as possible")
+ * @param rowsDroppedByWatermark  input rows the watermark dropped as too late, over all batches and operators
+ * @param batchesDroppingRows     batches in which the watermark dropped rows
  * @param watermarkDefined        whether any batch reported a watermark
  * @param lastWatermark           the latest watermark, epoch ms, or -1
  * @param watermarkAdvances       batches after which the watermark was later than before
@@ -40,13 +42,14 @@ public record StreamingTotals(
         Streak currentBehind,
         long batchesOverTrigger,
         long rowsDroppedByWatermark,
+        long batchesDroppingRows,
         boolean watermarkDefined,
         long lastWatermark,
         long watermarkAdvances,
         List<StateOperatorTotals> stateOperators) {
 
     public static final StreamingTotals EMPTY = new StreamingTotals(0, 0, -1, -1, -1, -1, 0, -1, 0, 0, Map.of(), 0,
-            Streak.NONE, Streak.NONE, -1, 0, false, -1, 0, List.of());
+            Streak.NONE, Streak.NONE, -1, 0, 0, false, -1, 0, List.of());
 
     public StreamingTotals {
         durationPartsMs = durationPartsMs == null ? Map.of()

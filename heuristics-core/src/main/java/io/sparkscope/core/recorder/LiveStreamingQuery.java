@@ -63,6 +63,7 @@ final class LiveStreamingQuery {
     private Streak currentBehind = Streak.NONE;
     private long batchesOverTrigger;
     private long rowsDroppedByWatermark;
+    private long batchesDroppingRows;
     private boolean watermarkDefined;
     private long lastWatermark = -1;
     private long watermarkAdvances;
@@ -236,7 +237,10 @@ final class LiveStreamingQuery {
         if (triggerIntervalMs > 0 && b.durationMs() > triggerIntervalMs) {
             batchesOverTrigger++;
         }
-        rowsDroppedByWatermark = TaskMetrics.saturatingAdd(rowsDroppedByWatermark, b.rowsDroppedByWatermark());
+        if (b.rowsDroppedByWatermark() > 0) {
+            batchesDroppingRows++;
+            rowsDroppedByWatermark = TaskMetrics.saturatingAdd(rowsDroppedByWatermark, b.rowsDroppedByWatermark());
+        }
         if (b.watermark() >= 0) {
             watermarkDefined = true;
             if (b.watermark() > lastWatermark && lastWatermark >= 0) {
@@ -265,7 +269,7 @@ final class LiveStreamingQuery {
         StreamingTotals totals = new StreamingTotals(batches, idleTriggers, firstBatchId, lastBatchId, firstBatchTime,
                 lastBatchEndTime, inputRows, outputRows, batchDurationMs, maxBatchDurationMs, durationPartsMs,
                 behindBatches, longestBehind, currentBehind, triggerIntervalMs > 0 ? batchesOverTrigger : -1,
-                rowsDroppedByWatermark, watermarkDefined, lastWatermark, watermarkAdvances, ops);
+                rowsDroppedByWatermark, batchesDroppingRows, watermarkDefined, lastWatermark, watermarkAdvances, ops);
         return new StreamingQuerySummary(queryId, runId, name, startTime, endTime, status, exception, errorClass,
                 triggerKind, triggerIntervalMs, sinkDescription, lastProgressTime, totals, windowCopy);
     }

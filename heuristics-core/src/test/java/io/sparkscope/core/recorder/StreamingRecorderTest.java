@@ -110,6 +110,7 @@ class StreamingRecorderTest {
         assertEquals(15, op.rowsRemoved());
         assertEquals(7, op.rowsDroppedByWatermark());
         assertEquals(7, t.rowsDroppedByWatermark());
+        assertEquals(1, t.batchesDroppingRows());
         assertEquals(60_000, op.lastMemoryUsedBytes());
         assertEquals(60_000, op.maxMemoryUsedBytes());
         assertEquals(8, op.numShufflePartitions());

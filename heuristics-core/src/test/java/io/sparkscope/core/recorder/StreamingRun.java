@@ -63,6 +63,8 @@ public final class StreamingRun {
         List<SparkEvent> out = new ArrayList<>();
         out.add(new SparkEvent.ApplicationStart("streaming-app", "app-streaming", null, START, "alice"));
         out.add(new SparkEvent.EnvironmentUpdate(conf, Map.of(), Map.of(), Map.of()));
+        // the driver, which runs the tasks in local mode (its cores come from spark.master)
+        out.add(new SparkEvent.BlockManagerAdded(START, "driver", "localhost", 1L << 30));
         long t = START + 1000;
         for (Query q : queries) {
             t = q.emit(out, t);
