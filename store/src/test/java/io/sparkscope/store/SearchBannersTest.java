@@ -1,5 +1,6 @@
 package io.sparkscope.store;
 
+import io.sparkscope.core.heuristics.Finding;
 import io.sparkscope.core.model.AppSnapshot;
 import io.sparkscope.store.query.AppFilter;
 import io.sparkscope.store.query.AppListRow;
@@ -22,11 +23,11 @@ class SearchBannersTest {
         List<AppListRow> rows = new AppSearchQuery(ds).search(AppFilter.all(NOW)).rows();
         assertEquals(1, rows.size());
         return rows.get(0).findings().stream()
-                .map(f -> List.of(f.id(), f.heuristic(), f.severity(), f.title(), f.message())).toList();
+                .map(f -> List.of(f.id(), f.heuristic(), f.severity().name(), f.title(), f.message())).toList();
     }
 
-    private static List<List<String>> expected(List<StoredFinding> fs) {
-        return fs.stream().map(f -> List.of(f.id(), f.heuristic(), f.severity(), f.title(), f.message())).toList();
+    private static List<List<String>> expected(List<Finding> fs) {
+        return fs.stream().map(f -> List.of(f.id(), f.heuristic(), f.severity().name(), f.title(), f.message())).toList();
     }
 
     @Test
@@ -34,11 +35,11 @@ class SearchBannersTest {
         DataSource ds = TestDb.newDatabase();
         SchemaManager.migrate(ds);
         AppSnapshot app = Snapshots.rich("app-banners", null, true);
-        List<StoredFinding> two = Snapshots.findings();
+        List<Finding> two = Snapshots.findings();
         new SnapshotWriter().write(ds, app, two);
         assertEquals(expected(two), banners(ds), "in finding order, with messages");
 
-        List<StoredFinding> one = List.of(two.get(1));
+        List<Finding> one = List.of(two.get(1));
         new SnapshotWriter().overwrite(ds, app, one); // e.g. reanalyze with other thresholds
         assertEquals(expected(one), banners(ds));
 
@@ -51,7 +52,7 @@ class SearchBannersTest {
     void theMigrationFillsBannersOfApplicationsStoredBeforeIt() throws Exception {
         DataSource ds = TestDb.newDatabase();
         SchemaManager.migrate(ds);
-        List<StoredFinding> two = Snapshots.findings();
+        List<Finding> two = Snapshots.findings();
         new SnapshotWriter().write(ds, Snapshots.rich("app-old", null, true), two);
         // Turn the database back into one written before V7: no column, no V7 in Flyway's history.
         try (Connection c = ds.getConnection(); Statement st = c.createStatement()) {

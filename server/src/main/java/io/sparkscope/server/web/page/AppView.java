@@ -3,8 +3,8 @@ package io.sparkscope.server.web.page;
 import io.sparkscope.server.web.http.Urls;
 import io.sparkscope.server.web.model.Fmt;
 import io.sparkscope.server.web.model.KeyConfig;
-import io.sparkscope.server.web.model.StoredJson;
-import io.sparkscope.store.StoredFinding;
+import io.sparkscope.core.heuristics.Finding;
+import io.sparkscope.core.heuristics.Severity;
 import io.sparkscope.store.query.AppDetail;
 import io.sparkscope.store.query.AppHeader;
 import io.sparkscope.store.query.StageRow;
@@ -90,14 +90,14 @@ final class AppView {
                 .t(label).raw("</div></div>");
     }
 
-    private static void findings(Html h, List<StoredFinding> findings) {
+    private static void findings(Html h, List<Finding> findings) {
         h.raw("<section><h2>Findings</h2>");
         if (findings.isEmpty()) {
             h.raw("<p class=\"ok\">No finding: nothing the heuristics flag.</p>");
         }
-        for (StoredFinding f : findings) {
-            h.raw("<div class=\"finding ").raw("HIGH".equals(f.severity()) ? "sev-high" : "sev-low").raw("\"><h3>");
-            Layout.severity(h, f.severity());
+        for (Finding f : findings) {
+            h.raw("<div class=\"finding ").raw(f.severity() == Severity.HIGH ? "sev-high" : "sev-low").raw("\"><h3>");
+            Layout.severity(h, f.severity().name());
             h.raw(" ").t(f.title()).raw(" <span class=\"muted\">").t(f.heuristic()).raw("</span></h3><p class=\"message\">")
                     .t(f.message()).raw("</p>");
             if (f.recommendation() != null && !f.recommendation().isEmpty()) {
@@ -116,7 +116,7 @@ final class AppView {
             if (!where.isEmpty()) {
                 h.raw("<p class=\"where muted\">").t(String.join(" · ", where)).raw("</p>");
             }
-            Map<String, Object> details = StoredJson.object(f.detailsJson());
+            Map<String, Object> details = f.details();
             if (!details.isEmpty()) {
                 h.raw("<details class=\"numbers\"><summary>Numbers</summary><table class=\"kv\">");
                 flatten("", details, new LinkedHashMap<>()).forEach((k, v) ->
