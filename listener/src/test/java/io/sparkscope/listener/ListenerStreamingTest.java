@@ -8,6 +8,10 @@ import io.sparkscope.core.model.StreamingBatch;
 import io.sparkscope.core.model.StreamingQuerySummary;
 import io.sparkscope.core.model.json.SnapshotCodec;
 import io.sparkscope.core.recorder.RecorderOptions;
+import io.sparkscope.store.SchemaManager;
+import io.sparkscope.store.SnapshotReader;
+import io.sparkscope.store.TestDb;
+import io.sparkscope.store.ingest.IngestService;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
@@ -17,6 +21,7 @@ import org.apache.spark.sql.streaming.Trigger;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import javax.sql.DataSource;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -32,8 +37,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * A real Structured Streaming query in local mode (rate source → windowed count with a watermark → noop sink, a
- * 200 ms trigger), run twice from one checkpoint, recorded live by the listener and read back from the same run's
- * event log: the same query runs, batches and numbers both ways, and the numbers Spark itself reported.
+ * 200 ms trigger), run twice from one checkpoint, recorded live by the listener into PostgreSQL, and the same run's
+ * event log imported into another database: the same query runs, batches and numbers both ways, and the numbers
+ * Spark itself reported.
  */
 class ListenerStreamingTest {
     static final String QUERY_NAME = "windowed_counts";
@@ -41,8 +47,11 @@ class ListenerStreamingTest {
     @Test
     void liveRecordingOfAStreamingQueryEqualsItsEventLog(@TempDir Path dir) throws Exception {
         java.nio.file.Files.createDirectories(dir.resolve("events"));
+        String db = TestDb.newDatabaseName();
+        DataSource live = TestDb.dataSource(db);
         SparkSession spark = LocalSpark.start("streaming", Map.of(
                 "spark.sql.shuffle.partitions", "2",
+                "spark.sparkscope.jdbc.url", TestDb.url(db),
                 "spark.sparkscope.spool.dir", dir.resolve("spool").toString(),
                 "spark.eventLog.enabled", "true",
                 "spark.eventLog.dir", dir.resolve("events").toUri().toString()));
@@ -60,23 +69,39 @@ class ListenerStreamingTest {
         }
         spark.stop();
 
-        AppSnapshot live = SparkscopeListener.latest().lastSnapshot();
-        assertNotNull(live, "the listener made a snapshot");
-        assertEquals(appId, live.appId());
+        ListenerOutageTest.waitFor("the final snapshot in the database", Duration.ofSeconds(30), () -> {
+            try {
+                return SnapshotReader.read(live, appId, null).map(AppSnapshot::complete).orElse(false);
+            } catch (Exception e) {
+                return false;
+            }
+        });
+        AppSnapshot stored = SnapshotReader.read(live, appId, null).orElseThrow();
+        AppSnapshot inMemory = SparkscopeListener.latest().lastSnapshot();
+        assertNotNull(inMemory, "the listener made a snapshot");
+        assertEquals(inMemory.streamingQueries(), stored.streamingQueries(), "the database holds what the listener had");
         EventLogSource log = EventLogReader.discover(dir.resolve("events")).stream()
                 .filter(l -> l.path().getFileName().toString().contains(appId)).findFirst().orElseThrow();
         List<String> problems = new ArrayList<>();
-        AppSnapshot replayed = EventLogAnalysis.analyze(log, RecorderOptions.DEFAULTS, problems::add).snapshot();
+        AppSnapshot fromLog = EventLogAnalysis.analyze(log, RecorderOptions.DEFAULTS, problems::add).snapshot();
         assertEquals(List.of(), problems, "Spark's own log reads without a warning");
+        DataSource imported = TestDb.dataSource(TestDb.newDatabaseName());
+        SchemaManager.migrate(imported);
+        IngestService.builder(imported).heuristics(io.sparkscope.core.analysis.Diagnoser.defaults()::diagnose).build()
+                .ingest(fromLog);
+        AppSnapshot replayed = SnapshotReader.read(imported, appId, null).orElseThrow();
         assertTrue(replayed.unknownEventTypes().keySet().stream().noneMatch(t -> t.contains("streaming")),
                 "every streaming event type is decoded: " + replayed.unknownEventTypes());
 
-        checkAgainstSpark(live, queryId, runIds, reported);
-        assertEquals("ProcessingTime", live.streamingQueries().get(0).triggerKind(), "looked up on the running query");
-        assertEquals(200, live.streamingQueries().get(0).triggerIntervalMs());
+        checkAgainstSpark(stored, queryId, runIds, reported);
+        checkAgainstSpark(replayed, queryId, runIds, reported);
+        assertEquals("ProcessingTime", stored.streamingQueries().get(0).triggerKind(), "looked up on the running query");
+        assertEquals(200, stored.streamingQueries().get(0).triggerIntervalMs());
         assertEquals(-1, replayed.streamingQueries().get(0).triggerIntervalMs(), "the event log does not carry it");
-        assertEquals(withoutTrigger(replayed), withoutTrigger(live),
-                "live and replayed streaming queries differ");
+        assertEquals(withoutTrigger(replayed), withoutTrigger(stored),
+                "live and imported streaming queries differ");
+        assertEquals(TestDb.count(imported, "select count(*) from streaming_batch"),
+                TestDb.count(live, "select count(*) from streaming_batch"));
     }
 
     static StreamingQuery start(SparkSession spark, Path checkpoint) throws Exception {

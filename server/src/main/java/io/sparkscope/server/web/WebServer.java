@@ -118,6 +118,7 @@ public final class WebServer {
         app.get("/apps", pages::search);
         forApp(app, "/apps", "/stages/{stageId}/{stageAttemptId}/timeline", pages::timeline);
         forApp(app, "/apps", "/what-if", pages::whatIf);
+        forApp(app, "/apps", "/queries/{queryId}", pages::query);
         forApp(app, "/apps", "", pages::app);
         app.get("/compare", pages::compare);
         app.get("/history", pages::history);
@@ -127,6 +128,8 @@ public final class WebServer {
         forApp(app, "/api/v1/apps", "/stages", api::stages);
         forApp(app, "/api/v1/apps", "/findings", api::findings);
         forApp(app, "/api/v1/apps", "/what-if", api::whatIf);
+        forApp(app, "/api/v1/apps", "/queries/{queryId}", api::query);
+        forApp(app, "/api/v1/apps", "/queries", api::queries);
         forApp(app, "/api/v1/apps", "", api::app);
         app.get("/api/v1/compare", api::compare);
         app.get("/api/v1/history", api::history);

@@ -29,6 +29,16 @@ public final class Urls {
         return app(appId, attemptId) + "/stages/" + stageId + "/" + stageAttemptId + "/timeline";
     }
 
+    /** {@code /apps/{appId}[/{attemptId}]/queries/{queryId}}: a Structured Streaming query's page. */
+    public static String query(String appId, String attemptId, String queryId) {
+        return app(appId, attemptId) + "/queries/" + enc(queryId);
+    }
+
+    /** {@code /api/v1/apps/{appId}[/{attemptId}]}: what a live page polls. */
+    public static String appApi(String appId, String attemptId) {
+        return "/api/v1" + app(appId, attemptId);
+    }
+
     public static String history(String name) {
         return "/history?name=" + enc(name == null ? "" : name);
     }

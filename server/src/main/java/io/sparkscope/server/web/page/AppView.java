@@ -9,6 +9,9 @@ import io.sparkscope.store.query.AppDetail;
 import io.sparkscope.store.query.AppHeader;
 import io.sparkscope.store.query.StageRow;
 
+import io.sparkscope.core.model.StreamingQuerySummary;
+import io.sparkscope.store.query.AppFilter;
+
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
@@ -16,7 +19,10 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 
-/** {@code /apps/{appId}[/{attemptId}]}: metrics, findings, configuration, stages. */
+/**
+ * {@code /apps/{appId}[/{attemptId}]}: metrics, findings, Structured Streaming queries, configuration, stages. A
+ * RUNNING application's page updates its metrics, findings, queries and stages in place ({@link Layout#live}).
+ */
 final class AppView {
     /** Stage-table sort keys (server-side, so the table sorts without JavaScript). */
     enum StageSort { ID, DURATION, TASKS, FAILED, SPILL, SHUFFLE, GC }
@@ -35,6 +41,15 @@ final class AppView {
     }
 
     static String render(AppDetail d, String historyServerUrl, StageSort sort, boolean desc) {
+        return render(d, List.of(), historyServerUrl, sort, desc, Layout.DEFAULT_REFRESH_SECONDS);
+    }
+
+    /**
+     * @param streamingRuns  the application's Structured Streaming query runs (without batches), listed by query
+     * @param refreshSeconds how often the page of a RUNNING application updates itself
+     */
+    static String render(AppDetail d, List<StreamingQuerySummary> streamingRuns, String historyServerUrl,
+                         StageSort sort, boolean desc, int refreshSeconds) {
         AppHeader a = d.header();
         String title = a.name() == null || a.name().isEmpty() ? a.appId() : a.name();
         Html h = Layout.start(title, "Applications");
@@ -42,8 +57,13 @@ final class AppView {
         Layout.severity(h, a.worstSeverity());
         h.raw(" <span id=\"app-title\">").t(title).raw("</span></h1><p class=\"muted\"><span class=\"app-id\">")
                 .t(a.pathKey()).raw("</span> · user <span class=\"user\">").t(a.sparkUser()).raw("</span> · Spark ")
-                .t(a.sparkVersion()).raw(" · <span class=\"status status-").raw(a.status().name().toLowerCase(Locale.ROOT))
+                .t(a.sparkVersion()).raw(" · <span id=\"app-status\" data-live-region class=\"status status-")
+                .raw(a.status().name().toLowerCase(Locale.ROOT))
                 .raw("\">").t(a.status().name().toLowerCase(Locale.ROOT)).raw("</span></p>");
+        if (a.status() == AppFilter.Status.RUNNING) {
+            Layout.live(h, Urls.appApi(a.appId(), a.attemptId()), "lastEventTime", a.lastEventTime() + "/"
+                    + a.status().name(), refreshSeconds, "the application is running");
+        }
         h.raw("<div class=\"buttons\"><a class=\"btn\" id=\"history-link\" href=\"").a(Urls.history(a.name()))
                 .raw("\">History of this name</a> <a class=\"btn\" id=\"whatif-link\" href=\"")
                 .a(WhatIfView.url(a.appId(), a.attemptId()))
@@ -58,10 +78,20 @@ final class AppView {
         }
         h.raw("</div></div>");
 
+        h.raw("<div id=\"live-metrics\" data-live-region>");
         metrics(h, a);
+        h.raw("</div><div id=\"live-findings\" data-live-region>");
         findings(h, d.findings());
+        h.raw("</div>");
+        if (!streamingRuns.isEmpty()) {
+            h.raw("<div id=\"live-queries\" data-live-region>");
+            StreamingView.queryList(h, a, streamingRuns);
+            h.raw("</div>");
+        }
         config(h, d.config());
+        h.raw("<div id=\"live-stages\" data-live-region>");
         stages(h, d.stages(), a, sort, desc);
+        h.raw("</div>");
         h.raw("</article>");
         return Layout.end(h);
     }

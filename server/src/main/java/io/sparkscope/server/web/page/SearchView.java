@@ -19,8 +19,16 @@ final class SearchView {
     }
 
     static String render(SearchParams p, AppSearchQuery.Result r, List<String> heuristics) {
+        return render(p, r, heuristics, Layout.DEFAULT_REFRESH_SECONDS);
+    }
+
+    /**
+     * @param refreshSeconds how often the list of running applications ({@code ?status=running}) updates itself
+     */
+    static String render(SearchParams p, AppSearchQuery.Result r, List<String> heuristics, int refreshSeconds) {
         Map<String, String> q = p.query();
-        Html h = Layout.start("Applications", "Applications");
+        boolean runningOnly = "running".equals(q.get("status"));
+        Html h = Layout.start(runningOnly ? "Running now" : "Applications", runningOnly ? "Running now" : "Applications");
         h.raw("<div class=\"search\"><aside class=\"filters\"><form method=\"get\" action=\"/apps\" id=\"filter-form\">"
                 + "<h2>Filters</h2>");
         input(h, "appId", "Application id", q.get("appId"), "text");
@@ -40,7 +48,10 @@ final class SearchView {
         if (q.get("since") != null) {
             h.raw("<input type=\"hidden\" name=\"since\" value=\"").a(q.get("since")).raw("\">");
         }
-        h.raw("</fieldset><fieldset><legend>Ended</legend>");
+        h.raw("</fieldset><div class=\"quick\"><a class=\"btn small").raw(runningOnly ? " on" : "")
+                .raw("\" id=\"running-now\" href=\"").a(Urls.withQuery("/apps", Urls.with(q, "status",
+                        runningOnly ? null : "running", "page", null))).raw("\">running now</a></div>");
+        h.raw("<fieldset><legend>Ended</legend>");
         input(h, "endedFrom", "from", q.get("endedFrom"), "text");
         input(h, "endedTo", "to", q.get("endedTo"), "text");
         h.raw("<p class=\"hint\">ISO-8601 (2026-11-29 or 2026-11-29T10:00Z) or epoch ms, UTC</p></fieldset>");
@@ -63,7 +74,14 @@ final class SearchView {
                 + " <a class=\"btn\" href=\"/apps\">Clear</a></div></form></aside><section class=\"results\">");
 
         long total = r.total();
-        h.raw("<div class=\"results-head\"><h1>Applications</h1><span class=\"muted\" id=\"result-count\">")
+        if (runningOnly) {
+            // The list itself changes while applications start and end: the whole answer is the version.
+            Layout.live(h, Urls.withQuery("/api/v1/apps", Urls.with(q, "page", null)), null, null, refreshSeconds,
+                    "these applications are running");
+        }
+        h.raw("<div id=\"live-results\" data-live-region>");
+        h.raw("<div class=\"results-head\"><h1>").t(runningOnly ? "Running now" : "Applications")
+                .raw("</h1><span class=\"muted\" id=\"result-count\">")
                 .t(Fmt.count(total)).raw(r.totalIsLowerBound() ? "+" : "")
                 .t(total == 1 && !r.totalIsLowerBound() ? " application" : " applications").raw("</span>");
         h.raw("<span class=\"sort\">Sort: ");
@@ -80,7 +98,7 @@ final class SearchView {
             panel(h, a);
         }
         pager(h, p, total, r.totalIsLowerBound());
-        h.raw("</section></div>");
+        h.raw("</div></section></div>");
         return Layout.end(h);
     }
 
