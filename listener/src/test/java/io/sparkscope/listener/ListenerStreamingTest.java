@@ -61,7 +61,7 @@ class ListenerStreamingTest {
         String queryId = null;
         for (int run = 0; run < 2; run++) {
             StreamingQuery q = start(spark, dir.resolve("checkpoint"));
-            awaitBatches(q, run == 0 ? 12 : 6);
+            awaitBatches(q, run == 0 ? 20 : 10);
             q.stop();
             reported.addAll(List.of(q.recentProgress()));
             runIds.add(q.runId().toString());
@@ -162,7 +162,7 @@ class ListenerStreamingTest {
             assertTrue(b.watermark() >= 0, "the query defines a watermark");
             matched++;
         }
-        assertTrue(matched >= 18, matched + " batches compared");
+        assertTrue(matched >= 30, matched + " batches compared: a few dozen");
         long rows = runs.stream().mapToLong(r -> r.totals().inputRows()).sum();
         assertTrue(rows > 0, "rows were read");
     }

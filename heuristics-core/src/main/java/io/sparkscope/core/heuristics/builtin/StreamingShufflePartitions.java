@@ -13,7 +13,9 @@ import io.sparkscope.core.model.StreamingQuerySummary;
 import io.sparkscope.core.model.StreamingTotals;
 
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * Micro-batches with far more shuffle partitions than data: a stateful query runs every batch's stateful stage with
@@ -37,12 +39,18 @@ public final class StreamingShufflePartitions implements Heuristic {
         double rowsPerPartition = Math.max(1, cfg.threshold(ID + ".rowsPerPartition"));
         SparkSettings conf = SparkSettings.of(app);
         int slots = Facts.slots(app, conf); // 0 when the snapshot cannot tell
-        List<Finding> out = new ArrayList<>();
+        // The checkpoint fixes the partition count for every run of a query, so a restarted query would repeat the
+        // same finding once per run: judge each query once, on its latest run with enough batches.
+        Map<String, StreamingQuerySummary> latestRuns = new LinkedHashMap<>();
         for (StreamingQuerySummary q : app.streamingQueries()) {
-            StreamingTotals t = q.totals();
-            if (t.stateOperators().isEmpty() || t.batches() < minBatches) {
-                continue;
+            if (!q.totals().stateOperators().isEmpty() && q.totals().batches() >= minBatches) {
+                latestRuns.remove(q.queryId());
+                latestRuns.put(q.queryId(), q);
             }
+        }
+        List<Finding> out = new ArrayList<>();
+        for (StreamingQuerySummary q : latestRuns.values()) {
+            StreamingTotals t = q.totals();
             int reported = -1;
             for (StateOperatorTotals op : t.stateOperators()) {
                 reported = Math.max(reported, op.numShufflePartitions());
@@ -75,8 +83,7 @@ public final class StreamingShufflePartitions implements Heuristic {
                     .message(Facts.capitalize(StreamingFacts.label(q)) + " runs each micro-batch with " + partitions
                             + " shuffle partitions" + (reported > 0 ? "" : " (" + KEY + "; this Spark does not report"
                             + " the state's own)") + " for a mean of " + Units.count(Math.round(meanRows))
-                            + " input rows per batch (" + Units.count(Math.round(meanRows / partitions))
-                            + " rows a partition)" + (slots > 0 ? " on " + slots + " task slots" : "")
+                            + " input rows per batch (" + perPartition(meanRows / partitions) + ")" + (slots > 0 ? " on " + slots + " task slots" : "")
                             + ": its stateful stage runs " + partitions
                             + " tasks and commits " + partitions + " state stores every batch, most of them with next"
                             + " to nothing to do.")
@@ -98,6 +105,12 @@ public final class StreamingShufflePartitions implements Heuristic {
             out.add(f.build());
         }
         return out;
+    }
+
+    /** "6 rows a partition", "1 row a partition", "less than one row a partition". */
+    private static String perPartition(double rows) {
+        long r = Math.round(rows);
+        return rows < 1 ? "less than one row a partition" : r == 1 ? "1 row a partition" : Units.count(r) + " rows a partition";
     }
 
     private static long parse(String v) {

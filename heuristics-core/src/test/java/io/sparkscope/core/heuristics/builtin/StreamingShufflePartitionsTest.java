@@ -55,4 +55,17 @@ class StreamingShufflePartitionsTest {
         silent(run(heuristic, StreamingRun.app().query("q1", "stateless").batches(12, i -> batch().rows(10)).done()
                 .build()));
     }
+
+    @Test
+    void aQueryRestartedFromItsCheckpointIsJudgedOnceOnItsLatestRun() {
+        AppSnapshot s = StreamingRun.app()
+                .query("q1", "counts").runId("run-1").batches(12, i -> batch().rows(50).shufflePartitions(200)
+                        .state(100, 1000, 0, 0)).done()
+                .query("q1", "counts").runId("run-2").batches(12, i -> batch().rows(50).shufflePartitions(200)
+                        .state(100, 1000, 0, 0)).done()
+                .build();
+        Finding f = single(Severity.HIGH, run(heuristic, s));
+        assertEquals("run-2", f.details().get("runId"), "the latest run");
+        assertTrue(f.message().contains("(less than one row a partition)"), f.message());
+    }
 }
