@@ -157,14 +157,7 @@ public final class SnapshotReader {
             ps.setLong(1, pk);
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
-                    out.add(new ExecutorSummary(rs.getString("executor_id"), rs.getString("host"),
-                            rs.getInt("total_cores"), rs.getLong("add_time"), rs.getLong("remove_time"),
-                            rs.getString("remove_reason"), rs.getLong("max_memory"), rs.getInt("completed_tasks"),
-                            rs.getInt("failed_tasks"), rs.getInt("killed_tasks"), rs.getLong("total_duration_ms"),
-                            rs.getLong("total_run_time_ms"), rs.getLong("total_cpu_time_ns"),
-                            rs.getLong("total_gc_time_ms"), rs.getLong("input_bytes"), rs.getLong("shuffle_read_bytes"),
-                            rs.getLong("shuffle_write_bytes"), rs.getLong("memory_bytes_spilled"),
-                            rs.getLong("disk_bytes_spilled"), Json.longMap(rs.getString("peak_metrics"))));
+                    out.add(executor(rs));
                 }
             }
         }
@@ -177,12 +170,7 @@ public final class SnapshotReader {
             ps.setLong(1, pk);
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
-                    out.add(new JobSummary(rs.getInt("job_id"), rs.getString("name"), rs.getString("description"),
-                            rs.getString("job_group"), rs.getLong("submission_time"), rs.getLong("completion_time"),
-                            JobSummary.JobStatus.valueOf(rs.getString("status")), rs.getString("failure_reason"),
-                            ints(rs.getArray("stage_ids")), rs.getLong("sql_execution_id"), rs.getInt("num_tasks"),
-                            rs.getInt("num_completed_tasks"), rs.getInt("num_failed_tasks"),
-                            rs.getInt("num_killed_tasks"), rs.getInt("num_skipped_stages")));
+                    out.add(job(rs));
                 }
             }
         }
@@ -268,16 +256,46 @@ public final class SnapshotReader {
                 while (rs.next()) {
                     out.computeIfAbsent(new StageKey(rs.getInt("stage_id"), rs.getInt("stage_attempt_id")),
                                     k -> new ArrayList<>())
-                            .add(new TaskRecord(rs.getLong("task_id"), rs.getInt("task_index"), rs.getInt("attempt"),
-                                    rs.getInt("partition_id"), rs.getString("executor_id"), rs.getString("host"),
-                                    rs.getString("locality"), rs.getBoolean("speculative"), rs.getLong("launch_time"),
-                                    rs.getLong("finish_time"), rs.getLong("getting_result_time"),
-                                    rs.getString("status"), rs.getString("end_reason"), rs.getString("error_message"),
-                                    Json.taskMetrics(rs.getString("metrics"))));
+                            .add(task(rs));
                 }
             }
         }
         return out;
+    }
+
+    /** One {@code executor} row (every declared column selected) as the model's executor; the web views read it too. */
+    public static ExecutorSummary executor(ResultSet rs) throws SQLException {
+        return new ExecutorSummary(rs.getString("executor_id"), rs.getString("host"), rs.getInt("total_cores"),
+                rs.getLong("add_time"), rs.getLong("remove_time"), rs.getString("remove_reason"),
+                rs.getLong("max_memory"), rs.getInt("completed_tasks"), rs.getInt("failed_tasks"),
+                rs.getInt("killed_tasks"), rs.getLong("total_duration_ms"), rs.getLong("total_run_time_ms"),
+                rs.getLong("total_cpu_time_ns"), rs.getLong("total_gc_time_ms"), rs.getLong("input_bytes"),
+                rs.getLong("shuffle_read_bytes"), rs.getLong("shuffle_write_bytes"), rs.getLong("memory_bytes_spilled"),
+                rs.getLong("disk_bytes_spilled"), Json.longMap(rs.getString("peak_metrics")),
+                rs.getString("host_port"), rs.getBoolean("added"), rs.getInt("total_tasks"), rs.getInt("active_tasks"),
+                rs.getLong("max_on_heap_memory"), rs.getLong("max_off_heap_memory"));
+    }
+
+    /** One {@code job} row (every declared column selected) as the model's job; the web views read it too. */
+    public static JobSummary job(ResultSet rs) throws SQLException {
+        return new JobSummary(rs.getInt("job_id"), rs.getString("name"), rs.getString("description"),
+                rs.getString("job_group"), rs.getLong("submission_time"), rs.getLong("completion_time"),
+                JobSummary.JobStatus.valueOf(rs.getString("status")), rs.getString("failure_reason"),
+                ints(rs.getArray("stage_ids")), rs.getLong("sql_execution_id"), rs.getInt("num_tasks"),
+                rs.getInt("num_completed_tasks"), rs.getInt("num_failed_tasks"), rs.getInt("num_killed_tasks"),
+                rs.getInt("num_skipped_stages"), rs.getInt("num_active_tasks"), rs.getInt("num_completed_indices"),
+                rs.getInt("num_skipped_tasks"), rs.getInt("num_active_stages"), rs.getInt("num_completed_stages"),
+                rs.getInt("num_failed_stages"), Json.intMap(rs.getString("killed_tasks_summary")),
+                strings(rs.getArray("job_tags")));
+    }
+
+    /** One {@code task} row (every declared column selected) as the model's kept task; the web views read it too. */
+    public static TaskRecord task(ResultSet rs) throws SQLException {
+        return new TaskRecord(rs.getLong("task_id"), rs.getInt("task_index"), rs.getInt("attempt"),
+                rs.getInt("partition_id"), rs.getString("executor_id"), rs.getString("host"), rs.getString("locality"),
+                rs.getBoolean("speculative"), rs.getLong("launch_time"), rs.getLong("finish_time"),
+                rs.getLong("getting_result_time"), rs.getString("status"), rs.getString("end_reason"),
+                rs.getString("error_message"), Json.taskMetrics(rs.getString("metrics")), rs.getString("error_detail"));
     }
 
     private static List<SqlExecutionSummary> sqlExecutions(Connection c, long pk) throws SQLException {

@@ -84,7 +84,14 @@ final class Tables {
                     bigint("shuffle_write_bytes", ExecutorSummary::shuffleWriteBytes),
                     bigint("memory_bytes_spilled", ExecutorSummary::memoryBytesSpilled),
                     bigint("disk_bytes_spilled", ExecutorSummary::diskBytesSpilled),
-                    jsonb("peak_metrics", e -> Json.write(e.peakMetrics())))
+                    jsonb("peak_metrics", e -> Json.write(e.peakMetrics())),
+                    // V14
+                    text("host_port", ExecutorSummary::hostPort),
+                    bool("added", ExecutorSummary::added),
+                    integer("total_tasks", ExecutorSummary::totalTasks),
+                    integer("active_tasks", ExecutorSummary::activeTasks),
+                    bigint("max_on_heap_memory", ExecutorSummary::maxOnHeapMemory),
+                    bigint("max_off_heap_memory", ExecutorSummary::maxOffHeapMemory))
             .build();
 
     static final Table<Ordered<JobSummary>> JOB = Table.<Ordered<JobSummary>>named("job")
@@ -105,7 +112,16 @@ final class Tables {
                     integer("num_completed_tasks", JobSummary::numCompletedTasks),
                     integer("num_failed_tasks", JobSummary::numFailedTasks),
                     integer("num_killed_tasks", JobSummary::numKilledTasks),
-                    integer("num_skipped_stages", JobSummary::numSkippedStages))
+                    integer("num_skipped_stages", JobSummary::numSkippedStages),
+                    // V14
+                    integer("num_active_tasks", JobSummary::numActiveTasks),
+                    integer("num_completed_indices", JobSummary::numCompletedIndices),
+                    integer("num_skipped_tasks", JobSummary::numSkippedTasks),
+                    integer("num_active_stages", JobSummary::numActiveStages),
+                    integer("num_completed_stages", JobSummary::numCompletedStages),
+                    integer("num_failed_stages", JobSummary::numFailedStages),
+                    jsonb("killed_tasks_summary", j -> Json.write(j.killedTasksSummary())),
+                    textArray("job_tags", JobSummary::jobTags))
             .build();
 
     static final Table<StageAttemptRow> STAGE = Table.<StageAttemptRow>named("stage_attempt")
@@ -149,7 +165,9 @@ final class Tables {
                     text("task_detail", s -> s.taskDetail().name()),
                     bigint("task_duration_ms", s -> times(s, TaskTimeSums::durationMs)),
                     bigint("scheduler_delay_ms", s -> times(s, TaskTimeSums::schedulerDelayMs)),
-                    bigint("getting_result_ms", s -> times(s, TaskTimeSums::gettingResultMs)))
+                    bigint("getting_result_ms", s -> times(s, TaskTimeSums::gettingResultMs)),
+                    // V14
+                    integer("kept_tasks", s -> s.keptTasks().size()))
             .values(bigint("tasks_digest", StageAttemptRow::tasksDigest))
             .build();
 
@@ -182,7 +200,11 @@ final class Tables {
                     text("status", TaskRecord::status),
                     text("end_reason", TaskRecord::endReason),
                     text("error_message", TaskRecord::errorMessage),
-                    jsonb("metrics", t -> Json.sparseMetrics(t.metrics())))
+                    jsonb("metrics", t -> Json.sparseMetrics(t.metrics())),
+                    // V14
+                    text("error_detail", TaskRecord::errorDetail),
+                    bigint("executor_run_time_ms", t -> t.metrics() == null ? null
+                            : t.metrics().get(TaskMetric.EXECUTOR_RUN_TIME)))
             .build();
 
     static final Table<Ordered<SqlExecutionSummary>> SQL_EXECUTION =

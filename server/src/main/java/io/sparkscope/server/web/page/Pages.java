@@ -55,12 +55,12 @@ public final class Pages {
     /** One application; {@code ?stageSort=&stageOrder=} sort its stage table (descending unless asked otherwise). */
     public void app(Context ctx) throws SQLException {
         AppDetail d = data.app(Params.appRef(ctx));
-        AppView.StageSort sort = Params.enumValue(ctx, "stageSort", AppView.StageSort.class);
+        StageTableView.StageSort sort = Params.enumValue(ctx, "stageSort", StageTableView.StageSort.class);
         String order = Params.oneOf(ctx, "stageOrder", "asc", "desc");
         boolean desc = sort != null && !"asc".equals(order);
         int refresh = Params.refreshSeconds(ctx, Layout.DEFAULT_REFRESH_SECONDS);
         html(ctx, AppView.render(d, data.streamingRuns(d.header()), historyServerUrl,
-                sort == null ? AppView.StageSort.ID : sort, desc, refresh));
+                sort == null ? StageTableView.StageSort.ID : sort, desc, refresh));
     }
 
     /** One Structured Streaming query; {@code ?batches=} how many of each run's newest batches to show. */
