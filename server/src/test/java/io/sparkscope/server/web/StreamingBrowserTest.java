@@ -94,6 +94,8 @@ class StreamingBrowserTest {
                 "the hostile name shows as text");
         WebBrowserTest.noAlert();
         WebBrowserTest.screenshot("streaming-query");
+        js().executeScript("document.getElementById('rate-chart').scrollIntoView();");
+        WebBrowserTest.screenshot("streaming-query-charts");
     }
 
     @Test

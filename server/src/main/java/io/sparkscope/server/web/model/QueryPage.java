@@ -3,6 +3,7 @@ package io.sparkscope.server.web.model;
 import io.sparkscope.core.heuristics.Finding;
 import io.sparkscope.core.model.StreamingBatch;
 import io.sparkscope.core.model.StreamingQuerySummary;
+import io.sparkscope.store.query.AppFilter;
 import io.sparkscope.store.query.AppHeader;
 
 import java.util.ArrayList;
@@ -56,7 +57,7 @@ public record QueryPage(AppHeader header, String queryId, List<StreamingQuerySum
 
     /** Whether any run is still running in an application still running: the page then refreshes itself. */
     public boolean live() {
-        return header.status() == io.sparkscope.store.query.AppFilter.Status.RUNNING
+        return header.status() == AppFilter.Status.RUNNING
                 && runs.stream().anyMatch(r -> r.status() == StreamingQuerySummary.Status.RUNNING);
     }
 

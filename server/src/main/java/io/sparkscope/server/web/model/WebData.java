@@ -2,6 +2,7 @@ package io.sparkscope.server.web.model;
 
 import io.sparkscope.core.analysis.whatif.TaskOrder;
 import io.sparkscope.core.model.AppSnapshot;
+import io.sparkscope.core.model.StreamingQuerySummary;
 import io.sparkscope.server.web.http.WebException;
 import io.sparkscope.store.SnapshotReader;
 import io.sparkscope.store.query.AppDetail;
@@ -107,7 +108,7 @@ public final class WebData {
     }
 
     /** The Structured Streaming query runs of an application (empty for a batch one), without their batches. */
-    public List<io.sparkscope.core.model.StreamingQuerySummary> streamingRuns(AppHeader header) throws SQLException {
+    public List<StreamingQuerySummary> streamingRuns(AppHeader header) throws SQLException {
         return streaming.runs(header.pk());
     }
 

@@ -5,11 +5,10 @@ import io.sparkscope.server.web.model.Fmt;
 import io.sparkscope.server.web.model.KeyConfig;
 import io.sparkscope.core.heuristics.Finding;
 import io.sparkscope.core.heuristics.Severity;
-import io.sparkscope.store.query.AppDetail;
-import io.sparkscope.store.query.AppHeader;
-
 import io.sparkscope.core.model.StreamingQuerySummary;
+import io.sparkscope.store.query.AppDetail;
 import io.sparkscope.store.query.AppFilter;
+import io.sparkscope.store.query.AppHeader;
 
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
