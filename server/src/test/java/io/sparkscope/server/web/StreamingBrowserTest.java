@@ -66,7 +66,16 @@ class StreamingBrowserTest {
     }
 
     private static String card(String id) {
-        return WebBrowserTest.driver.findElement(By.cssSelector("#" + id + " .card-value")).getText();
+        return text("#" + id + " .card-value");
+    }
+
+    /**
+     * The text of the element {@code css} selects, read in one script: a live page may swap the element between a
+     * WebDriver lookup and a second call reading it.
+     */
+    private static String text(String css) {
+        return (String) js().executeScript("var e = document.querySelector(arguments[0]);"
+                + " return e ? e.textContent.trim() : null;", css);
     }
 
     @Test
@@ -108,21 +117,21 @@ class StreamingBrowserTest {
         js().executeScript("window.sparkscopeNoReload = 42;");
         int now = StreamingFixture.advanceLive(7);
         new WebDriverWait(WebBrowserTest.driver, Duration.ofSeconds(30))
-                .until(d -> card("card-batches").equals(String.valueOf(now)));
+                .until(d -> String.valueOf(now).equals(card("card-batches")));
         assertEquals(42L, js().executeScript("return window.sparkscopeNoReload;"), "updated in place, not reloaded");
         new WebDriverWait(WebBrowserTest.driver, Duration.ofSeconds(10))
                 .until(d -> ((Number) chart("rate-chart").get("points")).intValue() == now);
         assertEquals((long) now, chart("duration-chart").get("points"), "every chart took the new batches");
-        assertTrue(WebBrowserTest.driver.findElement(By.id("live-text")).getText().startsWith("Live"));
+        assertTrue(text("#live-text").startsWith("Live"), text("#live-text"));
         WebBrowserTest.screenshot("streaming-query-live");
 
         open("/apps/" + LIVE_APP + "?refresh=1");
         js().executeScript("window.sparkscopeNoReload = 43;");
-        String before = WebBrowserTest.driver.findElement(By.cssSelector("#query-table tbody tr td:nth-child(4)"))
-                .getText();
+        String batchesCell = "#query-table tbody tr td:nth-child(4)";
+        String before = text(batchesCell);
         int later = StreamingFixture.advanceLive(5);
-        new WebDriverWait(WebBrowserTest.driver, Duration.ofSeconds(30)).until(d -> d.findElement(
-                By.cssSelector("#query-table tbody tr td:nth-child(4)")).getText().equals(String.valueOf(later)));
+        new WebDriverWait(WebBrowserTest.driver, Duration.ofSeconds(30))
+                .until(d -> String.valueOf(later).equals(text(batchesCell)));
         assertEquals(String.valueOf(later - 5), before);
         assertEquals(43L, js().executeScript("return window.sparkscopeNoReload;"));
         WebBrowserTest.noAlert();

@@ -48,10 +48,7 @@ final class SearchView {
         if (q.get("since") != null) {
             h.raw("<input type=\"hidden\" name=\"since\" value=\"").a(q.get("since")).raw("\">");
         }
-        h.raw("</fieldset><div class=\"quick\"><a class=\"btn small").raw(runningOnly ? " on" : "")
-                .raw("\" id=\"running-now\" href=\"").a(Urls.withQuery("/apps", Urls.with(q, "status",
-                        runningOnly ? null : "running", "page", null))).raw("\">running now</a></div>");
-        h.raw("<fieldset><legend>Ended</legend>");
+        h.raw("</fieldset><fieldset><legend>Ended</legend>");
         input(h, "endedFrom", "from", q.get("endedFrom"), "text");
         input(h, "endedTo", "to", q.get("endedTo"), "text");
         h.raw("<p class=\"hint\">ISO-8601 (2026-11-29 or 2026-11-29T10:00Z) or epoch ms, UTC</p></fieldset>");
@@ -84,6 +81,10 @@ final class SearchView {
                 .raw("</h1><span class=\"muted\" id=\"result-count\">")
                 .t(Fmt.count(total)).raw(r.totalIsLowerBound() ? "+" : "")
                 .t(total == 1 && !r.totalIsLowerBound() ? " application" : " applications").raw("</span>");
+        // In the results' head rather than the filters, so the filter form keeps its height (its button in view).
+        h.raw(" <a class=\"btn small").raw(runningOnly ? " on" : "").raw("\" id=\"running-now\" href=\"")
+                .a(Urls.withQuery("/apps", Urls.with(q, "status", runningOnly ? null : "running", "page", null)))
+                .raw("\">running now</a>");
         h.raw("<span class=\"sort\">Sort: ");
         sortLink(h, q, "start", "desc", "newest");
         sortLink(h, q, "start", "asc", "oldest");
