@@ -17,6 +17,18 @@ document.addEventListener('DOMContentLoaded', function () {
 
   function known(v) { return v === null || v === undefined || v < 0 ? null : v; }
 
+  // A restart leaves a gap of minutes between two runs' batches: no line is drawn across it.
+  var RUN_BREAK = { borderColor: function (ctx) {
+    var data = ctx.chart.data.datasets[ctx.datasetIndex].data;
+    return data[ctx.p0DataIndex].run !== data[ctx.p1DataIndex].run ? 'rgba(0,0,0,0)' : undefined;
+  } };
+
+  // One colour per phase name, so a phase keeps its colour whichever others a Spark version reports.
+  function colour(phase, i) {
+    var k = ORDER.indexOf(phase);
+    return COLORS[k >= 0 ? k : (ORDER.length + i) % (COLORS.length - 1)];
+  }
+
   function seconds(d) {
     var t0 = d.batches.length ? d.batches[0].timestamp : 0;
     return function (b) { return Math.round((b.timestamp - t0) / 100) / 10; };
@@ -39,9 +51,9 @@ document.addEventListener('DOMContentLoaded', function () {
       data: {
         datasets: [
           { label: 'Input rows/s', borderColor: '#d64545', backgroundColor: '#d64545', pointRadius: 2, tension: 0,
-            data: d.batches.map(function (b) { return { x: x(b), y: known(b.inputRowsPerSecond), batch: b.batchId }; }) },
+            segment: RUN_BREAK, data: d.batches.map(function (b) { return { x: x(b), y: known(b.inputRowsPerSecond), batch: b.batchId, run: b.runId }; }) },
           { label: 'Processed rows/s', borderColor: '#3b6fd6', backgroundColor: '#3b6fd6', pointRadius: 2, tension: 0,
-            data: d.batches.map(function (b) { return { x: x(b), y: known(b.processedRowsPerSecond), batch: b.batchId }; }) }
+            segment: RUN_BREAK, data: d.batches.map(function (b) { return { x: x(b), y: known(b.processedRowsPerSecond), batch: b.batchId, run: b.runId }; }) }
         ]
       },
       options: {
@@ -61,7 +73,7 @@ document.addEventListener('DOMContentLoaded', function () {
   function durationConfig(d) {
     var names = phases(d);
     var sets = names.map(function (p, i) {
-      return { label: p, backgroundColor: COLORS[i % COLORS.length], stack: 'phases',
+      return { label: p, backgroundColor: colour(p, i), stack: 'phases',
         data: d.batches.map(function (b) { return b.durationParts[p] || 0; }) };
     });
     sets.push({ label: 'other', backgroundColor: COLORS[COLORS.length - 1], stack: 'phases',
@@ -92,11 +104,11 @@ document.addEventListener('DOMContentLoaded', function () {
       data: {
         datasets: [
           { label: 'Rows in state', yAxisID: 'rows', borderColor: '#2e9e5b', backgroundColor: '#2e9e5b', pointRadius: 2,
-            tension: 0, data: d.batches.map(function (b) { return { x: x(b), y: known(b.stateRows), batch: b.batchId }; }) },
+            tension: 0, segment: RUN_BREAK, data: d.batches.map(function (b) { return { x: x(b), y: known(b.stateRows), batch: b.batchId, run: b.runId }; }) },
           { label: 'State memory (MiB)', yAxisID: 'memory', borderColor: '#e0a030', backgroundColor: '#e0a030',
-            pointRadius: 2, tension: 0, data: d.batches.map(function (b) {
+            pointRadius: 2, tension: 0, segment: RUN_BREAK, data: d.batches.map(function (b) {
               var m = known(b.stateMemoryBytes);
-              return { x: x(b), y: m === null ? null : Math.round(m / 10485.76) / 100, batch: b.batchId };
+              return { x: x(b), y: m === null ? null : Math.round(m / 10485.76) / 100, batch: b.batchId, run: b.runId };
             }) }
         ]
       },

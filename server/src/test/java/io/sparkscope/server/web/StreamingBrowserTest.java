@@ -91,6 +91,12 @@ class StreamingBrowserTest {
         assertEquals(List.of("latestOffset", "getBatch", "queryPlanning", "addBatch", "walCommit", "commitOffsets",
                 "other"), duration.get("labels"), "Spark's phases in the order a trigger runs them");
         assertEquals(45L, duration.get("drawn"));
+        assertEquals("#3b6fd6", js().executeScript("return Chart.getChart(document.getElementById('duration-chart'))"
+                + ".data.datasets.filter(function (d) { return d.label === 'addBatch'; })[0].backgroundColor;"),
+                "a phase has its own colour whichever phases come before it");
+        assertEquals("rgba(0,0,0,0)", js().executeScript("var c = Chart.getChart(document.getElementById('rate-chart'));"
+                + " return c.data.datasets[1].segment.borderColor({chart: c, datasetIndex: 1, p0DataIndex: 29,"
+                + " p1DataIndex: 30}) || 'drawn';"), "no line across the restart between batch 29 and 30");
         Map<String, Object> state = chart("state-chart");
         assertEquals(List.of("Rows in state", "State memory (MiB)"), state.get("labels"));
         assertEquals(45L, state.get("drawn"));
