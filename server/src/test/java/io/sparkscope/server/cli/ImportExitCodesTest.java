@@ -172,7 +172,8 @@ class ImportExitCodesTest {
         CliRun run = CliRun.of("reanalyze", "--db", TestDb.url(db), "--heuristics-config", cfg.toString());
         assertEquals(1, run.exitCode(), run.err());
         assertTrue(run.err().contains(shippedId + ": not reanalysed: ERROR: refused on purpose"), run.err());
-        assertTrue(run.err().contains("reanalyzed 1 application(s): 1 changed, 0 unchanged, 1 failed"), run.err());
+        // app-other has no StageSkew finding to lose: it is reanalysed, unchanged, past the refused one
+        assertTrue(run.err().contains("reanalyzed 1 application(s): 0 changed, 1 unchanged, 1 failed"), run.err());
         assertNoStackTrace(run);
 
         sql(ds, "DROP TRIGGER refuse ON application");
