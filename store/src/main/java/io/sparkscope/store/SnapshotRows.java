@@ -85,11 +85,16 @@ final class SnapshotRows {
         config(config, "system", s.config().systemProperties());
         config(config, "hadoop", s.config().hadoopProperties());
         ordered(rows.get(Tables.EXECUTOR), Tables.EXECUTOR, s.executors());
-        ordered(rows.get(Tables.JOB), Tables.JOB, s.jobs());
+        // A partial snapshot lists some jobs, stages and SQL executions of many: its list positions would not order
+        // them among the stored ones, their ids do (and a full snapshot's positions, never above its sorted ids,
+        // order with them). The reader breaks ties by id.
+        boolean byId = s.partial();
+        ordered(rows.get(Tables.JOB), Tables.JOB, s.jobs(), byId ? JobSummary::jobId : null);
         int ord = 0;
         for (StageSummary st : s.stages()) {
             long key = stageKey(st.stageId(), st.attemptId());
-            rows.get(Tables.STAGE).add(Tables.STAGE.row(new StageAttemptRow(st, ord++, digests.get(key))));
+            int stageOrd = byId ? st.stageId() : ord++;
+            rows.get(Tables.STAGE).add(Tables.STAGE.row(new StageAttemptRow(st, stageOrd, digests.get(key))));
             statistics(rows.get(Tables.STAGE_STATISTICS), st);
             if (tasksOmitted.contains(key)) {
                 continue;
@@ -99,8 +104,13 @@ final class SnapshotRows {
                 rows.get(Tables.TASK).add(Tables.TASK.row(new TaskRow(st, t, taskOrd++)));
             }
         }
-        ordered(rows.get(Tables.SQL_EXECUTION), Tables.SQL_EXECUTION, s.sqlExecutions());
-        ordered(rows.get(Tables.STREAMING_QUERY), Tables.STREAMING_QUERY, s.streamingQueries());
+        ordered(rows.get(Tables.SQL_EXECUTION), Tables.SQL_EXECUTION, s.sqlExecutions(),
+                byId ? q -> (int) Math.min(Integer.MAX_VALUE, q.executionId()) : null);
+        // Runs are ordered by when they started (whole seconds after the application's start), not by their place
+        // in the list: a partial snapshot lists only the runs that changed, and they must still sort among the
+        // stored ones. The reader breaks ties by start time.
+        ordered(rows.get(Tables.STREAMING_QUERY), Tables.STREAMING_QUERY, s.streamingQueries(),
+                q -> runOrd(s.startTime(), q.startTime()));
         for (StreamingQuerySummary q : s.streamingQueries()) {
             Long storedUpTo = batchesStoredUpTo.get(q.runId());
             for (StreamingBatch b : q.recentBatches()) {
@@ -113,14 +123,29 @@ final class SnapshotRows {
         return rows;
     }
 
+    /** Seconds from the application's start to the run's; a run without a start time sorts last. */
+    static int runOrd(long appStart, long runStart) {
+        if (runStart <= 0) {
+            return Integer.MAX_VALUE;
+        }
+        return (int) Math.max(0, Math.min(Integer.MAX_VALUE - 1, (runStart - Math.max(0, appStart)) / 1000));
+    }
+
     private static void config(List<Object[]> out, String scope, Map<String, String> props) {
         props.forEach((k, v) -> out.add(Tables.CONFIGURATION.row(new ConfigEntry(scope, k, v))));
     }
 
     private static <T> void ordered(List<Object[]> out, Table<Ordered<T>> table, List<T> values) {
+        ordered(out, table, values, null);
+    }
+
+    /** @param idOrd the ord of each row when not its position (null: the position) */
+    private static <T> void ordered(List<Object[]> out, Table<Ordered<T>> table, List<T> values,
+                                    java.util.function.ToIntFunction<T> idOrd) {
         int ord = 0;
         for (T v : values) {
-            out.add(table.row(new Ordered<>(v, ord++)));
+            int o = ord++;
+            out.add(table.row(new Ordered<>(v, idOrd == null ? o : idOrd.applyAsInt(v))));
         }
     }
 

@@ -45,7 +45,7 @@ public final class StreamingRows {
         Map<String, StreamingQuerySummary> runs = new LinkedHashMap<>();
         String where = queryId == null ? "" : " AND query_id = ?";
         try (PreparedStatement ps = c.prepareStatement("SELECT " + Tables.STREAMING_QUERY.selectList()
-                + " FROM streaming_query WHERE app_pk = ?" + where + " ORDER BY ord")) {
+                + " FROM streaming_query WHERE app_pk = ?" + where + " ORDER BY ord, start_time, run_id")) {
             ps.setLong(1, appPk);
             if (queryId != null) {
                 ps.setString(2, queryId);

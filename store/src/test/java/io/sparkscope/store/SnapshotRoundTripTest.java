@@ -46,6 +46,13 @@ class SnapshotRoundTripTest {
             assertEquals(written.stages().get(i), read.stages().get(i), "stage " + i);
         }
         assertEquals(written.sqlExecutions(), read.sqlExecutions());
+        for (int i = 0; i < written.stages().size(); i++) {
+            StageSummary w = written.stages().get(i);
+            StageSummary r = read.stages().get(i);
+            assertEquals(List.of(w.numDistinctEndedTasks(), w.numSpeculativeTasks(), w.numDuplicateTaskEnds(),
+                    w.numTasksWithUnknownTimes()), List.of(r.numDistinctEndedTasks(), r.numSpeculativeTasks(),
+                    r.numDuplicateTaskEnds(), r.numTasksWithUnknownTimes()), "the recorder's counts of stage " + i);
+        }
         assertEquals(written, read);
         assertEquals(Snapshots.NASTY_CONFIG.get("spark.app.note"), read.config().get("spark.app.note").orElseThrow());
         assertTrue(SnapshotReader.read(ds, "no-such-app", null).isEmpty());
@@ -76,13 +83,18 @@ class SnapshotRoundTripTest {
                     json.readTree(json.writeValueAsString(r.details())));
         }
         assertEquals(Map.of(), read.get(1).details(), "no details stored, none read");
+        // what the diagnosis adds survives too: estimated saving, cause, setting advice
+        assertEquals(expected.get(0).impact(), read.get(0).impact());
+        assertEquals("skew:1.1", read.get(1).causedBy());
+        assertEquals(expected.get(0).advice(), read.get(0).advice());
+        assertEquals(List.of(), read.get(1).advice());
         assertEquals("HIGH", TestDb.count(ds, "SELECT count(*) FROM application WHERE app_id = 'app-findings'"
                 + " AND worst_severity = 'HIGH' AND num_findings = 2") == 1 ? "HIGH" : "?");
     }
 
     private static Finding withoutDetails(Finding f) {
         return new Finding(f.id(), f.heuristic(), f.severity(), f.title(), f.message(), f.recommendation(),
-                f.stageIds(), f.executorIds(), f.configKeys(), null);
+                f.stageIds(), f.executorIds(), f.configKeys(), null, f.impact(), f.causedBy(), f.advice());
     }
 
     @Test

@@ -12,7 +12,7 @@ import java.util.Map;
 import java.util.Set;
 
 /** Mutable state of one SQL execution. */
-final class LiveSqlExecution {
+final class LiveSqlExecution extends LiveEntity {
     final long executionId;
     String description;
     long startTime = -1;
@@ -50,8 +50,16 @@ final class LiveSqlExecution {
         }
     }
 
+    /** The last summary built, reused while the execution has not changed (asked at every snapshot). */
+    private SqlExecutionSummary cached;
+    private long cachedAt = -1;
+
     SqlExecutionSummary summary() {
-        return new SqlExecutionSummary(executionId, description, startTime, endTime, errorMessage,
-                physicalPlanDescription, plan, jobIds, metricValues);
+        if (cached == null || cachedAt != lastChange) {
+            cached = new SqlExecutionSummary(executionId, description, startTime, endTime, errorMessage,
+                    physicalPlanDescription, plan, jobIds, metricValues);
+            cachedAt = lastChange;
+        }
+        return cached;
     }
 }

@@ -25,7 +25,7 @@ import java.util.Map;
  * <p>A run's batch ids only grow: a report for a batch id the run already reported (a repeated log line) changes
  * nothing, and a report of a trigger that ran no batch counts as an idle trigger, not a batch.
  */
-final class LiveStreamingQuery {
+final class LiveStreamingQuery extends LiveEntity {
     final String runId;
     String queryId;
     String name;

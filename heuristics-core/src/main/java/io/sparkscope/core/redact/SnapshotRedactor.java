@@ -4,6 +4,7 @@ import io.sparkscope.core.event.SparkEvent.PlanNode;
 import io.sparkscope.core.event.StreamingProgress;
 import io.sparkscope.core.model.AppConfig;
 import io.sparkscope.core.model.AppSnapshot;
+import io.sparkscope.core.model.RunTotals;
 import io.sparkscope.core.model.ExecutorSummary;
 import io.sparkscope.core.model.JobSummary;
 import io.sparkscope.core.model.SqlExecutionSummary;
@@ -77,12 +78,14 @@ public final class SnapshotRedactor {
         List<StageSummary> stages = each(s.stages(), st -> memo.apply(st, this::stage));
         List<SqlExecutionSummary> sql = each(s.sqlExecutions(), this::sql);
         List<StreamingQuerySummary> streaming = each(s.streamingQueries(), this::streamingQuery);
+        RunTotals totals = totals(s.totals());
         if (config == s.config() && appName == s.appName() && executors == s.executors() && jobs == s.jobs()
-                && stages == s.stages() && sql == s.sqlExecutions() && streaming == s.streamingQueries()) {
+                && stages == s.stages() && sql == s.sqlExecutions() && streaming == s.streamingQueries()
+                && totals == s.totals()) {
             return s;
         }
         return RecordCopy.with(s, "config", config, "appName", appName, "executors", executors, "jobs", jobs,
-                "stages", stages, "sqlExecutions", sql, "streamingQueries", streaming);
+                "stages", stages, "sqlExecutions", sql, "streamingQueries", streaming, "totals", totals);
     }
 
     /**
@@ -109,6 +112,21 @@ public final class SnapshotRedactor {
             return d == src.description() ? src : RecordCopy.with(src, "description", d);
         });
         return sources == b.sources() ? b : RecordCopy.with(b, "sources", sources);
+    }
+
+    /** The run totals' group keys are job groups and SQL descriptions: free text like the jobs' own. */
+    private RunTotals totals(RunTotals t) {
+        List<RunTotals.GroupTotals> groups = each(t.jobGroups(), this::group);
+        List<RunTotals.GroupTotals> descriptions = each(t.sqlDescriptions(), this::group);
+        if (groups == t.jobGroups() && descriptions == t.sqlDescriptions()) {
+            return t;
+        }
+        return RecordCopy.with(t, "jobGroups", groups, "sqlDescriptions", descriptions);
+    }
+
+    private RunTotals.GroupTotals group(RunTotals.GroupTotals g) {
+        String key = text(g.key());
+        return key == g.key() ? g : RecordCopy.with(g, "key", key);
     }
 
     /** Free text through the memo. */

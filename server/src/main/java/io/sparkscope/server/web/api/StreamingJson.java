@@ -5,6 +5,7 @@ import io.sparkscope.core.model.StreamingBatch;
 import io.sparkscope.core.model.StreamingQuerySummary;
 import io.sparkscope.core.model.StreamingTotals;
 import io.sparkscope.server.web.http.Urls;
+import io.sparkscope.server.web.model.Diagnosis;
 import io.sparkscope.server.web.model.QueryPage;
 import io.sparkscope.store.query.AppHeader;
 
@@ -74,7 +75,8 @@ public final class StreamingJson {
             AppHeader a = q.header();
             return new Query(a.appId(), a.attemptId(), a.status().name(), a.lastEventTime(), q.queryId(),
                     StreamingJson.name(q.runs()), q.live(), q.batchLimit(), q.runs().stream().map(Run::of).toList(),
-                    q.batches().stream().map(Batch::of).toList(), FindingJson.all(q.findings()));
+                    q.batches().stream().map(Batch::of).toList(),
+                    FindingJson.all(Diagnosis.of(q.findings(), a.durationMs())));
         }
     }
 
