@@ -176,6 +176,28 @@ class StreamingRecorderTest {
     }
 
     @Test
+    void theChangedSnapshotCarriesOnlyRunsWithNewsSinceTheLastWrite() {
+        Recorder r = new Recorder();
+        r.onEvent(new SparkEvent.StreamingQueryProgress(batch().progress("q1", "r1", null, 0, 5000)));
+        r.onEvent(new SparkEvent.StreamingQueryProgress(batch().progress("q2", "r2", null, 0, 5100)));
+        Recorder.Snapshots first = r.snapshots(false);
+        assertEquals(List.of("r1", "r2"), runIds(first.changed()));
+        r.written(first.changed().eventCount());
+        r.onEvent(new SparkEvent.StreamingQueryProgress(batch().progress("q2", "r2", null, 1, 9000)));
+        Recorder.Snapshots second = r.snapshots(false);
+        assertTrue(second.changed().partial());
+        assertEquals(List.of("r2"), runIds(second.changed()), "r1 did not change since the write");
+        assertEquals(List.of("r1", "r2"), runIds(second.retained()), "the retained picture still holds both");
+        r.written(second.changed().eventCount());
+        r.onEvent(new SparkEvent.StreamingQueryTrigger("q1", "r1", "ProcessingTime", 1000));
+        assertEquals(List.of("r1"), runIds(r.snapshots(false).changed()), "a learnt trigger changes the run");
+    }
+
+    private static List<String> runIds(AppSnapshot s) {
+        return s.streamingQueries().stream().map(StreamingQuerySummary::runId).toList();
+    }
+
+    @Test
     void sourceDescriptionsAreSharedAcrossBatchesAndRedacted() {
         Recorder r = new Recorder();
         for (int i = 0; i < 3; i++) {
