@@ -1,6 +1,7 @@
 package io.sparkscope.listener;
 
 import io.sparkscope.core.analysis.efficiency.Prices;
+import io.sparkscope.core.recorder.StreamingLimits;
 import io.sparkscope.store.Spool;
 
 import java.nio.file.Path;
@@ -32,6 +33,8 @@ import java.util.regex.Pattern;
  * @param retainedSqlExecutions {@code retained.sqlExecutions}: ended SQL executions kept likewise
  * @param prices           {@code cost.coreHour}, {@code cost.gbHour}, {@code cost.currency}: the operator's prices,
  *                         for the cost line of the driver-log report; {@link Prices#NONE} when unset
+ * @param streamingLimits  {@code streaming.batchesPerQuery} (batches kept per Structured Streaming query run) and
+ *                         {@code streaming.retainedQueries} (terminated runs kept)
  */
 public record ListenerConfig(
         boolean enabled,
@@ -54,7 +57,8 @@ public record ListenerConfig(
         int retainedJobs,
         int retainedStages,
         int retainedSqlExecutions,
-        Prices prices) {
+        Prices prices,
+        StreamingLimits streamingLimits) {
 
     /** Default of each {@code retained.*} window: Spark's own UI defaults. */
     public static final int DEFAULT_RETAINED = 1000;
@@ -76,7 +80,7 @@ public record ListenerConfig(
                 + retainedSqlExecutions + ", spoolDir=" + spoolDir + ", spoolMaxBytes=" + spoolMaxBytes
                 + ", flushTimeoutMs=" + flushTimeoutMs + ", reportEnabled=" + reportEnabled + ", uiUrl=" + uiUrl
                 + ", regressionFactor=" + regressionFactor + ", webhookUrl=" + (webhookUrl == null ? null : "(set)")
-                + "]";
+                + ", streamingLimits=" + streamingLimits + "]";
     }
 
     /** Hides a password given inside a JDBC URL (…?password=…), for anything that prints the URL. */
@@ -123,7 +127,12 @@ public record ListenerConfig(
                 (int) r.number("retained.jobs", DEFAULT_RETAINED, 1, 10_000_000),
                 (int) r.number("retained.stages", DEFAULT_RETAINED, 1, 10_000_000),
                 (int) r.number("retained.sqlExecutions", DEFAULT_RETAINED, 1, 10_000_000),
-                r.prices());
+                r.prices(),
+                new StreamingLimits(
+                        (int) r.number("streaming.batchesPerQuery", StreamingLimits.DEFAULTS.batchesPerQuery(), 1,
+                                1_000_000),
+                        (int) r.number("streaming.retainedQueries", StreamingLimits.DEFAULTS.retainedQueryRuns(), 0,
+                                100_000)));
     }
 
     private record Reader(Map<String, String> conf, Consumer<String> warn) {

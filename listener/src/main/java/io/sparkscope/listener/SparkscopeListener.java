@@ -43,6 +43,8 @@ public class SparkscopeListener extends SparkListener {
     private final ListenerConfig config;
     private final RecordingPipeline pipeline;
     private final AtomicBoolean errorLogged = new AtomicBoolean();
+    private final AtomicBoolean streamingErrorLogged = new AtomicBoolean();
+    private volatile StreamingTriggers triggers;
     private final AtomicBoolean ended = new AtomicBoolean();
     /** The most recently created listener: Spark creates it from spark.extraListeners, so tests find it here. */
     private static volatile SparkscopeListener latest;
@@ -240,10 +242,14 @@ public class SparkscopeListener extends SparkListener {
         }
     }
 
-    /** SQL executions arrive as "other" events from spark-sql. */
+    /** SQL executions and Structured Streaming's query events arrive as "other" events from spark-sql. */
     @Override
     public void onOtherEvent(SparkListenerEvent e) {
         if (pipeline == null) {
+            return;
+        }
+        if (e.getClass().getName().startsWith(StreamingEventConverter.PACKAGE)) {
+            onStreamingEvent(e);
             return;
         }
         try {
@@ -254,6 +260,33 @@ public class SparkscopeListener extends SparkListener {
         } catch (Throwable t) {
             if (errorLogged.compareAndSet(false, true)) {
                 LOG.warn("Sparkscope: could not convert a SQL event ({}); skipping such events",
+                        SnapshotDelivery.oneLine(t));
+            }
+        }
+    }
+
+    private void onStreamingEvent(SparkListenerEvent e) {
+        try {
+            SparkEvent converted = StreamingEventConverter.convert(e);
+            if (converted == null) {
+                return;
+            }
+            pipeline.offer(converted);
+            if (converted instanceof SparkEvent.StreamingQueryStarted started) {
+                StreamingTriggers t = triggers;
+                if (t == null) {
+                    synchronized (this) {
+                        if (triggers == null) {
+                            triggers = new StreamingTriggers(pipeline::offer);
+                        }
+                        t = triggers;
+                    }
+                }
+                t.lookUp(started.queryId(), started.runId());
+            }
+        } catch (Throwable t) {
+            if (streamingErrorLogged.compareAndSet(false, true)) {
+                LOG.warn("Sparkscope: could not convert a streaming query event ({}); skipping such events",
                         SnapshotDelivery.oneLine(t));
             }
         }

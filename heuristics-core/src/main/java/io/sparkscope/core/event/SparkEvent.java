@@ -139,6 +139,49 @@ public sealed interface SparkEvent {
         }
     }
 
+    /**
+     * {@code StreamingQueryListener.QueryStartedEvent}: a Structured Streaming query (its {@code queryId} survives
+     * restarts from the same checkpoint) began a run ({@code runId}, new at every start).
+     *
+     * @param name the query's name, or null when it has none
+     * @param time epoch ms, or -1
+     */
+    record StreamingQueryStarted(String queryId, String runId, String name, long time) implements SparkEvent {
+    }
+
+    /** {@code StreamingQueryListener.QueryProgressEvent}: one trigger of a running query. */
+    record StreamingQueryProgress(StreamingProgress progress) implements SparkEvent {
+    }
+
+    /**
+     * {@code StreamingQueryListener.QueryIdleEvent} (Spark 3.5+): a trigger found no new data, so no batch ran.
+     *
+     * @param time epoch ms, or -1
+     */
+    record StreamingQueryIdle(String queryId, String runId, long time) implements SparkEvent {
+    }
+
+    /**
+     * {@code StreamingQueryListener.QueryTerminatedEvent}. It carries no time: the recorder takes the newest time it
+     * has seen, which is the same live and from the log.
+     *
+     * @param exception  null when the query was stopped, else the error that ended it
+     * @param errorClass Spark's error class of that error (3.5+), or null
+     */
+    record StreamingQueryTerminated(String queryId, String runId, String exception, String errorClass)
+            implements SparkEvent {
+    }
+
+    /**
+     * The trigger a query run was started with. Neither Spark's events nor its event log carry it; the live listener
+     * looks it up on the running query, so only live recordings have it.
+     *
+     * @param kind       {@code ProcessingTime}, {@code AvailableNow}, {@code Once} or {@code Continuous}
+     * @param intervalMs the trigger interval (0 for "as fast as possible"), or -1 when the kind has none
+     */
+    record StreamingQueryTrigger(String queryId, String runId, String kind, long intervalMs) implements SparkEvent {
+    }
+
     /** An event type Sparkscope does not use; counted, never an error. */
     record Unknown(String type) implements SparkEvent {
     }
