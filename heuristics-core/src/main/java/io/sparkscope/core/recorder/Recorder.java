@@ -985,7 +985,10 @@ public final class Recorder {
         SnapshotRedactor redactor = SnapshotRedactor.of(Redactor.forSparkProperties(config.sparkProperties()));
         AppSnapshot retained = redactor.apply(app(config, executorSummaries, jobSummaries, stageSummaries, sql,
                 streaming, totals, anyGone));
-        AppSnapshot changed = redactor.apply(app(configChange > written ? config : AppConfig.EMPTY,
+        // An unchanged configuration is left out of the snapshot of changes, all but what names the job: the store
+        // derives the run's job key from each write, and a key without the program or master would split the run
+        // from its previous runs.
+        AppSnapshot changed = redactor.apply(app(configChange > written ? config : config.jobIdentity(),
                 executorSummaries, changedJobs, changedStages, changedSql, changedStreaming, totals, true));
         return new Snapshots(retained, changed);
     }
