@@ -39,21 +39,7 @@ public final class TimelineQuery {
      * @param attemptId null: the attempt-less application, else its newest attempt (as the application page)
      */
     public Result load(String appId, String attemptId, int stageId, int stageAttemptId) throws SQLException {
-        try (Connection c = dataSource.getConnection()) {
-            c.setAutoCommit(false);
-            c.setReadOnly(true);
-            c.setTransactionIsolation(Connection.TRANSACTION_REPEATABLE_READ);
-            try {
-                Result r = loadIn(c, appId, attemptId, stageId, stageAttemptId);
-                c.commit();
-                return r;
-            } catch (SQLException | RuntimeException e) {
-                c.rollback();
-                throw e;
-            } finally {
-                c.setAutoCommit(true);
-            }
-        }
+        return AppRefs.readOnly(dataSource, c -> loadIn(c, appId, attemptId, stageId, stageAttemptId));
     }
 
     private Result loadIn(Connection c, String appId, String attemptId, int stageId, int stageAttemptId)
