@@ -73,9 +73,44 @@ public sealed interface SparkEvent {
     record TaskStart(int stageId, int stageAttemptId, TaskInfo taskInfo) implements SparkEvent {
     }
 
-    /** @param metrics null when Spark reported none for this task (e.g. some failures, old logs) */
+    /**
+     * @param metrics      null when Spark reported none for this task (e.g. some failures, old logs)
+     * @param accumUpdates this task's own updates of the SQL metrics of running SQL executions (from its
+     *                     accumulables); the adapters leave out every other accumulator, so it is usually empty
+     */
     record TaskEnd(int stageId, int stageAttemptId, String taskType, TaskEndReason reason, TaskInfo taskInfo,
-                   TaskMetrics metrics) implements SparkEvent {
+                   TaskMetrics metrics, AccumUpdates accumUpdates) implements SparkEvent {
+        public TaskEnd {
+            accumUpdates = accumUpdates == null ? AccumUpdates.NONE : accumUpdates;
+        }
+
+        /** A task end without SQL metric updates. */
+        public TaskEnd(int stageId, int stageAttemptId, String taskType, TaskEndReason reason, TaskInfo taskInfo,
+                       TaskMetrics metrics) {
+            this(stageId, stageAttemptId, taskType, reason, taskInfo, metrics, AccumUpdates.NONE);
+        }
+    }
+
+    /**
+     * Accumulator updates of one task, as two parallel arrays in the order Spark listed them (accumulator id, the
+     * task's own value). Only SQL metrics are carried; a task updates a few dozen at most.
+     */
+    record AccumUpdates(long[] ids, long[] values) {
+        public static final AccumUpdates NONE = new AccumUpdates(new long[0], new long[0]);
+
+        public AccumUpdates {
+            if (ids.length != values.length) {
+                throw new IllegalArgumentException("ids and values differ in length");
+            }
+        }
+
+        public int size() {
+            return ids.length;
+        }
+
+        public boolean isEmpty() {
+            return ids.length == 0;
+        }
     }
 
     /**

@@ -58,7 +58,8 @@ final class Consistency {
             sawApplicationWork = true;
             TaskInfo info = taskEnd(t.stageId(), t.stageAttemptId(), t.taskInfo(), launchProblem);
             return info == t.taskInfo() ? e
-                    : new SparkEvent.TaskEnd(t.stageId(), t.stageAttemptId(), t.taskType(), t.reason(), info, t.metrics());
+                    : new SparkEvent.TaskEnd(t.stageId(), t.stageAttemptId(), t.taskType(), t.reason(), info, t.metrics(),
+                    t.accumUpdates());
         }
         if (e instanceof SparkEvent.TaskStart t) {
             sawApplicationWork = true;

@@ -21,6 +21,7 @@ import io.sparkscope.core.event.SparkEvent.TaskEnd;
 import io.sparkscope.core.event.SparkEvent.TaskStart;
 import io.sparkscope.core.event.SparkEvent.Unknown;
 import io.sparkscope.core.event.StageInfo;
+import io.sparkscope.core.event.TaskInfo;
 import io.sparkscope.core.model.AppConfig;
 import io.sparkscope.core.model.AppSnapshot;
 import io.sparkscope.core.model.ExecutorSummary;
@@ -95,6 +96,11 @@ public final class Recorder {
     private final Map<Long, LiveStage> stages = new TreeMap<>();
     private final Map<Integer, List<Integer>> jobIdsByStage = new HashMap<>();
     private final Map<Long, LiveSqlExecution> sqlExecutions = new TreeMap<>();
+    /**
+     * Stage id → the running SQL execution that aggregates its tasks' SQL metric updates (the one whose job listed
+     * it last, as in Spark). Entries go when the execution ends.
+     */
+    private final Map<Integer, LiveSqlExecution> sqlStageOwner = new HashMap<>();
     /** Completed stages whose task values are still held, oldest first. */
     private final ArrayDeque<LiveStage> retainedCompleted = new ArrayDeque<>();
     private long retainedRows;
@@ -348,7 +354,11 @@ public final class Recorder {
         if (sqlId != null) {
             try {
                 job.sqlExecutionId = Long.parseLong(sqlId.trim());
-                sql(job.sqlExecutionId).jobIds.add(e.jobId());
+                LiveSqlExecution sql = sql(job.sqlExecutionId);
+                sql.jobIds.add(e.jobId());
+                for (int stageId : sql.jobStarted(e.stageIds(), e.stageInfos())) {
+                    sqlStageOwner.put(stageId, sql);
+                }
             } catch (NumberFormatException ignored) {
                 // not a SQL job id we can link; the job stands on its own
             }
@@ -428,6 +438,10 @@ public final class Recorder {
         }
         s.update(info);
         s.status = StageStatus.ACTIVE;
+        LiveSqlExecution sql = sqlStageOwner.get(info.stageId());
+        if (sql != null) {
+            sql.stageSubmitted(info.stageId(), info.attemptId());
+        }
     }
 
     /**
@@ -473,6 +487,7 @@ public final class Recorder {
         for (StageInfo.Accumulable acc : info.accumulables()) {
             for (LiveSqlExecution sql : sqlExecutions.values()) {
                 if (sql.metricIds.contains(acc.id())) {
+                    sql.stageAccumulable(info.stageId(), acc.id());
                     Long value = parseLong(acc.value());
                     if (value != null) {
                         sql.metricValues.put(acc.id(), value);
@@ -502,6 +517,14 @@ public final class Recorder {
         LiveStage s = stage(e.stageId(), e.stageAttemptId());
         s.taskEnded(e.reason(), e.taskInfo(), e.metrics());
         executor(e.taskInfo().executorId()).taskEnded(e.reason(), e.taskInfo(), e.metrics());
+        if (!sqlStageOwner.isEmpty()) {
+            LiveSqlExecution sql = sqlStageOwner.get(e.stageId());
+            if (sql != null) {
+                TaskInfo info = e.taskInfo();
+                sql.taskEnded(e.stageId(), e.stageAttemptId(), info.taskId(), info.index(), info.successful(),
+                        e.accumUpdates());
+            }
+        }
         // An impossible span says one of the two times is wrong: neither moves the application's clock.
         if (TaskTimes.known(e.taskInfo().launchTime(), e.taskInfo().finishTime())) {
             seen(e.taskInfo().finishTime());
@@ -522,9 +545,13 @@ public final class Recorder {
         if (sql == null || sql.ended) {
             return;
         }
-        sql.ended = true;
         sql.endTime = e.time();
         sql.errorMessage = e.errorMessage();
+        for (Integer stageId : sql.trackedStages()) {
+            sqlStageOwner.remove(stageId, sql);
+        }
+        sql.end();
+        sql.ended = true;
     }
 
     private void onSqlStart(SqlExecutionStart e) {
@@ -541,6 +568,7 @@ public final class Recorder {
             e.updates().forEach((id, v) -> {
                 if (sql.metricIds.contains(id)) {
                     sql.metricValues.put(id, v);
+                    sql.driverUpdate(id, v);
                 }
             });
         }
