@@ -88,7 +88,9 @@ final class SparkEventConverter {
 
     static SparkEvent.BlockManagerAdded blockManagerAdded(SparkListenerBlockManagerAdded e) {
         return new SparkEvent.BlockManagerAdded(e.time(), e.blockManagerId().executorId(),
-                e.blockManagerId().host(), e.maxMem());
+                e.blockManagerId().host(), e.maxMem(), e.blockManagerId().port(),
+                e.maxOnHeapMem().isDefined() ? (Long) e.maxOnHeapMem().get() : -1L,
+                e.maxOffHeapMem().isDefined() ? (Long) e.maxOffHeapMem().get() : -1L);
     }
 
     static SparkEvent.JobStart jobStart(SparkListenerJobStart e) {

@@ -1,6 +1,8 @@
 package io.sparkscope.store;
 
 import io.sparkscope.core.event.TaskMetric;
+import io.sparkscope.core.heuristics.Finding;
+import io.sparkscope.core.heuristics.Severity;
 import io.sparkscope.core.model.AppSnapshot;
 import io.sparkscope.core.model.ExecutorSummary;
 import io.sparkscope.core.model.JobSummary;
@@ -22,21 +24,70 @@ import static io.sparkscope.store.Column.text;
 
 /** The {@code application} row: the natural key, the model's fields and the aggregates the search page shows. */
 final class ApplicationRow {
-    private static final List<Column> VALUES = List.of(
-            text("name"), text("spark_user"), text("spark_version"), bigint("start_time"), bigint("end_time"),
-            bigint("last_event_time"), bigint("duration_ms"), text("status"), bool("complete"), integer("num_jobs"),
-            integer("num_failed_jobs"), integer("num_stages"), integer("num_failed_stages"), bigint("num_tasks"),
-            bigint("num_failed_tasks"), integer("num_executors"), bigint("total_task_time_ms"),
-            bigint("total_run_time_ms"), bigint("total_cpu_time_ns"), bigint("total_gc_time_ms"),
-            bigint("memory_bytes_spilled"), bigint("disk_bytes_spilled"), bigint("shuffle_read_bytes"),
-            bigint("shuffle_write_bytes"), bigint("input_bytes"), bigint("output_bytes"), bigint("driver_gc_time_ms"),
-            bigint("driver_max_memory"), bigint("event_count"), jsonb("unknown_event_types"), integer("num_findings"),
-            text("worst_severity"), jsonb("banners"));
+    /** What the row is made of: the snapshot, the sums over its stages and executors, and its findings. */
+    record Source(AppSnapshot app, Sums sums, List<Finding> findings) {
+    }
+
+    /** Sums over the snapshot's stages, executors and jobs, computed once per write. */
+    record Sums(long runTime, long cpuTime, long gcTime, long memorySpilled, long diskSpilled, long shuffleRead,
+                long shuffleWrite, long input, long output, int failedStages, long taskTime, int executors,
+                int failedJobs) {
+    }
+
+    /**
+     * The natural key then every value column; app_pk, updated_at and completed_at are the database's. Only the
+     * column list is used: the application row is no child table, it has its own upsert ({@link #UPSERT_SQL}).
+     */
+    static final Table<Source> TABLE = Table.<Source>named("application")
+            .keys(Source::app,
+                    text("app_id", AppSnapshot::appId),
+                    text("attempt_id", a -> attemptKey(a.attemptId())))
+            .values(Source::app,
+                    text("name", AppSnapshot::appName),
+                    text("spark_user", AppSnapshot::sparkUser),
+                    text("spark_version", AppSnapshot::sparkVersion),
+                    bigint("start_time", AppSnapshot::startTime),
+                    bigint("end_time", AppSnapshot::endTime),
+                    bigint("last_event_time", AppSnapshot::lastEventTime),
+                    bigint("duration_ms", AppSnapshot::durationMs),
+                    text("status", AppSnapshot::status),
+                    bool("complete", AppSnapshot::complete),
+                    integer("num_jobs", a -> a.jobs().size()))
+            .values(Source::sums, integer("num_failed_jobs", Sums::failedJobs))
+            .values(Source::app, integer("num_stages", a -> a.stages().size()))
+            .values(Source::sums, integer("num_failed_stages", Sums::failedStages))
+            .values(Source::app,
+                    bigint("num_tasks", AppSnapshot::totalTasks),
+                    bigint("num_failed_tasks", AppSnapshot::failedTasks))
+            .values(Source::sums,
+                    integer("num_executors", Sums::executors),
+                    bigint("total_task_time_ms", Sums::taskTime),
+                    bigint("total_run_time_ms", Sums::runTime),
+                    bigint("total_cpu_time_ns", Sums::cpuTime),
+                    bigint("total_gc_time_ms", Sums::gcTime),
+                    bigint("memory_bytes_spilled", Sums::memorySpilled),
+                    bigint("disk_bytes_spilled", Sums::diskSpilled),
+                    bigint("shuffle_read_bytes", Sums::shuffleRead),
+                    bigint("shuffle_write_bytes", Sums::shuffleWrite),
+                    bigint("input_bytes", Sums::input),
+                    bigint("output_bytes", Sums::output))
+            .values(Source::app,
+                    bigint("driver_gc_time_ms", AppSnapshot::driverGcTimeMs),
+                    bigint("driver_max_memory", AppSnapshot::driverMaxMemory),
+                    bigint("event_count", AppSnapshot::eventCount),
+                    jsonb("unknown_event_types", a -> Json.write(a.unknownEventTypes())))
+            .values(Source::findings,
+                    integer("num_findings", List::size),
+                    text("worst_severity", ApplicationRow::worstSeverity),
+                    jsonb("banners", ApplicationRow::banners))
+            .build();
+
+    private static final List<Column<Source>> VALUES = TABLE.values;
 
     /** Upsert on (app_id, attempt_id); updated_at moves only when something changed (no-op rewrites stay no-ops). */
-    static final String UPSERT_SQL = "INSERT INTO application AS t (app_id, attempt_id, "
-            + VALUES.stream().map(Column::name).collect(Collectors.joining(", ")) + ") VALUES (?, ?, "
-            + VALUES.stream().map(c -> c.type().marker()).collect(Collectors.joining(", ")) + ")"
+    static final String UPSERT_SQL = "INSERT INTO application AS t ("
+            + TABLE.columns().stream().map(Column::name).collect(Collectors.joining(", ")) + ") VALUES ("
+            + TABLE.columns().stream().map(c -> c.type().marker()).collect(Collectors.joining(", ")) + ")"
             + " ON CONFLICT (app_id, attempt_id) DO UPDATE SET "
             + VALUES.stream().map(c -> c.name() + " = EXCLUDED." + c.name()).collect(Collectors.joining(", "))
             + ", updated_at = now() WHERE ("
@@ -53,14 +104,13 @@ final class ApplicationRow {
     }
 
     /** Upserts the row; returns app_pk, from RETURNING or, when the update was a no-op, from {@code knownPk}. */
-    static long upsert(Connection c, AppSnapshot s, List<StoredFinding> findings, OptionalLong knownPk)
+    static long upsert(Connection c, AppSnapshot s, List<Finding> findings, OptionalLong knownPk)
             throws SQLException {
-        Object[] values = values(s, findings);
+        List<Column<Source>> cols = TABLE.columns();
+        Object[] values = TABLE.row(new Source(s, sums(s), findings));
         try (PreparedStatement ps = c.prepareStatement(UPSERT_SQL)) {
-            ps.setString(1, s.appId());
-            ps.setString(2, attemptKey(s.attemptId()));
-            for (int i = 0; i < VALUES.size(); i++) {
-                VALUES.get(i).bind(c, ps, i + 3, values[i]);
+            for (int i = 0; i < cols.size(); i++) {
+                cols.get(i).bind(c, ps, i + 1, values[i]);
             }
             try (ResultSet rs = ps.executeQuery()) {
                 if (rs.next()) {
@@ -85,13 +135,14 @@ final class ApplicationRow {
             ps.setString(2, attemptKey(attemptId));
             try (ResultSet rs = ps.executeQuery()) {
                 return rs.next()
-                        ? java.util.Optional.of(new Existing(rs.getLong(1), rs.getLong(2), rs.getBoolean(3)))
+                        ? java.util.Optional.of(new Existing(rs.getLong("app_pk"), rs.getLong("event_count"),
+                        rs.getBoolean("complete")))
                         : java.util.Optional.empty();
             }
         }
     }
 
-    private static Object[] values(AppSnapshot s, List<StoredFinding> findings) {
+    static Sums sums(AppSnapshot s) {
         long run = 0, cpu = 0, gc = 0, mem = 0, disk = 0, shRead = 0, shWrite = 0, in = 0, out = 0;
         int failedStages = 0;
         for (StageSummary st : s.stages()) {
@@ -121,21 +172,27 @@ final class ApplicationRow {
             executors = s.executors().size(); // local mode: the driver is the only executor
         }
         int failedJobs = (int) s.jobs().stream().filter(j -> j.status() == JobSummary.JobStatus.FAILED).count();
-        return new Object[]{s.appName(), s.sparkUser(), s.sparkVersion(), s.startTime(), s.endTime(),
-                s.lastEventTime(), s.durationMs(), s.status(), s.complete(), s.jobs().size(), failedJobs,
-                s.stages().size(), failedStages, s.totalTasks(), s.failedTasks(), executors, taskTime, run, cpu, gc,
-                mem, disk, shRead, shWrite, in, out, s.driverGcTimeMs(), s.driverMaxMemory(), s.eventCount(),
-                Json.write(s.unknownEventTypes()), findings.size(), StoredFinding.worst(findings), banners(findings)};
+        return new Sums(run, cpu, gc, mem, disk, shRead, shWrite, in, out, failedStages, taskTime, executors,
+                failedJobs);
+    }
+
+    /** HIGH over LOW over none (null: green), for the search filter and the panel colour. */
+    static String worstSeverity(List<Finding> findings) {
+        Severity worst = Severity.NONE;
+        for (Finding f : findings) {
+            worst = Severity.max(worst, f.severity());
+        }
+        return worst == Severity.NONE ? null : worst.name();
     }
 
     /** The search page's banners (V7): [[id, heuristic, severity, title, message], …] in finding order, or null. */
-    static String banners(List<StoredFinding> findings) {
+    static String banners(List<Finding> findings) {
         if (findings.isEmpty()) {
             return null;
         }
         List<List<String>> rows = new java.util.ArrayList<>(findings.size());
-        for (StoredFinding f : findings) {
-            rows.add(java.util.Arrays.asList(f.id(), f.heuristic(), f.severity(), f.title(), f.message()));
+        for (Finding f : findings) {
+            rows.add(java.util.Arrays.asList(f.id(), f.heuristic(), f.severity().name(), f.title(), f.message()));
         }
         return Json.write(rows);
     }

@@ -5,9 +5,18 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.sql.Types;
+import java.util.List;
+import java.util.function.Function;
 
-/** A column of a child table with the JDBC binding its values need. Package-private plumbing. */
-record Column(String name, Type type) {
+/**
+ * A column of a table: its name, its SQL type and where its value comes from ({@code get}, applied to what one row is
+ * made of, e.g. a {@code StageSummary}). The factories tie the getter's Java type to the SQL type, so an {@code int}
+ * getter on a {@code bigint} column does not compile. Package-private plumbing.
+ *
+ * @param get returns the value in the Java type {@link #bind} and {@link CopyText} take: String (text, jsonb),
+ *            Integer, Long, Boolean, Integer[], String[] or Double[]; null for SQL NULL
+ */
+record Column<R>(String name, Type type, Function<? super R, ?> get) {
 
     enum Type {
         TEXT, INT, BIGINT, BOOL, JSONB, INT_ARRAY, TEXT_ARRAY, FLOAT8_ARRAY;
@@ -52,36 +61,64 @@ record Column(String name, Type type) {
         }
     }
 
-    static Column text(String name) {
-        return new Column(name, Type.TEXT);
+    static <R> Column<R> text(String name, Function<? super R, String> get) {
+        return new Column<>(name, Type.TEXT, get);
     }
 
-    static Column integer(String name) {
-        return new Column(name, Type.INT);
+    static <R> Column<R> integer(String name, Function<? super R, Integer> get) {
+        return new Column<>(name, Type.INT, get);
     }
 
-    static Column bigint(String name) {
-        return new Column(name, Type.BIGINT);
+    static <R> Column<R> bigint(String name, Function<? super R, Long> get) {
+        return new Column<>(name, Type.BIGINT, get);
     }
 
-    static Column bool(String name) {
-        return new Column(name, Type.BOOL);
+    static <R> Column<R> bool(String name, Function<? super R, Boolean> get) {
+        return new Column<>(name, Type.BOOL, get);
     }
 
-    static Column jsonb(String name) {
-        return new Column(name, Type.JSONB);
+    /** {@code get} returns the value already encoded as JSON text. */
+    static <R> Column<R> jsonb(String name, Function<? super R, String> get) {
+        return new Column<>(name, Type.JSONB, get);
     }
 
-    static Column intArray(String name) {
-        return new Column(name, Type.INT_ARRAY);
+    static <R> Column<R> intArray(String name, Function<? super R, List<Integer>> get) {
+        return new Column<>(name, Type.INT_ARRAY, r -> {
+            List<Integer> v = get.apply(r);
+            return v == null ? null : v.toArray(Integer[]::new);
+        });
     }
 
-    static Column textArray(String name) {
-        return new Column(name, Type.TEXT_ARRAY);
+    static <R> Column<R> textArray(String name, Function<? super R, List<String>> get) {
+        return new Column<>(name, Type.TEXT_ARRAY, r -> {
+            List<String> v = get.apply(r);
+            return v == null ? null : v.toArray(String[]::new);
+        });
     }
 
-    static Column float8Array(String name) {
-        return new Column(name, Type.FLOAT8_ARRAY);
+    static <R> Column<R> float8Array(String name, Function<? super R, double[]> get) {
+        return new Column<>(name, Type.FLOAT8_ARRAY, r -> {
+            double[] v = get.apply(r);
+            if (v == null) {
+                return null;
+            }
+            Double[] out = new Double[v.length];
+            for (int i = 0; i < v.length; i++) {
+                out[i] = v[i];
+            }
+            return out;
+        });
+    }
+
+    /** The same column over a bigger row source, e.g. a stage summary's column over the stage row. */
+    <S> Column<S> on(Function<? super S, ? extends R> part) {
+        Function<? super R, ?> g = get;
+        return new Column<>(name, type, s -> g.apply(part.apply(s)));
+    }
+
+    /** The value of this column in the row made of {@code source}. */
+    Object valueOf(R source) {
+        return get.apply(source);
     }
 
     /** Binds one value; values are already Java types matching {@link #type} (Integer[], String[], Double[] for arrays). */

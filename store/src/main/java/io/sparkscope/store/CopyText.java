@@ -13,7 +13,7 @@ final class CopyText {
     }
 
     /** Appends one row (columns in table order, without app_pk) followed by a newline. */
-    static void appendRow(StringBuilder sb, java.util.List<Column> cols, Object[] row) {
+    static void appendRow(StringBuilder sb, java.util.List<? extends Column<?>> cols, Object[] row) {
         for (int i = 0; i < cols.size(); i++) {
             if (i > 0) {
                 sb.append('\t');

@@ -2,6 +2,7 @@ package io.sparkscope.store;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.StreamReadConstraints;
+import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
@@ -15,6 +16,7 @@ import io.sparkscope.core.model.StageTotals;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.Iterator;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -117,6 +119,29 @@ final class Json {
             throw new IllegalStateException("stored JSON is not readable: " + e.getOriginalMessage(), e);
         }
     }
+
+    /** A finding's details as stored: null when there are none (an empty map reads back as none). */
+    static String details(Map<String, Object> details) {
+        return details == null || details.isEmpty() ? null : write(details);
+    }
+
+    /**
+     * Stored details back as the map {@code Finding} takes: JSON objects as insertion-ordered maps (in jsonb's key
+     * order), arrays as lists, numbers as Integer, Long, BigInteger or Double as they fit.
+     */
+    static Map<String, Object> details(String json) {
+        if (json == null || json.isEmpty()) {
+            return Map.of();
+        }
+        try {
+            return MAPPER.readValue(json, DETAILS);
+        } catch (JsonProcessingException e) {
+            return Map.of("details", json);
+        }
+    }
+
+    private static final TypeReference<LinkedHashMap<String, Object>> DETAILS = new TypeReference<>() {
+    };
 
     static Map<String, Long> longMap(String json) {
         Map<String, Long> out = new TreeMap<>();

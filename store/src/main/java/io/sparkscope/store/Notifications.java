@@ -1,6 +1,7 @@
 package io.sparkscope.store;
 
 import io.sparkscope.core.analysis.prediction.RegressionCheck;
+import io.sparkscope.core.heuristics.Finding;
 
 import javax.sql.DataSource;
 import java.nio.charset.StandardCharsets;
@@ -41,7 +42,7 @@ public final class Notifications {
      * @param rounds delivery rounds claimed so far, this one included
      */
     public record Due(long appPk, String appId, String attemptId, String appName, long startTime, long endTime,
-                      long lastEventTime, boolean complete, int rounds, List<StoredFinding> findings) {
+                      long lastEventTime, boolean complete, int rounds, List<Finding> findings) {
         public Due {
             findings = List.copyOf(findings);
         }
@@ -187,7 +188,7 @@ public final class Notifications {
     private static void collect(PreparedStatement ps, Map<Long, Integer> claimed) throws SQLException {
         try (ResultSet rs = ps.executeQuery()) {
             while (rs.next()) {
-                claimed.put(rs.getLong(1), rs.getInt(2));
+                claimed.put(rs.getLong("app_pk"), rs.getInt("rounds"));
             }
         }
     }
@@ -198,32 +199,19 @@ public final class Notifications {
             return List.of();
         }
         Array pks = c.createArrayOf("bigint", claimed.keySet().toArray());
-        Map<Long, List<StoredFinding>> findings = new HashMap<>();
-        try (PreparedStatement ps = c.prepareStatement("SELECT app_pk, finding_id, heuristic, severity, title, message,"
-                + " recommendation, stage_ids, executor_ids, config_keys, details::text FROM finding"
-                + " WHERE app_pk = ANY (?) ORDER BY app_pk, ord")) {
-            ps.setArray(1, pks);
-            try (ResultSet rs = ps.executeQuery()) {
-                while (rs.next()) {
-                    findings.computeIfAbsent(rs.getLong(1), k -> new ArrayList<>()).add(new StoredFinding(
-                            rs.getString(2), rs.getString(3), rs.getString(4), rs.getString(5), rs.getString(6),
-                            rs.getString(7), SnapshotReader.strings(rs.getArray(8)),
-                            SnapshotReader.strings(rs.getArray(9)), SnapshotReader.strings(rs.getArray(10)),
-                            rs.getString(11)));
-                }
-            }
-        }
+        Map<Long, List<Finding>> findings = FindingRows.byApp(c, claimed.keySet());
         List<Due> out = new ArrayList<>();
         try (PreparedStatement ps = c.prepareStatement("SELECT app_pk, app_id, attempt_id, name, start_time, end_time,"
                 + " last_event_time, complete FROM application WHERE app_pk = ANY (?) ORDER BY completed_at, app_pk")) {
             ps.setArray(1, pks);
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
-                    long pk = rs.getLong(1);
-                    String attempt = rs.getString(3);
-                    out.add(new Due(pk, rs.getString(2), attempt == null || attempt.isEmpty() ? null : attempt,
-                            rs.getString(4), rs.getLong(5), rs.getLong(6), rs.getLong(7), rs.getBoolean(8),
-                            claimed.get(pk), findings.getOrDefault(pk, List.of())));
+                    long pk = rs.getLong("app_pk");
+                    String attempt = rs.getString("attempt_id");
+                    out.add(new Due(pk, rs.getString("app_id"), attempt == null || attempt.isEmpty() ? null : attempt,
+                            rs.getString("name"), rs.getLong("start_time"), rs.getLong("end_time"),
+                            rs.getLong("last_event_time"), rs.getBoolean("complete"), claimed.get(pk),
+                            findings.getOrDefault(pk, List.of())));
                 }
             }
         }

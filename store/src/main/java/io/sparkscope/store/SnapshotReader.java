@@ -1,5 +1,6 @@
 package io.sparkscope.store;
 
+import io.sparkscope.core.heuristics.Finding;
 import io.sparkscope.core.model.AppConfig;
 import io.sparkscope.core.model.AppSnapshot;
 import io.sparkscope.core.model.DistributionMetric;
@@ -51,20 +52,17 @@ public final class SnapshotReader {
         }
     }
 
-    public List<StoredFinding> findings(String appId, String attemptId) throws SQLException {
+    public List<Finding> findings(String appId, String attemptId) throws SQLException {
         try (Connection c = dataSource.getConnection();
-             PreparedStatement ps = c.prepareStatement("SELECT f.finding_id, f.heuristic, f.severity, f.title,"
-                     + " f.message, f.recommendation, f.stage_ids, f.executor_ids, f.config_keys, f.details::text"
-                     + " FROM finding f JOIN application a ON a.app_pk = f.app_pk"
-                     + " WHERE a.app_id = ? AND a.attempt_id = ? ORDER BY f.ord")) {
+             PreparedStatement ps = c.prepareStatement("SELECT " + FindingRows.COLUMNS
+                     + " FROM finding WHERE app_pk = (SELECT app_pk FROM application WHERE app_id = ? AND attempt_id = ?)"
+                     + " ORDER BY ord")) {
             ps.setString(1, appId);
             ps.setString(2, ApplicationRow.attemptKey(attemptId));
-            List<StoredFinding> out = new ArrayList<>();
+            List<Finding> out = new ArrayList<>();
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
-                    out.add(new StoredFinding(rs.getString(1), rs.getString(2), rs.getString(3), rs.getString(4),
-                            rs.getString(5), rs.getString(6), strings(rs.getArray(7)), strings(rs.getArray(8)),
-                            strings(rs.getArray(9)), rs.getString(10)));
+                    out.add(FindingRows.read(rs));
                 }
             }
             return out;
@@ -98,28 +96,37 @@ public final class SnapshotReader {
 
     private Optional<AppSnapshot> readIn(Connection c, String appId, String attemptId) throws SQLException {
         long pk;
-        Object[] app;
+        String attempt, name, user, version, unknown;
+        long start, end, lastEvent, driverGc, driverMemory, events;
+        boolean complete;
         try (PreparedStatement ps = c.prepareStatement("SELECT app_pk, attempt_id, name, spark_user, spark_version,"
                 + " start_time, end_time, last_event_time, complete, driver_gc_time_ms, driver_max_memory,"
-                + " event_count, unknown_event_types::text FROM application WHERE app_id = ? AND attempt_id = ?")) {
+                + " event_count, unknown_event_types::text AS unknown_event_types"
+                + " FROM application WHERE app_id = ? AND attempt_id = ?")) {
             ps.setString(1, appId);
             ps.setString(2, ApplicationRow.attemptKey(attemptId));
             try (ResultSet rs = ps.executeQuery()) {
                 if (!rs.next()) {
                     return Optional.empty();
                 }
-                pk = rs.getLong(1);
-                String attempt = rs.getString(2);
-                app = new Object[]{attempt.isEmpty() ? null : attempt, rs.getString(3), rs.getString(4),
-                        rs.getString(5), rs.getLong(6), rs.getLong(7), rs.getLong(8), rs.getBoolean(9),
-                        rs.getLong(10), rs.getLong(11), rs.getLong(12), rs.getString(13)};
+                pk = rs.getLong("app_pk");
+                attempt = rs.getString("attempt_id");
+                name = rs.getString("name");
+                user = rs.getString("spark_user");
+                version = rs.getString("spark_version");
+                start = rs.getLong("start_time");
+                end = rs.getLong("end_time");
+                lastEvent = rs.getLong("last_event_time");
+                complete = rs.getBoolean("complete");
+                driverGc = rs.getLong("driver_gc_time_ms");
+                driverMemory = rs.getLong("driver_max_memory");
+                events = rs.getLong("event_count");
+                unknown = rs.getString("unknown_event_types");
             }
         }
-        Map<String, Long> unknown = Json.longMap((String) app[11]);
-        return Optional.of(new AppSnapshot(appId, (String) app[0], (String) app[1], (String) app[2], (String) app[3],
-                (long) app[4], (long) app[5], (long) app[6], (boolean) app[7], config(c, pk), executors(c, pk),
-                jobs(c, pk), stages(c, pk), sqlExecutions(c, pk), (long) app[8], (long) app[9], (long) app[10],
-                unknown));
+        return Optional.of(new AppSnapshot(appId, attempt.isEmpty() ? null : attempt, name, user, version, start, end,
+                lastEvent, complete, config(c, pk), executors(c, pk), jobs(c, pk), stages(c, pk), sqlExecutions(c, pk),
+                driverGc, driverMemory, events, Json.longMap(unknown)));
     }
 
     private static AppConfig config(Connection c, long pk) throws SQLException {
@@ -127,31 +134,30 @@ public final class SnapshotReader {
         for (String scope : List.of("spark", "jvm", "system", "hadoop")) {
             scopes.put(scope, new TreeMap<>());
         }
-        try (PreparedStatement ps = c.prepareStatement("SELECT scope, key, value FROM configuration WHERE app_pk = ?")) {
+        try (PreparedStatement ps = select(c, Tables.CONFIGURATION, "")) {
             ps.setLong(1, pk);
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
-                    scopes.get(rs.getString(1)).put(rs.getString(2), rs.getString(3));
+                    scopes.get(rs.getString("scope")).put(rs.getString("key"), rs.getString("value"));
                 }
             }
         }
         return new AppConfig(scopes.get("spark"), scopes.get("jvm"), scopes.get("system"), scopes.get("hadoop"));
     }
 
+    /** Every declared column of {@code table} for one application: the reader reads what the writer wrote. */
+    private static PreparedStatement select(Connection c, Table<?> table, String orderBy) throws SQLException {
+        return c.prepareStatement("SELECT " + table.selectList() + " FROM " + table.name + " WHERE app_pk = ?"
+                + orderBy);
+    }
+
     private static List<ExecutorSummary> executors(Connection c, long pk) throws SQLException {
         List<ExecutorSummary> out = new ArrayList<>();
-        try (PreparedStatement ps = c.prepareStatement("SELECT executor_id, host, total_cores, add_time, remove_time,"
-                + " remove_reason, max_memory, completed_tasks, failed_tasks, killed_tasks, total_duration_ms,"
-                + " total_run_time_ms, total_cpu_time_ns, total_gc_time_ms, input_bytes, shuffle_read_bytes,"
-                + " shuffle_write_bytes, memory_bytes_spilled, disk_bytes_spilled, peak_metrics::text"
-                + " FROM executor WHERE app_pk = ? ORDER BY ord")) {
+        try (PreparedStatement ps = select(c, Tables.EXECUTOR, " ORDER BY ord")) {
             ps.setLong(1, pk);
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
-                    out.add(new ExecutorSummary(rs.getString(1), rs.getString(2), rs.getInt(3), rs.getLong(4),
-                            rs.getLong(5), rs.getString(6), rs.getLong(7), rs.getInt(8), rs.getInt(9), rs.getInt(10),
-                            rs.getLong(11), rs.getLong(12), rs.getLong(13), rs.getLong(14), rs.getLong(15),
-                            rs.getLong(16), rs.getLong(17), rs.getLong(18), rs.getLong(19), Json.longMap(rs.getString(20))));
+                    out.add(executor(rs));
                 }
             }
         }
@@ -160,17 +166,11 @@ public final class SnapshotReader {
 
     private static List<JobSummary> jobs(Connection c, long pk) throws SQLException {
         List<JobSummary> out = new ArrayList<>();
-        try (PreparedStatement ps = c.prepareStatement("SELECT job_id, name, description, job_group, submission_time,"
-                + " completion_time, status, failure_reason, stage_ids, sql_execution_id, num_tasks,"
-                + " num_completed_tasks, num_failed_tasks, num_killed_tasks, num_skipped_stages"
-                + " FROM job WHERE app_pk = ? ORDER BY ord")) {
+        try (PreparedStatement ps = select(c, Tables.JOB, " ORDER BY ord")) {
             ps.setLong(1, pk);
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
-                    out.add(new JobSummary(rs.getInt(1), rs.getString(2), rs.getString(3), rs.getString(4),
-                            rs.getLong(5), rs.getLong(6), JobSummary.JobStatus.valueOf(rs.getString(7)),
-                            rs.getString(8), ints(rs.getArray(9)), rs.getLong(10), rs.getInt(11), rs.getInt(12),
-                            rs.getInt(13), rs.getInt(14), rs.getInt(15)));
+                    out.add(job(rs));
                 }
             }
         }
@@ -184,26 +184,25 @@ public final class SnapshotReader {
         Map<StageKey, Map<String, double[]>> stats = statistics(c, pk);
         Map<StageKey, List<TaskRecord>> tasks = tasks(c, pk);
         List<StageSummary> out = new ArrayList<>();
-        try (PreparedStatement ps = c.prepareStatement("SELECT stage_id, attempt_id, name, details, status, num_tasks,"
-                + " num_active_tasks, num_complete_tasks, num_failed_tasks, num_killed_tasks, num_completed_indices,"
-                + " submission_time, completion_time, first_task_launched_time, last_task_finished_time,"
-                + " failure_reason, parent_ids, job_ids, totals::text, end_reasons::text, summary_task_count,"
-                + " summary_quantiles, task_detail, task_duration_ms, scheduler_delay_ms, getting_result_ms"
-                + " FROM stage_attempt WHERE app_pk = ? ORDER BY ord")) {
+        try (PreparedStatement ps = select(c, Tables.STAGE, " ORDER BY ord")) {
             ps.setLong(1, pk);
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
-                    StageKey key = new StageKey(rs.getInt(1), rs.getInt(2));
-                    long count = rs.getLong(21);
-                    TaskDistributions dist = rs.wasNull() ? null
-                            : distributions(count, doubles(rs.getArray(22)), stats.getOrDefault(key, Map.of()));
-                    out.add(new StageSummary(key.stageId(), key.attemptId(), rs.getString(3), rs.getString(4),
-                            StageSummary.StageStatus.valueOf(rs.getString(5)), rs.getInt(6), rs.getInt(7),
-                            rs.getInt(8), rs.getInt(9), rs.getInt(10), rs.getInt(11), rs.getLong(12), rs.getLong(13),
-                            rs.getLong(14), rs.getLong(15), rs.getString(16), ints(rs.getArray(17)),
-                            ints(rs.getArray(18)), Json.stageTotals(rs.getString(19)), dist,
-                            tasks.getOrDefault(key, List.of()), Json.intMap(rs.getString(20)),
-                            taskDetail(rs.getString(23)), taskTimes(rs, 24)));
+                    StageKey key = new StageKey(rs.getInt("stage_id"), rs.getInt("attempt_id"));
+                    long count = rs.getLong("summary_task_count");
+                    TaskDistributions dist = rs.wasNull() ? null : distributions(count,
+                            doubles(rs.getArray("summary_quantiles")), stats.getOrDefault(key, Map.of()));
+                    out.add(new StageSummary(key.stageId(), key.attemptId(), rs.getString("name"),
+                            rs.getString("details"), StageSummary.StageStatus.valueOf(rs.getString("status")),
+                            rs.getInt("num_tasks"), rs.getInt("num_active_tasks"), rs.getInt("num_complete_tasks"),
+                            rs.getInt("num_failed_tasks"), rs.getInt("num_killed_tasks"),
+                            rs.getInt("num_completed_indices"), rs.getLong("submission_time"),
+                            rs.getLong("completion_time"), rs.getLong("first_task_launched_time"),
+                            rs.getLong("last_task_finished_time"), rs.getString("failure_reason"),
+                            ints(rs.getArray("parent_ids")), ints(rs.getArray("job_ids")),
+                            Json.stageTotals(rs.getString("totals")), dist, tasks.getOrDefault(key, List.of()),
+                            Json.intMap(rs.getString("end_reasons")), taskDetail(rs.getString("task_detail")),
+                            taskTimes(rs)));
                 }
             }
         }
@@ -215,13 +214,13 @@ public final class SnapshotReader {
         return stored == null ? null : StageSummary.TaskDetail.valueOf(stored);
     }
 
-    /** The three V4 sums from column {@code i} on, or null when the row was written before V4. */
-    static TaskTimeSums taskTimes(ResultSet rs, int i) throws SQLException {
-        long duration = rs.getLong(i);
+    /** The three V4 sums of the stage row, or null when the row was written before V4. */
+    static TaskTimeSums taskTimes(ResultSet rs) throws SQLException {
+        long duration = rs.getLong("task_duration_ms");
         if (rs.wasNull()) {
             return null;
         }
-        return new TaskTimeSums(duration, rs.getLong(i + 1), rs.getLong(i + 2));
+        return new TaskTimeSums(duration, rs.getLong("scheduler_delay_ms"), rs.getLong("getting_result_ms"));
     }
 
     /** A metric missing from the row set (written by an older Sparkscope that did not know it) reads as zeros. */
@@ -236,13 +235,12 @@ public final class SnapshotReader {
 
     private static Map<StageKey, Map<String, double[]>> statistics(Connection c, long pk) throws SQLException {
         Map<StageKey, Map<String, double[]>> out = new HashMap<>();
-        try (PreparedStatement ps = c.prepareStatement(
-                "SELECT stage_id, stage_attempt_id, metric, vals FROM stage_statistics WHERE app_pk = ?")) {
+        try (PreparedStatement ps = select(c, Tables.STAGE_STATISTICS, "")) {
             ps.setLong(1, pk);
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
-                    out.computeIfAbsent(new StageKey(rs.getInt(1), rs.getInt(2)), k -> new HashMap<>())
-                            .put(rs.getString(3), doubles(rs.getArray(4)));
+                    out.computeIfAbsent(new StageKey(rs.getInt("stage_id"), rs.getInt("stage_attempt_id")),
+                            k -> new HashMap<>()).put(rs.getString("metric"), doubles(rs.getArray("vals")));
                 }
             }
         }
@@ -251,36 +249,65 @@ public final class SnapshotReader {
 
     private static Map<StageKey, List<TaskRecord>> tasks(Connection c, long pk) throws SQLException {
         Map<StageKey, List<TaskRecord>> out = new HashMap<>();
-        try (PreparedStatement ps = c.prepareStatement("SELECT stage_id, stage_attempt_id, task_id, task_index,"
-                + " attempt, partition_id, executor_id, host, locality, speculative, launch_time, finish_time,"
-                + " getting_result_time, status, end_reason, error_message, metrics::text"
-                + " FROM task WHERE app_pk = ? ORDER BY stage_id, stage_attempt_id, ord")) {
+        try (PreparedStatement ps = select(c, Tables.TASK, " ORDER BY stage_id, stage_attempt_id, ord")) {
             ps.setLong(1, pk);
             ps.setFetchSize(5000); // stream big task sets instead of buffering them twice
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
-                    out.computeIfAbsent(new StageKey(rs.getInt(1), rs.getInt(2)), k -> new ArrayList<>())
-                            .add(new TaskRecord(rs.getLong(3), rs.getInt(4), rs.getInt(5), rs.getInt(6),
-                                    rs.getString(7), rs.getString(8), rs.getString(9), rs.getBoolean(10),
-                                    rs.getLong(11), rs.getLong(12), rs.getLong(13), rs.getString(14),
-                                    rs.getString(15), rs.getString(16), Json.taskMetrics(rs.getString(17))));
+                    out.computeIfAbsent(new StageKey(rs.getInt("stage_id"), rs.getInt("stage_attempt_id")),
+                                    k -> new ArrayList<>())
+                            .add(task(rs));
                 }
             }
         }
         return out;
     }
 
+    /** One {@code executor} row (every declared column selected) as the model's executor; the web views read it too. */
+    public static ExecutorSummary executor(ResultSet rs) throws SQLException {
+        return new ExecutorSummary(rs.getString("executor_id"), rs.getString("host"), rs.getInt("total_cores"),
+                rs.getLong("add_time"), rs.getLong("remove_time"), rs.getString("remove_reason"),
+                rs.getLong("max_memory"), rs.getInt("completed_tasks"), rs.getInt("failed_tasks"),
+                rs.getInt("killed_tasks"), rs.getLong("total_duration_ms"), rs.getLong("total_run_time_ms"),
+                rs.getLong("total_cpu_time_ns"), rs.getLong("total_gc_time_ms"), rs.getLong("input_bytes"),
+                rs.getLong("shuffle_read_bytes"), rs.getLong("shuffle_write_bytes"), rs.getLong("memory_bytes_spilled"),
+                rs.getLong("disk_bytes_spilled"), Json.longMap(rs.getString("peak_metrics")),
+                rs.getString("host_port"), rs.getBoolean("added"), rs.getInt("total_tasks"), rs.getInt("active_tasks"),
+                rs.getLong("max_on_heap_memory"), rs.getLong("max_off_heap_memory"));
+    }
+
+    /** One {@code job} row (every declared column selected) as the model's job; the web views read it too. */
+    public static JobSummary job(ResultSet rs) throws SQLException {
+        return new JobSummary(rs.getInt("job_id"), rs.getString("name"), rs.getString("description"),
+                rs.getString("job_group"), rs.getLong("submission_time"), rs.getLong("completion_time"),
+                JobSummary.JobStatus.valueOf(rs.getString("status")), rs.getString("failure_reason"),
+                ints(rs.getArray("stage_ids")), rs.getLong("sql_execution_id"), rs.getInt("num_tasks"),
+                rs.getInt("num_completed_tasks"), rs.getInt("num_failed_tasks"), rs.getInt("num_killed_tasks"),
+                rs.getInt("num_skipped_stages"), rs.getInt("num_active_tasks"), rs.getInt("num_completed_indices"),
+                rs.getInt("num_skipped_tasks"), rs.getInt("num_active_stages"), rs.getInt("num_completed_stages"),
+                rs.getInt("num_failed_stages"), Json.intMap(rs.getString("killed_tasks_summary")),
+                strings(rs.getArray("job_tags")));
+    }
+
+    /** One {@code task} row (every declared column selected) as the model's kept task; the web views read it too. */
+    public static TaskRecord task(ResultSet rs) throws SQLException {
+        return new TaskRecord(rs.getLong("task_id"), rs.getInt("task_index"), rs.getInt("attempt"),
+                rs.getInt("partition_id"), rs.getString("executor_id"), rs.getString("host"), rs.getString("locality"),
+                rs.getBoolean("speculative"), rs.getLong("launch_time"), rs.getLong("finish_time"),
+                rs.getLong("getting_result_time"), rs.getString("status"), rs.getString("end_reason"),
+                rs.getString("error_message"), Json.taskMetrics(rs.getString("metrics")), rs.getString("error_detail"));
+    }
+
     private static List<SqlExecutionSummary> sqlExecutions(Connection c, long pk) throws SQLException {
         List<SqlExecutionSummary> out = new ArrayList<>();
-        try (PreparedStatement ps = c.prepareStatement("SELECT execution_id, description, start_time, end_time,"
-                + " error_message, physical_plan_description, plan::text, job_ids, metric_values::text"
-                + " FROM sql_execution WHERE app_pk = ? ORDER BY ord")) {
+        try (PreparedStatement ps = select(c, Tables.SQL_EXECUTION, " ORDER BY ord")) {
             ps.setLong(1, pk);
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
-                    out.add(new SqlExecutionSummary(rs.getLong(1), rs.getString(2), rs.getLong(3), rs.getLong(4),
-                            rs.getString(5), rs.getString(6), Json.plan(rs.getString(7)), ints(rs.getArray(8)),
-                            Json.idMap(rs.getString(9))));
+                    out.add(new SqlExecutionSummary(rs.getLong("execution_id"), rs.getString("description"),
+                            rs.getLong("start_time"), rs.getLong("end_time"), rs.getString("error_message"),
+                            rs.getString("physical_plan_description"), Json.plan(rs.getString("plan")),
+                            ints(rs.getArray("job_ids")), Json.idMap(rs.getString("metric_values"))));
                 }
             }
         }

@@ -1,33 +1,45 @@
 package io.sparkscope.store;
 
-import io.sparkscope.core.event.TaskMetric;
+import io.sparkscope.core.heuristics.Finding;
 import io.sparkscope.core.model.AppSnapshot;
 import io.sparkscope.core.model.DistributionMetric;
 import io.sparkscope.core.model.ExecutorSummary;
 import io.sparkscope.core.model.JobSummary;
 import io.sparkscope.core.model.SqlExecutionSummary;
 import io.sparkscope.core.model.StageSummary;
-import io.sparkscope.core.model.StageTotals;
 import io.sparkscope.core.model.TaskDistributions;
 import io.sparkscope.core.model.TaskRecord;
-import io.sparkscope.core.model.TaskTimeSums;
+import io.sparkscope.store.Tables.ConfigEntry;
+import io.sparkscope.store.Tables.Ordered;
+import io.sparkscope.store.Tables.StageAttemptRow;
+import io.sparkscope.store.Tables.StatisticsRow;
+import io.sparkscope.store.Tables.TaskRow;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
- * Flattens a snapshot into one {@code Object[]} per row and table, in {@link Table#columns()} order. Shared by the
+ * Flattens a snapshot into one {@code Object[]} per row and table, each row's values taken by the table's own
+ * column getters ({@link Table#row}), so they are in {@link Table#columns()} order by construction. Shared by the
  * batched and the row-by-row writer so they write exactly the same data.
  */
 final class SnapshotRows {
+    private static final Logger LOG = LoggerFactory.getLogger(SnapshotRows.class);
+    /** The first duplicated task of the process is a warning; later ones would repeat it every flush. */
+    private static final AtomicBoolean WARNED_DUPLICATE_TASK = new AtomicBoolean();
+
     private SnapshotRows() {
     }
 
-    static Map<Table, List<Object[]>> of(AppSnapshot s, List<StoredFinding> findings) {
+    static Map<Table<?>, List<Object[]>> of(AppSnapshot s, List<Finding> findings) {
         return of(s, findings, taskDigests(s), Set.of());
     }
 
@@ -48,82 +60,46 @@ final class SnapshotRows {
      * @param digests      from {@link #taskDigests}, written into each stage row
      * @param tasksOmitted stage keys whose task rows are left out (the database already holds exactly them)
      */
-    static Map<Table, List<Object[]>> of(AppSnapshot s, List<StoredFinding> findings, Map<Long, Long> digests,
-                                         Set<Long> tasksOmitted) {
-        Map<Table, List<Object[]>> rows = new LinkedHashMap<>();
-        for (Table t : Tables.ALL) {
+    static Map<Table<?>, List<Object[]>> of(AppSnapshot s, List<Finding> findings, Map<Long, Long> digests,
+                                            Set<Long> tasksOmitted) {
+        Map<Table<?>, List<Object[]>> rows = new LinkedHashMap<>();
+        for (Table<?> t : Tables.ALL) {
             rows.put(t, new ArrayList<>());
         }
-        config(rows.get(Tables.CONFIGURATION), "spark", s.config().sparkProperties());
-        config(rows.get(Tables.CONFIGURATION), "jvm", s.config().jvmInformation());
-        config(rows.get(Tables.CONFIGURATION), "system", s.config().systemProperties());
-        config(rows.get(Tables.CONFIGURATION), "hadoop", s.config().hadoopProperties());
+        List<Object[]> config = rows.get(Tables.CONFIGURATION);
+        config(config, "spark", s.config().sparkProperties());
+        config(config, "jvm", s.config().jvmInformation());
+        config(config, "system", s.config().systemProperties());
+        config(config, "hadoop", s.config().hadoopProperties());
+        ordered(rows.get(Tables.EXECUTOR), Tables.EXECUTOR, s.executors());
+        ordered(rows.get(Tables.JOB), Tables.JOB, s.jobs());
         int ord = 0;
-        for (ExecutorSummary e : s.executors()) {
-            rows.get(Tables.EXECUTOR).add(executor(e, ord++));
-        }
-        ord = 0;
-        for (JobSummary j : s.jobs()) {
-            rows.get(Tables.JOB).add(job(j, ord++));
-        }
-        ord = 0;
         for (StageSummary st : s.stages()) {
             long key = stageKey(st.stageId(), st.attemptId());
-            rows.get(Tables.STAGE).add(stage(st, ord++, digests.get(key)));
+            rows.get(Tables.STAGE).add(Tables.STAGE.row(new StageAttemptRow(st, ord++, digests.get(key))));
             statistics(rows.get(Tables.STAGE_STATISTICS), st);
             if (tasksOmitted.contains(key)) {
                 continue;
             }
             int taskOrd = 0;
-            for (TaskRecord t : st.keptTasks()) {
-                rows.get(Tables.TASK).add(task(st, t, taskOrd++));
+            for (TaskRecord t : oneRecordPerTask(s, st)) {
+                rows.get(Tables.TASK).add(Tables.TASK.row(new TaskRow(st, t, taskOrd++)));
             }
         }
-        ord = 0;
-        for (SqlExecutionSummary q : s.sqlExecutions()) {
-            rows.get(Tables.SQL_EXECUTION).add(sql(q, ord++));
-        }
-        ord = 0;
-        for (StoredFinding f : findings) {
-            rows.get(Tables.FINDING).add(finding(f, ord++));
-        }
+        ordered(rows.get(Tables.SQL_EXECUTION), Tables.SQL_EXECUTION, s.sqlExecutions());
+        ordered(rows.get(Tables.FINDING), Tables.FINDING, findings);
         return rows;
     }
 
     private static void config(List<Object[]> out, String scope, Map<String, String> props) {
-        props.forEach((k, v) -> out.add(new Object[]{scope, k, v}));
+        props.forEach((k, v) -> out.add(Tables.CONFIGURATION.row(new ConfigEntry(scope, k, v))));
     }
 
-    private static Object[] executor(ExecutorSummary e, int ord) {
-        return new Object[]{e.executorId(), ord, e.host(), e.totalCores(), e.addTime(), e.removeTime(),
-                e.removeReason(), e.maxMemory(), e.completedTasks(), e.failedTasks(), e.killedTasks(),
-                e.totalDuration(), e.totalRunTime(), e.totalCpuTimeNs(), e.totalGcTime(), e.inputBytes(),
-                e.shuffleReadBytes(), e.shuffleWriteBytes(), e.memoryBytesSpilled(), e.diskBytesSpilled(),
-                Json.write(e.peakMetrics())};
-    }
-
-    private static Object[] job(JobSummary j, int ord) {
-        return new Object[]{j.jobId(), ord, j.name(), j.description(), j.jobGroup(), j.submissionTime(),
-                j.completionTime(), j.durationMs(), j.status().name(), j.failureReason(), ints(j.stageIds()),
-                j.sqlExecutionId(), j.numTasks(), j.numCompletedTasks(), j.numFailedTasks(), j.numKilledTasks(),
-                j.numSkippedStages()};
-    }
-
-    private static Object[] stage(StageSummary s, int ord, Long tasksDigest) {
-        StageTotals t = s.totals() == null ? StageTotals.zero() : s.totals();
-        TaskDistributions d = s.taskSummary();
-        TaskTimeSums times = s.taskTimes();
-        return new Object[]{s.stageId(), s.attemptId(), ord, s.name(), s.details(), s.status().name(), s.numTasks(),
-                s.numActiveTasks(), s.numCompleteTasks(), s.numFailedTasks(), s.numKilledTasks(),
-                s.numCompletedIndices(), s.submissionTime(), s.completionTime(), s.firstTaskLaunchedTime(),
-                s.lastTaskFinishedTime(), s.durationMs(), s.failureReason(), ints(s.parentIds()), ints(s.jobIds()),
-                t.get(TaskMetric.EXECUTOR_RUN_TIME), t.get(TaskMetric.EXECUTOR_CPU_TIME), t.get(TaskMetric.JVM_GC_TIME),
-                t.get(TaskMetric.MEMORY_BYTES_SPILLED), t.get(TaskMetric.DISK_BYTES_SPILLED), t.shuffleReadBytes(),
-                t.get(TaskMetric.SHUFFLE_BYTES_WRITTEN), t.get(TaskMetric.INPUT_BYTES), t.get(TaskMetric.OUTPUT_BYTES),
-                Json.totals(t), Json.write(s.endReasons()),
-                d == null ? null : d.count(), d == null ? null : doubles(d.quantiles()),
-                s.taskDetail().name(), tasksDigest, times == null ? null : times.durationMs(),
-                times == null ? null : times.schedulerDelayMs(), times == null ? null : times.gettingResultMs()};
+    private static <T> void ordered(List<Object[]> out, Table<Ordered<T>> table, List<T> values) {
+        int ord = 0;
+        for (T v : values) {
+            out.add(table.row(new Ordered<>(v, ord++)));
+        }
     }
 
     private static void statistics(List<Object[]> out, StageSummary s) {
@@ -132,36 +108,45 @@ final class SnapshotRows {
             return;
         }
         for (DistributionMetric m : DistributionMetric.values()) {
-            out.add(new Object[]{s.stageId(), s.attemptId(), m.path, doubles(d.values(m))});
+            out.add(Tables.STAGE_STATISTICS.row(new StatisticsRow(s, m, d.values(m))));
         }
     }
 
-    private static Object[] task(StageSummary s, TaskRecord t, int ord) {
-        return new Object[]{s.stageId(), s.attemptId(), t.taskId(), ord, t.index(), t.attempt(), t.partitionId(),
-                t.executorId(), t.host(), t.locality(), t.speculative(), t.launchTime(), t.finishTime(),
-                t.gettingResultTime(), t.durationMs(), t.status(), t.endReason(), t.errorMessage(),
-                Json.sparseMetrics(t.metrics())};
-    }
-
-    private static Object[] sql(SqlExecutionSummary q, int ord) {
-        return new Object[]{q.executionId(), ord, q.description(), q.startTime(), q.endTime(), q.errorMessage(),
-                q.physicalPlanDescription(), Json.plan(q.plan()), ints(q.jobIds()), Json.write(q.metricValues())};
-    }
-
-    private static Object[] finding(StoredFinding f, int ord) {
-        return new Object[]{f.id(), ord, f.heuristic(), f.severity(), f.title(), f.message(), f.recommendation(),
-                f.stageIds().toArray(String[]::new), f.executorIds().toArray(String[]::new),
-                f.configKeys().toArray(String[]::new), f.detailsJson()};
-    }
-
-    static Integer[] ints(List<Integer> list) {
-        return list.toArray(Integer[]::new);
-    }
-
-    static Double[] doubles(double[] values) {
-        Double[] out = new Double[values.length];
-        for (int i = 0; i < values.length; i++) {
-            out[i] = values[i];
+    /**
+     * The stage's kept tasks with one record per task id, the last where there are several. A task id is its
+     * row's key, so a second record would fail the whole application's write with a duplicate key; a snapshot
+     * should never carry one, but a write that keeps the newer record is better than one that keeps nothing.
+     */
+    static List<TaskRecord> oneRecordPerTask(AppSnapshot app, StageSummary stage) {
+        List<TaskRecord> tasks = stage.keptTasks();
+        Set<Long> seen = new HashSet<>(tasks.size() * 2);
+        boolean duplicates = false;
+        for (TaskRecord t : tasks) {
+            if (!seen.add(t.taskId())) {
+                duplicates = true;
+                break;
+            }
+        }
+        if (!duplicates) {
+            return tasks;
+        }
+        Map<Long, Integer> last = new HashMap<>(tasks.size() * 2);
+        for (int i = 0; i < tasks.size(); i++) {
+            last.put(tasks.get(i).taskId(), i);
+        }
+        List<TaskRecord> out = new ArrayList<>(last.size());
+        for (int i = 0; i < tasks.size(); i++) {
+            if (last.get(tasks.get(i).taskId()) == i) {
+                out.add(tasks.get(i));
+            }
+        }
+        if (WARNED_DUPLICATE_TASK.compareAndSet(false, true)) {
+            LOG.warn("Sparkscope: stage {} of {} holds {} records for {} task ids; storing the last record of each"
+                    + " (later occurrences are logged at debug level)", stage.key(), app.appId(), tasks.size(),
+                    out.size());
+        } else {
+            LOG.debug("Sparkscope: stage {} of {} holds {} records for {} task ids; storing the last record of each",
+                    stage.key(), app.appId(), tasks.size(), out.size());
         }
         return out;
     }

@@ -1,5 +1,6 @@
 package io.sparkscope.store;
 
+import io.sparkscope.core.heuristics.Finding;
 import io.sparkscope.core.model.AppSnapshot;
 
 import org.postgresql.PGConnection;
@@ -88,7 +89,7 @@ public final class SnapshotWriter {
     }
 
     /** Writes unless the database already holds a newer snapshot of this application. */
-    public WriteResult write(DataSource dataSource, AppSnapshot snapshot, List<StoredFinding> findings)
+    public WriteResult write(DataSource dataSource, AppSnapshot snapshot, List<Finding> findings)
             throws SQLException {
         try (Connection c = dataSource.getConnection()) {
             return write(c, snapshot, findings);
@@ -99,21 +100,21 @@ public final class SnapshotWriter {
      * As {@link #write(DataSource, AppSnapshot, List)} on a given connection: runs its own transaction on it
      * (commit or rollback) and restores the connection's auto-commit mode afterwards.
      */
-    public WriteResult write(Connection c, AppSnapshot snapshot, List<StoredFinding> findings) throws SQLException {
+    public WriteResult write(Connection c, AppSnapshot snapshot, List<Finding> findings) throws SQLException {
         return transaction(c, snapshot, findings, false);
     }
 
     /** Writes even over a newer stored snapshot (e.g. an explicit re-import the user asked for). */
-    public WriteResult overwrite(DataSource dataSource, AppSnapshot snapshot, List<StoredFinding> findings)
+    public WriteResult overwrite(DataSource dataSource, AppSnapshot snapshot, List<Finding> findings)
             throws SQLException {
         try (Connection c = dataSource.getConnection()) {
             return transaction(c, snapshot, findings, true);
         }
     }
 
-    private WriteResult transaction(Connection c, AppSnapshot snapshot, List<StoredFinding> findings, boolean force)
+    private WriteResult transaction(Connection c, AppSnapshot snapshot, List<Finding> findings, boolean force)
             throws SQLException {
-        List<StoredFinding> fs = findings == null ? List.of() : findings;
+        List<Finding> fs = findings == null ? List.of() : findings;
         boolean autoCommit = c.getAutoCommit();
         c.setAutoCommit(false);
         WriteResult result;
@@ -138,7 +139,7 @@ public final class SnapshotWriter {
         return result;
     }
 
-    private WriteResult writeLocked(Connection c, AppSnapshot s, List<StoredFinding> findings, boolean force)
+    private WriteResult writeLocked(Connection c, AppSnapshot s, List<Finding> findings, boolean force)
             throws SQLException {
         lock(c, s.appId(), s.attemptId());
         Optional<ApplicationRow.Existing> existing = ApplicationRow.find(c, s.appId(), s.attemptId());
@@ -151,23 +152,23 @@ public final class SnapshotWriter {
         Map<Long, Long> digests = SnapshotRows.taskDigests(s);
         Set<Long> unchanged = existing.isPresent() && skipUnchangedTasks
                 ? unchangedTaskStages(c, appPk, digests) : Set.of();
-        Map<Table, List<Object[]>> rows = SnapshotRows.of(s, findings, digests, unchanged);
-        Set<Table> bulk = bulkTables(c, rows);
+        Map<Table<?>, List<Object[]>> rows = SnapshotRows.of(s, findings, digests, unchanged);
+        Set<Table<?>> bulk = bulkTables(c, rows);
         long n = 0;
         if (existing.isEmpty()) {
             // Nothing stored and, under the lock, nobody else writing this app: every row is an insert, so the big
             // tables are COPYed straight in (parents first: Tables.ALL order). Nothing stale to delete.
-            for (Map.Entry<Table, List<Object[]>> e : rows.entrySet()) {
+            for (Map.Entry<Table<?>, List<Object[]>> e : rows.entrySet()) {
                 n += bulk.contains(e.getKey())
                         ? copyInto(c, appPk, e.getKey(), e.getValue())
                         : upsertBatched(c, appPk, e.getKey(), e.getValue());
             }
         } else {
-            for (Table t : bulk) {
+            for (Table<?> t : bulk) {
                 copyToStaging(c, t, rows.get(t));
             }
             deleteStale(c, appPk, rows, bulk, skipUnchangedTasks ? shippedStages(s, unchanged) : null);
-            for (Map.Entry<Table, List<Object[]>> e : rows.entrySet()) {
+            for (Map.Entry<Table<?>, List<Object[]>> e : rows.entrySet()) {
                 n += bulk.contains(e.getKey())
                         ? upsertFromStaging(c, appPk, e.getKey(), e.getValue())
                         : upsertBatched(c, appPk, e.getKey(), e.getValue());
@@ -198,8 +199,8 @@ public final class SnapshotWriter {
     }
 
     /** Tables with enough rows to go through COPY (none when the connection is not pgjdbc's). */
-    private Set<Table> bulkTables(Connection c, Map<Table, List<Object[]>> rows) throws SQLException {
-        Set<Table> bulk = new HashSet<>();
+    private Set<Table<?>> bulkTables(Connection c, Map<Table<?>, List<Object[]>> rows) throws SQLException {
+        Set<Table<?>> bulk = new HashSet<>();
         if (c.isWrapperFor(PGConnection.class)) {
             rows.forEach((t, list) -> {
                 if (!list.isEmpty() && list.size() >= copyThreshold) {
@@ -211,20 +212,20 @@ public final class SnapshotWriter {
     }
 
     /** COPYs the rows of a brand-new application straight into the child table. */
-    static long copyInto(Connection c, long appPk, Table table, List<Object[]> rows) throws SQLException {
+    static long copyInto(Connection c, long appPk, Table<?> table, List<Object[]> rows) throws SQLException {
         copy(c, table.copyIntoSql(), appPk + "\t", table.columns(), rows);
         return rows.size();
     }
 
     /** COPYs the rows into the table's staging table (created here, dropped at commit). */
-    static void copyToStaging(Connection c, Table table, List<Object[]> rows) throws SQLException {
+    static void copyToStaging(Connection c, Table<?> table, List<Object[]> rows) throws SQLException {
         try (Statement st = c.createStatement()) {
             st.execute(table.createStagingSql());
         }
         copy(c, table.copySql(), "", table.columns(), rows);
     }
 
-    private static void copy(Connection c, String sql, String prefix, List<Column> cols, List<Object[]> rows)
+    private static void copy(Connection c, String sql, String prefix, List<? extends Column<?>> cols, List<Object[]> rows)
             throws SQLException {
         CopyIn in = c.unwrap(PGConnection.class).getCopyAPI().copyIn(sql);
         try {
@@ -253,7 +254,7 @@ public final class SnapshotWriter {
         }
     }
 
-    private static long upsertFromStaging(Connection c, long appPk, Table table, List<Object[]> rows)
+    private static long upsertFromStaging(Connection c, long appPk, Table<?> table, List<Object[]> rows)
             throws SQLException {
         try (PreparedStatement ps = c.prepareStatement(table.upsertFromStagingSql())) {
             ps.setLong(1, appPk);
@@ -275,11 +276,11 @@ public final class SnapshotWriter {
         }
     }
 
-    private long upsertBatched(Connection c, long appPk, Table table, List<Object[]> rows) throws SQLException {
+    private long upsertBatched(Connection c, long appPk, Table<?> table, List<Object[]> rows) throws SQLException {
         if (rows.isEmpty()) {
             return 0;
         }
-        List<Column> cols = table.columns();
+        List<? extends Column<?>> cols = table.columns();
         try (PreparedStatement ps = c.prepareStatement(table.upsertSql())) {
             int pending = 0;
             for (Object[] row : rows) {
@@ -321,9 +322,9 @@ public final class SnapshotWriter {
             ps.setLong(1, appPk);
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
-                    long key = SnapshotRows.stageKey(rs.getInt(1), rs.getInt(2));
+                    long key = SnapshotRows.stageKey(rs.getInt("stage_id"), rs.getInt("attempt_id"));
                     Long digest = digests.get(key);
-                    if (digest != null && digest == rs.getLong(3)) {
+                    if (digest != null && digest == rs.getLong("tasks_digest")) {
                         out.add(key);
                     }
                 }
@@ -333,7 +334,7 @@ public final class SnapshotWriter {
     }
 
     /** Children first, so foreign keys never see a half-deleted parent. */
-    private static void deleteStale(Connection c, long appPk, Map<Table, List<Object[]>> rows, Set<Table> staged)
+    private static void deleteStale(Connection c, long appPk, Map<Table<?>, List<Object[]>> rows, Set<Table<?>> staged)
             throws SQLException {
         deleteStale(c, appPk, rows, staged, null);
     }
@@ -344,11 +345,11 @@ public final class SnapshotWriter {
      *                          Task rows of stages left out because unchanged stay; those of stages no longer in
      *                          the snapshot go with their stage row (ON DELETE CASCADE).
      */
-    private static void deleteStale(Connection c, long appPk, Map<Table, List<Object[]>> rows, Set<Table> staged,
+    private static void deleteStale(Connection c, long appPk, Map<Table<?>, List<Object[]>> rows, Set<Table<?>> staged,
                                     Set<Long> shippedTaskStages) throws SQLException {
-        List<Table> tables = Tables.ALL;
-        for (ListIterator<Table> it = tables.listIterator(tables.size()); it.hasPrevious(); ) {
-            Table t = it.previous();
+        List<Table<?>> tables = Tables.ALL;
+        for (ListIterator<Table<?>> it = tables.listIterator(tables.size()); it.hasPrevious(); ) {
+            Table<?> t = it.previous();
             if (t == Tables.TASK && shippedTaskStages != null) {
                 deleteStaleTasks(c, appPk, rows.get(t), staged.contains(t), shippedTaskStages);
             } else if (staged.contains(t)) {
@@ -371,7 +372,7 @@ public final class SnapshotWriter {
         if (stages.isEmpty()) {
             return;
         }
-        Table t = Tables.TASK;
+        Table<?> t = Tables.TASK;
         String keys = staged ? t.stagingName() + " k"
                 : "unnest(CAST(? AS integer[]), CAST(? AS integer[]), CAST(? AS bigint[])) AS k(stage_id,"
                 + " stage_attempt_id, task_id)";
@@ -397,7 +398,7 @@ public final class SnapshotWriter {
             ps.setLong(3, appPk);
             if (!staged) {
                 for (int k = 0; k < t.keys.size(); k++) {
-                    Column key = t.keys.get(k);
+                    Column<?> key = t.keys.get(k);
                     Object[] values = new Object[rows.size()];
                     for (int r = 0; r < rows.size(); r++) {
                         values[r] = rows.get(r)[k];
@@ -409,11 +410,11 @@ public final class SnapshotWriter {
         }
     }
 
-    static void deleteStale(Connection c, long appPk, Table table, List<Object[]> rows) throws SQLException {
+    static void deleteStale(Connection c, long appPk, Table<?> table, List<Object[]> rows) throws SQLException {
         try (PreparedStatement ps = c.prepareStatement(table.deleteStaleSql())) {
             ps.setLong(1, appPk);
             for (int k = 0; k < table.keys.size(); k++) {
-                Column key = table.keys.get(k);
+                Column<?> key = table.keys.get(k);
                 Object[] values = new Object[rows.size()];
                 for (int r = 0; r < rows.size(); r++) {
                     values[r] = rows.get(r)[k];
@@ -424,7 +425,7 @@ public final class SnapshotWriter {
         }
     }
 
-    static void bindRow(Connection c, PreparedStatement ps, long appPk, List<Column> cols, Object[] row)
+    static void bindRow(Connection c, PreparedStatement ps, long appPk, List<? extends Column<?>> cols, Object[] row)
             throws SQLException {
         ps.setLong(1, appPk);
         for (int i = 0; i < cols.size(); i++) {
@@ -436,21 +437,21 @@ public final class SnapshotWriter {
      * The naive way, kept only for the benchmark that justifies batching: auto-commit, one statement and one round
      * trip per row, no lock. Produces the same rows as {@link #write}. Do not use it in production code.
      */
-    public WriteResult writeRowByRow(DataSource dataSource, AppSnapshot s, List<StoredFinding> findings)
+    public WriteResult writeRowByRow(DataSource dataSource, AppSnapshot s, List<Finding> findings)
             throws SQLException {
-        List<StoredFinding> fs = findings == null ? List.of() : findings;
+        List<Finding> fs = findings == null ? List.of() : findings;
         try (Connection c = dataSource.getConnection()) {
             c.setAutoCommit(true);
             Optional<ApplicationRow.Existing> existing = ApplicationRow.find(c, s.appId(), s.attemptId());
             long appPk = ApplicationRow.upsert(c, s, fs,
                     existing.map(e -> OptionalLong.of(e.pk())).orElse(OptionalLong.empty()));
-            Map<Table, List<Object[]>> rows = SnapshotRows.of(s, fs);
+            Map<Table<?>, List<Object[]>> rows = SnapshotRows.of(s, fs);
             if (existing.isPresent()) {
                 deleteStale(c, appPk, rows, Set.of());
             }
             long n = 0;
-            for (Map.Entry<Table, List<Object[]>> e : rows.entrySet()) {
-                List<Column> cols = e.getKey().columns();
+            for (Map.Entry<Table<?>, List<Object[]>> e : rows.entrySet()) {
+                List<? extends Column<?>> cols = e.getKey().columns();
                 for (Object[] row : e.getValue()) {
                     try (PreparedStatement ps = c.prepareStatement(e.getKey().upsertSql())) {
                         bindRow(c, ps, appPk, cols, row);

@@ -2,47 +2,76 @@ package io.sparkscope.store;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Function;
 import java.util.stream.Collectors;
-import java.util.stream.Stream;
 
 /**
- * A child table of {@code application}: primary key {@code (app_pk, keys…)}, the rest plain values. Generates the two
- * statements the writer needs, both parameterised:
+ * A child table of {@code application}: primary key {@code (app_pk, keys…)}, the rest plain values, each column
+ * declared once with the getter its value comes from ({@link Column}). Everything the writer sends is derived from
+ * that one list: the statements below, all parameterised, and each row's values ({@link #row}).
  * <ul>
  *   <li>an upsert on the natural key whose update is skipped when nothing changed, so rewriting the same snapshot
  *       leaves rows (and their MVCC versions) untouched;</li>
- *   <li>a delete of the app's rows whose keys are not in the snapshot, keys passed as arrays to {@code unnest}.</li>
+ *   <li>a delete of the app's rows whose keys are not in the snapshot, keys passed as arrays to {@code unnest};</li>
+ *   <li>the COPY, staging-table and upsert-from-staging statements of the bulk path.</li>
  * </ul>
+ *
+ * @param <R> what one row is made of (e.g. a stage summary with its position in the snapshot)
  */
-final class Table {
+final class Table<R> {
     final String name;
-    final List<Column> keys;
-    final List<Column> values;
+    final List<Column<R>> keys;
+    final List<Column<R>> values;
+    private final List<Column<R>> columns;
 
-    Table(String name, List<Column> keys, List<Column> values) {
+    Table(String name, List<Column<R>> keys, List<Column<R>> values) {
         this.name = name;
         this.keys = List.copyOf(keys);
         this.values = List.copyOf(values);
+        List<Column<R>> all = new ArrayList<>(keys);
+        all.addAll(values);
+        this.columns = List.copyOf(all);
+    }
+
+    static <R> Builder<R> named(String name) {
+        return new Builder<>(name);
     }
 
     /** Key columns then value columns: the order of a row's {@code Object[]} (app_pk excluded). */
-    List<Column> columns() {
-        List<Column> all = new ArrayList<>(keys);
-        all.addAll(values);
-        return all;
+    List<Column<R>> columns() {
+        return columns;
+    }
+
+    /** The values of the row made of {@code source}, in {@link #columns()} order. */
+    Object[] row(R source) {
+        Object[] row = new Object[columns.size()];
+        for (int i = 0; i < row.length; i++) {
+            row[i] = columns.get(i).valueOf(source);
+        }
+        return row;
+    }
+
+    /** Every column by name, jsonb ones as text (what the reader parses), for {@code SELECT … FROM} this table. */
+    String selectList() {
+        return columns.stream().map(c -> c.type() == Column.Type.JSONB ? c.name() + "::text AS " + c.name() : c.name())
+                .collect(Collectors.joining(", "));
     }
 
     String upsertSql() {
-        List<Column> cols = columns();
-        String names = cols.stream().map(Column::name).collect(Collectors.joining(", "));
-        String markers = cols.stream().map(c -> c.type().marker()).collect(Collectors.joining(", "));
-        String conflict = keys.stream().map(Column::name).collect(Collectors.joining(", "));
+        String names = names(columns, "");
+        String markers = columns.stream().map(c -> c.type().marker()).collect(Collectors.joining(", "));
+        return "INSERT INTO " + name + " AS t (app_pk, " + names + ") VALUES (?, " + markers + ")" + onConflict();
+    }
+
+    /** The upsert's conflict rule: update on the natural key, and only when some value differs. */
+    private String onConflict() {
         String set = values.stream().map(c -> c.name() + " = EXCLUDED." + c.name()).collect(Collectors.joining(", "));
-        String mine = values.stream().map(c -> "t." + c.name()).collect(Collectors.joining(", "));
-        String theirs = values.stream().map(c -> "EXCLUDED." + c.name()).collect(Collectors.joining(", "));
-        return "INSERT INTO " + name + " AS t (app_pk, " + names + ") VALUES (?, " + markers + ")"
-                + " ON CONFLICT (app_pk, " + conflict + ") DO UPDATE SET " + set
-                + " WHERE (" + mine + ") IS DISTINCT FROM (" + theirs + ")";
+        return " ON CONFLICT (app_pk, " + names(keys, "") + ") DO UPDATE SET " + set
+                + " WHERE (" + names(values, "t.") + ") IS DISTINCT FROM (" + names(values, "EXCLUDED.") + ")";
+    }
+
+    private static String names(List<? extends Column<?>> cols, String prefix) {
+        return cols.stream().map(c -> prefix + c.name()).collect(Collectors.joining(", "));
     }
 
     /** Session-private staging table of the COPY path: the child's columns without app_pk, dropped at commit. */
@@ -52,33 +81,24 @@ final class Table {
 
     String createStagingSql() {
         return "CREATE TEMP TABLE " + stagingName() + " ("
-                + columns().stream().map(c -> c.name() + " " + c.type().sqlType()).collect(Collectors.joining(", "))
+                + columns.stream().map(c -> c.name() + " " + c.type().sqlType()).collect(Collectors.joining(", "))
                 + ") ON COMMIT DROP";
     }
 
     String copySql() {
-        return "COPY " + stagingName() + " ("
-                + columns().stream().map(Column::name).collect(Collectors.joining(", ")) + ") FROM STDIN";
+        return "COPY " + stagingName() + " (" + names(columns, "") + ") FROM STDIN";
     }
 
     /** COPY straight into the child table (brand-new application: nothing to conflict with). */
     String copyIntoSql() {
-        return "COPY " + name + " (app_pk, "
-                + columns().stream().map(Column::name).collect(Collectors.joining(", ")) + ") FROM STDIN";
+        return "COPY " + name + " (app_pk, " + names(columns, "") + ") FROM STDIN";
     }
 
     /** {@link #upsertSql()} for all staged rows at once: one statement, one plan, same conflict rule. */
     String upsertFromStagingSql() {
-        List<Column> cols = columns();
-        String names = cols.stream().map(Column::name).collect(Collectors.joining(", "));
-        String conflict = keys.stream().map(Column::name).collect(Collectors.joining(", "));
-        String set = values.stream().map(c -> c.name() + " = EXCLUDED." + c.name()).collect(Collectors.joining(", "));
-        String mine = values.stream().map(c -> "t." + c.name()).collect(Collectors.joining(", "));
-        String theirs = values.stream().map(c -> "EXCLUDED." + c.name()).collect(Collectors.joining(", "));
+        String names = names(columns, "");
         return "INSERT INTO " + name + " AS t (app_pk, " + names + ") SELECT CAST(? AS bigint), " + names
-                + " FROM " + stagingName()
-                + " ON CONFLICT (app_pk, " + conflict + ") DO UPDATE SET " + set
-                + " WHERE (" + mine + ") IS DISTINCT FROM (" + theirs + ")";
+                + " FROM " + stagingName() + onConflict();
     }
 
     /**
@@ -87,27 +107,73 @@ final class Table {
      * choose a nested loop over a sequential scan of the staging table: 100 000² comparisons.)
      */
     String indexStagingSql() {
-        return "CREATE INDEX ON " + stagingName() + " ("
-                + keys.stream().map(Column::name).collect(Collectors.joining(", ")) + ")";
+        return "CREATE INDEX ON " + stagingName() + " (" + names(keys, "") + ")";
     }
 
     /** {@link #deleteStaleSql()} against the staged rows instead of key arrays. */
     String deleteStaleFromStagingSql() {
-        String match = keys.stream().map(c -> "t." + c.name() + " = k." + c.name()).collect(Collectors.joining(" AND "));
         return "DELETE FROM " + name + " t WHERE t.app_pk = ? AND NOT EXISTS (SELECT 1 FROM " + stagingName()
-                + " k WHERE " + match + ")";
+                + " k WHERE " + keyMatch() + ")";
     }
 
     String deleteStaleSql() {
         String arrays = keys.stream().map(c -> "CAST(? AS " + c.type().arrayType() + ")").collect(Collectors.joining(", "));
-        String aliases = keys.stream().map(Column::name).collect(Collectors.joining(", "));
-        String match = keys.stream().map(c -> "t." + c.name() + " = k." + c.name()).collect(Collectors.joining(" AND "));
         return "DELETE FROM " + name + " t WHERE t.app_pk = ? AND NOT EXISTS (SELECT 1 FROM unnest(" + arrays
-                + ") AS k(" + aliases + ") WHERE " + match + ")";
+                + ") AS k(" + names(keys, "") + ") WHERE " + keyMatch() + ")";
+    }
+
+    private String keyMatch() {
+        return keys.stream().map(c -> "t." + c.name() + " = k." + c.name()).collect(Collectors.joining(" AND "));
     }
 
     @Override
     public String toString() {
-        return name + Stream.concat(keys.stream(), values.stream()).map(Column::name).toList();
+        return name + columns.stream().map(Column::name).toList();
+    }
+
+    /**
+     * Declares a table column by column. A group of columns whose values all come from one part of the row source
+     * (e.g. the {@code StageSummary} of a stage row) is declared over that part, so each getter is a plain accessor.
+     */
+    static final class Builder<R> {
+        private final String name;
+        private final List<Column<R>> keys = new ArrayList<>();
+        private final List<Column<R>> values = new ArrayList<>();
+
+        private Builder(String name) {
+            this.name = name;
+        }
+
+        @SafeVarargs
+        final Builder<R> keys(Column<R>... cols) {
+            keys.addAll(List.of(cols));
+            return this;
+        }
+
+        @SafeVarargs
+        final <T> Builder<R> keys(Function<? super R, ? extends T> part, Column<T>... cols) {
+            for (Column<T> c : cols) {
+                keys.add(c.on(part));
+            }
+            return this;
+        }
+
+        @SafeVarargs
+        final Builder<R> values(Column<R>... cols) {
+            values.addAll(List.of(cols));
+            return this;
+        }
+
+        @SafeVarargs
+        final <T> Builder<R> values(Function<? super R, ? extends T> part, Column<T>... cols) {
+            for (Column<T> c : cols) {
+                values.add(c.on(part));
+            }
+            return this;
+        }
+
+        Table<R> build() {
+            return new Table<>(name, keys, values);
+        }
     }
 }

@@ -1,6 +1,19 @@
 package io.sparkscope.store;
 
+import io.sparkscope.core.event.TaskMetric;
+import io.sparkscope.core.heuristics.Finding;
+import io.sparkscope.core.model.DistributionMetric;
+import io.sparkscope.core.model.ExecutorSummary;
+import io.sparkscope.core.model.JobSummary;
+import io.sparkscope.core.model.SqlExecutionSummary;
+import io.sparkscope.core.model.StageSummary;
+import io.sparkscope.core.model.StageTotals;
+import io.sparkscope.core.model.TaskDistributions;
+import io.sparkscope.core.model.TaskRecord;
+import io.sparkscope.core.model.TaskTimeSums;
+
 import java.util.List;
+import java.util.function.Function;
 
 import static io.sparkscope.store.Column.bigint;
 import static io.sparkscope.store.Column.bool;
@@ -11,70 +24,229 @@ import static io.sparkscope.store.Column.jsonb;
 import static io.sparkscope.store.Column.text;
 import static io.sparkscope.store.Column.textArray;
 
-/** The child tables of V1__schema.sql (and columns added by later versions) as the writer sees them. Order of {@link #ALL} = parents before children. */
+/**
+ * The child tables of the schema as the writer sees them: every column once, with the model value it holds. Adding
+ * a column is one line here plus the migration that creates it ({@code ColumnSchemaTest} fails when they disagree).
+ * Order of {@link #ALL} = parents before children.
+ */
 final class Tables {
-    static final Table CONFIGURATION = new Table("configuration",
-            List.of(text("scope"), text("key")),
-            List.of(text("value")));
+    /** One configuration entry of one scope (spark, jvm, system, hadoop). */
+    record ConfigEntry(String scope, String key, String value) {
+    }
 
-    static final Table EXECUTOR = new Table("executor",
-            List.of(text("executor_id")),
-            List.of(integer("ord"), text("host"), integer("total_cores"), bigint("add_time"), bigint("remove_time"),
-                    text("remove_reason"), bigint("max_memory"), integer("completed_tasks"), integer("failed_tasks"),
-                    integer("killed_tasks"), bigint("total_duration_ms"), bigint("total_run_time_ms"),
-                    bigint("total_cpu_time_ns"), bigint("total_gc_time_ms"), bigint("input_bytes"),
-                    bigint("shuffle_read_bytes"), bigint("shuffle_write_bytes"), bigint("memory_bytes_spilled"),
-                    bigint("disk_bytes_spilled"), jsonb("peak_metrics")));
+    /** A model record with its position in the snapshot's list, so a read returns the list in the same order. */
+    record Ordered<T>(T value, int ord) {
+    }
 
-    static final Table JOB = new Table("job",
-            List.of(integer("job_id")),
-            List.of(integer("ord"), text("name"), text("description"), text("job_group"), bigint("submission_time"),
-                    bigint("completion_time"), bigint("duration_ms"), text("status"), text("failure_reason"),
-                    intArray("stage_ids"), bigint("sql_execution_id"), integer("num_tasks"),
-                    integer("num_completed_tasks"), integer("num_failed_tasks"), integer("num_killed_tasks"),
-                    integer("num_skipped_stages")));
+    /** A stage attempt with its position and the digest of its kept tasks ({@link TaskDigest}). */
+    record StageAttemptRow(StageSummary stage, int ord, Long tasksDigest) {
+    }
 
-    static final Table STAGE = new Table("stage_attempt",
-            List.of(integer("stage_id"), integer("attempt_id")),
-            List.of(integer("ord"), text("name"), text("details"), text("status"), integer("num_tasks"),
-                    integer("num_active_tasks"), integer("num_complete_tasks"), integer("num_failed_tasks"),
-                    integer("num_killed_tasks"), integer("num_completed_indices"), bigint("submission_time"),
-                    bigint("completion_time"), bigint("first_task_launched_time"), bigint("last_task_finished_time"),
-                    bigint("duration_ms"), text("failure_reason"), intArray("parent_ids"), intArray("job_ids"),
-                    bigint("executor_run_time_ms"), bigint("executor_cpu_time_ns"), bigint("jvm_gc_time_ms"),
-                    bigint("memory_bytes_spilled"), bigint("disk_bytes_spilled"), bigint("shuffle_read_bytes"),
-                    bigint("shuffle_write_bytes"), bigint("input_bytes"), bigint("output_bytes"), jsonb("totals"),
-                    jsonb("end_reasons"), bigint("summary_task_count"), float8Array("summary_quantiles"),
+    /** One metric's values at the stage's quantiles. */
+    record StatisticsRow(StageSummary stage, DistributionMetric metric, double[] values) {
+    }
+
+    /** A kept task with its stage attempt and its position in the stage's kept tasks. */
+    record TaskRow(StageSummary stage, TaskRecord task, int ord) {
+    }
+
+    static final Table<ConfigEntry> CONFIGURATION = Table.<ConfigEntry>named("configuration")
+            .keys(text("scope", ConfigEntry::scope), text("key", ConfigEntry::key))
+            .values(text("value", ConfigEntry::value))
+            .build();
+
+    static final Table<Ordered<ExecutorSummary>> EXECUTOR = Table.<Ordered<ExecutorSummary>>named("executor")
+            .keys(Ordered::value, text("executor_id", ExecutorSummary::executorId))
+            .values(integer("ord", Ordered::ord))
+            .values(Ordered::value,
+                    text("host", ExecutorSummary::host),
+                    integer("total_cores", ExecutorSummary::totalCores),
+                    bigint("add_time", ExecutorSummary::addTime),
+                    bigint("remove_time", ExecutorSummary::removeTime),
+                    text("remove_reason", ExecutorSummary::removeReason),
+                    bigint("max_memory", ExecutorSummary::maxMemory),
+                    integer("completed_tasks", ExecutorSummary::completedTasks),
+                    integer("failed_tasks", ExecutorSummary::failedTasks),
+                    integer("killed_tasks", ExecutorSummary::killedTasks),
+                    bigint("total_duration_ms", ExecutorSummary::totalDuration),
+                    bigint("total_run_time_ms", ExecutorSummary::totalRunTime),
+                    bigint("total_cpu_time_ns", ExecutorSummary::totalCpuTimeNs),
+                    bigint("total_gc_time_ms", ExecutorSummary::totalGcTime),
+                    bigint("input_bytes", ExecutorSummary::inputBytes),
+                    bigint("shuffle_read_bytes", ExecutorSummary::shuffleReadBytes),
+                    bigint("shuffle_write_bytes", ExecutorSummary::shuffleWriteBytes),
+                    bigint("memory_bytes_spilled", ExecutorSummary::memoryBytesSpilled),
+                    bigint("disk_bytes_spilled", ExecutorSummary::diskBytesSpilled),
+                    jsonb("peak_metrics", e -> Json.write(e.peakMetrics())),
+                    // V14
+                    text("host_port", ExecutorSummary::hostPort),
+                    bool("added", ExecutorSummary::added),
+                    integer("total_tasks", ExecutorSummary::totalTasks),
+                    integer("active_tasks", ExecutorSummary::activeTasks),
+                    bigint("max_on_heap_memory", ExecutorSummary::maxOnHeapMemory),
+                    bigint("max_off_heap_memory", ExecutorSummary::maxOffHeapMemory))
+            .build();
+
+    static final Table<Ordered<JobSummary>> JOB = Table.<Ordered<JobSummary>>named("job")
+            .keys(Ordered::value, integer("job_id", JobSummary::jobId))
+            .values(integer("ord", Ordered::ord))
+            .values(Ordered::value,
+                    text("name", JobSummary::name),
+                    text("description", JobSummary::description),
+                    text("job_group", JobSummary::jobGroup),
+                    bigint("submission_time", JobSummary::submissionTime),
+                    bigint("completion_time", JobSummary::completionTime),
+                    bigint("duration_ms", JobSummary::durationMs),
+                    text("status", j -> j.status().name()),
+                    text("failure_reason", JobSummary::failureReason),
+                    intArray("stage_ids", JobSummary::stageIds),
+                    bigint("sql_execution_id", JobSummary::sqlExecutionId),
+                    integer("num_tasks", JobSummary::numTasks),
+                    integer("num_completed_tasks", JobSummary::numCompletedTasks),
+                    integer("num_failed_tasks", JobSummary::numFailedTasks),
+                    integer("num_killed_tasks", JobSummary::numKilledTasks),
+                    integer("num_skipped_stages", JobSummary::numSkippedStages),
+                    // V14
+                    integer("num_active_tasks", JobSummary::numActiveTasks),
+                    integer("num_completed_indices", JobSummary::numCompletedIndices),
+                    integer("num_skipped_tasks", JobSummary::numSkippedTasks),
+                    integer("num_active_stages", JobSummary::numActiveStages),
+                    integer("num_completed_stages", JobSummary::numCompletedStages),
+                    integer("num_failed_stages", JobSummary::numFailedStages),
+                    jsonb("killed_tasks_summary", j -> Json.write(j.killedTasksSummary())),
+                    textArray("job_tags", JobSummary::jobTags))
+            .build();
+
+    static final Table<StageAttemptRow> STAGE = Table.<StageAttemptRow>named("stage_attempt")
+            .keys(StageAttemptRow::stage,
+                    integer("stage_id", StageSummary::stageId),
+                    integer("attempt_id", StageSummary::attemptId))
+            .values(integer("ord", StageAttemptRow::ord))
+            .values(StageAttemptRow::stage,
+                    text("name", StageSummary::name),
+                    text("details", StageSummary::details),
+                    text("status", s -> s.status().name()),
+                    integer("num_tasks", StageSummary::numTasks),
+                    integer("num_active_tasks", StageSummary::numActiveTasks),
+                    integer("num_complete_tasks", StageSummary::numCompleteTasks),
+                    integer("num_failed_tasks", StageSummary::numFailedTasks),
+                    integer("num_killed_tasks", StageSummary::numKilledTasks),
+                    integer("num_completed_indices", StageSummary::numCompletedIndices),
+                    bigint("submission_time", StageSummary::submissionTime),
+                    bigint("completion_time", StageSummary::completionTime),
+                    bigint("first_task_launched_time", StageSummary::firstTaskLaunchedTime),
+                    bigint("last_task_finished_time", StageSummary::lastTaskFinishedTime),
+                    bigint("duration_ms", StageSummary::durationMs),
+                    text("failure_reason", StageSummary::failureReason),
+                    intArray("parent_ids", StageSummary::parentIds),
+                    intArray("job_ids", StageSummary::jobIds),
+                    // Totals the stage table sorts on, copied out of the totals column for indexing and plain SQL.
+                    bigint("executor_run_time_ms", s -> totals(s).get(TaskMetric.EXECUTOR_RUN_TIME)),
+                    bigint("executor_cpu_time_ns", s -> totals(s).get(TaskMetric.EXECUTOR_CPU_TIME)),
+                    bigint("jvm_gc_time_ms", s -> totals(s).get(TaskMetric.JVM_GC_TIME)),
+                    bigint("memory_bytes_spilled", s -> totals(s).get(TaskMetric.MEMORY_BYTES_SPILLED)),
+                    bigint("disk_bytes_spilled", s -> totals(s).get(TaskMetric.DISK_BYTES_SPILLED)),
+                    bigint("shuffle_read_bytes", s -> totals(s).shuffleReadBytes()),
+                    bigint("shuffle_write_bytes", s -> totals(s).get(TaskMetric.SHUFFLE_BYTES_WRITTEN)),
+                    bigint("input_bytes", s -> totals(s).get(TaskMetric.INPUT_BYTES)),
+                    bigint("output_bytes", s -> totals(s).get(TaskMetric.OUTPUT_BYTES)),
+                    jsonb("totals", s -> Json.totals(totals(s))),
+                    jsonb("end_reasons", s -> Json.write(s.endReasons())),
+                    bigint("summary_task_count", s -> summary(s, TaskDistributions::count)),
+                    float8Array("summary_quantiles", s -> summary(s, TaskDistributions::quantiles)),
                     // V4
-                    text("task_detail"), bigint("tasks_digest"), bigint("task_duration_ms"),
-                    bigint("scheduler_delay_ms"), bigint("getting_result_ms")));
+                    text("task_detail", s -> s.taskDetail().name()),
+                    bigint("task_duration_ms", s -> times(s, TaskTimeSums::durationMs)),
+                    bigint("scheduler_delay_ms", s -> times(s, TaskTimeSums::schedulerDelayMs)),
+                    bigint("getting_result_ms", s -> times(s, TaskTimeSums::gettingResultMs)),
+                    // V14
+                    integer("kept_tasks", s -> s.keptTasks().size()))
+            .values(bigint("tasks_digest", StageAttemptRow::tasksDigest))
+            .build();
 
-    static final Table STAGE_STATISTICS = new Table("stage_statistics",
-            List.of(integer("stage_id"), integer("stage_attempt_id"), text("metric")),
-            List.of(float8Array("vals")));
+    static final Table<StatisticsRow> STAGE_STATISTICS = Table.<StatisticsRow>named("stage_statistics")
+            .keys(StatisticsRow::stage,
+                    integer("stage_id", StageSummary::stageId),
+                    integer("stage_attempt_id", StageSummary::attemptId))
+            .keys(text("metric", r -> r.metric().path))
+            .values(float8Array("vals", StatisticsRow::values))
+            .build();
 
-    static final Table TASK = new Table("task",
-            List.of(integer("stage_id"), integer("stage_attempt_id"), bigint("task_id")),
-            List.of(integer("ord"), integer("task_index"), integer("attempt"), integer("partition_id"),
-                    text("executor_id"), text("host"), text("locality"), bool("speculative"), bigint("launch_time"),
-                    bigint("finish_time"), bigint("getting_result_time"), bigint("duration_ms"), text("status"),
-                    text("end_reason"), text("error_message"), jsonb("metrics")));
+    static final Table<TaskRow> TASK = Table.<TaskRow>named("task")
+            .keys(TaskRow::stage,
+                    integer("stage_id", StageSummary::stageId),
+                    integer("stage_attempt_id", StageSummary::attemptId))
+            .keys(TaskRow::task, bigint("task_id", TaskRecord::taskId))
+            .values(integer("ord", TaskRow::ord))
+            .values(TaskRow::task,
+                    integer("task_index", TaskRecord::index),
+                    integer("attempt", TaskRecord::attempt),
+                    integer("partition_id", TaskRecord::partitionId),
+                    text("executor_id", TaskRecord::executorId),
+                    text("host", TaskRecord::host),
+                    text("locality", TaskRecord::locality),
+                    bool("speculative", TaskRecord::speculative),
+                    bigint("launch_time", TaskRecord::launchTime),
+                    bigint("finish_time", TaskRecord::finishTime),
+                    bigint("getting_result_time", TaskRecord::gettingResultTime),
+                    bigint("duration_ms", TaskRecord::durationMs),
+                    text("status", TaskRecord::status),
+                    text("end_reason", TaskRecord::endReason),
+                    text("error_message", TaskRecord::errorMessage),
+                    jsonb("metrics", t -> Json.sparseMetrics(t.metrics())),
+                    // V14
+                    text("error_detail", TaskRecord::errorDetail),
+                    bigint("executor_run_time_ms", t -> t.metrics() == null ? null
+                            : t.metrics().get(TaskMetric.EXECUTOR_RUN_TIME)))
+            .build();
 
-    static final Table SQL_EXECUTION = new Table("sql_execution",
-            List.of(bigint("execution_id")),
-            List.of(integer("ord"), text("description"), bigint("start_time"), bigint("end_time"),
-                    text("error_message"), text("physical_plan_description"), jsonb("plan"), intArray("job_ids"),
-                    jsonb("metric_values")));
+    static final Table<Ordered<SqlExecutionSummary>> SQL_EXECUTION =
+            Table.<Ordered<SqlExecutionSummary>>named("sql_execution")
+                    .keys(Ordered::value, bigint("execution_id", SqlExecutionSummary::executionId))
+                    .values(integer("ord", Ordered::ord))
+                    .values(Ordered::value,
+                            text("description", SqlExecutionSummary::description),
+                            bigint("start_time", SqlExecutionSummary::startTime),
+                            bigint("end_time", SqlExecutionSummary::endTime),
+                            text("error_message", SqlExecutionSummary::errorMessage),
+                            text("physical_plan_description", SqlExecutionSummary::physicalPlanDescription),
+                            jsonb("plan", q -> Json.plan(q.plan())),
+                            intArray("job_ids", SqlExecutionSummary::jobIds),
+                            jsonb("metric_values", q -> Json.write(q.metricValues())))
+                    .build();
 
-    static final Table FINDING = new Table("finding",
-            List.of(text("finding_id")),
-            List.of(integer("ord"), text("heuristic"), text("severity"), text("title"), text("message"),
-                    text("recommendation"), textArray("stage_ids"), textArray("executor_ids"), textArray("config_keys"),
-                    jsonb("details")));
+    static final Table<Ordered<Finding>> FINDING = Table.<Ordered<Finding>>named("finding")
+            .keys(Ordered::value, text("finding_id", Finding::id))
+            .values(integer("ord", Ordered::ord))
+            .values(Ordered::value,
+                    text("heuristic", Finding::heuristic),
+                    text("severity", f -> f.severity().name()),
+                    text("title", Finding::title),
+                    text("message", Finding::message),
+                    text("recommendation", Finding::recommendation),
+                    textArray("stage_ids", Finding::stageIds),
+                    textArray("executor_ids", Finding::executorIds),
+                    textArray("config_keys", Finding::configKeys),
+                    jsonb("details", f -> Json.details(f.details())))
+            .build();
 
-    static final List<Table> ALL = List.of(CONFIGURATION, EXECUTOR, JOB, STAGE, STAGE_STATISTICS, TASK, SQL_EXECUTION,
-            FINDING);
+    static final List<Table<?>> ALL = List.of(CONFIGURATION, EXECUTOR, JOB, STAGE, STAGE_STATISTICS, TASK,
+            SQL_EXECUTION, FINDING);
 
     private Tables() {
+    }
+
+    private static StageTotals totals(StageSummary s) {
+        return s.totals() == null ? StageTotals.zero() : s.totals();
+    }
+
+    /** A value of the stage's task-metric distributions; null when no task succeeded (no distribution). */
+    private static <T> T summary(StageSummary s, Function<TaskDistributions, T> part) {
+        return s.taskSummary() == null ? null : part.apply(s.taskSummary());
+    }
+
+    /** A task-time sum; null for a stage recorded without them. */
+    private static Long times(StageSummary s, Function<TaskTimeSums, Long> part) {
+        return s.taskTimes() == null ? null : part.apply(s.taskTimes());
     }
 }

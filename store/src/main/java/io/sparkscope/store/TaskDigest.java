@@ -19,7 +19,7 @@ import java.util.List;
  */
 final class TaskDigest {
     /** Bump when {@code Tables.TASK}'s columns or their encoding change. */
-    static final long FORMAT = 1;
+    static final long FORMAT = 2;
     private static final long PRIME = 0x100000001b3L;
 
     private TaskDigest() {
@@ -43,6 +43,7 @@ final class TaskDigest {
             h = mix(h, t.status());
             h = mix(h, t.endReason());
             h = mix(h, t.errorMessage());
+            h = mix(h, t.errorDetail());
             TaskMetrics m = t.metrics();
             if (m == null) {
                 h = mix(h, -1);

@@ -1,5 +1,7 @@
 package io.sparkscope.store;
 
+import io.sparkscope.core.heuristics.Finding;
+import io.sparkscope.core.heuristics.Severity;
 import io.sparkscope.core.model.AppConfig;
 import io.sparkscope.core.model.AppSnapshot;
 import io.sparkscope.core.model.StageSummary;
@@ -12,6 +14,7 @@ import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.Statement;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -76,10 +79,13 @@ class CopyPathTest {
                 base.driverMaxMemory(), base.eventCount() + variant, base.unknownEventTypes());
     }
 
-    static List<StoredFinding> nastyFindings() {
-        return List.of(new StoredFinding("nasty:" + NASTY.get(0), "nasty", "HIGH", NASTY.get(1), NASTY.get(2),
-                NASTY.get(3), NASTY, List.of("", "NULL", "\\", "\"", "{}", "a,b", "🚀"), List.of(),
-                "{\"k\": \"tab\\there \\\\ \\\" \\u00e9\", \"n\": [1, 2.5, null]}"));
+    static List<Finding> nastyFindings() {
+        Map<String, Object> details = new LinkedHashMap<>();
+        details.put("k", "tab\there \\ \" \u00e9");
+        details.put("n", Arrays.asList(1, 2.5, null));
+        details.put("\\N", NASTY);
+        return List.of(new Finding("nasty:" + NASTY.get(0), "nasty", Severity.HIGH, NASTY.get(1), NASTY.get(2),
+                NASTY.get(3), NASTY, List.of("", "NULL", "\\", "\"", "{}", "a,b", "🚀"), List.of(), details));
     }
 
     @Test

@@ -1,5 +1,7 @@
 package io.sparkscope.store;
 
+import io.sparkscope.core.heuristics.Finding;
+import io.sparkscope.core.heuristics.Severity;
 import io.sparkscope.core.model.AppSnapshot;
 import org.flywaydb.core.Flyway;
 import org.junit.jupiter.api.Test;
@@ -24,16 +26,16 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /** Schema V5: application.completed_at (trigger) and the notification claims behind {@code serve --webhook-url}. */
 class NotificationsTest {
     private static final String URL = "https://hooks.example.com/services/T000/B000/s3cret";
-    private static final StoredFinding HIGH = new StoredFinding("fail:job", "JobFailure", "HIGH", "A job failed",
+    private static final Finding HIGH = new Finding("fail:job", "JobFailure", Severity.HIGH, "A job failed",
             "job 3 failed", null, List.of(), List.of(), List.of(), null);
-    private static final StoredFinding LOW = new StoredFinding("gc:app", "ExecutorGc", "LOW", "GC", "12 %", null,
+    private static final Finding LOW = new Finding("gc:app", "ExecutorGc", Severity.LOW, "GC", "12 %", null,
             List.of(), List.of(), List.of(), null);
-    private static final StoredFinding REGRESSION = new StoredFinding("regression", "Regression", "LOW",
+    private static final Finding REGRESSION = new Finding("regression", "Regression", Severity.LOW,
             "Slower than its previous runs", "1.6× the median", null, List.of(), List.of(), List.of(), null);
 
     private final SnapshotWriter writer = new SnapshotWriter();
 
-    private void write(DataSource ds, String appId, boolean complete, StoredFinding... findings) throws Exception {
+    private void write(DataSource ds, String appId, boolean complete, Finding... findings) throws Exception {
         writer.overwrite(ds, Snapshots.rich(appId, null, complete), List.of(findings));
     }
 
@@ -82,7 +84,7 @@ class NotificationsTest {
         List<Notifications.Due> claimed = a.claimNew(since, Duration.ZERO, 100);
         assertEquals(Set.of("app-high", "app-regression"), ids(claimed));
         Notifications.Due high = claimed.stream().filter(d -> d.appId().equals("app-high")).findFirst().orElseThrow();
-        assertEquals(List.of("JobFailure", "ExecutorGc"), high.findings().stream().map(StoredFinding::heuristic).toList());
+        assertEquals(List.of("JobFailure", "ExecutorGc"), high.findings().stream().map(Finding::heuristic).toList());
         assertTrue(high.complete());
         assertEquals(1, high.rounds());
 

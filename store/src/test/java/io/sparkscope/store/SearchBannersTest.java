@@ -1,9 +1,11 @@
 package io.sparkscope.store;
 
+import io.sparkscope.core.heuristics.Finding;
 import io.sparkscope.core.model.AppSnapshot;
 import io.sparkscope.store.query.AppFilter;
 import io.sparkscope.store.query.AppListRow;
 import io.sparkscope.store.query.AppSearchQuery;
+import org.flywaydb.core.Flyway;
 import org.junit.jupiter.api.Test;
 
 import javax.sql.DataSource;
@@ -22,11 +24,11 @@ class SearchBannersTest {
         List<AppListRow> rows = new AppSearchQuery(ds).search(AppFilter.all(NOW)).rows();
         assertEquals(1, rows.size());
         return rows.get(0).findings().stream()
-                .map(f -> List.of(f.id(), f.heuristic(), f.severity(), f.title(), f.message())).toList();
+                .map(f -> List.of(f.id(), f.heuristic(), f.severity().name(), f.title(), f.message())).toList();
     }
 
-    private static List<List<String>> expected(List<StoredFinding> fs) {
-        return fs.stream().map(f -> List.of(f.id(), f.heuristic(), f.severity(), f.title(), f.message())).toList();
+    private static List<List<String>> expected(List<Finding> fs) {
+        return fs.stream().map(f -> List.of(f.id(), f.heuristic(), f.severity().name(), f.title(), f.message())).toList();
     }
 
     @Test
@@ -34,11 +36,11 @@ class SearchBannersTest {
         DataSource ds = TestDb.newDatabase();
         SchemaManager.migrate(ds);
         AppSnapshot app = Snapshots.rich("app-banners", null, true);
-        List<StoredFinding> two = Snapshots.findings();
+        List<Finding> two = Snapshots.findings();
         new SnapshotWriter().write(ds, app, two);
         assertEquals(expected(two), banners(ds), "in finding order, with messages");
 
-        List<StoredFinding> one = List.of(two.get(1));
+        List<Finding> one = List.of(two.get(1));
         new SnapshotWriter().overwrite(ds, app, one); // e.g. reanalyze with other thresholds
         assertEquals(expected(one), banners(ds));
 
@@ -50,13 +52,33 @@ class SearchBannersTest {
     @Test
     void theMigrationFillsBannersOfApplicationsStoredBeforeIt() throws Exception {
         DataSource ds = TestDb.newDatabase();
-        SchemaManager.migrate(ds);
-        List<StoredFinding> two = Snapshots.findings();
-        new SnapshotWriter().write(ds, Snapshots.rich("app-old", null, true), two);
-        // Turn the database back into one written before V7: no column, no V7 in Flyway's history.
+        // A database as Sparkscope left it before V7: migrated to V6, an application with two findings in it.
+        Flyway.configure().dataSource(ds).locations(SchemaManager.LOCATION).table(SchemaManager.HISTORY_TABLE)
+                .target("6").load().migrate();
+        List<Finding> two = Snapshots.findings();
         try (Connection c = ds.getConnection(); Statement st = c.createStatement()) {
-            st.execute("ALTER TABLE application DROP COLUMN banners");
-            st.execute("DELETE FROM " + SchemaManager.HISTORY_TABLE + " WHERE version = '7'");
+            st.execute("INSERT INTO application (app_id, start_time, end_time, last_event_time, duration_ms, status,"
+                    + " complete, num_jobs, num_failed_jobs, num_stages, num_failed_stages, num_tasks, num_failed_tasks,"
+                    + " num_executors, total_task_time_ms, total_run_time_ms, total_cpu_time_ns, total_gc_time_ms,"
+                    + " memory_bytes_spilled, disk_bytes_spilled, shuffle_read_bytes, shuffle_write_bytes, input_bytes,"
+                    + " output_bytes, driver_gc_time_ms, driver_max_memory, event_count, num_findings, worst_severity)"
+                    + " VALUES ('app-old', 1, 2, 2, 1, 'COMPLETE', true, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,"
+                    + " 0, -1, -1, 3, 2, 'HIGH')");
+        }
+        try (Connection c = ds.getConnection(); java.sql.PreparedStatement ps = c.prepareStatement(
+                "INSERT INTO finding (app_pk, finding_id, ord, heuristic, severity, title, message, recommendation,"
+                        + " stage_ids, executor_ids, config_keys) SELECT app_pk, ?, ?, ?, ?, ?, ?, '', '{}', '{}', '{}'"
+                        + " FROM application WHERE app_id = 'app-old'")) {
+            for (int i = 0; i < two.size(); i++) {
+                Finding f = two.get(i);
+                ps.setString(1, f.id());
+                ps.setInt(2, i);
+                ps.setString(3, f.heuristic());
+                ps.setString(4, f.severity().name());
+                ps.setString(5, f.title());
+                ps.setString(6, f.message());
+                ps.executeUpdate();
+            }
         }
         assertTrue(SchemaManager.migrate(ds).usable());
         assertEquals(expected(two), banners(ds), "V7 copied the existing findings, in order");

@@ -4,6 +4,8 @@ import io.sparkscope.core.event.SparkEvent.PlanMetric;
 import io.sparkscope.core.event.SparkEvent.PlanNode;
 import io.sparkscope.core.event.TaskMetric;
 import io.sparkscope.core.event.TaskMetrics;
+import io.sparkscope.core.heuristics.Finding;
+import io.sparkscope.core.heuristics.Severity;
 import io.sparkscope.core.model.AppConfig;
 import io.sparkscope.core.model.AppSnapshot;
 import io.sparkscope.core.model.DistributionMetric;
@@ -152,12 +154,17 @@ final class Snapshots {
         return new TaskDistributions(count, q, v);
     }
 
-    static List<StoredFinding> findings() {
+    static List<Finding> findings() {
+        Map<String, Object> details = new LinkedHashMap<>();
+        details.put("ratio", 10.5);
+        details.put("median", 1200);
+        details.put("note", "it's \"x\"");
+        details.put("per stage", Map.of("1.1", List.of(1, 2.5, 3_000_000_000L)));
         return List.of(
-                new StoredFinding("skew:1.1", "skew", "HIGH", "Skewed stage 1", "max task 10× median",
+                new Finding("skew:1.1", "skew", Severity.HIGH, "Skewed stage 1", "max task 10× median",
                         "Repartition or salt the key", List.of("1.1"), List.of("1"), List.of("spark.sql.shuffle.partitions"),
-                        "{\"ratio\": 10.5, \"median\": 1200, \"note\": \"it's \\\"x\\\"\"}"),
-                new StoredFinding("gc:app", "gc", "LOW", "GC pressure", "GC is 12% of task time",
+                        details),
+                new Finding("gc:app", "gc", Severity.LOW, "GC pressure", "GC is 12% of task time",
                         "Raise spark.executor.memory", List.of(), List.of("1"), List.of("spark.executor.memory"), null));
     }
 

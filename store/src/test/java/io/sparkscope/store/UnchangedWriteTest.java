@@ -35,7 +35,7 @@ class UnchangedWriteTest {
             assertEquals(WriteResult.Outcome.UNCHANGED, writer.overwrite(ds, s, Snapshots.findings()).outcome());
 
             // one finding fewer: a deleted row and new application aggregates
-            List<StoredFinding> fewer = new ArrayList<>(Snapshots.findings());
+            List<io.sparkscope.core.heuristics.Finding> fewer = new ArrayList<>(Snapshots.findings());
             fewer.remove(fewer.size() - 1);
             assertEquals(WriteResult.Outcome.WRITTEN, writer.write(ds, s, fewer).outcome());
             assertEquals(WriteResult.Outcome.UNCHANGED, writer.write(ds, s, fewer).outcome());
@@ -64,7 +64,7 @@ class UnchangedWriteTest {
         SnapshotWriter writer = new SnapshotWriter();
         AppSnapshot a = Snapshots.rich("app-same-conn-a", null, true);
         AppSnapshot b = Snapshots.rich("app-same-conn-b", null, true);
-        List<StoredFinding> fewer = Snapshots.findings().subList(0, 1);
+        List<io.sparkscope.core.heuristics.Finding> fewer = Snapshots.findings().subList(0, 1);
         try (Connection c = ds.getConnection()) {
             writer.write(c, a, Snapshots.findings());
             writer.write(c, b, Snapshots.findings());

@@ -45,10 +45,10 @@ public final class WriteProfile {
     private static void batched(Connection c, AppSnapshot s) throws SQLException {
         c.setAutoCommit(false);
         long appPk = ApplicationRow.upsert(c, s, List.of(), OptionalLong.empty());
-        Map<Table, List<Object[]>> rows = SnapshotRows.of(s, List.of());
-        for (Map.Entry<Table, List<Object[]>> e : rows.entrySet()) {
+        Map<Table<?>, List<Object[]>> rows = SnapshotRows.of(s, List.of());
+        for (Map.Entry<Table<?>, List<Object[]>> e : rows.entrySet()) {
             long t0 = System.nanoTime();
-            List<Column> cols = e.getKey().columns();
+            List<? extends Column<?>> cols = e.getKey().columns();
             try (PreparedStatement ps = c.prepareStatement(e.getKey().upsertSql())) {
                 int n = 0;
                 for (Object[] row : e.getValue()) {
@@ -71,9 +71,9 @@ public final class WriteProfile {
         c.setAutoCommit(false);
         long appPk = ApplicationRow.upsert(c, s, List.of(), OptionalLong.empty());
         long t0 = System.nanoTime();
-        Map<Table, List<Object[]>> rows = SnapshotRows.of(s, List.of());
+        Map<Table<?>, List<Object[]>> rows = SnapshotRows.of(s, List.of());
         System.out.printf("flatten snapshot %8.0f ms%n", ms(t0));
-        for (Map.Entry<Table, List<Object[]>> e : rows.entrySet()) {
+        for (Map.Entry<Table<?>, List<Object[]>> e : rows.entrySet()) {
             t0 = System.nanoTime();
             if (!e.getValue().isEmpty()) {
                 SnapshotWriter.copyInto(c, appPk, e.getKey(), e.getValue());
@@ -88,14 +88,14 @@ public final class WriteProfile {
     private static void copy(Connection c, AppSnapshot s, boolean rewrite) throws SQLException {
         c.setAutoCommit(false);
         long appPk = ApplicationRow.upsert(c, s, List.of(), OptionalLong.empty());
-        Map<Table, List<Object[]>> rows = SnapshotRows.of(s, List.of());
-        for (Table t : List.of(Tables.STAGE_STATISTICS, Tables.TASK)) {
+        Map<Table<?>, List<Object[]>> rows = SnapshotRows.of(s, List.of());
+        for (Table<?> t : List.<Table<?>>of(Tables.STAGE_STATISTICS, Tables.TASK)) {
             long t0 = System.nanoTime();
             SnapshotWriter.copyToStaging(c, t, rows.get(t));
             System.out.printf("COPY %-13s %7d rows %8.0f ms%n", t.name, rows.get(t).size(), ms(t0));
         }
         if (rewrite) {
-            for (Table t : List.of(Tables.TASK, Tables.STAGE_STATISTICS)) {
+            for (Table<?> t : List.<Table<?>>of(Tables.TASK, Tables.STAGE_STATISTICS)) {
                 long t0 = System.nanoTime();
                 try (var st = c.createStatement()) {
                     st.execute(t.indexStagingSql());
@@ -104,8 +104,8 @@ public final class WriteProfile {
                 explain(c, t.deleteStaleFromStagingSql(), appPk);
             }
         }
-        for (Map.Entry<Table, List<Object[]>> e : rows.entrySet()) {
-            Table t = e.getKey();
+        for (Map.Entry<Table<?>, List<Object[]>> e : rows.entrySet()) {
+            Table<?> t = e.getKey();
             if (t == Tables.STAGE_STATISTICS || t == Tables.TASK) {
                 explain(c, t.upsertFromStagingSql(), appPk);
             } else if (!rewrite) {

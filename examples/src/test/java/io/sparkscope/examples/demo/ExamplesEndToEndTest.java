@@ -2,7 +2,8 @@ package io.sparkscope.examples.demo;
 
 import io.sparkscope.core.model.AppSnapshot;
 import io.sparkscope.store.SnapshotReader;
-import io.sparkscope.store.StoredFinding;
+import io.sparkscope.core.heuristics.Finding;
+import io.sparkscope.core.heuristics.Severity;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.api.function.Executable;
@@ -54,9 +55,9 @@ class ExamplesEndToEndTest {
             checks.add(expect(reader, apps, "tiny-tasks", "SmallTasks"));
             checks.add(expect(reader, apps, "serializer-java", "SerializerConfig"));
             checks.add(() -> {
-                List<StoredFinding> f = reader.findings(apps.get("clean"), null);
+                List<Finding> f = reader.findings(apps.get("clean"), null);
                 long durationMs = reader.read(apps.get("clean"), null).orElseThrow().durationMs();
-                List<StoredFinding> high = f.stream().filter(x -> x.severity().equals("HIGH")).toList();
+                List<Finding> high = f.stream().filter(x -> x.severity() == Severity.HIGH).toList();
                 // DriverTime judges applications of 60 s or more. The clean job takes about 10 s on two idle cores;
                 // on a machine so overloaded that Spark's start-up and query planning stretch it past a minute, the
                 // driver-only share really is that high and DriverTime rightly says so: say it, don't fail on it.
@@ -90,13 +91,13 @@ class ExamplesEndToEndTest {
 
     private static Executable expect(SnapshotReader reader, Map<String, String> apps, String app, String heuristic) {
         return () -> {
-            List<StoredFinding> f = reader.findings(apps.get(app), null);
+            List<Finding> f = reader.findings(apps.get(app), null);
             assertTrue(f.stream().anyMatch(x -> x.heuristic().equals(heuristic)),
                     app + " should have a " + heuristic + " finding; it has: " + describe(f));
         };
     }
 
-    private static String describe(List<StoredFinding> findings) {
+    private static String describe(List<Finding> findings) {
         return findings.stream().map(x -> x.severity() + " " + x.heuristic() + " (" + x.title() + ")").toList()
                 .toString();
     }

@@ -43,8 +43,18 @@ public sealed interface SparkEvent {
     record ExecutorRemoved(long time, String executorId, String reason) implements SparkEvent {
     }
 
-    /** The driver's block manager tells the driver's storage memory; executors' tell theirs. */
-    record BlockManagerAdded(long time, String executorId, String host, long maxMemory) implements SparkEvent {
+    /**
+     * The driver's block manager tells the driver's storage memory; executors' tell theirs.
+     *
+     * @param port             the block manager's port, -1 when unknown
+     * @param maxOnHeapMemory  its on-heap storage memory (Spark 2.3+), -1 when not reported
+     * @param maxOffHeapMemory its off-heap storage memory (Spark 2.3+), -1 when not reported
+     */
+    record BlockManagerAdded(long time, String executorId, String host, long maxMemory, int port,
+                             long maxOnHeapMemory, long maxOffHeapMemory) implements SparkEvent {
+        public BlockManagerAdded(long time, String executorId, String host, long maxMemory) {
+            this(time, executorId, host, maxMemory, -1, -1, -1);
+        }
     }
 
     /**

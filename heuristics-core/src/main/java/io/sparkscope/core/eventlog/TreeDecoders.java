@@ -92,8 +92,12 @@ final class TreeDecoders {
             throw new InvalidEventException("SparkListenerBlockManagerAdded without Block Manager ID");
         }
         // "Timestamp" came with Spark 1.3; Spark uses -1 when absent
+        // "Maximum Onheap/Offheap Memory" came with Spark 2.3
         return new SparkEvent.BlockManagerAdded(checks.timeOf(n, "Timestamp", -1), textOf(id, "Executor ID", ""),
-                textOf(id, "Host", ""), checks.valueOf(n, "Maximum Memory", 0, Long.MAX_VALUE, 0, -1, ""));
+                textOf(id, "Host", ""), checks.valueOf(n, "Maximum Memory", 0, Long.MAX_VALUE, 0, -1, ""),
+                (int) checks.valueOf(id, "Port", 0, 65535, -1, -1, ""),
+                checks.valueOf(n, "Maximum Onheap Memory", 0, Long.MAX_VALUE, -1, -1, ""),
+                checks.valueOf(n, "Maximum Offheap Memory", 0, Long.MAX_VALUE, -1, -1, ""));
     }
 
     static SparkEvent jobEnd(JsonNode n, FieldChecks checks) throws InvalidEventException {

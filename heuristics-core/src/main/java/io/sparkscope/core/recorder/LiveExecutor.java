@@ -35,6 +35,13 @@ final class LiveExecutor {
     long memoryBytesSpilled;
     long diskBytesSpilled;
     final Map<String, Long> peakMetrics = new TreeMap<>();
+    String hostPort;
+    /** An ExecutorAdded event announced it (the driver has none in old logs and Spark then shows 0 cores). */
+    boolean added;
+    int totalTasks;
+    int activeTasks;
+    long maxOnHeapMemory = -1;
+    long maxOffHeapMemory = -1;
 
     LiveExecutor(String executorId) {
         this.executorId = executorId;
@@ -47,6 +54,7 @@ final class LiveExecutor {
      * (the ones lost with it) still count on it, so its failures stay visible.
      */
     void taskEnded(TaskEndReason reason, TaskInfo info, TaskMetrics m) {
+        activeTasks = Math.max(0, activeTasks - 1);
         if (reason.isSuccess()) {
             completedTasks++;
         } else if (reason.isKilled()) {
@@ -70,6 +78,14 @@ final class LiveExecutor {
         }
     }
 
+    /** As Spark: a task start counts on an executor that is alive (a removed one's count stays as it was). */
+    void taskStarted() {
+        if (removeTime < 0) {
+            totalTasks++;
+            activeTasks++;
+        }
+    }
+
     void peaks(Map<String, Long> metrics) {
         metrics.forEach((k, v) -> peakMetrics.merge(k, v, Math::max));
     }
@@ -77,6 +93,7 @@ final class LiveExecutor {
     ExecutorSummary summary() {
         return new ExecutorSummary(executorId, host, totalCores, addTime, removeTime, removeReason, maxMemory,
                 completedTasks, failedTasks, killedTasks, totalDuration, totalRunTime, totalCpuTimeNs, totalGcTime,
-                inputBytes, shuffleReadBytes, shuffleWriteBytes, memoryBytesSpilled, diskBytesSpilled, peakMetrics);
+                inputBytes, shuffleReadBytes, shuffleWriteBytes, memoryBytesSpilled, diskBytesSpilled, peakMetrics,
+                hostPort, added, totalTasks, activeTasks, maxOnHeapMemory, maxOffHeapMemory);
     }
 }

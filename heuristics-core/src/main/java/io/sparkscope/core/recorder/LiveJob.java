@@ -1,11 +1,20 @@
 package io.sparkscope.core.recorder;
 
+import io.sparkscope.core.event.TaskEndReason;
 import io.sparkscope.core.model.JobSummary;
 import io.sparkscope.core.model.JobSummary.JobStatus;
 
+import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
 
-/** Mutable state of one job while events arrive. */
+/**
+ * Mutable state of one job while events arrive, with the counts Spark's {@code AppStatusListener} keeps per job
+ * (its REST {@code JobData}): task ends of the stage attempts the job counts in ({@link LiveStage#countingJobs}),
+ * stage submissions, completions and skips.
+ */
 final class LiveJob {
     final int jobId;
     String name = "";
@@ -21,13 +30,83 @@ final class LiveJob {
     long sqlExecutionId = -1;
     /** Tasks of the stages that still had to run when the job started (Spark's job numTasks). */
     int numTasks;
+    List<String> jobTags = List.of();
+
+    int activeTasks;
+    int completedTasks;
+    int failedTasks;
+    int killedTasks;
+    /** (stage id, partition) pairs that succeeded, until the job ends; then only their count is kept. */
+    private SparseBits completedIndices = new SparseBits();
+    private int completedIndexCount;
+    int activeStages;
+    final Set<Integer> completedStages = new HashSet<>();
+    final Set<Integer> skippedStages = new HashSet<>();
+    int skippedTasks;
+    int failedStages;
+    final Map<String, Integer> killedSummary = new TreeMap<>();
 
     LiveJob(int jobId) {
         this.jobId = jobId;
     }
 
-    JobSummary summary(int completed, int failed, int killed, int skippedStages) {
+    void taskStarted() {
+        activeTasks++;
+    }
+
+    /**
+     * As Spark: every end counts (a Resubmitted one as failed), a success marks its stage's partition completed, a
+     * kill is summed by its reason. Unlike Spark the running count never goes below zero.
+     */
+    void taskEnded(int stageId, int index, TaskEndReason reason) {
+        activeTasks = Math.max(0, activeTasks - 1);
+        if (reason.isSuccess()) {
+            completedTasks++;
+            if (completedIndices != null && completedIndices.add(((long) stageId << Integer.SIZE) | (index & 0xffffffffL))) {
+                completedIndexCount++;
+            }
+        } else if (reason.isKilled()) {
+            killedTasks++;
+            killedSummary.merge(reason.description() == null ? reason.kind() : reason.description(), 1, Integer::sum);
+        } else {
+            failedTasks++;
+        }
+    }
+
+    void stageSubmitted(int stageId) {
+        completedStages.remove(stageId);
+        activeStages++;
+    }
+
+    /** @param submitted false: a stage that completed without ever being submitted, which Spark counts as skipped */
+    void stageCompleted(int stageId, boolean failed, boolean submitted, int stageTasks) {
+        if (failed) {
+            failedStages++;
+        } else if (submitted) {
+            completedStages.add(stageId);
+        } else {
+            skippedStages.add(stageId);
+            skippedTasks += stageTasks;
+        }
+        activeStages--;
+    }
+
+    /** A stage still pending when the job ended. Spark takes one off its running-stage count here too. */
+    void stageSkipped(int stageId, int stageTasks) {
+        skippedStages.add(stageId);
+        skippedTasks += stageTasks;
+        activeStages--;
+    }
+
+    /** At its end the completed (stage, partition) set is dropped for its count: late successes no longer add. */
+    void ended() {
+        completedIndices = null;
+    }
+
+    JobSummary summary() {
         return new JobSummary(jobId, name, description, jobGroup, submissionTime, completionTime, status,
-                failureReason, stageIds, sqlExecutionId, numTasks, completed, failed, killed, skippedStages);
+                failureReason, stageIds, sqlExecutionId, numTasks, completedTasks, failedTasks, killedTasks,
+                skippedStages.size(), activeTasks, completedIndexCount, skippedTasks, activeStages,
+                completedStages.size(), failedStages, killedSummary, jobTags);
     }
 }

@@ -34,6 +34,11 @@ final class LiveStage {
     String failureReason;
     List<Integer> parentIds = List.of();
     final TreeSet<Integer> jobIds = new TreeSet<>();
+    /**
+     * The jobs its task ends count in, as Spark's {@code LiveStage.jobs}: the jobs whose start named it, replaced at
+     * its submission by the running jobs that include its stage id.
+     */
+    final List<LiveJob> countingJobs = new ArrayList<>(1);
 
     /** Task attempts started and not yet ended. */
     int activeTasks;
@@ -224,7 +229,7 @@ final class LiveStage {
         return new TaskRecord(info.taskId(), info.index(), info.attempt(), info.partitionId(), info.executorId(),
                 info.host(), info.locality(), info.speculative(), info.launchTime(), info.finishTime(),
                 info.gettingResultTime(), status, reason.kind(), reason.isSuccess() ? null : reason.description(),
-                metrics);
+                metrics, reason.isSuccess() ? null : reason.stackTrace());
     }
 
     void completed(StageInfo info) {

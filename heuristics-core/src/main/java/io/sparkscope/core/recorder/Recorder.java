@@ -101,6 +101,12 @@ public final class Recorder {
      * it last, as in Spark). Entries go when the execution ends.
      */
     private final Map<Integer, LiveSqlExecution> sqlStageOwner = new HashMap<>();
+    /**
+     * Stage attempts a JobStart named that have not been submitted since, with their task counts: the ones Spark
+     * holds as pending and counts as skipped in a job that ends before they run (a stage reused from an earlier job
+     * is one, though its own attempt completed then).
+     */
+    private final Map<Long, Integer> pendingForJobs = new HashMap<>();
     /** Completed stages whose task values are still held, oldest first. */
     private final ArrayDeque<LiveStage> retainedCompleted = new ArrayDeque<>();
     private long retainedRows;
@@ -258,6 +264,7 @@ public final class Recorder {
             ex.host = e.host();
         }
         ex.totalCores = Math.max(0, e.totalCores());
+        ex.added = true;
         seen(e.time());
     }
 
@@ -279,6 +286,13 @@ public final class Recorder {
         String id = "<driver>".equals(e.executorId()) ? "driver" : e.executorId();
         LiveExecutor ex = executor(id);
         ex.maxMemory = e.maxMemory();
+        if (e.host() != null && e.port() >= 0) {
+            ex.hostPort = e.host() + ":" + e.port();
+        }
+        if (e.maxOnHeapMemory() >= 0) {
+            ex.maxOnHeapMemory = e.maxOnHeapMemory();
+            ex.maxOffHeapMemory = Math.max(0, e.maxOffHeapMemory());
+        }
         if (ex.host.isEmpty() && e.host() != null) {
             ex.host = e.host();
         }
@@ -350,6 +364,7 @@ public final class Recorder {
         Map<String, String> props = e.properties();
         job.description = props.get("spark.job.description");
         job.jobGroup = props.get("spark.jobGroup.id");
+        job.jobTags = jobTags(props.get("spark.job.tags"));
         String sqlId = props.get("spark.sql.execution.id");
         if (sqlId != null) {
             try {
@@ -385,6 +400,12 @@ public final class Recorder {
             if (s.status == StageStatus.PENDING) {
                 s.update(info);
             }
+            if (!s.closed) {
+                s.countingJobs.add(job);
+            }
+            if (s.closed || s.status == StageStatus.PENDING) {
+                pendingForJobs.put(stageKey(info.stageId(), info.attemptId()), Math.max(0, info.numTasks()));
+            }
         }
         java.util.Set<Integer> stageIds = new java.util.HashSet<>(e.stageIds());
         for (LiveStage s : stages.values()) {
@@ -403,6 +424,15 @@ public final class Recorder {
             return;
         }
         job.ended = true;
+        for (var it = pendingForJobs.entrySet().iterator(); it.hasNext(); ) {
+            var pending = it.next();
+            int stageId = (int) (pending.getKey() >> 32);
+            if (job.stageIds.contains(stageId)) {
+                job.stageSkipped(stageId, pending.getValue());
+                it.remove();
+            }
+        }
+        job.ended();
         job.completionTime = e.completionTime();
         job.status = e.succeeded() ? JobStatus.SUCCEEDED : JobStatus.FAILED;
         job.failureReason = e.failureReason();
@@ -415,6 +445,20 @@ public final class Recorder {
                 }
             }
         }
+    }
+
+    /** Spark's job tags: the comma-separated {@code spark.job.tags} property, without empty ones, sorted. */
+    private static List<String> jobTags(String property) {
+        if (property == null || property.isEmpty()) {
+            return List.of();
+        }
+        java.util.TreeSet<String> tags = new java.util.TreeSet<>();
+        for (String t : property.split(",")) {
+            if (!t.isEmpty()) {
+                tags.add(t);
+            }
+        }
+        return List.copyOf(tags);
     }
 
     private List<LiveStage> stagesOf(int stageId) {
@@ -442,6 +486,15 @@ public final class Recorder {
         if (sql != null) {
             sql.stageSubmitted(info.stageId(), info.attemptId());
         }
+        // As Spark: the stage's task ends count in the jobs still running that name it.
+        pendingForJobs.remove(stageKey(info.stageId(), info.attemptId()));
+        s.countingJobs.clear();
+        for (LiveJob job : jobs.values()) {
+            if (!job.ended && job.stageIds.contains(info.stageId())) {
+                s.countingJobs.add(job);
+                job.stageSubmitted(info.stageId());
+            }
+        }
     }
 
     /**
@@ -460,6 +513,10 @@ public final class Recorder {
             return;
         }
         s.completedOnce = true;
+        pendingForJobs.remove(stageKey(info.stageId(), info.attemptId()));
+        for (LiveJob job : s.countingJobs) {
+            job.stageCompleted(info.stageId(), info.failureReason() != null, s.submissionTime > 0, s.numTasks);
+        }
         retainedCompleted.addLast(s);
         retainedRows += s.valueRows();
         while (retainedRows > options.retainedCompletedTasks() && !retainedCompleted.isEmpty()) {
@@ -509,12 +566,27 @@ public final class Recorder {
     }
 
     private void onTaskStart(TaskStart e) {
-        stage(e.stageId(), e.stageAttemptId()).taskStarted(e.taskInfo());
+        LiveStage s = stage(e.stageId(), e.stageAttemptId());
+        if (!s.closed) {
+            for (LiveJob job : s.countingJobs) {
+                job.taskStarted();
+            }
+        }
+        s.taskStarted(e.taskInfo());
+        LiveExecutor ex = executors.get(e.taskInfo().executorId());
+        if (ex != null) {
+            ex.taskStarted();
+        }
         seen(e.taskInfo().launchTime());
     }
 
     private void onTaskEnd(TaskEnd e) {
         LiveStage s = stage(e.stageId(), e.stageAttemptId());
+        if (!s.closed) {
+            for (LiveJob job : s.countingJobs) {
+                job.taskEnded(e.stageId(), e.taskInfo().index(), e.reason());
+            }
+        }
         s.taskEnded(e.reason(), e.taskInfo(), e.metrics());
         executor(e.taskInfo().executorId()).taskEnded(e.reason(), e.taskInfo(), e.metrics());
         if (!sqlStageOwner.isEmpty()) {
@@ -614,24 +686,12 @@ public final class Recorder {
      */
     public AppSnapshot snapshot(boolean runningTaskDetail) {
         List<StageSummary> stageSummaries = new ArrayList<>(stages.size());
-        Map<Integer, int[]> taskCountsByJob = new HashMap<>();
         for (LiveStage s : stages.values()) {
-            StageSummary summary = s.summary(quantiles, runningTaskDetail);
-            stageSummaries.add(summary);
-            for (int jobId : s.jobIds) {
-                int[] c = taskCountsByJob.computeIfAbsent(jobId, k -> new int[4]);
-                c[0] += summary.numCompleteTasks();
-                c[1] += summary.numFailedTasks();
-                c[2] += summary.numKilledTasks();
-                if (summary.status() == StageStatus.SKIPPED) {
-                    c[3]++;
-                }
-            }
+            stageSummaries.add(s.summary(quantiles, runningTaskDetail));
         }
         List<JobSummary> jobSummaries = new ArrayList<>(jobs.size());
         for (LiveJob job : jobs.values()) {
-            int[] c = taskCountsByJob.getOrDefault(job.jobId, new int[4]);
-            jobSummaries.add(job.summary(c[0], c[1], c[2], c[3]));
+            jobSummaries.add(job.summary());
         }
         List<ExecutorSummary> executorSummaries = new ArrayList<>(executors.size());
         for (LiveExecutor ex : executors.values()) {

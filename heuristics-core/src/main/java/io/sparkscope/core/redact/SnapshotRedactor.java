@@ -18,8 +18,8 @@ import java.util.function.UnaryOperator;
 
 /**
  * Applies a {@link Redactor} to every text of a snapshot that can carry a credential: the four configuration maps,
- * the application name, job names, descriptions, groups and failure reasons, stage names, details and failure
- * reasons, kept tasks' error messages, SQL descriptions, error messages, plan text and plan tree nodes, executor
+ * the application name, job names, descriptions, groups, tags, kill reasons and failure reasons, stage names, details and failure
+ * reasons, kept tasks' error messages and texts, SQL descriptions, error messages, plan text and plan tree nodes, executor
  * remove reasons. Identifiers (application, executor and host names, statuses, end-reason kinds) are left as they
  * are.
  *
@@ -126,12 +126,22 @@ public final class SnapshotRedactor {
         String description = text(j.description());
         String group = text(j.jobGroup());
         String failure = text(j.failureReason());
+        List<String> tags = each(j.jobTags(), this::text);
+        Map<String, Integer> killed = j.killedTasksSummary();
+        for (String reason : killed.keySet()) {
+            if (text(reason) != reason) {
+                Map<String, Integer> redacted = new java.util.TreeMap<>();
+                killed.forEach((k, v) -> redacted.merge(text(k), v, Integer::sum));
+                killed = redacted;
+                break;
+            }
+        }
         if (name == j.name() && description == j.description() && group == j.jobGroup()
-                && failure == j.failureReason()) {
+                && failure == j.failureReason() && tags == j.jobTags() && killed == j.killedTasksSummary()) {
             return j;
         }
         return RecordCopy.with(j, "name", name, "description", description, "jobGroup", group,
-                "failureReason", failure);
+                "failureReason", failure, "jobTags", tags, "killedTasksSummary", killed);
     }
 
     private StageSummary stage(StageSummary st) {
@@ -150,7 +160,9 @@ public final class SnapshotRedactor {
             return t; // successful tasks: nothing to look at
         }
         String message = text(t.errorMessage());
-        return message == t.errorMessage() ? t : RecordCopy.with(t, "errorMessage", message);
+        String detail = text(t.errorDetail());
+        return message == t.errorMessage() && detail == t.errorDetail() ? t
+                : RecordCopy.with(t, "errorMessage", message, "errorDetail", detail);
     }
 
     private SqlExecutionSummary sql(SqlExecutionSummary q) {

@@ -54,7 +54,7 @@ class EventDecodingTest {
         assertEquals(Map.of("Java Version", "17"), env.jvmInformation());
         assertEquals(Map.of("user.name", "alice"), env.systemProperties());
         assertEquals(Map.of("fs.defaultFS", "file:///"), env.hadoopProperties());
-        assertEquals(new SparkEvent.BlockManagerAdded(1001, "driver", "h0", 1000),
+        assertEquals(new SparkEvent.BlockManagerAdded(1001, "driver", "h0", 1000, 4040, 1000, 0),
                 r.first(SparkEvent.BlockManagerAdded.class));
         assertEquals(new SparkEvent.ExecutorAdded(1002, "1", "h1", 4), r.first(SparkEvent.ExecutorAdded.class));
         assertEquals(new SparkEvent.ExecutorRemoved(8000, "1", "Executor killed by driver."),

@@ -1,11 +1,9 @@
 package io.sparkscope.server.notify;
 
 import io.sparkscope.core.heuristics.Finding;
-import io.sparkscope.core.heuristics.Severity;
 import io.sparkscope.core.model.AppSnapshot;
 import io.sparkscope.core.notify.WebhookNotifier;
 import io.sparkscope.store.Notifications;
-import io.sparkscope.store.StoredFinding;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -162,7 +160,7 @@ public final class WebhookPoller implements AutoCloseable {
     }
 
     private void send(WebhookNotifier notifier, Notifications.Due d) throws SQLException {
-        List<Finding> findings = findings(d.findings());
+        List<Finding> findings = d.findings();
         if (!d.complete() || !WebhookNotifier.worthNotifying(findings)) {
             store.release(d.appPk()); // rewritten between the scan and now (e.g. reanalyzed): nothing to say
             return;
@@ -214,15 +212,6 @@ public final class WebhookPoller implements AutoCloseable {
     static AppSnapshot header(Notifications.Due d) {
         return new AppSnapshot(d.appId(), d.attemptId(), d.appName(), null, null, d.startTime(), d.endTime(),
                 d.lastEventTime(), d.complete(), null, List.of(), List.of(), List.of(), List.of(), -1, -1, 0, Map.of());
-    }
-
-    static List<Finding> findings(List<StoredFinding> stored) {
-        List<Finding> out = new ArrayList<>(stored.size());
-        for (StoredFinding f : stored) {
-            out.add(new Finding(f.id(), f.heuristic(), Severity.valueOf(f.severity()), f.title(), f.message(),
-                    f.recommendation(), f.stageIds(), f.executorIds(), f.configKeys(), Map.of()));
-        }
-        return out;
     }
 
     /** Who claims, for the operator reading the notification table: host:pid plus a few random characters. */

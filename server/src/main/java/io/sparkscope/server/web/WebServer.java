@@ -7,7 +7,10 @@ import io.javalin.http.staticfiles.Location;
 import io.sparkscope.core.heuristics.Heuristic;
 import io.sparkscope.core.heuristics.HeuristicEngine;
 import io.sparkscope.server.web.api.Api;
+import io.sparkscope.server.web.api.ExecutionApi;
+import io.sparkscope.server.web.model.ExecutionData;
 import io.sparkscope.server.web.model.WebData;
+import io.sparkscope.server.web.page.ExecutionPages;
 import io.sparkscope.server.web.page.Pages;
 import jakarta.servlet.DispatcherType;
 import org.eclipse.jetty.servlet.FilterHolder;
@@ -55,6 +58,8 @@ public final class WebServer {
     private final Options options;
     private final Pages pages;
     private final Api api;
+    private final ExecutionPages executionPages;
+    private final ExecutionApi executionApi;
     private Javalin app;
 
     /** @param clock now in epoch ms ("running", "last day" and the search's "since" are judged against it) */
@@ -64,6 +69,9 @@ public final class WebServer {
         List<String> heuristicIds = HeuristicEngine.load().heuristics().stream().map(Heuristic::id).sorted().toList();
         this.pages = new Pages(data, heuristicIds, options.historyServerUrl());
         this.api = new Api(data);
+        ExecutionData execution = new ExecutionData(dataSource);
+        this.executionPages = new ExecutionPages(execution);
+        this.executionApi = new ExecutionApi(execution);
     }
 
     /** Starts on host:port (port 0 = any free port) and returns the bound port. */
@@ -118,6 +126,9 @@ public final class WebServer {
         app.get("/apps", pages::search);
         forApp(app, "/apps", "/stages/{stageId}/{stageAttemptId}/timeline", pages::timeline);
         forApp(app, "/apps", "/what-if", pages::whatIf);
+        forApp(app, "/apps", "/jobs", executionPages::jobs);
+        forApp(app, "/apps", "/executors", executionPages::executors);
+        forApp(app, "/apps", "/stages/{stageId}/{stageAttemptId}/tasks", executionPages::tasks);
         forApp(app, "/apps", "", pages::app);
         app.get("/compare", pages::compare);
         app.get("/history", pages::history);
@@ -127,6 +138,11 @@ public final class WebServer {
         forApp(app, "/api/v1/apps", "/stages", api::stages);
         forApp(app, "/api/v1/apps", "/findings", api::findings);
         forApp(app, "/api/v1/apps", "/what-if", api::whatIf);
+        forApp(app, "/api/v1/apps", "/jobs/{jobId}", executionApi::job);
+        forApp(app, "/api/v1/apps", "/jobs", executionApi::jobs);
+        forApp(app, "/api/v1/apps", "/executors", executionApi::executors);
+        forApp(app, "/api/v1/apps", "/allexecutors", executionApi::allExecutors);
+        forApp(app, "/api/v1/apps", "/stages/{stageId}/{stageAttemptId}/taskList", executionApi::taskList);
         forApp(app, "/api/v1/apps", "", api::app);
         app.get("/api/v1/compare", api::compare);
         app.get("/api/v1/history", api::history);

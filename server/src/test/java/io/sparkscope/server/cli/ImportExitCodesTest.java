@@ -198,7 +198,7 @@ class ImportExitCodesTest {
                         + " RETURN NEW; END $$",
                 "CREATE TRIGGER refuse BEFORE UPDATE ON application FOR EACH ROW EXECUTE FUNCTION refuse()");
         // new thresholds change the shipped application's findings, so its row is rewritten: refused
-        Path cfg = Files.writeString(dir.resolve("t.properties"), "SerializerConfig.enabled=false\n");
+        Path cfg = Files.writeString(dir.resolve("t.properties"), "StageSkew.enabled=false\n");
         CliRun run = CliRun.of("reanalyze", "--db", TestDb.url(db), "--heuristics-config", cfg.toString());
         assertEquals(1, run.exitCode(), run.err());
         assertTrue(run.err().contains(shippedId + ": not reanalysed: ERROR: refused on purpose"), run.err());

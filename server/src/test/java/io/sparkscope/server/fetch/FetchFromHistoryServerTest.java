@@ -10,7 +10,7 @@ import io.sparkscope.core.model.StageSummary;
 import io.sparkscope.core.recorder.Redactor;
 import io.sparkscope.store.FetchState;
 import io.sparkscope.store.SnapshotReader;
-import io.sparkscope.store.StoredFinding;
+import io.sparkscope.core.heuristics.Finding;
 import io.sparkscope.store.TestDb;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -219,7 +219,7 @@ class FetchFromHistoryServerTest {
         }
     }
 
-    private static List<String> headlines(List<StoredFinding> findings) {
+    private static List<String> headlines(List<Finding> findings) {
         return findings.stream().map(f -> f.heuristic() + ": " + f.title()).sorted().toList();
     }
 

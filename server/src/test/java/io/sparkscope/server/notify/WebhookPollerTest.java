@@ -4,7 +4,6 @@ import com.sun.net.httpserver.HttpServer;
 import io.sparkscope.core.analysis.Diagnoser;
 import io.sparkscope.core.model.AppSnapshot;
 import io.sparkscope.server.web.SyntheticApps;
-import io.sparkscope.store.Findings;
 import io.sparkscope.store.Notifications;
 import io.sparkscope.store.SnapshotWriter;
 import io.sparkscope.store.TestDb;
@@ -34,7 +33,7 @@ class WebhookPollerTest {
     }
 
     private static void write(DataSource ds, AppSnapshot s) throws Exception {
-        new SnapshotWriter().write(ds, s, Findings.stored(Diagnoser.defaults().diagnose(s)));
+        new SnapshotWriter().write(ds, s, Diagnoser.defaults().diagnose(s));
     }
 
     private static WebhookPoller.Options options(String url, int maxRounds) {

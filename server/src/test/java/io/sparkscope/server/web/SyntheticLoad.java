@@ -2,7 +2,6 @@ package io.sparkscope.server.web;
 
 import io.sparkscope.core.analysis.Diagnoser;
 import io.sparkscope.core.model.AppSnapshot;
-import io.sparkscope.store.Findings;
 import io.sparkscope.store.SchemaManager;
 import io.sparkscope.store.SnapshotWriter;
 import io.sparkscope.store.StoreDataSources;
@@ -45,7 +44,7 @@ public final class SyntheticLoad {
             pool.submit(() -> {
                 try {
                     AppSnapshot s = SyntheticApps.snapshot(spec(n, apps, tasks, now));
-                    new SnapshotWriter().write(ds, s, Findings.stored(diagnoser.diagnose(s)));
+                    new SnapshotWriter().write(ds, s, diagnoser.diagnose(s));
                     int d = done.incrementAndGet();
                     if (d % 500 == 0) {
                         double secs = (System.nanoTime() - t0) / 1e9;

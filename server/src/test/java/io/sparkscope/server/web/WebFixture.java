@@ -2,7 +2,6 @@ package io.sparkscope.server.web;
 
 import io.sparkscope.core.analysis.Diagnoser;
 import io.sparkscope.core.model.AppSnapshot;
-import io.sparkscope.store.Findings;
 import io.sparkscope.store.SnapshotWriter;
 
 import javax.sql.DataSource;
@@ -67,8 +66,8 @@ final class WebFixture {
     static void write(DataSource ds, AppSnapshot s) {
         try {
             // Synthetic apps shuffle a few MB, below the RDD size at which SerializerConfig speaks: lower it here.
-            new SnapshotWriter().write(ds, s, Findings.stored(Diagnoser.withOverrides(
-                    java.util.Map.of("SerializerConfig.minRddBytes", "0"), "web fixture").diagnose(s)));
+            new SnapshotWriter().write(ds, s, Diagnoser.withOverrides(
+                    java.util.Map.of("SerializerConfig.minRddBytes", "0"), "web fixture").diagnose(s));
         } catch (Exception e) {
             throw new IllegalStateException(e);
         }

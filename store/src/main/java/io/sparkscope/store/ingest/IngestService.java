@@ -4,11 +4,9 @@ import io.sparkscope.core.analysis.prediction.RegressionCheck;
 import io.sparkscope.core.heuristics.Finding;
 import io.sparkscope.core.model.AppSnapshot;
 import io.sparkscope.store.FetchState;
-import io.sparkscope.store.Findings;
 import io.sparkscope.store.PreviousRuns;
 import io.sparkscope.store.SnapshotReader;
 import io.sparkscope.store.SnapshotWriter;
-import io.sparkscope.store.StoredFinding;
 import io.sparkscope.store.WriteResult;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -205,12 +203,11 @@ public final class IngestService {
     }
 
     private WriteResult write(AppSnapshot s, List<Finding> findings) throws SQLException {
-        List<StoredFinding> stored = toStore(findings);
-        WriteResult w = writer.write(dataSource, s, stored);
+        WriteResult w = writer.write(dataSource, s, findings);
         if (!w.written() && replace == Replace.COMPLETE_OVER_RUNNING && s.complete()
                 && !FetchState.storedComplete(dataSource, List.of(s.appId())).contains(FetchState.key(s.appId(),
                 s.attemptId()))) {
-            w = writer.overwrite(dataSource, s, stored);
+            w = writer.overwrite(dataSource, s, findings);
         }
         return w;
     }
@@ -234,13 +231,13 @@ public final class IngestService {
                 if (s.isEmpty()) {
                     continue;
                 }
-                List<StoredFinding> findings = new ArrayList<>();
-                for (StoredFinding f : reader.findings(later.appId(), later.attemptId())) {
+                List<Finding> findings = new ArrayList<>();
+                for (Finding f : reader.findings(later.appId(), later.attemptId())) {
                     if (!RegressionCheck.HEURISTIC.equals(f.heuristic())) {
                         findings.add(f);
                     }
                 }
-                findings.addAll(toStore(a.regression().stream().toList()));
+                findings.addAll(a.regression().stream().toList());
                 if (writer.write(dataSource, s.get(), findings).changed()) {
                     updated.add(later);
                 }
@@ -250,11 +247,6 @@ public final class IngestService {
                     + "' could not be updated (" + DatabaseErrors.reason(e) + "); run reanalyze to do it");
         }
         return updated;
-    }
-
-    /** The only place findings change form on their way into the store. */
-    private static List<StoredFinding> toStore(List<Finding> findings) {
-        return Findings.stored(findings);
     }
 
     private static AppKey key(AppSnapshot s) {

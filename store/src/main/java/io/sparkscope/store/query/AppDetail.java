@@ -1,6 +1,6 @@
 package io.sparkscope.store.query;
 
-import io.sparkscope.store.StoredFinding;
+import io.sparkscope.core.heuristics.Finding;
 
 import java.util.List;
 import java.util.Map;
@@ -13,7 +13,7 @@ public record AppDetail(
         AppHeader header,
         Map<String, Map<String, String>> config,
         List<StageRow> stages,
-        List<StoredFinding> findings) {
+        List<Finding> findings) {
 
     public Map<String, String> sparkConfig() {
         return config.getOrDefault("spark", Map.of());

@@ -1,5 +1,8 @@
 package io.sparkscope.store.query;
 
+import io.sparkscope.core.heuristics.Finding;
+import io.sparkscope.store.FindingRows;
+
 import javax.sql.DataSource;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -86,7 +89,7 @@ public final class AppDetailQuery {
             ps.setArray(2, c.createArrayOf("text", attempts));
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
-                    byPos.put(rs.getInt(1), header(rs, 2, now));
+                    byPos.put(rs.getInt("pos"), header(rs, now));
                 }
             }
         }
@@ -104,7 +107,7 @@ public final class AppDetailQuery {
         }
         Map<Long, Map<String, Map<String, String>>> config = config(c, pks, allScopes);
         Map<Long, List<StageRow>> stages = stages(c, pks);
-        var findings = Sql.findings(c, pks);
+        Map<Long, List<Finding>> findings = FindingRows.byApp(c, pks);
         List<AppDetail> out = new ArrayList<>();
         for (AppHeader h : headers) {
             out.add(new AppDetail(h, config.getOrDefault(h.pk(), Map.of()), stages.getOrDefault(h.pk(), List.of()),
@@ -124,17 +127,22 @@ public final class AppDetailQuery {
         return sb.toString();
     }
 
-    static AppHeader header(ResultSet rs, int i, long now) throws SQLException {
-        String attempt = rs.getString(i + 2);
-        boolean complete = rs.getBoolean(i + 10);
-        long lastEvent = rs.getLong(i + 8);
-        return new AppHeader(rs.getLong(i), rs.getString(i + 1), attempt.isEmpty() ? null : attempt,
-                rs.getString(i + 3), rs.getString(i + 4), rs.getString(i + 5), rs.getLong(i + 6), rs.getLong(i + 7),
-                lastEvent, rs.getLong(i + 9), complete, AppFilter.statusOf(complete, lastEvent, now),
-                rs.getInt(i + 11), rs.getInt(i + 12), rs.getInt(i + 13), rs.getInt(i + 14), rs.getLong(i + 15),
-                rs.getLong(i + 16), rs.getInt(i + 17), rs.getLong(i + 18), rs.getLong(i + 19), rs.getLong(i + 20),
-                rs.getLong(i + 21), rs.getLong(i + 22), rs.getLong(i + 23), rs.getLong(i + 24), rs.getLong(i + 25),
-                rs.getLong(i + 26), rs.getLong(i + 27), rs.getLong(i + 28), rs.getInt(i + 29), rs.getString(i + 30));
+    /** The header on the result set's current row, by column name (the columns of {@link #HEADER_COLUMNS}). */
+    static AppHeader header(ResultSet rs, long now) throws SQLException {
+        String attempt = rs.getString("attempt_id");
+        boolean complete = rs.getBoolean("complete");
+        long lastEvent = rs.getLong("last_event_time");
+        return new AppHeader(rs.getLong("app_pk"), rs.getString("app_id"), attempt.isEmpty() ? null : attempt,
+                rs.getString("name"), rs.getString("spark_user"), rs.getString("spark_version"),
+                rs.getLong("start_time"), rs.getLong("end_time"), lastEvent, rs.getLong("duration_ms"), complete,
+                AppFilter.statusOf(complete, lastEvent, now), rs.getInt("num_jobs"), rs.getInt("num_failed_jobs"),
+                rs.getInt("num_stages"), rs.getInt("num_failed_stages"), rs.getLong("num_tasks"),
+                rs.getLong("num_failed_tasks"), rs.getInt("num_executors"), rs.getLong("total_task_time_ms"),
+                rs.getLong("total_run_time_ms"), rs.getLong("total_cpu_time_ns"), rs.getLong("total_gc_time_ms"),
+                rs.getLong("memory_bytes_spilled"), rs.getLong("disk_bytes_spilled"),
+                rs.getLong("shuffle_read_bytes"), rs.getLong("shuffle_write_bytes"), rs.getLong("input_bytes"),
+                rs.getLong("output_bytes"), rs.getLong("driver_gc_time_ms"), rs.getInt("num_findings"),
+                rs.getString("worst_severity"));
     }
 
     private static Map<Long, Map<String, Map<String, String>>> config(Connection c, List<Long> pks, boolean allScopes)
@@ -145,9 +153,9 @@ public final class AppDetailQuery {
             ps.setArray(1, Sql.pks(c, pks));
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
-                    out.computeIfAbsent(rs.getLong(1), k -> new LinkedHashMap<>())
-                            .computeIfAbsent(rs.getString(2), k -> new TreeMap<>())
-                            .put(rs.getString(3), rs.getString(4));
+                    out.computeIfAbsent(rs.getLong("app_pk"), k -> new LinkedHashMap<>())
+                            .computeIfAbsent(rs.getString("scope"), k -> new TreeMap<>())
+                            .put(rs.getString("key"), rs.getString("value"));
                 }
             }
         }
@@ -157,8 +165,8 @@ public final class AppDetailQuery {
     private record StageKey(long pk, int stageId, int attemptId) {
     }
 
-    private static Long nullableLong(ResultSet rs, int i) throws SQLException {
-        long v = rs.getLong(i);
+    private static Long nullableLong(ResultSet rs, String column) throws SQLException {
+        long v = rs.getLong(column);
         return rs.wasNull() ? null : v;
     }
 
@@ -169,8 +177,9 @@ public final class AppDetailQuery {
             ps.setArray(1, Sql.pks(c, pks));
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
-                    stats.computeIfAbsent(new StageKey(rs.getLong(1), rs.getInt(2), rs.getInt(3)),
-                            k -> new HashMap<>()).put(rs.getString(4), Sql.doubles(rs.getArray(5)));
+                    stats.computeIfAbsent(new StageKey(rs.getLong("app_pk"), rs.getInt("stage_id"),
+                            rs.getInt("stage_attempt_id")), k -> new HashMap<>())
+                            .put(rs.getString("metric"), Sql.doubles(rs.getArray("vals")));
                 }
             }
         }
@@ -179,28 +188,35 @@ public final class AppDetailQuery {
                 + " num_tasks, num_complete_tasks, num_failed_tasks, num_killed_tasks, submission_time,"
                 + " completion_time, duration_ms, failure_reason, job_ids, executor_run_time_ms, executor_cpu_time_ns,"
                 + " jvm_gc_time_ms, memory_bytes_spilled, disk_bytes_spilled, shuffle_read_bytes, shuffle_write_bytes,"
-                + " input_bytes, output_bytes, totals::text, summary_task_count, summary_quantiles,"
+                + " input_bytes, output_bytes, totals::text AS totals, summary_task_count, summary_quantiles,"
                 + " scheduler_delay_ms, getting_result_ms, task_detail,"
-                + " COALESCE((totals->>'executorDeserializeTime')::bigint, 0),"
-                + " COALESCE((totals->>'resultSerializationTime')::bigint, 0),"
-                + " COALESCE((totals->>'shuffleFetchWaitTime')::bigint, 0),"
-                + " COALESCE((totals->>'shuffleWriteTime')::bigint, 0)"
+                + " COALESCE((totals->>'executorDeserializeTime')::bigint, 0) AS deserialize_ms,"
+                + " COALESCE((totals->>'resultSerializationTime')::bigint, 0) AS result_serialization_ms,"
+                + " COALESCE((totals->>'shuffleFetchWaitTime')::bigint, 0) AS shuffle_fetch_wait_ms,"
+                + " COALESCE((totals->>'shuffleWriteTime')::bigint, 0) AS shuffle_write_ns"
                 + " FROM stage_attempt WHERE app_pk = ANY(?) ORDER BY app_pk, ord")) {
             ps.setArray(1, Sql.pks(c, pks));
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
-                    long pk = rs.getLong(1);
-                    StageKey key = new StageKey(pk, rs.getInt(2), rs.getInt(3));
+                    long pk = rs.getLong("app_pk");
+                    StageKey key = new StageKey(pk, rs.getInt("stage_id"), rs.getInt("attempt_id"));
                     out.computeIfAbsent(pk, k -> new ArrayList<>()).add(new StageRow(key.stageId(), key.attemptId(),
-                            rs.getInt(4), rs.getString(5), rs.getString(6), rs.getInt(7), rs.getInt(8), rs.getInt(9),
-                            rs.getInt(10), rs.getLong(11), rs.getLong(12), rs.getLong(13), rs.getString(14),
-                            Sql.ints(rs.getArray(15)), rs.getLong(16), rs.getLong(17), rs.getLong(18), rs.getLong(19),
-                            rs.getLong(20), rs.getLong(21), rs.getLong(22), rs.getLong(23), rs.getLong(24),
-                            rs.getString(25), rs.getLong(26), Sql.doubles(rs.getArray(27)),
+                            rs.getInt("ord"), rs.getString("name"), rs.getString("status"), rs.getInt("num_tasks"),
+                            rs.getInt("num_complete_tasks"), rs.getInt("num_failed_tasks"),
+                            rs.getInt("num_killed_tasks"), rs.getLong("submission_time"),
+                            rs.getLong("completion_time"), rs.getLong("duration_ms"), rs.getString("failure_reason"),
+                            Sql.ints(rs.getArray("job_ids")), rs.getLong("executor_run_time_ms"),
+                            rs.getLong("executor_cpu_time_ns"), rs.getLong("jvm_gc_time_ms"),
+                            rs.getLong("memory_bytes_spilled"), rs.getLong("disk_bytes_spilled"),
+                            rs.getLong("shuffle_read_bytes"), rs.getLong("shuffle_write_bytes"),
+                            rs.getLong("input_bytes"), rs.getLong("output_bytes"), rs.getString("totals"),
+                            rs.getLong("summary_task_count"), Sql.doubles(rs.getArray("summary_quantiles")),
                             stats.getOrDefault(key, Map.of()),
-                            new StageRow.Times(nullableLong(rs, 28), nullableLong(rs, 29), rs.getLong(31),
-                                    rs.getLong(32), rs.getLong(33), rs.getLong(34)),
-                            rs.getString(30)));
+                            new StageRow.Times(nullableLong(rs, "scheduler_delay_ms"),
+                                    nullableLong(rs, "getting_result_ms"), rs.getLong("deserialize_ms"),
+                                    rs.getLong("result_serialization_ms"), rs.getLong("shuffle_fetch_wait_ms"),
+                                    rs.getLong("shuffle_write_ns")),
+                            rs.getString("task_detail")));
                 }
             }
         }

@@ -1,6 +1,6 @@
 package io.sparkscope.store.query;
 
-import io.sparkscope.store.StoredFinding;
+import io.sparkscope.core.heuristics.Finding;
 
 import java.util.List;
 
@@ -28,5 +28,5 @@ public record AppListRow(
         long numFailedTasks,
         int numFindings,
         String worstSeverity,
-        List<StoredFinding> findings) {
+        List<Finding> findings) {
 }

@@ -46,7 +46,7 @@ public final class AppSearchQuery {
         String order = (f.sort() == AppFilter.Sort.DURATION ? "a.duration_ms" : "a.start_time") + dir + ", a.app_pk" + dir;
         String sql = "SELECT a.app_pk, a.app_id, a.attempt_id, a.name, a.spark_user, a.start_time, a.end_time,"
                 + " a.duration_ms, a.complete, a.last_event_time, a.num_jobs, a.num_stages, a.num_tasks,"
-                + " a.num_failed_tasks, a.num_findings, a.worst_severity, a.banners FROM application a" + w.sql
+                + " a.num_failed_tasks, a.num_findings, a.worst_severity, a.banners::text AS banners FROM application a" + w.sql
                 + " ORDER BY " + order + " LIMIT ? OFFSET ?";
         try (Connection c = dataSource.getConnection()) {
             List<AppListRow> rows = new ArrayList<>(f.limit());
@@ -57,12 +57,14 @@ public final class AppSearchQuery {
                 Sql.bind(ps, params);
                 try (ResultSet rs = ps.executeQuery()) {
                     while (rs.next()) {
-                        String attempt = rs.getString(3);
-                        rows.add(new AppListRow(rs.getLong(1), rs.getString(2), attempt.isEmpty() ? null : attempt,
-                                rs.getString(4), rs.getString(5), rs.getLong(6), rs.getLong(7), rs.getLong(8),
-                                AppFilter.statusOf(rs.getBoolean(9), rs.getLong(10), f.now()), rs.getInt(11),
-                                rs.getInt(12), rs.getLong(13), rs.getLong(14), rs.getInt(15), rs.getString(16),
-                                Sql.banners(rs.getString(17))));
+                        String attempt = rs.getString("attempt_id");
+                        rows.add(new AppListRow(rs.getLong("app_pk"), rs.getString("app_id"),
+                                attempt.isEmpty() ? null : attempt, rs.getString("name"), rs.getString("spark_user"),
+                                rs.getLong("start_time"), rs.getLong("end_time"), rs.getLong("duration_ms"),
+                                AppFilter.statusOf(rs.getBoolean("complete"), rs.getLong("last_event_time"), f.now()),
+                                rs.getInt("num_jobs"), rs.getInt("num_stages"), rs.getLong("num_tasks"),
+                                rs.getLong("num_failed_tasks"), rs.getInt("num_findings"),
+                                rs.getString("worst_severity"), Sql.banners(rs.getString("banners"))));
                     }
                 }
             }

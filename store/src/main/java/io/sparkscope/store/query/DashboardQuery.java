@@ -38,36 +38,40 @@ public final class DashboardQuery {
         try (Connection c = dataSource.getConnection()) {
             long apps, executors, jobs, stages, tasks;
             Health d, w;
-            try (PreparedStatement ps = c.prepareStatement("SELECT count(*), coalesce(sum(num_executors), 0),"
-                    + " coalesce(sum(num_jobs), 0), coalesce(sum(num_stages), 0), coalesce(sum(num_tasks), 0),"
-                    + " count(*) FILTER (WHERE start_time >= ? AND worst_severity = 'HIGH'),"
-                    + " count(*) FILTER (WHERE start_time >= ? AND worst_severity = 'LOW'),"
-                    + " count(*) FILTER (WHERE start_time >= ? AND worst_severity IS NULL),"
-                    + " count(*) FILTER (WHERE start_time >= ? AND worst_severity = 'HIGH'),"
-                    + " count(*) FILTER (WHERE start_time >= ? AND worst_severity = 'LOW'),"
-                    + " count(*) FILTER (WHERE start_time >= ? AND worst_severity IS NULL) FROM application")) {
+            try (PreparedStatement ps = c.prepareStatement("SELECT count(*) AS apps,"
+                    + " coalesce(sum(num_executors), 0) AS executors, coalesce(sum(num_jobs), 0) AS jobs,"
+                    + " coalesce(sum(num_stages), 0) AS stages, coalesce(sum(num_tasks), 0) AS tasks,"
+                    + " count(*) FILTER (WHERE start_time >= ? AND worst_severity = 'HIGH') AS day_red,"
+                    + " count(*) FILTER (WHERE start_time >= ? AND worst_severity = 'LOW') AS day_yellow,"
+                    + " count(*) FILTER (WHERE start_time >= ? AND worst_severity IS NULL) AS day_green,"
+                    + " count(*) FILTER (WHERE start_time >= ? AND worst_severity = 'HIGH') AS week_red,"
+                    + " count(*) FILTER (WHERE start_time >= ? AND worst_severity = 'LOW') AS week_yellow,"
+                    + " count(*) FILTER (WHERE start_time >= ? AND worst_severity IS NULL) AS week_green"
+                    + " FROM application")) {
                 for (int i = 1; i <= 3; i++) {
                     ps.setLong(i, day);
                     ps.setLong(i + 3, week);
                 }
                 try (ResultSet rs = ps.executeQuery()) {
                     rs.next();
-                    apps = rs.getLong(1);
-                    executors = rs.getLong(2);
-                    jobs = rs.getLong(3);
-                    stages = rs.getLong(4);
-                    tasks = rs.getLong(5);
-                    d = new Health(rs.getLong(6), rs.getLong(7), rs.getLong(8));
-                    w = new Health(rs.getLong(9), rs.getLong(10), rs.getLong(11));
+                    apps = rs.getLong("apps");
+                    executors = rs.getLong("executors");
+                    jobs = rs.getLong("jobs");
+                    stages = rs.getLong("stages");
+                    tasks = rs.getLong("tasks");
+                    d = new Health(rs.getLong("day_red"), rs.getLong("day_yellow"), rs.getLong("day_green"));
+                    w = new Health(rs.getLong("week_red"), rs.getLong("week_yellow"), rs.getLong("week_green"));
                 }
             }
             List<FrequentFinding> frequent = new ArrayList<>();
             try (PreparedStatement ps = c.prepareStatement("SELECT heuristic,"
-                    + " CASE WHEN bool_or(severity = 'HIGH') THEN 'HIGH' ELSE 'LOW' END, count(DISTINCT app_pk) AS n"
+                    + " CASE WHEN bool_or(severity = 'HIGH') THEN 'HIGH' ELSE 'LOW' END AS severity,"
+                    + " count(DISTINCT app_pk) AS n"
                     + " FROM finding GROUP BY heuristic ORDER BY n DESC, heuristic LIMIT 10")) {
                 try (ResultSet rs = ps.executeQuery()) {
                     while (rs.next()) {
-                        frequent.add(new FrequentFinding(rs.getString(1), rs.getString(2), rs.getLong(3)));
+                        frequent.add(new FrequentFinding(rs.getString("heuristic"), rs.getString("severity"),
+                                rs.getLong("n")));
                     }
                 }
             }

@@ -35,10 +35,11 @@ public final class HistoryQuery {
             ps.setInt(2, limit);
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
-                    String attempt = rs.getString(2);
-                    out.add(new Run(rs.getString(1), attempt.isEmpty() ? null : attempt, rs.getLong(3), rs.getLong(4),
-                            rs.getLong(5), rs.getLong(6), rs.getLong(7), rs.getBoolean(8), rs.getString(9),
-                            rs.getInt(10)));
+                    String attempt = rs.getString("attempt_id");
+                    out.add(new Run(rs.getString("app_id"), attempt.isEmpty() ? null : attempt,
+                            rs.getLong("start_time"), rs.getLong("duration_ms"), rs.getLong("total_task_time_ms"),
+                            rs.getLong("memory_bytes_spilled"), rs.getLong("disk_bytes_spilled"),
+                            rs.getBoolean("complete"), rs.getString("worst_severity"), rs.getInt("num_findings")));
                 }
             }
         }

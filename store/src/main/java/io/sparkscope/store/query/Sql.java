@@ -3,7 +3,8 @@ package io.sparkscope.store.query;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.sparkscope.store.StoredFinding;
+import io.sparkscope.core.heuristics.Finding;
+import io.sparkscope.core.heuristics.Severity;
 
 import java.sql.Array;
 import java.sql.Connection;
@@ -11,7 +12,6 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -77,50 +77,33 @@ final class Sql {
         return s.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_");
     }
 
-    /** Findings of several applications in one query (no N+1), grouped by app_pk, in stored order. */
-    static Map<Long, List<StoredFinding>> findings(Connection c, List<Long> pks) throws SQLException {
-        Map<Long, List<StoredFinding>> out = new HashMap<>();
-        if (pks.isEmpty()) {
-            return out;
-        }
-        try (PreparedStatement ps = c.prepareStatement("SELECT app_pk, finding_id, heuristic, severity, title, message,"
-                + " recommendation, stage_ids, executor_ids, config_keys, details::text FROM finding"
-                + " WHERE app_pk = ANY(?) ORDER BY app_pk, ord")) {
-            ps.setArray(1, pks(c, pks));
-            try (ResultSet rs = ps.executeQuery()) {
-                while (rs.next()) {
-                    out.computeIfAbsent(rs.getLong(1), k -> new ArrayList<>()).add(new StoredFinding(
-                            rs.getString(2), rs.getString(3), rs.getString(4), rs.getString(5), rs.getString(6),
-                            rs.getString(7), strings(rs.getArray(8)), strings(rs.getArray(9)),
-                            strings(rs.getArray(10)), rs.getString(11)));
-                }
-            }
-        }
-        return out;
-    }
-
     /**
      * The banners of {@code application.banners} (V7: [[id, heuristic, severity, title, message], …]) as findings with
      * just those fields; null or an unreadable value gives none (a banner is a hint, never worth failing a page).
      */
-    static List<StoredFinding> banners(String json) {
+    static List<Finding> banners(String json) {
         if (json == null) {
             return List.of();
         }
         try {
             JsonNode arr = BANNER_JSON.readTree(json);
-            List<StoredFinding> out = new ArrayList<>(arr.size());
+            List<Finding> out = new ArrayList<>(arr.size());
             for (JsonNode b : arr) {
-                if (text(b, 0) == null || text(b, 1) == null || text(b, 2) == null) {
+                Severity severity = severity(text(b, 2));
+                if (text(b, 0) == null || text(b, 1) == null || severity == null) {
                     continue; // not a banner this version wrote
                 }
-                out.add(new StoredFinding(text(b, 0), text(b, 1), text(b, 2), text(b, 3), text(b, 4),
-                        null, List.of(), List.of(), List.of(), null));
+                out.add(new Finding(text(b, 0), text(b, 1), severity, text(b, 3), text(b, 4), null, List.of(),
+                        List.of(), List.of(), Map.of()));
             }
             return out;
         } catch (JsonProcessingException e) {
             return List.of();
         }
+    }
+
+    private static Severity severity(String stored) {
+        return "HIGH".equals(stored) ? Severity.HIGH : "LOW".equals(stored) ? Severity.LOW : null;
     }
 
     private static final ObjectMapper BANNER_JSON =

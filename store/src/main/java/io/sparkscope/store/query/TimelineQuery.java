@@ -71,12 +71,12 @@ public final class TimelineQuery {
                 if (!rs.next()) {
                     return new Result(Outcome.NO_APPLICATION, null);
                 }
-                pk = rs.getLong(1);
-                attempt = rs.getString(2).isEmpty() ? null : rs.getString(2);
-                name = rs.getString(3);
+                pk = rs.getLong("app_pk");
+                attempt = rs.getString("attempt_id").isEmpty() ? null : rs.getString("attempt_id");
+                name = rs.getString("name");
             }
         }
-        Object[] stage;
+        StageHead stage;
         try (PreparedStatement ps = c.prepareStatement("SELECT name, status, num_tasks, num_complete_tasks,"
                 + " num_failed_tasks, num_killed_tasks, submission_time, completion_time, task_detail"
                 + " FROM stage_attempt WHERE app_pk = ? AND stage_id = ? AND attempt_id = ?")) {
@@ -87,8 +87,9 @@ public final class TimelineQuery {
                 if (!rs.next()) {
                     return new Result(Outcome.NO_STAGE, null);
                 }
-                stage = new Object[]{rs.getString(1), rs.getString(2), rs.getInt(3), rs.getInt(4), rs.getInt(5),
-                        rs.getInt(6), rs.getLong(7), rs.getLong(8), rs.getString(9)};
+                stage = new StageHead(rs.getString("name"), rs.getString("status"), rs.getInt("num_tasks"),
+                        rs.getInt("num_complete_tasks"), rs.getInt("num_failed_tasks"), rs.getInt("num_killed_tasks"),
+                        rs.getLong("submission_time"), rs.getLong("completion_time"), rs.getString("task_detail"));
             }
         }
         List<StageTimelineData.ExecutorRow> executors = new ArrayList<>();
@@ -97,8 +98,8 @@ public final class TimelineQuery {
             ps.setLong(1, pk);
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
-                    executors.add(new StageTimelineData.ExecutorRow(rs.getString(1), rs.getString(2), rs.getInt(3),
-                            rs.getLong(4), rs.getLong(5)));
+                    executors.add(new StageTimelineData.ExecutorRow(rs.getString("executor_id"), rs.getString("host"),
+                            rs.getInt("total_cores"), rs.getLong("add_time"), rs.getLong("remove_time")));
                 }
             }
         }
@@ -109,8 +110,8 @@ public final class TimelineQuery {
             ps.setArray(2, c.createArrayOf("text", SLOT_KEYS.toArray()));
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
-                    if (rs.getString(2) != null) {
-                        conf.put(rs.getString(1), rs.getString(2));
+                    if (rs.getString("value") != null) {
+                        conf.put(rs.getString("key"), rs.getString("value"));
                     }
                 }
             }
@@ -118,11 +119,11 @@ public final class TimelineQuery {
         List<TaskRecord> tasks = new ArrayList<>();
         try (PreparedStatement ps = c.prepareStatement("SELECT task_id, task_index, attempt, partition_id,"
                 + " executor_id, host, locality, speculative, launch_time, finish_time, getting_result_time, status,"
-                + " end_reason, metrics IS NULL,"
-                + " COALESCE((metrics->>'executorDeserializeTime')::bigint, 0),"
-                + " COALESCE((metrics->>'executorRunTime')::bigint, 0),"
-                + " COALESCE((metrics->>'resultSerializationTime')::bigint, 0),"
-                + " COALESCE((metrics->>'jvmGcTime')::bigint, 0)"
+                + " end_reason, metrics IS NULL AS no_metrics,"
+                + " COALESCE((metrics->>'executorDeserializeTime')::bigint, 0) AS deserialize_ms,"
+                + " COALESCE((metrics->>'executorRunTime')::bigint, 0) AS run_ms,"
+                + " COALESCE((metrics->>'resultSerializationTime')::bigint, 0) AS result_serialization_ms,"
+                + " COALESCE((metrics->>'jvmGcTime')::bigint, 0) AS gc_ms"
                 + " FROM task WHERE app_pk = ? AND stage_id = ? AND stage_attempt_id = ? ORDER BY ord")) {
             ps.setLong(1, pk);
             ps.setInt(2, stageId);
@@ -130,20 +131,28 @@ public final class TimelineQuery {
             ps.setFetchSize(5000);
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
-                    TaskMetrics m = rs.getBoolean(14) ? null : TaskMetrics.builder()
-                            .set(TaskMetric.EXECUTOR_DESERIALIZE_TIME, rs.getLong(15))
-                            .set(TaskMetric.EXECUTOR_RUN_TIME, rs.getLong(16))
-                            .set(TaskMetric.RESULT_SERIALIZATION_TIME, rs.getLong(17))
-                            .set(TaskMetric.JVM_GC_TIME, rs.getLong(18)).build();
+                    TaskMetrics m = rs.getBoolean("no_metrics") ? null : TaskMetrics.builder()
+                            .set(TaskMetric.EXECUTOR_DESERIALIZE_TIME, rs.getLong("deserialize_ms"))
+                            .set(TaskMetric.EXECUTOR_RUN_TIME, rs.getLong("run_ms"))
+                            .set(TaskMetric.RESULT_SERIALIZATION_TIME, rs.getLong("result_serialization_ms"))
+                            .set(TaskMetric.JVM_GC_TIME, rs.getLong("gc_ms")).build();
                     // error_message is left out: the timeline shows status and reason, not stack traces.
-                    tasks.add(new TaskRecord(rs.getLong(1), rs.getInt(2), rs.getInt(3), rs.getInt(4), rs.getString(5),
-                            rs.getString(6), rs.getString(7), rs.getBoolean(8), rs.getLong(9), rs.getLong(10),
-                            rs.getLong(11), rs.getString(12), rs.getString(13), null, m));
+                    tasks.add(new TaskRecord(rs.getLong("task_id"), rs.getInt("task_index"), rs.getInt("attempt"),
+                            rs.getInt("partition_id"), rs.getString("executor_id"), rs.getString("host"),
+                            rs.getString("locality"), rs.getBoolean("speculative"), rs.getLong("launch_time"),
+                            rs.getLong("finish_time"), rs.getLong("getting_result_time"), rs.getString("status"),
+                            rs.getString("end_reason"), null, m));
                 }
             }
         }
         return new Result(Outcome.FOUND, new StageTimelineData(appId, attempt, name, stageId, stageAttemptId,
-                (String) stage[0], (String) stage[1], (int) stage[2], (int) stage[3], (int) stage[4], (int) stage[5],
-                (long) stage[6], (long) stage[7], (String) stage[8], tasks, executors, conf));
+                stage.name(), stage.status(), stage.numTasks(), stage.numCompleteTasks(), stage.numFailedTasks(),
+                stage.numKilledTasks(), stage.submissionTime(), stage.completionTime(), stage.taskDetail(), tasks,
+                executors, conf));
+    }
+
+    /** The stage row's part of {@link StageTimelineData}. */
+    private record StageHead(String name, String status, int numTasks, int numCompleteTasks, int numFailedTasks,
+                             int numKilledTasks, long submissionTime, long completionTime, String taskDetail) {
     }
 }

@@ -29,6 +29,16 @@ public final class Urls {
         return app(appId, attemptId) + "/stages/" + stageId + "/" + stageAttemptId + "/timeline";
     }
 
+    /** {@code /apps/{appId}[/{attemptId}]/stages/{stageId}/{stageAttemptId}/tasks}: the stage's paged task table. */
+    public static String stageTasks(String appId, String attemptId, int stageId, int stageAttemptId) {
+        return app(appId, attemptId) + "/stages/" + stageId + "/" + stageAttemptId + "/tasks";
+    }
+
+    /** {@code /apps/{appId}[/{attemptId}]/jobs} and {@code …/executors}: the application page's other tabs. */
+    public static String appTab(String appId, String attemptId, String tab) {
+        return app(appId, attemptId) + "/" + tab;
+    }
+
     public static String history(String name) {
         return "/history?name=" + enc(name == null ? "" : name);
     }

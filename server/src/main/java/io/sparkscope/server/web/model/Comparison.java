@@ -1,6 +1,6 @@
 package io.sparkscope.server.web.model;
 
-import io.sparkscope.store.StoredFinding;
+import io.sparkscope.core.heuristics.Finding;
 import io.sparkscope.store.query.AppDetail;
 import io.sparkscope.store.query.AppHeader;
 import io.sparkscope.store.query.StageRow;
@@ -129,7 +129,7 @@ public record Comparison(List<AppHeader> apps, List<MetricRow> metrics, List<Con
     private static List<FindingRow> findings(List<AppDetail> runs) {
         Map<String, List<String>> byHeuristic = new TreeMap<>();
         for (int i = 0; i < runs.size(); i++) {
-            for (StoredFinding f : runs.get(i).findings()) {
+            for (Finding f : runs.get(i).findings()) {
                 List<String> sev = byHeuristic.computeIfAbsent(f.heuristic(), k -> {
                     List<String> l = new ArrayList<>();
                     for (int j = 0; j < runs.size(); j++) {
@@ -138,7 +138,7 @@ public record Comparison(List<AppHeader> apps, List<MetricRow> metrics, List<Con
                     return l;
                 });
                 if (!"HIGH".equals(sev.get(i))) {
-                    sev.set(i, f.severity());
+                    sev.set(i, f.severity().name());
                 }
             }
         }

@@ -3,38 +3,23 @@ package io.sparkscope.server.web.page;
 import io.sparkscope.server.web.http.Urls;
 import io.sparkscope.server.web.model.Fmt;
 import io.sparkscope.server.web.model.KeyConfig;
-import io.sparkscope.server.web.model.StoredJson;
-import io.sparkscope.store.StoredFinding;
+import io.sparkscope.core.heuristics.Finding;
+import io.sparkscope.core.heuristics.Severity;
 import io.sparkscope.store.query.AppDetail;
 import io.sparkscope.store.query.AppHeader;
-import io.sparkscope.store.query.StageRow;
 
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 
-/** {@code /apps/{appId}[/{attemptId}]}: metrics, findings, configuration, stages. */
+/** {@code /apps/{appId}[/{attemptId}]}: metrics, findings, configuration, stages ({@link StageTableView}). */
 final class AppView {
-    /** Stage-table sort keys (server-side, so the table sorts without JavaScript). */
-    enum StageSort { ID, DURATION, TASKS, FAILED, SPILL, SHUFFLE, GC }
-
-    /** The task-time quantiles shown on demand, by Spark's TaskMetricDistributions names. */
-    private static final List<String[]> QUANTILE_METRICS = List.of(
-            new String[]{"duration", "Task duration", "ms"},
-            new String[]{"executorRunTime", "Executor run time", "ms"},
-            new String[]{"jvmGcTime", "GC time", "ms"},
-            new String[]{"schedulerDelay", "Scheduler delay", "ms"},
-            new String[]{"shuffleReadMetrics.readBytes", "Shuffle read", "bytes"},
-            new String[]{"memoryBytesSpilled", "Memory spill", "bytes"});
-    private static final double[] SHOWN_QUANTILES = {0.0, 0.25, 0.5, 0.75, 0.95, 1.0};
-
     private AppView() {
     }
 
-    static String render(AppDetail d, String historyServerUrl, StageSort sort, boolean desc) {
+    static String render(AppDetail d, String historyServerUrl, StageTableView.StageSort sort, boolean desc) {
         AppHeader a = d.header();
         String title = a.name() == null || a.name().isEmpty() ? a.appId() : a.name();
         Html h = Layout.start(title, "Applications");
@@ -57,11 +42,12 @@ final class AppView {
             h.raw(" <a class=\"btn\" id=\"shs-link\" href=\"").a(shs).raw("\">Spark History Server</a>");
         }
         h.raw("</div></div>");
+        AppTabs.render(h, a.appId(), a.attemptId(), AppTabs.Tab.OVERVIEW);
 
         metrics(h, a);
         findings(h, d.findings());
         config(h, d.config());
-        stages(h, d.stages(), a, sort, desc);
+        StageTableView.render(h, d.stages(), a, sort, desc);
         h.raw("</article>");
         return Layout.end(h);
     }
@@ -90,14 +76,14 @@ final class AppView {
                 .t(label).raw("</div></div>");
     }
 
-    private static void findings(Html h, List<StoredFinding> findings) {
+    private static void findings(Html h, List<Finding> findings) {
         h.raw("<section><h2>Findings</h2>");
         if (findings.isEmpty()) {
             h.raw("<p class=\"ok\">No finding: nothing the heuristics flag.</p>");
         }
-        for (StoredFinding f : findings) {
-            h.raw("<div class=\"finding ").raw("HIGH".equals(f.severity()) ? "sev-high" : "sev-low").raw("\"><h3>");
-            Layout.severity(h, f.severity());
+        for (Finding f : findings) {
+            h.raw("<div class=\"finding ").raw(f.severity() == Severity.HIGH ? "sev-high" : "sev-low").raw("\"><h3>");
+            Layout.severity(h, f.severity().name());
             h.raw(" ").t(f.title()).raw(" <span class=\"muted\">").t(f.heuristic()).raw("</span></h3><p class=\"message\">")
                     .t(f.message()).raw("</p>");
             if (f.recommendation() != null && !f.recommendation().isEmpty()) {
@@ -116,7 +102,7 @@ final class AppView {
             if (!where.isEmpty()) {
                 h.raw("<p class=\"where muted\">").t(String.join(" · ", where)).raw("</p>");
             }
-            Map<String, Object> details = StoredJson.object(f.detailsJson());
+            Map<String, Object> details = f.details();
             if (!details.isEmpty()) {
                 h.raw("<details class=\"numbers\"><summary>Numbers</summary><table class=\"kv\">");
                 flatten("", details, new LinkedHashMap<>()).forEach((k, v) ->
@@ -166,92 +152,5 @@ final class AppView {
             }
         }
         h.raw("</tbody></table></details></section>");
-    }
-
-    private static void stages(Html h, List<StageRow> stages, AppHeader a, StageSort sort, boolean desc) {
-        List<StageRow> rows = new ArrayList<>(stages);
-        Comparator<StageRow> cmp = switch (sort) {
-            case ID -> Comparator.comparingInt(StageRow::stageId).thenComparingInt(StageRow::attemptId);
-            case DURATION -> Comparator.comparingLong(StageRow::durationMs);
-            case TASKS -> Comparator.comparingInt(StageRow::numTasks);
-            case FAILED -> Comparator.comparingInt(StageRow::numFailedTasks);
-            case SPILL -> Comparator.comparingLong(s -> s.memoryBytesSpilled() + s.diskBytesSpilled());
-            case SHUFFLE -> Comparator.comparingLong(s -> s.shuffleReadBytes() + s.shuffleWriteBytes());
-            case GC -> Comparator.comparingLong(StageRow::jvmGcTimeMs);
-        };
-        rows.sort(desc ? cmp.reversed() : cmp);
-        String base = Urls.app(a.appId(), a.attemptId());
-        h.raw("<section><h2 id=\"stages\">Stages (").t(rows.size()).raw(")</h2>");
-        StageBreakdownView.legend(h);
-        h.raw("<table class=\"grid stages\" id=\"stage-table\"><thead><tr>");
-        header(h, base, "Stage", StageSort.ID, sort, desc);
-        h.raw("<th>Name</th><th>Status</th>");
-        header(h, base, "Duration", StageSort.DURATION, sort, desc);
-        header(h, base, "Tasks", StageSort.TASKS, sort, desc);
-        header(h, base, "Failed", StageSort.FAILED, sort, desc);
-        h.raw("<th class=\"num\">Run time</th>");
-        header(h, base, "GC", StageSort.GC, sort, desc);
-        header(h, base, "Spill (mem / disk)", StageSort.SPILL, sort, desc);
-        header(h, base, "Shuffle (read / write)", StageSort.SHUFFLE, sort, desc);
-        h.raw("<th>Task quantiles</th><th>Where task time went</th></tr></thead><tbody>");
-        for (StageRow s : rows) {
-            h.raw("<tr class=\"stage-row\" data-stage=\"").a(s.key()).raw("\"><td>").t(s.key()).raw("</td><td class=\"stage-name\">")
-                    .t(s.name());
-            if (s.failureReason() != null) {
-                h.raw("<details class=\"failure\"><summary>failure reason</summary><pre>").t(s.failureReason())
-                        .raw("</pre></details>");
-            }
-            h.raw("</td><td><span class=\"stage-status st-").raw(s.status().toLowerCase(Locale.ROOT).replaceAll("[^a-z]", ""))
-                    .raw("\">").t(s.status().toLowerCase(Locale.ROOT)).raw("</span></td><td class=\"num\">")
-                    .t(Fmt.duration(s.durationMs())).raw("</td><td class=\"num\">").t(Fmt.count(s.numTasks()))
-                    .raw("</td><td class=\"num").raw(s.numFailedTasks() > 0 ? " bad" : "").raw("\">")
-                    .t(Fmt.count(s.numFailedTasks())).raw("</td><td class=\"num\">").t(Fmt.duration(s.executorRunTimeMs()))
-                    .raw("</td><td class=\"num\">").t(Fmt.duration(s.jvmGcTimeMs())).raw("</td><td class=\"num\">")
-                    .t(Fmt.bytes(s.memoryBytesSpilled())).t(" / ").t(Fmt.bytes(s.diskBytesSpilled()))
-                    .raw("</td><td class=\"num\">").t(Fmt.bytes(s.shuffleReadBytes())).t(" / ")
-                    .t(Fmt.bytes(s.shuffleWriteBytes())).raw("</td><td>");
-            quantiles(h, s);
-            h.raw("</td>");
-            StageBreakdownView.cell(h, s, a.appId(), a.attemptId());
-            h.raw("</tr>");
-        }
-        h.raw("</tbody></table></section>");
-    }
-
-    private static void header(Html h, String base, String label, StageSort key, StageSort sort, boolean desc) {
-        boolean on = key == sort;
-        boolean nextDesc = !on || !desc;
-        h.raw("<th class=\"sortable").raw(on ? " on" : "").raw("\"><a href=\"")
-                .a(base + "?stageSort=" + key.name().toLowerCase(Locale.ROOT) + "&stageOrder=" + (nextDesc ? "desc" : "asc")
-                        + "#stages")
-                .raw("\">").t(label).raw(on ? (desc ? " ▼" : " ▲") : "").raw("</a></th>");
-    }
-
-    private static void quantiles(Html h, StageRow s) {
-        if (s.summaryTaskCount() == 0 || s.quantiles().length == 0) {
-            h.raw("<span class=\"muted\">no successful task</span>");
-            return;
-        }
-        h.raw("<details class=\"quantiles\"><summary>").t(Fmt.count(s.summaryTaskCount()))
-                .raw(" tasks</summary><table class=\"grid small\"><thead><tr><th>metric</th>");
-        List<Double> shown = new ArrayList<>();
-        for (double q : SHOWN_QUANTILES) {
-            if (!Double.isNaN(s.quantile("duration", q))) {
-                shown.add(q);
-                h.raw("<th class=\"num\">").t(q == 0 ? "min" : q == 1 ? "max" : q == 0.5 ? "median"
-                        : "p" + Math.round(q * 100)).raw("</th>");
-            }
-        }
-        h.raw("</tr></thead><tbody>");
-        for (String[] m : QUANTILE_METRICS) {
-            h.raw("<tr><th>").t(m[1]).raw("</th>");
-            for (double q : shown) {
-                double v = s.quantile(m[0], q);
-                long lv = Double.isNaN(v) ? 0 : Math.round(v);
-                h.raw("<td class=\"num\">").t(m[2].equals("ms") ? Fmt.duration(lv) : Fmt.bytes(lv)).raw("</td>");
-            }
-            h.raw("</tr>");
-        }
-        h.raw("</tbody></table></details>");
     }
 }

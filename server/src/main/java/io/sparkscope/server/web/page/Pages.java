@@ -51,10 +51,10 @@ public final class Pages {
     /** One application; {@code ?stageSort=&stageOrder=} sort its stage table (descending unless asked otherwise). */
     public void app(Context ctx) throws SQLException {
         AppDetail d = data.app(Params.appRef(ctx));
-        AppView.StageSort sort = Params.enumValue(ctx, "stageSort", AppView.StageSort.class);
+        StageTableView.StageSort sort = Params.enumValue(ctx, "stageSort", StageTableView.StageSort.class);
         String order = Params.oneOf(ctx, "stageOrder", "asc", "desc");
         boolean desc = sort != null && !"asc".equals(order);
-        html(ctx, AppView.render(d, historyServerUrl, sort == null ? AppView.StageSort.ID : sort, desc));
+        html(ctx, AppView.render(d, historyServerUrl, sort == null ? StageTableView.StageSort.ID : sort, desc));
     }
 
     public void whatIf(Context ctx) throws SQLException {

@@ -3,7 +3,8 @@ package io.sparkscope.server.web.page;
 import io.sparkscope.server.web.http.SearchParams;
 import io.sparkscope.server.web.http.Urls;
 import io.sparkscope.server.web.model.Fmt;
-import io.sparkscope.store.StoredFinding;
+import io.sparkscope.core.heuristics.Finding;
+import io.sparkscope.core.heuristics.Severity;
 import io.sparkscope.store.query.AppFilter;
 import io.sparkscope.store.query.AppListRow;
 import io.sparkscope.store.query.AppSearchQuery;
@@ -101,8 +102,8 @@ final class SearchView {
                 .raw("</dd></dl>");
         if (!a.findings().isEmpty()) {
             h.raw("<div class=\"banners\">");
-            for (StoredFinding f : a.findings()) {
-                h.raw("<span class=\"banner ").raw("HIGH".equals(f.severity()) ? "banner-high" : "banner-low")
+            for (Finding f : a.findings()) {
+                h.raw("<span class=\"banner ").raw(f.severity() == Severity.HIGH ? "banner-high" : "banner-low")
                         .raw("\" title=\"").a(f.message()).raw("\">").t(f.heuristic()).raw(": ")
                         .t(f.title()).raw("</span>");
             }

@@ -1,0 +1,136 @@
+package io.sparkscope.server.web.api;
+
+import io.javalin.http.Context;
+import io.sparkscope.core.model.ExecutorSummary;
+import io.sparkscope.core.model.JobSummary;
+import io.sparkscope.core.model.TaskRecord;
+import io.sparkscope.server.web.http.Params;
+import io.sparkscope.server.web.http.WebException;
+import io.sparkscope.server.web.model.ExecutionData;
+import io.sparkscope.store.query.JobsExecutorsQuery;
+import io.sparkscope.store.query.TaskListQuery;
+
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+
+/**
+ * Jobs, executors and task lists under {@code /api/v1/apps/{id}[/{attempt}]} in the shape and with the parameters
+ * of Spark's REST API v1 ({@code …/jobs[?status=]}, {@code …/jobs/{jobId}}, {@code …/executors},
+ * {@code …/allexecutors}, {@code …/stages/{s}/{a}/taskList?offset=&length=&sortBy=&status=}), so a script written
+ * for a History Server reads them unchanged.
+ */
+public final class ExecutionApi {
+    private static final List<String> JOB_STATUSES = List.of("RUNNING", "SUCCEEDED", "FAILED", "UNKNOWN");
+
+    private final ExecutionData data;
+
+    public ExecutionApi(ExecutionData data) {
+        this.data = data;
+    }
+
+    /** Newest job first, as Spark lists them; {@code ?status=} (repeatable) keeps those statuses. */
+    public void jobs(Context ctx) throws SQLException {
+        Set<String> statuses = jobStatuses(ctx);
+        List<SparkRestJson.Job> out = new ArrayList<>();
+        List<JobSummary> jobs = new ArrayList<>(data.jobs(Params.appRef(ctx)).jobs());
+        jobs.sort(Comparator.comparingInt(JobSummary::jobId).reversed());
+        for (JobSummary j : jobs) {
+            if (statuses.isEmpty() || statuses.contains(j.status().name())) {
+                out.add(SparkRestJson.Job.of(j));
+            }
+        }
+        json(ctx, out);
+    }
+
+    public void job(Context ctx) throws SQLException {
+        String raw = ctx.pathParam("jobId");
+        int jobId;
+        try {
+            jobId = Integer.parseInt(raw);
+        } catch (NumberFormatException e) {
+            throw WebException.badParam("jobId", "'" + raw + "' is not a job id (a whole number)");
+        }
+        var ref = Params.appRef(ctx);
+        JobSummary job = data.jobs(ref).jobs().stream().filter(j -> j.jobId() == jobId).findFirst()
+                .orElseThrow(() -> WebException.notFound("unknown job: " + jobId + " in application " + ref));
+        json(ctx, SparkRestJson.Job.of(job));
+    }
+
+    /** Spark's {@code executors}: the executors still alive, by id descending (its "active" index read backwards). */
+    public void executors(Context ctx) throws SQLException {
+        executorList(ctx, true);
+    }
+
+    /** Spark's {@code allexecutors}: every executor, removed ones too, by id. */
+    public void allExecutors(Context ctx) throws SQLException {
+        executorList(ctx, false);
+    }
+
+    private void executorList(Context ctx, boolean activeOnly) throws SQLException {
+        JobsExecutorsQuery.Executors e = data.executors(Params.appRef(ctx));
+        List<ExecutorSummary> list = new ArrayList<>();
+        for (ExecutorSummary x : e.executors()) {
+            if (!activeOnly || x.removeTime() < 0) {
+                list.add(x);
+            }
+        }
+        Comparator<ExecutorSummary> byId = Comparator.comparing(ExecutorSummary::executorId);
+        list.sort(activeOnly ? byId.reversed() : byId);
+        var app = e.app();
+        long end = app.endTime() > 0 ? app.endTime() : app.lastEventTime();
+        long appDuration = app.startTime() > 0 && end >= app.startTime() ? end - app.startTime() : -1;
+        json(ctx, list.stream().map(x -> SparkRestJson.Executor.of(x, e.taskCpus(), appDuration)).toList());
+    }
+
+    /**
+     * Spark's taskList: {@code offset} (0), {@code length} (20), {@code sortBy} ({@code ID}, {@code runtime} /
+     * {@code INCREASING_RUNTIME}, {@code -runtime} / {@code DECREASING_RUNTIME}), {@code status} (repeatable).
+     */
+    public void taskList(Context ctx) throws SQLException {
+        TaskListQuery.Sort sort = TaskListQuery.Sort.ID;
+        boolean desc = false;
+        String sortBy = Params.text(ctx, "sortBy");
+        if (sortBy != null) {
+            switch (sortBy.toLowerCase(Locale.ROOT)) {
+                case "id" -> { }
+                case "runtime", "increasing_runtime" -> sort = TaskListQuery.Sort.RUN_TIME;
+                case "-runtime", "decreasing_runtime" -> {
+                    sort = TaskListQuery.Sort.RUN_TIME;
+                    desc = true;
+                }
+                default -> throw WebException.badParam("sortBy", "'" + sortBy
+                        + "' is not one of ID, runtime (INCREASING_RUNTIME), -runtime (DECREASING_RUNTIME)");
+            }
+        }
+        var r = new TaskListQuery.Request(Params.stageNumber(ctx, "stageId"), Params.stageNumber(ctx, "stageAttemptId"),
+                ExecutionData.offset(ctx), ExecutionData.length(ctx, 20), sort, desc, ExecutionData.statuses(ctx),
+                ExecutionData.executor(ctx));
+        List<SparkRestJson.Task> out = new ArrayList<>();
+        for (TaskRecord t : data.tasks(Params.appRef(ctx), r).tasks()) {
+            out.add(SparkRestJson.Task.of(t));
+        }
+        json(ctx, out);
+    }
+
+    private static Set<String> jobStatuses(Context ctx) {
+        Set<String> out = new LinkedHashSet<>();
+        for (String raw : ctx.queryParams("status")) {
+            String s = raw.strip().toUpperCase(Locale.ROOT);
+            if (!JOB_STATUSES.contains(s)) {
+                throw WebException.badParam("status", "'" + raw.strip() + "' is not a job status ("
+                        + String.join(", ", JOB_STATUSES).toLowerCase(Locale.ROOT) + ")");
+            }
+            out.add(s);
+        }
+        return out;
+    }
+
+    private static void json(Context ctx, Object value) {
+        ctx.contentType("application/json").result(ApiJson.write(value));
+    }
+}

@@ -1,0 +1,51 @@
+package io.sparkscope.server.web.page;
+
+import io.sparkscope.server.web.http.Urls;
+
+/** The tab bar under an application's heading: its overview page, its jobs and its executors. */
+final class AppTabs {
+    enum Tab {
+        OVERVIEW("Overview", null), JOBS("Jobs", "jobs"), EXECUTORS("Executors", "executors");
+
+        final String label;
+        /** Path segment after the application, null for the application page itself. */
+        final String segment;
+
+        Tab(String label, String segment) {
+            this.label = label;
+            this.segment = segment;
+        }
+    }
+
+    private AppTabs() {
+    }
+
+    /** A tab page's frame: the application's name and id as its heading, then the tabs. */
+    static Html page(io.sparkscope.store.query.AppRefs.Resolved app, Tab active, String what) {
+        String name = app.name() == null || app.name().isEmpty() ? app.appId() : app.name();
+        String key = app.attemptId() == null ? app.appId() : app.appId() + "/" + app.attemptId();
+        Html h = Layout.start(what + " · " + name, "Applications");
+        h.raw("<article class=\"app-tab\"><div class=\"detail-head\"><h1><a href=\"").a(Urls.app(app.appId(), app.attemptId()))
+                .raw("\" id=\"app-title\">").t(name).raw("</a></h1><p class=\"muted\"><span class=\"app-id\">").t(key)
+                .raw("</span></p></div>");
+        render(h, app.appId(), app.attemptId(), active);
+        return h;
+    }
+
+    /** Closes what {@link #page} opened. */
+    static String end(Html h) {
+        h.raw("</article>");
+        return Layout.end(h);
+    }
+
+    static void render(Html h, String appId, String attemptId, Tab active) {
+        h.raw("<nav class=\"tabs\" id=\"app-tabs\" aria-label=\"application views\">");
+        for (Tab t : Tab.values()) {
+            String href = t.segment == null ? Urls.app(appId, attemptId) : Urls.appTab(appId, attemptId, t.segment);
+            h.raw("<a class=\"tab").raw(t == active ? " on\" aria-current=\"page" : "").raw("\" id=\"tab-")
+                    .raw(t.name().toLowerCase(java.util.Locale.ROOT)).raw("\" href=\"").a(href).raw("\">").t(t.label)
+                    .raw("</a>");
+        }
+        h.raw("</nav>");
+    }
+}

@@ -1,0 +1,47 @@
+package io.sparkscope.server.web.page;
+
+import io.javalin.http.Context;
+import io.sparkscope.server.web.http.Params;
+import io.sparkscope.server.web.model.ExecutionData;
+import io.sparkscope.store.query.TaskListQuery;
+
+import java.sql.SQLException;
+
+/** The application's jobs and executors tabs and a stage's paged task table: parse, one data call, render. */
+public final class ExecutionPages {
+    /** Rows of the task table per page unless {@code ?length=} says otherwise. */
+    static final int PAGE_LENGTH = 100;
+
+    private final ExecutionData data;
+
+    public ExecutionPages(ExecutionData data) {
+        this.data = data;
+    }
+
+    public void jobs(Context ctx) throws SQLException {
+        html(ctx, JobsView.render(data.jobs(Params.appRef(ctx))));
+    }
+
+    public void executors(Context ctx) throws SQLException {
+        html(ctx, ExecutorsView.render(data.executors(Params.appRef(ctx))));
+    }
+
+    /**
+     * {@code ?status=&executor=&sort=&order=&offset=&length=}: the filters and order of the table, server-side, so
+     * paging a 100 000-task stage reads one page of rows.
+     */
+    public void tasks(Context ctx) throws SQLException {
+        TaskListQuery.Sort sort = Params.enumValue(ctx, "sort", TaskListQuery.Sort.class);
+        String order = Params.oneOf(ctx, "order", "asc", "desc");
+        boolean desc = order == null ? sort != null && sort != TaskListQuery.Sort.ID : order.equals("desc");
+        var r = new TaskListQuery.Request(Params.stageNumber(ctx, "stageId"), Params.stageNumber(ctx, "stageAttemptId"),
+                ExecutionData.offset(ctx), ExecutionData.length(ctx, PAGE_LENGTH),
+                sort == null ? TaskListQuery.Sort.ID : sort, desc, ExecutionData.statuses(ctx),
+                ExecutionData.executor(ctx));
+        html(ctx, TasksView.render(data.tasks(Params.appRef(ctx), r), r));
+    }
+
+    private static void html(Context ctx, String page) {
+        ctx.contentType("text/html; charset=utf-8").result(page);
+    }
+}

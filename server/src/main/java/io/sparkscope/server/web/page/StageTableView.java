@@ -1,0 +1,227 @@
+package io.sparkscope.server.web.page;
+
+import io.sparkscope.server.web.http.Urls;
+import io.sparkscope.server.web.model.Fmt;
+import io.sparkscope.store.query.AppHeader;
+import io.sparkscope.store.query.StageRow;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * The application page's stage table: one short line per stage attempt (a long call site is cut, its full text on
+ * hover), input and output beside shuffle and spill, and on demand the task quantiles of every metric of Spark's
+ * {@code taskSummary}. The table scrolls inside its own box, so a narrow window never scrolls the page sideways.
+ */
+final class StageTableView {
+    /** Stage-table sort keys (server-side, so the table sorts without JavaScript). */
+    enum StageSort { ID, DURATION, TASKS, FAILED, SPILL, SHUFFLE, GC, INPUT, OUTPUT }
+
+    /** Names longer than this are cut: Spark 4 call sites and SQL-generated names run to hundreds of characters. */
+    static final int NAME_CHARS = 60;
+
+    private enum Unit { MS, NS, BYTES, COUNT }
+
+    /** A metric of Spark's TaskMetricDistributions with the words and unit the table shows it in. */
+    private record Metric(String path, String label, Unit unit, boolean onlyWhenUsed) {
+    }
+
+    /** Every metric of Spark's taskSummary, in Spark's order; push-based shuffle ones only when a task used it. */
+    private static final List<Metric> METRICS = List.of(
+            new Metric("duration", "Task duration", Unit.MS, false),
+            new Metric("executorDeserializeTime", "Deserialization", Unit.MS, false),
+            new Metric("executorDeserializeCpuTime", "Deserialization CPU", Unit.NS, false),
+            new Metric("executorRunTime", "Executor run time", Unit.MS, false),
+            new Metric("executorCpuTime", "Executor CPU time", Unit.NS, false),
+            new Metric("resultSize", "Result size", Unit.BYTES, false),
+            new Metric("jvmGcTime", "GC time", Unit.MS, false),
+            new Metric("resultSerializationTime", "Result serialization", Unit.MS, false),
+            new Metric("gettingResultTime", "Getting result", Unit.MS, false),
+            new Metric("schedulerDelay", "Scheduler delay", Unit.MS, false),
+            new Metric("peakExecutionMemory", "Peak execution memory", Unit.BYTES, false),
+            new Metric("memoryBytesSpilled", "Spill (memory)", Unit.BYTES, false),
+            new Metric("diskBytesSpilled", "Spill (disk)", Unit.BYTES, false),
+            new Metric("inputMetrics.bytesRead", "Input", Unit.BYTES, false),
+            new Metric("inputMetrics.recordsRead", "Input records", Unit.COUNT, false),
+            new Metric("outputMetrics.bytesWritten", "Output", Unit.BYTES, false),
+            new Metric("outputMetrics.recordsWritten", "Output records", Unit.COUNT, false),
+            new Metric("shuffleReadMetrics.readBytes", "Shuffle read", Unit.BYTES, false),
+            new Metric("shuffleReadMetrics.readRecords", "Shuffle read records", Unit.COUNT, false),
+            new Metric("shuffleReadMetrics.remoteBlocksFetched", "Remote blocks fetched", Unit.COUNT, false),
+            new Metric("shuffleReadMetrics.localBlocksFetched", "Local blocks fetched", Unit.COUNT, false),
+            new Metric("shuffleReadMetrics.fetchWaitTime", "Shuffle fetch wait", Unit.MS, false),
+            new Metric("shuffleReadMetrics.remoteBytesRead", "Shuffle remote read", Unit.BYTES, false),
+            new Metric("shuffleReadMetrics.remoteBytesReadToDisk", "Shuffle remote read to disk", Unit.BYTES, false),
+            new Metric("shuffleReadMetrics.totalBlocksFetched", "Blocks fetched", Unit.COUNT, false),
+            new Metric("shuffleReadMetrics.remoteReqsDuration", "Remote requests", Unit.MS, false),
+            new Metric("shuffleReadMetrics.shufflePushReadMetricsDist.corruptMergedBlockChunks",
+                    "Push: corrupt merged chunks", Unit.COUNT, true),
+            new Metric("shuffleReadMetrics.shufflePushReadMetricsDist.mergedFetchFallbackCount",
+                    "Push: merged fetch fallbacks", Unit.COUNT, true),
+            new Metric("shuffleReadMetrics.shufflePushReadMetricsDist.remoteMergedBlocksFetched",
+                    "Push: remote merged blocks", Unit.COUNT, true),
+            new Metric("shuffleReadMetrics.shufflePushReadMetricsDist.localMergedBlocksFetched",
+                    "Push: local merged blocks", Unit.COUNT, true),
+            new Metric("shuffleReadMetrics.shufflePushReadMetricsDist.remoteMergedChunksFetched",
+                    "Push: remote merged chunks", Unit.COUNT, true),
+            new Metric("shuffleReadMetrics.shufflePushReadMetricsDist.localMergedChunksFetched",
+                    "Push: local merged chunks", Unit.COUNT, true),
+            new Metric("shuffleReadMetrics.shufflePushReadMetricsDist.remoteMergedBytesRead",
+                    "Push: remote merged read", Unit.BYTES, true),
+            new Metric("shuffleReadMetrics.shufflePushReadMetricsDist.localMergedBytesRead",
+                    "Push: local merged read", Unit.BYTES, true),
+            new Metric("shuffleReadMetrics.shufflePushReadMetricsDist.remoteMergedReqsDuration",
+                    "Push: remote merged requests", Unit.MS, true),
+            new Metric("shuffleWriteMetrics.writeBytes", "Shuffle write", Unit.BYTES, false),
+            new Metric("shuffleWriteMetrics.writeRecords", "Shuffle write records", Unit.COUNT, false),
+            new Metric("shuffleWriteMetrics.writeTime", "Shuffle write time", Unit.NS, false));
+
+    private static final double[] SHOWN_QUANTILES = {0.0, 0.25, 0.5, 0.75, 0.95, 1.0};
+
+    private StageTableView() {
+    }
+
+    static void render(Html h, List<StageRow> stages, AppHeader a, StageSort sort, boolean desc) {
+        List<StageRow> rows = new ArrayList<>(stages);
+        Comparator<StageRow> cmp = switch (sort) {
+            case ID -> Comparator.comparingInt(StageRow::stageId).thenComparingInt(StageRow::attemptId);
+            case DURATION -> Comparator.comparingLong(StageRow::durationMs);
+            case TASKS -> Comparator.comparingInt(StageRow::numTasks);
+            case FAILED -> Comparator.comparingInt(StageRow::numFailedTasks);
+            case SPILL -> Comparator.comparingLong(s -> s.memoryBytesSpilled() + s.diskBytesSpilled());
+            case SHUFFLE -> Comparator.comparingLong(s -> s.shuffleReadBytes() + s.shuffleWriteBytes());
+            case GC -> Comparator.comparingLong(StageRow::jvmGcTimeMs);
+            case INPUT -> Comparator.comparingLong(StageRow::inputBytes);
+            case OUTPUT -> Comparator.comparingLong(StageRow::outputBytes);
+        };
+        rows.sort(desc ? cmp.reversed() : cmp);
+        String base = Urls.app(a.appId(), a.attemptId());
+        h.raw("<section><h2 id=\"stages\">Stages (").t(rows.size()).raw(")</h2>");
+        StageBreakdownView.legend(h);
+        h.raw("<div class=\"table-scroll\"><table class=\"grid stages\" id=\"stage-table\"><thead><tr>");
+        header(h, base, "Stage", StageSort.ID, sort, desc);
+        h.raw("<th>Name</th><th>Status</th>");
+        header(h, base, "Duration", StageSort.DURATION, sort, desc);
+        header(h, base, "Tasks", StageSort.TASKS, sort, desc);
+        header(h, base, "Failed", StageSort.FAILED, sort, desc);
+        h.raw("<th class=\"num\">Run time</th>");
+        header(h, base, "GC", StageSort.GC, sort, desc);
+        header(h, base, "Input", StageSort.INPUT, sort, desc);
+        header(h, base, "Output", StageSort.OUTPUT, sort, desc);
+        header(h, base, "Spill (mem / disk)", StageSort.SPILL, sort, desc);
+        header(h, base, "Shuffle (read / write)", StageSort.SHUFFLE, sort, desc);
+        h.raw("<th>Task quantiles</th><th>Where task time went</th></tr></thead><tbody>");
+        for (StageRow s : rows) {
+            h.raw("<tr class=\"stage-row\" data-stage=\"").a(s.key()).raw("\"><td class=\"stage-key\">").t(s.key())
+                    .raw("</td><td class=\"stage-name\">");
+            name(h, s.name());
+            if (s.failureReason() != null) {
+                h.raw("<details class=\"failure\"><summary>failure reason</summary><pre>").t(s.failureReason())
+                        .raw("</pre></details>");
+            }
+            h.raw("</td><td><span class=\"stage-status st-").raw(s.status().toLowerCase(Locale.ROOT).replaceAll("[^a-z]", ""))
+                    .raw("\">").t(s.status().toLowerCase(Locale.ROOT)).raw("</span></td><td class=\"num\">")
+                    .t(Fmt.duration(s.durationMs())).raw("</td><td class=\"num\"><a class=\"tasks-link\" href=\"")
+                    .a(Urls.stageTasks(a.appId(), a.attemptId(), s.stageId(), s.attemptId())).raw("\">")
+                    .t(Fmt.count(s.numTasks())).raw("</a></td><td class=\"num").raw(s.numFailedTasks() > 0 ? " bad" : "")
+                    .raw("\">").t(Fmt.count(s.numFailedTasks())).raw("</td><td class=\"num\">")
+                    .t(Fmt.duration(s.executorRunTimeMs())).raw("</td><td class=\"num\">").t(Fmt.duration(s.jvmGcTimeMs()))
+                    .raw("</td><td class=\"num input\">").t(Fmt.bytes(s.inputBytes()))
+                    .raw("</td><td class=\"num output\">").t(Fmt.bytes(s.outputBytes()))
+                    .raw("</td><td class=\"num\">").t(Fmt.bytes(s.memoryBytesSpilled())).t(" / ")
+                    .t(Fmt.bytes(s.diskBytesSpilled())).raw("</td><td class=\"num\">").t(Fmt.bytes(s.shuffleReadBytes()))
+                    .t(" / ").t(Fmt.bytes(s.shuffleWriteBytes())).raw("</td><td>");
+            quantiles(h, s);
+            h.raw("</td>");
+            StageBreakdownView.cell(h, s, a.appId(), a.attemptId());
+            h.raw("</tr>");
+        }
+        h.raw("</tbody></table></div></section>");
+    }
+
+    /** The name on one line: cut past {@link #NAME_CHARS} characters, the whole name in the hover text. */
+    static void name(Html h, String name) {
+        String n = name == null ? "" : name.strip();
+        String shown = shorten(n);
+        if (shown.equals(n)) {
+            h.raw("<span class=\"name\">").t(n).raw("</span>");
+        } else {
+            h.raw("<span class=\"name cut\" title=\"").a(n).raw("\">").t(shown).raw("</span>");
+        }
+    }
+
+    /** The first line of a name, at most {@link #NAME_CHARS} characters (code points), "…" when cut. */
+    static String shorten(String name) {
+        String first = name;
+        int nl = first.indexOf('\n');
+        if (nl >= 0) {
+            first = first.substring(0, nl).stripTrailing();
+        }
+        if (first.codePointCount(0, first.length()) > NAME_CHARS) {
+            first = first.substring(0, first.offsetByCodePoints(0, NAME_CHARS - 1)).stripTrailing();
+        } else if (nl < 0) {
+            return name;
+        }
+        return first + "…";
+    }
+
+    private static void header(Html h, String base, String label, StageSort key, StageSort sort, boolean desc) {
+        boolean on = key == sort;
+        boolean nextDesc = !on || !desc;
+        h.raw("<th class=\"sortable").raw(on ? " on" : "").raw("\"><a href=\"")
+                .a(base + "?stageSort=" + key.name().toLowerCase(Locale.ROOT) + "&stageOrder=" + (nextDesc ? "desc" : "asc")
+                        + "#stages")
+                .raw("\">").t(label).raw(on ? (desc ? " ▼" : " ▲") : "").raw("</a></th>");
+    }
+
+    private static void quantiles(Html h, StageRow s) {
+        if (s.summaryTaskCount() == 0 || s.quantiles().length == 0) {
+            h.raw("<span class=\"muted\">no successful task</span>");
+            return;
+        }
+        h.raw("<details class=\"quantiles\"><summary>").t(Fmt.count(s.summaryTaskCount()))
+                .raw(" tasks</summary><div class=\"table-scroll\"><table class=\"grid small\"><thead><tr><th>metric</th>");
+        List<Double> shown = new ArrayList<>();
+        for (double q : SHOWN_QUANTILES) {
+            if (!Double.isNaN(s.quantile("duration", q))) {
+                shown.add(q);
+                h.raw("<th class=\"num\">").t(q == 0 ? "min" : q == 1 ? "max" : q == 0.5 ? "median"
+                        : "p" + Math.round(q * 100)).raw("</th>");
+            }
+        }
+        h.raw("</tr></thead><tbody>");
+        for (Metric m : METRICS) {
+            if (m.onlyWhenUsed() && !used(s, m, shown)) {
+                continue;
+            }
+            h.raw("<tr data-metric=\"").a(m.path()).raw("\"><th>").t(m.label()).raw("</th>");
+            for (double q : shown) {
+                double v = s.quantile(m.path(), q);
+                h.raw("<td class=\"num\">").t(Double.isNaN(v) ? "—" : format(m.unit(), Math.round(v))).raw("</td>");
+            }
+            h.raw("</tr>");
+        }
+        h.raw("</tbody></table></div></details>");
+    }
+
+    private static boolean used(StageRow s, Metric m, List<Double> shown) {
+        for (double q : shown) {
+            double v = s.quantile(m.path(), q);
+            if (!Double.isNaN(v) && v != 0) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static String format(Unit unit, long v) {
+        return switch (unit) {
+            case MS -> Fmt.duration(v);
+            case NS -> Fmt.duration(v / 1_000_000);
+            case BYTES -> Fmt.bytes(v);
+            case COUNT -> Fmt.count(v);
+        };
+    }
+}

@@ -1,0 +1,70 @@
+package io.sparkscope.store.query;
+
+import javax.sql.DataSource;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+
+/** Finds the stored application a page names, and runs a page's reads in one consistent transaction. */
+public final class AppRefs {
+    private AppRefs() {
+    }
+
+    /**
+     * The application found: its key, its ids as stored (attempt null when Spark gave none), its name and times.
+     *
+     * @param endTime epoch ms, -1 while running
+     */
+    public record Resolved(long pk, String appId, String attemptId, String name, long startTime, long endTime,
+                           long lastEventTime) {
+    }
+
+    interface Body<T> {
+        T run(Connection c) throws SQLException;
+    }
+
+    /** Read-only REPEATABLE READ, so a concurrent writer never shows half a snapshot. */
+    static <T> T readOnly(DataSource dataSource, Body<T> body) throws SQLException {
+        try (Connection c = dataSource.getConnection()) {
+            c.setAutoCommit(false);
+            c.setReadOnly(true);
+            c.setTransactionIsolation(Connection.TRANSACTION_REPEATABLE_READ);
+            try {
+                T r = body.run(c);
+                c.commit();
+                return r;
+            } catch (SQLException | RuntimeException e) {
+                c.rollback();
+                throw e;
+            } finally {
+                c.setAutoCommit(true);
+            }
+        }
+    }
+
+    /**
+     * As the application page: an exact attempt, or (attempt null) the attempt-less row, else the newest attempt.
+     *
+     * @return null when not stored
+     */
+    static Resolved resolve(Connection c, String appId, String attemptId) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("SELECT app_pk, app_id, attempt_id, name, start_time, end_time,"
+                + " last_event_time FROM application"
+                + " WHERE app_id = ? AND (CAST(? AS text) IS NULL OR attempt_id = ?)"
+                + " ORDER BY (attempt_id = '') DESC, start_time DESC LIMIT 1")) {
+            ps.setString(1, appId);
+            ps.setString(2, attemptId);
+            ps.setString(3, attemptId);
+            try (ResultSet rs = ps.executeQuery()) {
+                if (!rs.next()) {
+                    return null;
+                }
+                String attempt = rs.getString("attempt_id");
+                return new Resolved(rs.getLong("app_pk"), rs.getString("app_id"), attempt.isEmpty() ? null : attempt,
+                        rs.getString("name"), rs.getLong("start_time"), rs.getLong("end_time"),
+                        rs.getLong("last_event_time"));
+            }
+        }
+    }
+}

@@ -1,0 +1,217 @@
+package io.sparkscope.store.query;
+
+import io.sparkscope.core.model.TaskRecord;
+import io.sparkscope.store.SnapshotReader;
+
+import javax.sql.DataSource;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * One page of one stage attempt's kept tasks, filtered by status and executor and sorted in the database, so a page
+ * of a 100 000-task stage reads its rows and no others: the task-id order and Spark's run-time order come from an
+ * index (primary key, {@code task_run_time_idx}) and need no sort; a filtered page counts its matches only up to
+ * {@link #COUNT_CAP} past its offset. Everything in one read-only REPEATABLE READ transaction.
+ */
+public final class TaskListQuery {
+    /** A filtered list counts this many matches past its offset at most, then says "more". */
+    public static final int COUNT_CAP = 10_000;
+
+    /**
+     * Spark's run-time sort key ({@code TaskDataWrapper}'s executorRunTime index): the run time of a successful task,
+     * {@code -runTime - 1} for a task that did not succeed, -1 without metrics. Written exactly as the index
+     * {@code task_run_time_idx} is, so PostgreSQL reads the index instead of sorting.
+     */
+    private static final String RUN_TIME_KEY = "(CASE WHEN executor_run_time_ms IS NULL THEN -1 WHEN status = 'SUCCESS'"
+            + " THEN executor_run_time_ms ELSE -executor_run_time_ms - 1 END)";
+
+    /** What the table sorts by; ties by task id in the same direction (as Spark's key-value store orders them). */
+    public enum Sort {
+        ID("task_id"),
+        /** Spark's {@code sortBy=runtime}: see {@link #RUN_TIME_KEY}. */
+        RUN_TIME(RUN_TIME_KEY),
+        DURATION("duration_ms"),
+        LAUNCH_TIME("launch_time"),
+        INDEX("task_index"),
+        GC_TIME("COALESCE((metrics->>'jvmGcTime')::bigint, 0)"),
+        SHUFFLE_READ("COALESCE((metrics->>'shuffleRemoteBytesRead')::bigint, 0)"
+                + " + COALESCE((metrics->>'shuffleLocalBytesRead')::bigint, 0)"),
+        SPILL("COALESCE((metrics->>'memoryBytesSpilled')::bigint, 0)"
+                + " + COALESCE((metrics->>'diskBytesSpilled')::bigint, 0)"),
+        PEAK_MEMORY("COALESCE((metrics->>'peakExecutionMemory')::bigint, 0)");
+
+        final String expression;
+
+        Sort(String expression) {
+            this.expression = expression;
+        }
+    }
+
+    /**
+     * @param statuses   task statuses to keep (SUCCESS, FAILED, KILLED, RUNNING), empty for all
+     * @param executorId only this executor's tasks, or null
+     */
+    public record Request(int stageId, int stageAttemptId, int offset, int length, Sort sort, boolean descending,
+                          Set<String> statuses, String executorId) {
+        public Request {
+            statuses = Set.copyOf(statuses);
+        }
+
+        public boolean filtered() {
+            return !statuses.isEmpty() || executorId != null;
+        }
+    }
+
+    /**
+     * The stage attempt as the table's heading shows it.
+     *
+     * @param taskDetail which tasks were kept (ALL, SAMPLED, SLOWEST), null when stored before that was recorded
+     * @param keptTasks  task rows stored for it
+     */
+    public record Stage(String name, String status, int numTasks, int numCompleteTasks, int numFailedTasks,
+                        int numKilledTasks, String taskDetail, int keptTasks) {
+    }
+
+    /**
+     * @param matching tasks matching the filters, exact without filters; with filters at most offset + COUNT_CAP
+     * @param capped   true when {@code matching} stopped at the cap (there are more)
+     */
+    public record Page(AppRefs.Resolved app, Stage stage, List<TaskRecord> tasks, long matching, boolean capped,
+                       List<String> executorIds) {
+    }
+
+    public enum Outcome { FOUND, NO_APPLICATION, NO_STAGE }
+
+    public record Result(Outcome outcome, Page page) {
+    }
+
+    private final DataSource dataSource;
+
+    public TaskListQuery(DataSource dataSource) {
+        this.dataSource = dataSource;
+    }
+
+    /** @param attemptId null: the attempt-less application, else its newest attempt (as the application page) */
+    public Result load(String appId, String attemptId, Request r) throws SQLException {
+        return AppRefs.readOnly(dataSource, c -> loadIn(c, appId, attemptId, r));
+    }
+
+    private static Result loadIn(Connection c, String appId, String attemptId, Request r) throws SQLException {
+        AppRefs.Resolved app = AppRefs.resolve(c, appId, attemptId);
+        if (app == null) {
+            return new Result(Outcome.NO_APPLICATION, null);
+        }
+        Stage stage;
+        try (PreparedStatement ps = c.prepareStatement("SELECT name, status, num_tasks, num_complete_tasks,"
+                + " num_failed_tasks, num_killed_tasks, task_detail, kept_tasks FROM stage_attempt"
+                + " WHERE app_pk = ? AND stage_id = ? AND attempt_id = ?")) {
+            ps.setLong(1, app.pk());
+            ps.setInt(2, r.stageId());
+            ps.setInt(3, r.stageAttemptId());
+            try (ResultSet rs = ps.executeQuery()) {
+                if (!rs.next()) {
+                    return new Result(Outcome.NO_STAGE, null);
+                }
+                int kept = rs.getInt("kept_tasks");
+                boolean keptKnown = !rs.wasNull();
+                stage = new Stage(rs.getString("name"), rs.getString("status"), rs.getInt("num_tasks"),
+                        rs.getInt("num_complete_tasks"), rs.getInt("num_failed_tasks"), rs.getInt("num_killed_tasks"),
+                        rs.getString("task_detail"), keptKnown ? kept : (int) count(c, app.pk(), r, false, 0));
+            }
+        }
+        StringBuilder where = new StringBuilder(" WHERE app_pk = ? AND stage_id = ? AND stage_attempt_id = ?");
+        if (!r.statuses().isEmpty()) {
+            where.append(" AND status = ANY(?)");
+        }
+        if (r.executorId() != null) {
+            where.append(" AND executor_id = ?");
+        }
+        String dir = r.descending() ? " DESC" : " ASC";
+        String order = r.sort() == Sort.ID ? " ORDER BY task_id" + dir
+                : " ORDER BY " + r.sort().expression + dir + ", task_id" + dir;
+        List<TaskRecord> tasks = new ArrayList<>();
+        // The page's task ids first, from the index alone (an offset deep into the stage then skips index entries,
+        // not whole rows), then those rows.
+        try (PreparedStatement ps = c.prepareStatement("SELECT * FROM task WHERE app_pk = ? AND stage_id = ?"
+                + " AND stage_attempt_id = ? AND task_id IN (SELECT task_id FROM task" + where + order
+                + " LIMIT ? OFFSET ?)" + order)) {
+            ps.setLong(1, app.pk());
+            ps.setInt(2, r.stageId());
+            ps.setInt(3, r.stageAttemptId());
+            int i = bind(c, ps, 4, app.pk(), r);
+            ps.setInt(i++, r.length());
+            ps.setInt(i, r.offset());
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    tasks.add(SnapshotReader.task(rs));
+                }
+            }
+        }
+        long matching;
+        boolean capped = false;
+        if (!r.filtered()) {
+            matching = stage.keptTasks();
+        } else if (tasks.size() < r.length() && (!tasks.isEmpty() || r.offset() == 0)) {
+            matching = (long) r.offset() + tasks.size(); // the last page: no count needed
+        } else {
+            long upTo = (long) r.offset() + COUNT_CAP;
+            matching = count(c, app.pk(), r, true, upTo);
+            capped = matching >= upTo;
+        }
+        List<String> executors = new ArrayList<>();
+        try (PreparedStatement ps = c.prepareStatement("SELECT executor_id FROM executor WHERE app_pk = ? ORDER BY ord")) {
+            ps.setLong(1, app.pk());
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    executors.add(rs.getString(1));
+                }
+            }
+        }
+        return new Result(Outcome.FOUND, new Page(app, stage, tasks, matching, capped, executors));
+    }
+
+    private static int bind(Connection c, PreparedStatement ps, long pk, Request r) throws SQLException {
+        return bind(c, ps, 1, pk, r);
+    }
+
+    private static int bind(Connection c, PreparedStatement ps, int first, long pk, Request r) throws SQLException {
+        int i = first;
+        ps.setLong(i++, pk);
+        ps.setInt(i++, r.stageId());
+        ps.setInt(i++, r.stageAttemptId());
+        if (!r.statuses().isEmpty()) {
+            ps.setArray(i++, c.createArrayOf("text", r.statuses().toArray()));
+        }
+        if (r.executorId() != null) {
+            ps.setString(i++, r.executorId());
+        }
+        return i;
+    }
+
+    /** Tasks of the stage (matching the filters when asked), counting at most {@code upTo} when it is positive. */
+    private static long count(Connection c, long pk, Request r, boolean filtered, long upTo) throws SQLException {
+        StringBuilder sql = new StringBuilder("SELECT 1 FROM task WHERE app_pk = ? AND stage_id = ? AND stage_attempt_id = ?");
+        if (filtered && !r.statuses().isEmpty()) {
+            sql.append(" AND status = ANY(?)");
+        }
+        if (filtered && r.executorId() != null) {
+            sql.append(" AND executor_id = ?");
+        }
+        if (upTo > 0) {
+            sql.append(" LIMIT ").append(upTo);
+        }
+        try (PreparedStatement ps = c.prepareStatement("SELECT count(*) FROM (" + sql + ") matching")) {
+            Request used = filtered ? r : new Request(r.stageId(), r.stageAttemptId(), 0, 0, r.sort(), false, Set.of(), null);
+            bind(c, ps, pk, used);
+            try (ResultSet rs = ps.executeQuery()) {
+                rs.next();
+                return rs.getLong(1);
+            }
+        }
+    }
+}
