@@ -23,7 +23,7 @@ class SnapshotRoundTripTest {
     static DataSource ds;
     static final SnapshotWriter WRITER = new SnapshotWriter();
     static final String[] TABLES = {"application", "configuration", "executor", "job", "stage_attempt",
-            "stage_statistics", "task", "sql_execution", "finding"};
+            "stage_statistics", "task", "sql_execution", "sql_plan_node", "sql_plan_edge", "sql_node_metric", "finding"};
 
     @BeforeAll
     static void database() {
@@ -48,6 +48,27 @@ class SnapshotRoundTripTest {
         assertEquals(written, read);
         assertEquals(Snapshots.NASTY_CONFIG.get("spark.app.note"), read.config().get("spark.app.note").orElseThrow());
         assertTrue(SnapshotReader.read(ds, "no-such-app", null).isEmpty());
+    }
+
+    @Test
+    void planGraphRowsHoldSparksNodesEdgesMetricsAndStages() throws Exception {
+        WRITER.write(ds, Snapshots.rich("app-plan-rows", null, true), List.of());
+        String app = " x JOIN application a USING (app_pk) WHERE a.app_id = 'app-plan-rows'";
+        // AdaptiveSparkPlan(0) <- HashAggregate(1) <- Exchange(2) <- Scan(3), Spark's ids; the second execution has
+        // no plan and no rows. Only the scan's and the exchange's metrics name stage 0; the stages are not carried
+        // across the exchange, so the aggregate above it has none known
+        assertEquals("0:AdaptiveSparkPlan:{},1:HashAggregate:{},2:Exchange:{0},3:Scan parquet:{0}",
+                text("SELECT string_agg(node_id || ':' || x.name || ':' || stage_ids::text, ',' ORDER BY node_id)"
+                        + " FROM sql_plan_node" + app));
+        assertEquals("1->0,2->1,3->2", text("SELECT string_agg(from_id || '->' || to_id, ',' ORDER BY ord)"
+                + " FROM sql_plan_edge" + app));
+        // declared metrics, with an aggregate or without (102's has one, 999 is declared by no node)
+        assertEquals("2:103:size:123456:70000,3:101:sum:3:2,3:102:size:4096:4096,-1:999:timing:5:5",
+                text("SELECT string_agg(node_id || ':' || accumulator_id || ':' || metric_type || ':' || total || ':'"
+                        + " || max_value, ',' ORDER BY node_id = -1, node_id, ord) FROM sql_node_metric" + app));
+        // the stage → operators question in plain SQL
+        assertEquals("Exchange,Scan parquet", text("SELECT string_agg(x.name, ',' ORDER BY node_id) FROM sql_plan_node"
+                + app + " AND 0 = ANY(stage_ids) AND NOT is_cluster"));
     }
 
     @Test
