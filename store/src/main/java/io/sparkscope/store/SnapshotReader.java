@@ -300,10 +300,23 @@ public final class SnapshotReader {
     }
 
     private static List<SqlExecutionSummary> sqlExecutions(Connection c, long pk) throws SQLException {
-        Map<Long, Map<Long, SqlMetricAggregate>> aggregates = sqlMetricAggregates(c, pk);
+        return sqlExecutions(c, pk, null);
+    }
+
+    /**
+     * The application's SQL executions in recorded order with their plans and per-task metric aggregates, or only
+     * the one with {@code executionId} when that is not null; the SQL views read them this way too.
+     */
+    public static List<SqlExecutionSummary> sqlExecutions(Connection c, long pk, Long executionId)
+            throws SQLException {
+        Map<Long, Map<Long, SqlMetricAggregate>> aggregates = sqlMetricAggregates(c, pk, executionId);
         List<SqlExecutionSummary> out = new ArrayList<>();
-        try (PreparedStatement ps = select(c, Tables.SQL_EXECUTION, " ORDER BY ord")) {
+        try (PreparedStatement ps = c.prepareStatement("SELECT " + Tables.SQL_EXECUTION.selectList()
+                + " FROM sql_execution WHERE app_pk = ? AND (CAST(? AS bigint) IS NULL OR execution_id = ?)"
+                + " ORDER BY ord")) {
             ps.setLong(1, pk);
+            ps.setObject(2, executionId, java.sql.Types.BIGINT);
+            ps.setObject(3, executionId, java.sql.Types.BIGINT);
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
                     long id = rs.getLong("execution_id");
@@ -319,12 +332,16 @@ public final class SnapshotReader {
     }
 
     /** Execution id → accumulator id → aggregate, from the node metric rows that carry one. */
-    private static Map<Long, Map<Long, SqlMetricAggregate>> sqlMetricAggregates(Connection c, long pk)
+    private static Map<Long, Map<Long, SqlMetricAggregate>> sqlMetricAggregates(Connection c, long pk,
+                                                                                 Long executionId)
             throws SQLException {
         Map<Long, Map<Long, SqlMetricAggregate>> out = new HashMap<>();
         try (PreparedStatement ps = c.prepareStatement("SELECT " + Tables.SQL_NODE_METRIC.selectList()
-                + " FROM sql_node_metric WHERE app_pk = ? AND total IS NOT NULL")) {
+                + " FROM sql_node_metric WHERE app_pk = ? AND (CAST(? AS bigint) IS NULL OR execution_id = ?)"
+                + " AND total IS NOT NULL")) {
             ps.setLong(1, pk);
+            ps.setObject(2, executionId, java.sql.Types.BIGINT);
+            ps.setObject(3, executionId, java.sql.Types.BIGINT);
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
                     SqlMetricAggregate a = sqlMetricAggregate(rs);

@@ -5,8 +5,8 @@ import io.sparkscope.core.model.JobSummary;
 import io.sparkscope.core.model.SqlExecutionSummary;
 import io.sparkscope.core.model.SqlMetricAggregate;
 import io.sparkscope.core.sql.PlanGraph;
-import io.sparkscope.core.sql.ScalaSetOrder;
 import io.sparkscope.core.sql.SparkMetricText;
+import io.sparkscope.server.web.sql.SqlStatus;
 
 import java.time.Instant;
 import java.time.ZoneOffset;
@@ -35,26 +35,11 @@ public final class SqlJson {
      */
     public static Map<String, Object> execution(SqlExecutionSummary sql, Map<Integer, JobSummary> jobs,
                                                 boolean details, boolean planDescription, long now) {
-        List<Integer> running = new ArrayList<>();
-        List<Integer> succeeded = new ArrayList<>();
-        List<Integer> failed = new ArrayList<>();
-        List<Integer> order = ScalaSetOrder.of(sql.jobIds());
-        for (int jobId : order) {
-            JobSummary j = jobs.get(jobId);
-            JobSummary.JobStatus st = j == null ? JobSummary.JobStatus.RUNNING : j.status();
-            switch (st) {
-                case RUNNING -> running.add(jobId);
-                case SUCCEEDED -> succeeded.add(jobId);
-                case FAILED -> failed.add(jobId);
-                default -> { }
-            }
-        }
+        SqlStatus st = SqlStatus.of(sql, jobs);
         boolean ended = sql.endTime() >= 0;
-        String status = order.size() == succeeded.size() && ended ? "COMPLETED" : !failed.isEmpty() ? "FAILED"
-                : "RUNNING";
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("id", sql.executionId());
-        m.put("status", status);
+        m.put("status", st.status());
         put(m, "description", sql.description());
         if (planDescription) {
             put(m, "planDescription", sql.physicalPlanDescription());
@@ -63,9 +48,9 @@ public final class SqlJson {
         }
         m.put("submissionTime", DATE.format(Instant.ofEpochMilli(sql.startTime())));
         m.put("duration", (ended ? sql.endTime() : now) - sql.startTime());
-        m.put("runningJobIds", running);
-        m.put("successJobIds", succeeded);
-        m.put("failedJobIds", failed);
+        m.put("runningJobIds", st.running());
+        m.put("successJobIds", st.succeeded());
+        m.put("failedJobIds", st.failed());
         PlanGraph graph = details ? PlanGraph.of(sql.plan()) : PlanGraph.EMPTY;
         m.put("nodes", nodes(graph, sql.metrics()));
         List<Map<String, Object>> edges = new ArrayList<>();

@@ -47,7 +47,7 @@ final class AppView {
         metrics(h, a);
         findings(h, d.findings());
         config(h, d.config());
-        StageTableView.render(h, d.stages(), a, sort, desc);
+        StageTableView.render(h, d.stages(), d.stageOperators(), a, sort, desc);
         h.raw("</article>");
         return Layout.end(h);
     }
