@@ -149,11 +149,19 @@ public sealed interface SparkEvent {
             implements SparkEvent {
     }
 
-    /** SQL metric values the driver computed itself (e.g. broadcast sizes), accumulator id to value. */
-    record DriverAccumUpdates(long executionId, Map<Long, Long> updates) implements SparkEvent {
+    /**
+     * SQL metric values the driver computed itself (e.g. broadcast sizes), in the order Spark sent them. One
+     * accumulator may come several times in one event (an adaptive shuffle read sends one size per partition), and
+     * Spark's SQL tab counts every one of them, so they are kept as a list, not a map.
+     */
+    record DriverAccumUpdates(long executionId, List<AccumUpdate> updates) implements SparkEvent {
         public DriverAccumUpdates {
-            updates = Map.copyOf(updates);
+            updates = List.copyOf(updates);
         }
+    }
+
+    /** One (accumulator id, value) pair of {@link DriverAccumUpdates}. */
+    record AccumUpdate(long accumulatorId, long value) {
     }
 
     /** An event type Sparkscope does not use; counted, never an error. */

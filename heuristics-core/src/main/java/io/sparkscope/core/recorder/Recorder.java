@@ -637,12 +637,12 @@ public final class Recorder {
     private void onDriverAccumUpdates(DriverAccumUpdates e) {
         LiveSqlExecution sql = sqlExecutions.get(e.executionId());
         if (sql != null) {
-            e.updates().forEach((id, v) -> {
-                if (sql.metricIds.contains(id)) {
-                    sql.metricValues.put(id, v);
-                    sql.driverUpdate(id, v);
+            for (SparkEvent.AccumUpdate u : e.updates()) {
+                if (sql.metricIds.contains(u.accumulatorId())) {
+                    sql.metricValues.put(u.accumulatorId(), u.value());
+                    sql.driverUpdate(u.accumulatorId(), u.value());
                 }
-            });
+            }
         }
     }
 

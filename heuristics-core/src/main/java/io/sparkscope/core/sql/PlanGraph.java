@@ -85,6 +85,29 @@ public record PlanGraph(List<Node> nodes, List<Edge> edges) {
         return new PlanGraph(all, b.edges);
     }
 
+    /**
+     * The graph node id of each operator of the plan tree that the graph draws (by identity: the tree's own
+     * objects), so a heuristic that found an operator in the tree can name it as Spark's SQL tab does. Operators
+     * the graph leaves out (an {@code InputAdapter}, a query-stage wrapper, a reused exchange) are absent.
+     */
+    public static Map<PlanNode, Long> nodeIds(PlanNode root) {
+        Map<PlanNode, Long> out = new java.util.IdentityHashMap<>();
+        if (root == null) {
+            return out;
+        }
+        Builder b = new Builder();
+        b.build(root, null, null);
+        for (MutableNode n : b.top) {
+            out.put(n.plan, n.id);
+            if (n.cluster) {
+                for (MutableNode m : n.children) {
+                    out.put(m.plan, m.id);
+                }
+            }
+        }
+        return out;
+    }
+
     /** The number in a cluster name such as "WholeStageCodegen (3)", or -1 (Spark's REST omits it then). */
     static long codegenId(String name) {
         String prefix = "WholeStageCodegen (";

@@ -140,6 +140,7 @@ public final class WebServer {
         forApp(app, "/apps", "/sql/{executionId}", sqlPages::execution);
         forApp(app, "/apps", "/sql", sqlPages::list);
         forApp(app, "/apps", "", pages::app);
+        app.get("/compare/sql", sqlPages::compare);
         app.get("/compare", pages::compare);
         app.get("/history", pages::history);
 

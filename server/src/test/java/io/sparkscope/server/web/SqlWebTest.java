@@ -128,14 +128,40 @@ class SqlWebTest {
             assertTrue(ours.get("nodes").size() > 0 && ours.get("edges").size() > 0);
         }
         // Spark's defaults: length 20 from offset 0; details=false leaves nodes and edges empty
+        java.util.List<Long> ids = s.sqlExecutions().stream().map(SqlExecutionSummary::executionId).sorted().toList();
         JsonNode page = JSON.readTree(get("/api/v1/apps/" + s.appId() + "/sql?offset=1&length=2&details=false").body());
         assertEquals(2, page.size());
-        assertEquals(1, page.get(0).get("id").asLong());
+        assertEquals((long) ids.get(1), page.get(0).get("id").asLong(), "by execution id, from the second");
         assertEquals(0, page.get(0).get("nodes").size());
         assertTrue(page.get(0).get("planDescription").asText().length() > 0);
-        JsonNode noPlan = JSON.readTree(get("/api/v1/apps/" + s.appId() + "/sql/0?planDescription=false").body());
+        JsonNode noPlan = JSON.readTree(get("/api/v1/apps/" + s.appId() + "/sql/" + ids.get(0) + "?planDescription=false").body());
         assertEquals("", noPlan.get("planDescription").asText());
         ((ObjectNode) noPlan).remove("planDescription");
+    }
+
+    @Test
+    void compareShowsOneQueryOfTwoRunsSideBySide() {
+        AppSnapshot a = SqlFixture.runs().get(0);
+        AppSnapshot b = SqlFixture.runs().get(1);
+        SqlExecutionSummary first = a.sqlExecutions().get(0);
+        assertTrue(get(app() + "/sql/" + first.executionId()).body().contains("action=\"/compare/sql\""),
+                "the execution page offers the comparison");
+        var r = get("/compare/sql?apps=" + a.appId() + "&apps=" + b.appId() + "&execution=" + first.executionId());
+        assertEquals(200, r.status(), r.body());
+        String body = r.body();
+        long operators = PlanGraph.of(first.plan()).nodes().stream().filter(n -> !n.cluster()).count();
+        assertEquals(operators, count(body, "<tr class=\"op-pair"), "the same plan in both runs: operators paired");
+        assertFalse(body.contains("<tr class=\"op-pair differs\""), "no operator only one plan has");
+        assertTrue(body.contains("number of output rows"));
+        // an unchanged count is not highlighted; the same query over the same data gives the same row counts
+        assertTrue(Pattern.compile("metric-name\">number of output rows</td><td class=\"metric-value\">")
+                .matcher(body).find(), "an equal row count is not highlighted");
+        // another query beside it: plans differ, operators only one has are highlighted
+        var other = get("/compare/sql?apps=" + a.appId() + "," + b.appId() + "&execution=" + first.executionId()
+                + "&otherExecution=" + b.sqlExecutions().get(b.sqlExecutions().size() - 1).executionId());
+        assertEquals(200, other.status());
+        assertTrue(other.body().contains("class=\"op-pair differs\"") || other.body().contains("metric-value differs"));
+        assertEquals(400, get("/compare/sql?apps=" + a.appId() + "," + b.appId()).status(), "execution missing");
     }
 
     @Test

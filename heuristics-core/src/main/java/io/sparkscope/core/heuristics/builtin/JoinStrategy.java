@@ -12,7 +12,6 @@ import io.sparkscope.core.heuristics.Units;
 import io.sparkscope.core.model.AppSnapshot;
 import io.sparkscope.core.model.SqlExecutionSummary;
 import io.sparkscope.core.sql.PlanGraph;
-import io.sparkscope.core.sql.SqlPlans;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -83,12 +82,9 @@ public final class JoinStrategy implements Heuristic {
                     .detail("smallSideBytes", j.small())
                     .detail("largeSideBytes", j.large())
                     .detail("autoBroadcastJoinThreshold", threshold.value());
-            if (!j.node().metrics().isEmpty()) {
-                PlanGraph.Node node = SqlPlans.nodeOfMetric(PlanGraph.of(j.sql().plan()),
-                        j.node().metrics().get(0).accumulatorId());
-                if (node != null) {
-                    f.planNode(j.sql().executionId(), node.id(), node.name());
-                }
+            Long nodeId = PlanGraph.nodeIds(j.sql().plan()).get(j.node());
+            if (nodeId != null) {
+                f.planNode(j.sql().executionId(), nodeId, j.node().nodeName());
             }
             String fits = " The broadcast side must fit in driver and executor memory.";
             if (disabled || thresholdBytes < suggested) {

@@ -8,6 +8,7 @@ import io.sparkscope.store.query.SqlQuery;
 
 import javax.sql.DataSource;
 import java.sql.SQLException;
+import java.util.List;
 
 /**
  * What the SQL tab, an execution's page and their Spark-shaped API read: one store query each, a 404 naming what is
@@ -41,6 +42,37 @@ public final class SqlData {
             throw WebException.badParam("executionId", "'" + raw + "' is not a SQL execution id (a whole number ≥ 0)");
         }
         return Long.parseLong(raw);
+    }
+
+    /** The two runs' executions a SQL comparison puts side by side; 404 when one is not stored. */
+    public record Pair(SqlQuery.Executions baseline, SqlQuery.Executions other) {
+    }
+
+    /**
+     * @param otherExecution the other run's execution, or null for the one at the same place in its run (the same
+     *                       code runs its queries in the same order; their ids need not match, e.g. when an earlier
+     *                       session in the same driver JVM counted up the ids)
+     */
+    public Pair compare(AppDetailQuery.Ref baseline, long baselineExecution, AppDetailQuery.Ref other,
+                        Long otherExecution) throws SQLException {
+        SqlQuery.Executions a = one(baseline, baselineExecution);
+        if (otherExecution != null) {
+            return new Pair(a, one(other, otherExecution));
+        }
+        SqlQuery.Executions allA = all(baseline);
+        SqlQuery.Executions allB = all(other);
+        int index = byId(allA).indexOf(baselineExecution);
+        List<Long> idsB = byId(allB);
+        if (index < 0 || index >= idsB.size()) {
+            throw WebException.notFound("application " + other + " has no SQL execution at the place of "
+                    + baselineExecution + " (" + (index + 1) + " of " + byId(allA).size() + "); name it with"
+                    + " otherExecution=");
+        }
+        return new Pair(a, one(other, idsB.get(index)));
+    }
+
+    private static List<Long> byId(SqlQuery.Executions e) {
+        return e.executions().stream().map(SqlExecutionSummary::executionId).sorted().toList();
     }
 
     public static SqlExecutionSummary only(SqlQuery.Executions e) {

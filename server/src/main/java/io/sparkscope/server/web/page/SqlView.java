@@ -125,6 +125,13 @@ final class SqlView {
             operators(h, sql, p.graph(), byNode, appId, attemptId, e.stages());
         }
         h.raw("</section>");
+        String self = attemptId == null ? appId : appId + "/" + attemptId;
+        h.raw("<section><form class=\"sql-compare-form\" method=\"get\" action=\"/compare/sql\">"
+                + "<input type=\"hidden\" name=\"apps\" value=\"").a(self)
+                .raw("\"><input type=\"hidden\" name=\"execution\" value=\"").t(sql.executionId())
+                .raw("\"><label>Compare this query with another run: <input type=\"text\" name=\"apps\""
+                        + " placeholder=\"application id\" required></label> <button class=\"btn\">Compare</button>"
+                        + "</form></section>");
         if (sql.physicalPlanDescription() != null && !sql.physicalPlanDescription().isBlank()) {
             h.raw("<section><details class=\"plan-text\" id=\"plan-text\"><summary>Plan text</summary><pre>")
                     .t(sql.physicalPlanDescription()).raw("</pre></details></section>");

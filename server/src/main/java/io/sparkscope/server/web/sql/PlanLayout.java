@@ -32,8 +32,8 @@ public final class PlanLayout {
     /** Room above a cluster's members for its title. */
     static final double CLUSTER_TITLE = 22;
     /**
-     * Above this many nodes, fewer crossing-minimisation sweeps: a 1 000-operator plan then takes about 0.3 s of CPU
-     * (BENCHMARKS.md), paid once per execution since pages keep laid-out plans ({@link PlanPages}).
+     * Above this many nodes, fewer crossing-minimisation sweeps: a plan of a thousand operators is then laid out in
+     * a fraction of a second, paid once per plan since pages keep laid-out plans ({@link PlanPictures}).
      */
     private static final int LARGE = 400;
 

@@ -11,6 +11,8 @@ import io.sparkscope.core.model.JobSummary;
 import io.sparkscope.core.model.SqlExecutionSummary;
 import io.sparkscope.core.recorder.RecorderOptions;
 import io.sparkscope.server.web.api.SqlJson;
+import io.sparkscope.store.SnapshotReader;
+import io.sparkscope.store.SnapshotWriter;
 import org.apache.spark.SparkConf;
 import org.apache.spark.deploy.history.FsHistoryProvider;
 import org.apache.spark.deploy.history.HistoryServer;
@@ -38,8 +40,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * Sparkscope's SQL executions — status, jobs, plan, graph nodes and edges, and every node's metric texts — equal
- * Spark's own History Server's answer to {@code /api/v1/applications/{id}/sql?details=true}, with the History Server
+ * Sparkscope's SQL executions — status, jobs, plan, graph nodes and edges, and every node's metric texts — as
+ * stored in PostgreSQL and read back, equal Spark's own History Server's answer to {@code /api/v1/applications/{id}/sql?details=true}, with the History Server
  * (Spark 4.0) started in this JVM on the same logs: the SQL logs of ../shared/eventlogs (read in place through
  * links; skipped with a message when absent) and logs this test writes with local Spark SQL jobs.
  */
@@ -87,6 +89,7 @@ class SqlHistoryServerTruthTest {
                 }
             }
         }
+        javax.sql.DataSource db = io.sparkscope.store.TestDb.migrated();
         Path written = Files.createDirectories(dir.resolve("written"));
         SqlWorkloads.run(written, "sql truth aqe", true, SqlWorkloads::queries);
         SqlWorkloads.run(written, "sql truth no aqe", false, SqlWorkloads::queries);
@@ -97,8 +100,12 @@ class SqlHistoryServerTruthTest {
         List<Map<String, Path>> byKey = new ArrayList<>();
         List<Map<Path, AppSnapshot>> analysed = new ArrayList<>();
         for (Path log : candidates) {
-            AppSnapshot s = EventLogAnalysis.analyze(EventLogReader.discover(log).get(0), RecorderOptions.DEFAULTS,
-                    p -> { }).snapshot();
+            AppSnapshot fresh = EventLogAnalysis.analyze(EventLogReader.discover(log).get(0),
+                    RecorderOptions.DEFAULTS, p -> { }).snapshot();
+            // compared as the web API serves it: stored in PostgreSQL and read back
+            // overwrite: two shared logs carry one application id, the later must not be skipped as stale
+            new SnapshotWriter().overwrite(db, fresh, List.of());
+            AppSnapshot s = SnapshotReader.read(db, fresh.appId(), fresh.attemptId()).orElseThrow();
             String key = s.appId() + "/" + s.attemptId();
             int g = 0;
             while (g < byKey.size() && byKey.get(g).containsKey(key)) {
