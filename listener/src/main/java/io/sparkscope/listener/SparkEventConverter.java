@@ -101,7 +101,10 @@ final class SparkEventConverter {
         Map<String, String> props = new LinkedHashMap<>();
         Properties p = e.properties();
         if (p != null) {
-            for (String key : new String[] {"spark.sql.execution.id", "spark.jobGroup.id", "spark.job.description"}) {
+            // The keys the recorder reads from a job's properties; the event log carries all of them, so the live
+            // path must copy each one or live and replayed recordings of one run differ.
+            for (String key : new String[] {"spark.sql.execution.id", "spark.jobGroup.id", "spark.job.description",
+                    "spark.job.tags"}) {
                 String v = p.getProperty(key);
                 if (v != null) {
                     props.put(key, v);

@@ -37,7 +37,13 @@ public final class StoreDataSources {
 
     /** A pool for the web server's read queries ({@link #CUSTOM_PLANS}); otherwise as {@link #pooled}. */
     public static HikariDataSource pooledForPages(String jdbcUrl, String user, String password, int maxPoolSize) {
-        HikariConfig config = config(jdbcUrl, user, password, maxPoolSize, 5_000);
+        return pooledForPages(jdbcUrl, user, password, maxPoolSize, 5_000);
+    }
+
+    /** As {@link #pooledForPages(String, String, String, int)}, waiting at most this long for a connection. */
+    public static HikariDataSource pooledForPages(String jdbcUrl, String user, String password, int maxPoolSize,
+                                                 long connectionTimeoutMs) {
+        HikariConfig config = config(jdbcUrl, user, password, maxPoolSize, connectionTimeoutMs);
         config.setConnectionInitSql(CUSTOM_PLANS);
         return new HikariDataSource(config);
     }
@@ -50,7 +56,7 @@ public final class StoreDataSources {
         config.setPassword(password);
         config.setMaximumPoolSize(maxPoolSize);
         config.setPoolName("sparkscope-store");
-        // Fail fast when the database is down: the listener spools instead of waiting (issue 3, outage).
+        // Fail fast when the database is down: the listener spools instead of waiting.
         config.setConnectionTimeout(connectionTimeoutMs);
         config.setInitializationFailTimeout(-1);
         return config;

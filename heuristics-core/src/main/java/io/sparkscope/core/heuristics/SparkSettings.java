@@ -19,6 +19,7 @@ public final class SparkSettings {
     public static final long MIN_OVERHEAD_BYTES = 384 * Units.MiB;
     private static final Pattern LOCAL_N = Pattern.compile("local\\[(\\d+|\\*)(?:\\s*,\\s*\\d+)?]");
     private static final Pattern TIME = Pattern.compile("(\\d+)\\s*(us|ms|s|m|min|h|d)?");
+    private static final Pattern LOCAL_RETRIES = Pattern.compile("local\\[\\s*(?:\\d+|\\*)\\s*,\\s*(\\d+)\\s*]");
     private static final Pattern LOCAL_CLUSTER = Pattern.compile("local-cluster\\[\\s*(\\d+)\\s*,\\s*(\\d+)\\s*,.*]");
 
     private final AppConfig conf;
@@ -99,6 +100,21 @@ public final class SparkSettings {
             case "spark.executor.cores" -> isYarn() ? "1" : null;
             default -> null;
         };
+    }
+
+    /**
+     * How many attempts a task gets before its stage fails, as words naming where the number comes from. In local
+     * mode Spark ignores {@code spark.task.maxFailures}: the master URL decides ({@code local[N]} gives one attempt,
+     * {@code local[N,F]} gives F), so advice must not point at a setting that has no effect there.
+     */
+    public String taskAttemptsPhrase() {
+        if (isLocal()) {
+            Matcher m = LOCAL_RETRIES.matcher(master());
+            int attempts = m.matches() ? Integer.parseInt(m.group(1)) : 1;
+            return (attempts == 1 ? "the single attempt " : "the " + attempts + " attempts ") + master()
+                    + " allows per task (spark.task.maxFailures does not apply in local mode)";
+        }
+        return "spark.task.maxFailures (now " + current("spark.task.maxFailures").value() + ")";
     }
 
     /** The Spark version as major and minor, or null when unknown or unparseable. */

@@ -65,6 +65,22 @@ class ErrorGroupsAndAdviceTest {
     }
 
     @Test
+    void taskAttemptsNameTheMasterInLocalModeWhereMaxFailuresDoesNotApply() {
+        assertEquals("the 3 attempts local[2,3] allows per task (spark.task.maxFailures does not apply in local mode)",
+                attempts(Map.of("spark.master", "local[2,3]")));
+        assertTrue(attempts(Map.of("spark.master", "local[*]", "spark.task.maxFailures", "8"))
+                .startsWith("the single attempt local[*] allows"));
+        assertEquals("spark.task.maxFailures (now 4)", attempts(Map.of("spark.master", "yarn")));
+        assertEquals("spark.task.maxFailures (now 8)",
+                attempts(Map.of("spark.master", "local-cluster[2,1,1024]", "spark.task.maxFailures", "8")));
+    }
+
+    private static String attempts(Map<String, String> props) {
+        return new SparkSettings(new io.sparkscope.core.model.AppConfig(props, Map.of(), Map.of(), Map.of()))
+                .taskAttemptsPhrase();
+    }
+
+    @Test
     void adviceForTheValueInForceIsDroppedAndTheTextSaysSo() {
         SettingAdvice same = new SettingAdvice("spark.sql.shuffle.partitions", "200", SettingAdvice.ValueSource.SET,
                 "200", "because");

@@ -8,7 +8,9 @@ import io.sparkscope.store.ingest.DatabaseErrors;
 import picocli.CommandLine.Option;
 
 import java.sql.Connection;
+import java.sql.DriverManager;
 import java.sql.SQLException;
+import java.util.Properties;
 
 /** {@code --db/--user/--password}, shared by the commands that use the database. */
 final class DatabaseOptions {
@@ -23,6 +25,15 @@ final class DatabaseOptions {
             description = "Database password (default: the SPARKSCOPE_DB_PASSWORD environment variable).")
     String password;
 
+    /**
+     * How long a command waits for a database connection. Longer than the listener's five seconds: nothing is
+     * waiting on a command but its user, and on a busy host the first connection (TLS, authentication, a cold JVM)
+     * can take several seconds. A refused connection or an unknown host still fails at once: one direct connection
+     * is tried before the pool is made, and its error says why (the pool would retry until the timeout and report
+     * only that it had no connection).
+     */
+    static final long CONNECT_TIMEOUT_MS = 30_000;
+
     /** A pool on a reachable database with the current schema (migrated if empty or older), or a one-line error. */
     HikariDataSource open(int poolSize) {
         return open(poolSize, false);
@@ -34,8 +45,9 @@ final class DatabaseOptions {
             throw new Main.UsageError("--db: expected a jdbc:postgresql: URL, got '" + url + "'");
         }
         String pw = password != null ? password : System.getenv("SPARKSCOPE_DB_PASSWORD");
-        HikariDataSource ds = forPages ? StoreDataSources.pooledForPages(url, user, pw, poolSize)
-                : StoreDataSources.pooled(url, user, pw, poolSize);
+        checkReachable(pw);
+        HikariDataSource ds = forPages ? StoreDataSources.pooledForPages(url, user, pw, poolSize, CONNECT_TIMEOUT_MS)
+                : StoreDataSources.pooled(url, user, pw, poolSize, CONNECT_TIMEOUT_MS);
         try (Connection c = ds.getConnection()) {
             c.isValid(2);
         } catch (SQLException e) {
@@ -55,6 +67,22 @@ final class DatabaseOptions {
             throw new Main.UsageError(status.message());
         }
         return ds;
+    }
+
+    private void checkReachable(String pw) {
+        Properties props = new Properties();
+        if (user != null) {
+            props.setProperty("user", user);
+        }
+        if (pw != null) {
+            props.setProperty("password", pw);
+        }
+        props.setProperty("loginTimeout", Long.toString(CONNECT_TIMEOUT_MS / 1000));
+        try (Connection c = DriverManager.getConnection(url, props)) {
+            c.isValid(2);
+        } catch (SQLException e) {
+            throw new Main.UsageError("cannot connect to " + url + ": " + DatabaseErrors.reason(e));
+        }
     }
 
     static String firstLine(String s) {

@@ -48,6 +48,46 @@ class WebhookPollerTest {
         assertEquals(0, p.inFlight(), "deliveries settled");
     }
 
+    /** Runs one due round to its end and returns how long that took, in ms. */
+    private static long roundTook(WebhookPoller poller) throws Exception {
+        long start = System.nanoTime();
+        assertEquals(1, poller.poll(), "one notification due");
+        awaitSettled(poller);
+        return (System.nanoTime() - start) / 1_000_000;
+    }
+
+    /**
+     * The failed round's pause, read from what the poller stored rather than from sleeps (a loaded machine stretches
+     * any sleep): the next attempt is due the backoff after the failure, which came after the round's claim and
+     * within the time the round took.
+     */
+    private static void assertBackoff(DataSource ds, long backoffMs, long roundMs, String what) throws Exception {
+        long gap = TestDb.count(ds, "SELECT round(extract(epoch FROM next_attempt_at - claimed_at) * 1000)::bigint"
+                + " FROM notification");
+        assertTrue(gap >= backoffMs && gap <= backoffMs + roundMs + 5, what + ": next attempt " + gap
+                + " ms after the claim, the round took " + roundMs + " ms");
+    }
+
+    private static long msUntilDue(DataSource ds) throws Exception {
+        return TestDb.count(ds, "SELECT round(extract(epoch FROM next_attempt_at - now()) * 1000)::bigint"
+                + " FROM notification");
+    }
+
+    /** Before its next attempt is due, a poll sends nothing (checked while comfortably before it). */
+    private static void notDueYet(DataSource ds, WebhookPoller poller) throws Exception {
+        // Polling when it is nearly due could send it, and the round the test drives next would find nothing.
+        long before = msUntilDue(ds);
+        if (before > 100) {
+            assertEquals(0, poller.poll(), "not due before its backoff (" + before + " ms left)");
+        }
+    }
+
+    private static void awaitDue(DataSource ds) throws Exception {
+        for (int i = 0; i < 400 && msUntilDue(ds) > 0; i++) {
+            Thread.sleep(10);
+        }
+    }
+
     @Test
     void aFailedRoundIsRetriedAfterItsBackoffUntilDelivered() throws Exception {
         List<String> bodies = new CopyOnWriteArrayList<>();
@@ -65,18 +105,17 @@ class WebhookPollerTest {
         try {
             poller.prepare(); // nothing scheduled: the test drives poll()
             write(ds, failed("app-failed"));
-            assertEquals(1, poller.poll());
-            awaitSettled(poller);
+            long spent = roundTook(poller);
             assertEquals(1, bodies.size());
             assertEquals(1, TestDb.count(ds, "SELECT count(*) FROM notification WHERE state = 'FAILED' AND rounds = 1"));
-            assertEquals(0, poller.poll(), "not due before its backoff");
-            Thread.sleep(400);
-            assertEquals(1, poller.poll(), "round 2");
-            awaitSettled(poller);
+            assertBackoff(ds, 300, spent, "round 1 failed: the next waits 300 ms");
+            notDueYet(ds, poller);
+            awaitDue(ds);
+            spent = roundTook(poller);
             assertEquals(1, TestDb.count(ds, "SELECT count(*) FROM notification WHERE state = 'FAILED' AND rounds = 2"));
-            Thread.sleep(400);
-            assertEquals(0, poller.poll(), "round 3 waits twice as long (600 ms)");
-            Thread.sleep(300);
+            assertBackoff(ds, 600, spent, "round 3 waits twice as long (600 ms)");
+            notDueYet(ds, poller);
+            awaitDue(ds);
             assertEquals(1, poller.poll());
             awaitSettled(poller);
             assertEquals(3, bodies.size());

@@ -101,9 +101,8 @@ public final class JobFailure implements Heuristic {
                 .title(failedIds.size() == 1 ? "1 job failed" : failedIds.size() + " jobs failed")
                 .message(message.toString())
                 .recommendation("Start with the failed stages (StageFailure) and the tasks' errors (TaskFailure): a job"
-                        + " fails when one of its stages fails, usually because one task failed spark.task.maxFailures"
-                        + " times (now " + conf.current("spark.task.maxFailures").value() + "). Fix that"
-                        + " error first; raising retries only hides it. A cancelled job was stopped by the user or by"
+                        + " fails when one of its stages fails, usually because one task used up"
+                        + " " + conf.taskAttemptsPhrase() + ". Fix that error first; raising retries only hides it. A cancelled job was stopped by the user or by"
                         + " another failure.")
                 .stages(failedStages)
                 .configKeys("spark.task.maxFailures")

@@ -158,7 +158,7 @@ public final class StageFailure implements Heuristic {
             }
         }
         return "Read the reason and the failed tasks' errors (TaskFailure): the same exception on many tasks"
-                + " is a bug or bad input, not bad luck. Fix it rather than raising spark.task.maxFailures (now "
-                + conf.current("spark.task.maxFailures").value() + ").";
+                + " is a bug or bad input, not bad luck. Fix it rather than raising "
+                + conf.taskAttemptsPhrase() + ".";
     }
 }
