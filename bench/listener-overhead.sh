@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Listener overhead benchmark (issue 3): Sparkscope's listener vs no listener vs Spark's event log, on a local[2]
+# Listener overhead benchmark: Sparkscope's listener vs no listener vs Spark's event log, on a local[2]
 # job of many tiny tasks; then Spark's listener-bus drops and the listener's retained heap at 200 000 tasks.
 #
 #   bench/listener-overhead.sh [tasks=20000] [rounds=7] [bigTasks=200000]

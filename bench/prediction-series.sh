@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Key-stage prediction bench (issue 7 item 3): run the examples' recurring-etl job once per input scale, each in a
+# Key-stage prediction bench: run the examples' recurring-etl job once per input scale, each in a
 # fresh JVM (so no run pays another's JIT/class loading), then train KeyStagePredictor on all but the largest run and
 # predict the largest (PredictionBench). Run it on an otherwise idle machine: the figures are wall-clock stage times.
 #   bench/prediction-series.sh [outDir=/tmp/pb/series] [scales…=8 16 32 64 128]   (scale = 150 000 CSV rows ≈ 7.8 MB)

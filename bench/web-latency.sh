@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Web latency bench (issue 5): 10 000 applications / 1 000 000 task rows in a Debian PostgreSQL, `sparkscope serve`,
+# Web latency bench: 10 000 applications / 1 000 000 task rows in a Debian PostgreSQL, `sparkscope serve`,
 # then wrk with 16 concurrent connections on loopback against search, application and compare pages.
 #   bench/web-latency.sh [apps=10000] [tasksPerStage=25] [seconds=20]
 # Needs: Debian postgresql (pg_ctlcluster), wrk (apt-get install -y wrk). Loads once; reruns reuse the data.

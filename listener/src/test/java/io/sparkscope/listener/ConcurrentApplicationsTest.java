@@ -3,6 +3,7 @@ package io.sparkscope.listener;
 import io.sparkscope.core.event.SparkEvent;
 import io.sparkscope.core.eventlog.EventLogReader;
 import io.sparkscope.core.model.AppSnapshot;
+import io.sparkscope.core.testing.ExampleEventLogs;
 import io.sparkscope.store.SnapshotReader;
 import io.sparkscope.store.TestDb;
 import org.junit.jupiter.api.Test;
@@ -10,7 +11,6 @@ import org.junit.jupiter.api.io.TempDir;
 
 import javax.sql.DataSource;
 import java.nio.file.Path;
-import java.nio.file.Paths;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -32,7 +32,7 @@ class ConcurrentApplicationsTest {
 
     @Test
     void twentyApplicationsAtOnce(@TempDir Path spool) throws Exception {
-        Path log = Paths.get(System.getProperty("sparkscope.repo.root", ".."), "examples", "eventlogs");
+        Path log = ExampleEventLogs.DIR;
         List<SparkEvent> events = new ArrayList<>();
         EventLogReader.read(EventLogReader.discover(log).get(0), events::add,
                 p -> { throw new AssertionError(p); });

@@ -31,7 +31,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * Regressions and the webhook at the listener (issue 7, items 4 and 5), with real Spark applications in local mode,
+ * Regressions and the webhook at the listener, with real Spark applications in local mode,
  * the embedded PostgreSQL and a local HTTP receiver: a run much slower than the previous ones of its name is stored
  * with a Regression and posted once; a receiver that is slow or down never holds {@code spark.stop()} up.
  */

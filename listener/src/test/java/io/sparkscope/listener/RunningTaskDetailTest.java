@@ -6,10 +6,10 @@ import io.sparkscope.core.eventlog.EventLogSource;
 import io.sparkscope.core.model.AppSnapshot;
 import io.sparkscope.core.model.StageSummary;
 import io.sparkscope.core.recorder.Recorder;
+import io.sparkscope.core.testing.ExampleEventLogs;
 import org.junit.jupiter.api.Test;
 
 import java.nio.file.Path;
-import java.nio.file.Paths;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -19,8 +19,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** Periodic snapshots leave out the task rows of running stages (written once the stage completes). */
 class RunningTaskDetailTest {
-    private static final Path SHIPPED = Paths.get(System.getProperty("sparkscope.repo.root", ".."),
-            "examples", "eventlogs");
+    private static final Path SHIPPED = ExampleEventLogs.DIR;
 
     @Test
     void aRunningStageGoesOutWithoutItsTasksAndEverythingElseUnchanged() throws Exception {

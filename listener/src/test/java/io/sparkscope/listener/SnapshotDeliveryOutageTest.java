@@ -3,6 +3,7 @@ package io.sparkscope.listener;
 import io.sparkscope.core.eventlog.EventLogReader;
 import io.sparkscope.core.model.AppSnapshot;
 import io.sparkscope.core.recorder.Recorder;
+import io.sparkscope.core.testing.ExampleEventLogs;
 import io.sparkscope.store.Spool;
 import io.sparkscope.store.SpoolTarget;
 import org.junit.jupiter.api.Test;
@@ -10,7 +11,6 @@ import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.Paths;
 import java.util.List;
 import java.util.Map;
 
@@ -21,7 +21,7 @@ class SnapshotDeliveryOutageTest {
     @Test
     void theFinalSnapshotIsSpooledAtOnceDuringALongBackoff(@TempDir Path spoolDir) throws Exception {
         Recorder r = new Recorder();
-        Path shipped = Paths.get(System.getProperty("sparkscope.repo.root", ".."), "examples", "eventlogs");
+        Path shipped = ExampleEventLogs.DIR;
         EventLogReader.read(EventLogReader.discover(shipped).get(0), r::onEvent, p -> { });
         AppSnapshot app = r.snapshot();
 

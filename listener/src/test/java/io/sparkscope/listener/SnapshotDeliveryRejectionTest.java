@@ -3,6 +3,7 @@ package io.sparkscope.listener;
 import io.sparkscope.core.eventlog.EventLogReader;
 import io.sparkscope.core.model.AppSnapshot;
 import io.sparkscope.core.recorder.Recorder;
+import io.sparkscope.core.testing.ExampleEventLogs;
 import io.sparkscope.store.SnapshotReader;
 import io.sparkscope.store.Spool;
 import io.sparkscope.store.TestDb;
@@ -16,7 +17,6 @@ import org.junit.jupiter.api.io.TempDir;
 
 import javax.sql.DataSource;
 import java.nio.file.Path;
-import java.nio.file.Paths;
 import java.sql.Connection;
 import java.sql.Statement;
 import java.time.Duration;
@@ -54,7 +54,7 @@ class SnapshotDeliveryRejectionTest {
     @Test
     void aRefusedSnapshotIsLoggedOnceSpooledAndRecordingGoesOn(@TempDir Path spoolDir) throws Exception {
         Recorder r = new Recorder();
-        Path shipped = Paths.get(System.getProperty("sparkscope.repo.root", ".."), "examples", "eventlogs");
+        Path shipped = ExampleEventLogs.DIR;
         EventLogReader.read(EventLogReader.discover(shipped).get(0), r::onEvent, p -> { });
         AppSnapshot app = r.snapshot();
 

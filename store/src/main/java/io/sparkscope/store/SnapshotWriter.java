@@ -25,7 +25,7 @@ import java.util.Set;
  * Writes one application snapshot and its findings in one transaction.
  *
  * <ul>
- *   <li>Every row is an upsert on its natural key (DESIGN.md §4), so replays and retries never duplicate; an
+ *   <li>Every row is an upsert on its natural key (docs/architecture.md, "Identity"), so replays and retries never duplicate; an
  *       unchanged row is not rewritten at all (the upsert's {@code WHERE … IS DISTINCT FROM}). A write that changed
  *       no row at all is reported {@link WriteResult.Outcome#UNCHANGED} (PostgreSQL's own row counts tell).</li>
  *   <li>Child rows the snapshot no longer has (tasks displaced by slower ones, findings no longer produced, …) are

@@ -3,6 +3,7 @@ package io.sparkscope.store;
 import com.zaxxer.hikari.HikariDataSource;
 import io.sparkscope.core.model.AppSnapshot;
 import io.sparkscope.core.model.StageSummary;
+import io.sparkscope.core.testing.Snapshots;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;

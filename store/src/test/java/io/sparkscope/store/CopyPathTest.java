@@ -6,6 +6,7 @@ import io.sparkscope.core.model.AppConfig;
 import io.sparkscope.core.model.AppSnapshot;
 import io.sparkscope.core.model.StageSummary;
 import io.sparkscope.core.model.TaskRecord;
+import io.sparkscope.core.testing.Snapshots;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 

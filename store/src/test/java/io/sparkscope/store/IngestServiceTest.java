@@ -3,6 +3,7 @@ package io.sparkscope.store;
 import io.sparkscope.core.heuristics.Finding;
 import io.sparkscope.core.heuristics.Severity;
 import io.sparkscope.core.model.AppSnapshot;
+import io.sparkscope.core.testing.Snapshots;
 import io.sparkscope.store.ingest.IngestResult;
 import io.sparkscope.store.ingest.IngestResult.Outcome;
 import io.sparkscope.store.ingest.IngestService;

@@ -2,6 +2,7 @@ package io.sparkscope.store;
 
 import io.sparkscope.core.heuristics.Finding;
 import io.sparkscope.core.model.AppSnapshot;
+import io.sparkscope.core.testing.Snapshots;
 import io.sparkscope.store.query.AppFilter;
 import io.sparkscope.store.query.AppListRow;
 import io.sparkscope.store.query.AppSearchQuery;

@@ -5,6 +5,7 @@ import io.sparkscope.core.heuristics.Finding;
 import io.sparkscope.core.model.AppSnapshot;
 import io.sparkscope.core.model.StageSummary;
 import io.sparkscope.core.model.TaskRecord;
+import io.sparkscope.core.testing.Snapshots;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 

@@ -3,6 +3,7 @@ package io.sparkscope.store;
 import io.sparkscope.core.model.AppSnapshot;
 import io.sparkscope.core.model.StageSummary;
 import io.sparkscope.core.model.TaskRecord;
+import io.sparkscope.core.testing.Snapshots;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -29,12 +30,7 @@ public final class TaskSkipBench {
         int stages = 10;
         try (var pg = io.zonky.test.db.postgres.embedded.EmbeddedPostgres.builder()
                 .setServerConfig("synchronous_commit", "on").start()) {
-            org.postgresql.ds.PGSimpleDataSource ds = new org.postgresql.ds.PGSimpleDataSource();
-            ds.setServerNames(new String[]{"localhost"});
-            ds.setPortNumbers(new int[]{pg.getPort()});
-            ds.setDatabaseName("postgres");
-            ds.setUser("postgres");
-            ds.setReWriteBatchedInserts(true);
+            org.postgresql.ds.PGSimpleDataSource ds = TestDb.dataSource(pg.getPort(), "postgres");
             SchemaManager.migrate(ds);
             SnapshotWriter skipping = new SnapshotWriter(1000, SnapshotWriter.DEFAULT_COPY_THRESHOLD, true);
             SnapshotWriter shipping = new SnapshotWriter(1000, SnapshotWriter.DEFAULT_COPY_THRESHOLD, false);

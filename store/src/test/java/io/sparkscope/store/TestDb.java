@@ -63,9 +63,17 @@ public final class TestDb {
     }
 
     public static PGSimpleDataSource dataSource(String database) {
+        return dataSource(server().getPort(), database);
+    }
+
+    /**
+     * A database of a PostgreSQL on this machine (the shared one, or a bench's own) as user postgres, with
+     * {@code reWriteBatchedInserts=true} as production pools use it.
+     */
+    public static PGSimpleDataSource dataSource(int port, String database) {
         PGSimpleDataSource ds = new PGSimpleDataSource();
         ds.setServerNames(new String[]{"localhost"});
-        ds.setPortNumbers(new int[]{server().getPort()});
+        ds.setPortNumbers(new int[]{port});
         ds.setDatabaseName(database);
         ds.setUser("postgres");
         ds.setReWriteBatchedInserts(true);

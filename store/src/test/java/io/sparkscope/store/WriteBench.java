@@ -1,11 +1,12 @@
 package io.sparkscope.store;
 
 import io.sparkscope.core.model.AppSnapshot;
+import io.sparkscope.core.testing.Snapshots;
 
 import java.util.List;
 
 /**
- * Batched vs row-by-row persistence of a 100 000-task application (issue 3's benchmark). Not a test: run by hand,
+ * Batched vs row-by-row persistence of a 100 000-task application (BENCHMARKS.md, target ≥ 10× faster batched). Not a test: run by hand,
  *
  * <pre>
  * mvn -q -o -pl store -am test-compile dependency:build-classpath -Dmdep.outputFile=/tmp/store-cp.txt -Dmdep.includeScope=test
@@ -33,16 +34,14 @@ public final class WriteBench {
         String jdbcUrl = System.getProperty("bench.jdbcUrl");
         String syncCommit = System.getProperty("bench.synchronousCommit", "on");
         io.zonky.test.db.postgres.embedded.EmbeddedPostgres pg = null;
-        org.postgresql.ds.PGSimpleDataSource ds = new org.postgresql.ds.PGSimpleDataSource();
+        org.postgresql.ds.PGSimpleDataSource ds;
         if (jdbcUrl == null) {
             pg = io.zonky.test.db.postgres.embedded.EmbeddedPostgres.builder()
                     .setServerConfig("synchronous_commit", syncCommit).start();
-            ds.setServerNames(new String[]{"localhost"});
-            ds.setPortNumbers(new int[]{pg.getPort()});
-            ds.setDatabaseName("postgres");
-            ds.setUser("postgres");
+            ds = TestDb.dataSource(pg.getPort(), "postgres");
         } else {
             // An existing server, run with its own settings (synchronous_commit is not overridden).
+            ds = new org.postgresql.ds.PGSimpleDataSource();
             ds.setUrl(jdbcUrl);
             if (System.getProperty("bench.user") != null) {
                 ds.setUser(System.getProperty("bench.user"));

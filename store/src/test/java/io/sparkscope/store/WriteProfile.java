@@ -1,6 +1,7 @@
 package io.sparkscope.store;
 
 import io.sparkscope.core.model.AppSnapshot;
+import io.sparkscope.core.testing.Snapshots;
 
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -20,12 +21,7 @@ public final class WriteProfile {
         int tasks = args.length > 0 ? Integer.parseInt(args[0]) : 100_000;
         io.zonky.test.db.postgres.embedded.EmbeddedPostgres pg = io.zonky.test.db.postgres.embedded.EmbeddedPostgres
                 .builder().setServerConfig("synchronous_commit", "on").start();
-        org.postgresql.ds.PGSimpleDataSource ds = new org.postgresql.ds.PGSimpleDataSource();
-        ds.setServerNames(new String[]{"localhost"});
-        ds.setPortNumbers(new int[]{pg.getPort()});
-        ds.setDatabaseName("postgres");
-        ds.setUser("postgres");
-        ds.setReWriteBatchedInserts(true);
+        org.postgresql.ds.PGSimpleDataSource ds = TestDb.dataSource(pg.getPort(), "postgres");
         SchemaManager.migrate(ds);
         new SnapshotWriter().write(ds, Snapshots.big("warmup", 10, 10_000), List.of());
         try (Connection c = ds.getConnection()) {

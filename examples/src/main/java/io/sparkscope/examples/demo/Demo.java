@@ -29,8 +29,8 @@ import java.util.concurrent.CountDownLatch;
  * <pre>java -jar examples/target/sparkscope-demo.jar [--data-dir DIR] [--port 7070] [--examples quick|all|a,b]</pre>
  *
  * <p>Each example runs in its own JVM (its own Spark application, and the JVM options it needs, such as a small
- * heap for the GC example); the web server runs in another, because Spark's servlet API clashes with the server's
- * (DESIGN.md §7). Ctrl-C (or SIGTERM) stops the running example, the server and PostgreSQL, in that order.
+ * heap for the GC example); the web server runs in another, because Spark ships the servlet API unshaded and its
+ * version clashes with the web server's. Ctrl-C (or SIGTERM) stops the running example, the server and PostgreSQL, in that order.
  */
 public final class Demo {
     /** Exit status: bad command line or unusable environment (port, data directory, a running demo). */

@@ -150,7 +150,7 @@ class DemoCommandIT {
         }
     }
 
-    /** Until the server (issue 5) lands, {@code serve} is a stub: skip the HTTP checks with a visible reason. */
+    /** In a build whose {@code serve} command is a stub (no web server yet), skip the HTTP checks with a visible reason. */
     private void serveMustExist(String out) throws IOException {
         Path log = dataDir.resolve("logs").resolve("server.log");
         String serverLog = Files.exists(log) ? Files.readString(log) : "";

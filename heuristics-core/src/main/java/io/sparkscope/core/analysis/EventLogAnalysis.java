@@ -9,7 +9,10 @@ import io.sparkscope.core.recorder.RecorderOptions;
 
 import java.util.function.Consumer;
 
-/** One event log through the recorder: the offline path of DESIGN.md §2. */
+/**
+ * One event log through the recorder: the offline way in, which gives the same snapshot the live listener records
+ * for the same run (docs/architecture.md, "Data flow").
+ */
 public final class EventLogAnalysis {
     private EventLogAnalysis() {
     }

@@ -2,7 +2,8 @@ package io.sparkscope.core.event;
 
 /**
  * Spark's {@code TaskInfo} as carried by task-start and task-end events. Times are epoch milliseconds stamped on the
- * driver (seed 002: launch is when the driver offered the task, finish when the driver marked it done).
+ * driver: launch is when the driver offered the task, finish when the driver marked it done, so both include
+ * driver-side waiting ({@link io.sparkscope.core.analysis.timeline.TaskPhase}).
  *
  * @param gettingResultTime when the driver started fetching an indirect result, 0 if it never did
  * @param finishTime        0 while the task runs

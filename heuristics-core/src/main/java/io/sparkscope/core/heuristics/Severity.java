@@ -1,7 +1,7 @@
 package io.sparkscope.core.heuristics;
 
 /**
- * How bad a finding is. The thesis shows green for {@link #NONE} (no finding), yellow for {@link #LOW}, red for
+ * How bad a finding is. Views show green for {@link #NONE} (no finding), yellow for {@link #LOW}, red for
  * {@link #HIGH}. Declared in ascending order so {@link #compareTo} ranks severities.
  */
 public enum Severity {

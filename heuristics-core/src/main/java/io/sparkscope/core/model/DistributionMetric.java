@@ -7,7 +7,7 @@ import io.sparkscope.core.event.TaskMetrics;
 /**
  * The metrics of Spark's REST {@code TaskMetricDistributions} ({@code …/stages/{id}/{attempt}/taskSummary}), with
  * their JSON paths, in Spark's order. Derived ones are computed exactly as Spark's {@code AppStatusUtils} does
- * (DESIGN.md §3).
+ * (docs/architecture.md, "Numbers that match Spark").
  */
 public enum DistributionMetric {
     DURATION("duration"),

@@ -2,7 +2,7 @@ package io.sparkscope.core.model;
 
 /**
  * Per stage attempt, sums of the task times that are not Spark task metrics but derived from a task's driver-side
- * timestamps (DESIGN.md §3), over the same population as {@link StageTotals}: every task-end event that carries
+ * timestamps, computed as Spark computes them, over the same population as {@link StageTotals}: every task-end event that carries
  * metrics. Together with the totals' {@code executorDeserializeTime}, {@code executorRunTime} and
  * {@code resultSerializationTime} they say where the stage's task time went without reading any task row.
  *

@@ -30,7 +30,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 
 /**
- * Optional webhook (issue 7, item 5): when an application finishes with a HIGH finding or a {@code Regression}, a
+ * Optional webhook: when an application finishes with a HIGH finding or a {@code Regression}, a
  * JSON POST to the configured URL. Sending happens on one background daemon thread with retries and exponential
  * backoff; {@link #notifyFinished} never blocks and never throws. A failed delivery is logged once per notifier.
  *

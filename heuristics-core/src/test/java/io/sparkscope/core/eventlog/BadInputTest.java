@@ -21,7 +21,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-/** Issue 2 "Bad input": each case gives a clear one-line message, no exception, and the rest is still read. */
+/** Bad input: each case gives a clear one-line message, no exception, and the rest is still read. */
 class BadInputTest {
     @TempDir
     Path dir;

@@ -18,7 +18,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
  * Real event logs from Spark's test suite and other tools, read in place from {@code ../shared/eventlogs}
- * (DESIGN.md §8; never copied into the project). Skipped, visibly, where that folder is absent.
+ * (third-party files, read in place and never copied into the project). Skipped, visibly, where that folder is absent.
  */
 class SharedEventLogsTest {
     private static Path shared;
@@ -31,7 +31,7 @@ class SharedEventLogsTest {
     }
 
     static Path locateSharedEventLogs() {
-        return io.sparkscope.core.golden.SharedData.eventLogs().orElse(null);
+        return io.sparkscope.core.testing.SharedData.eventLogs().orElse(null);
     }
 
     private record Outcome(ReadStats stats, List<String> problems, long taskEnds, boolean applicationEnd) {

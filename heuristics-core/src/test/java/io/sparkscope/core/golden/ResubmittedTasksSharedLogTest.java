@@ -11,6 +11,7 @@ import io.sparkscope.core.model.StageSummary.StageStatus;
 import io.sparkscope.core.model.TaskRecord;
 import io.sparkscope.core.recorder.RecorderOptions;
 import io.sparkscope.core.report.TextReport;
+import io.sparkscope.core.testing.SharedData;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 

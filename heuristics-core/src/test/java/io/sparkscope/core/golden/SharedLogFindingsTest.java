@@ -9,6 +9,7 @@ import io.sparkscope.core.heuristics.HeuristicEngine;
 import io.sparkscope.core.heuristics.Invariants;
 import io.sparkscope.core.heuristics.Severity;
 import io.sparkscope.core.recorder.RecorderOptions;
+import io.sparkscope.core.testing.SharedData;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 

@@ -9,6 +9,7 @@ import io.sparkscope.core.model.DistributionMetric;
 import io.sparkscope.core.model.StageSummary;
 import io.sparkscope.core.model.TaskDistributions;
 import io.sparkscope.core.recorder.RecorderOptions;
+import io.sparkscope.core.testing.SharedData;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.TestFactory;

@@ -19,8 +19,8 @@ import java.util.Set;
 
 import static io.sparkscope.core.heuristics.Check.run;
 import static io.sparkscope.core.heuristics.Check.single;
-import static io.sparkscope.core.heuristics.SnapshotBuilder.app;
-import static io.sparkscope.core.heuristics.SnapshotBuilder.task;
+import static io.sparkscope.core.testing.SnapshotBuilder.app;
+import static io.sparkscope.core.testing.SnapshotBuilder.task;
 import static io.sparkscope.core.heuristics.Units.GiB;
 import static io.sparkscope.core.heuristics.Units.MiB;
 import static org.junit.jupiter.api.Assertions.assertEquals;

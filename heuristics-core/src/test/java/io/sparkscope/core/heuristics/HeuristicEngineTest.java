@@ -4,15 +4,18 @@ import io.sparkscope.core.model.AppSnapshot;
 import io.sparkscope.core.model.JobSummary.JobStatus;
 import org.junit.jupiter.api.Test;
 
+import java.net.URL;
+import java.net.URLClassLoader;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.stream.Collectors;
 
-import static io.sparkscope.core.heuristics.SnapshotBuilder.app;
-import static io.sparkscope.core.heuristics.SnapshotBuilder.task;
+import static io.sparkscope.core.testing.SnapshotBuilder.app;
+import static io.sparkscope.core.testing.SnapshotBuilder.task;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -22,9 +25,19 @@ class HeuristicEngineTest {
             "YarnQueue", "MemoryConfig", "CoreNumber", "ExecutorLoadImbalance", "IdleCores", "SmallTasks",
             "LargePartition", "SchedulerDelay", "DriverTime", "LongTasks", "JoinStrategy");
 
+    /**
+     * The built-in heuristics plus a second "jar": a folder whose services file names {@link TestOnlyHeuristic}. It
+     * is not on the test classpath itself, so the modules that use this module's test-jar never load it.
+     */
+    static HeuristicEngine withTestOnlyPlugin() {
+        URL plugin = HeuristicEngineTest.class.getResource("/test-only-plugin/");
+        assertNotNull(plugin, "test-only-plugin/ in the test resources");
+        return HeuristicEngine.load(new URLClassLoader(new URL[] {plugin}, HeuristicEngineTest.class.getClassLoader()));
+    }
+
     @Test
     void serviceLoaderFindsTheCatalogueAndATestOnlyHeuristic() {
-        HeuristicEngine engine = HeuristicEngine.load();
+        HeuristicEngine engine = withTestOnlyPlugin();
         Set<String> ids = engine.heuristics().stream().map(Heuristic::id).collect(Collectors.toSet());
         assertTrue(ids.containsAll(CATALOGUE), ids.toString());
         assertTrue(ids.contains(TestOnlyHeuristic.ID), ids.toString());
@@ -34,7 +47,7 @@ class HeuristicEngineTest {
 
     @Test
     void customHeuristicThresholdsAreRegisteredAndOverridable() {
-        HeuristicEngine engine = HeuristicEngine.load();
+        HeuristicEngine engine = withTestOnlyPlugin();
         HeuristicConfig cfg = engine.defaultConfig().withOverrides(Map.of("TestOnly.minNameLength", "2"));
         List<Finding> findings = engine.run(app().build(), cfg).findings();
         assertTrue(findings.stream().anyMatch(f -> f.heuristic().equals(TestOnlyHeuristic.ID)));

@@ -1,13 +1,14 @@
 package io.sparkscope.core.heuristics;
 
 import io.sparkscope.core.model.AppSnapshot;
+import io.sparkscope.core.testing.SnapshotBuilder;
 
-import static io.sparkscope.core.heuristics.SnapshotBuilder.app;
-import static io.sparkscope.core.heuristics.SnapshotBuilder.task;
+import static io.sparkscope.core.testing.SnapshotBuilder.app;
+import static io.sparkscope.core.testing.SnapshotBuilder.task;
 
 /**
  * Not a test: a JMH-free timing of every heuristic on a 100 000-task snapshot (100 stages × 1 000 tasks, all tasks
- * kept, skew and spill in every stage so most heuristics produce findings). Target: ≤ 50 ms per run (issue 4).
+ * kept, skew and spill in every stage so most heuristics produce findings). Target: ≤ 50 ms per run (BENCHMARKS.md).
  * Run after {@code mvn -q -o -pl heuristics-core test-compile}:
  * {@code java -cp heuristics-core/target/classes:heuristics-core/target/test-classes io.sparkscope.core.heuristics.HeuristicsBench [runs]}.
  */

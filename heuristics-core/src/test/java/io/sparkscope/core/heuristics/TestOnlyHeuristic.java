@@ -6,7 +6,7 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The shape of a custom heuristic (registered in src/test/resources/META-INF/services): flags applications whose
+ * The shape of a custom heuristic (registered in src/test/resources/test-only-plugin/META-INF/services): flags applications whose
  * name contains a configurable word. Declares its own threshold so deployments can override it.
  */
 public final class TestOnlyHeuristic implements Heuristic {

@@ -25,7 +25,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 
 /**
- * The webhook of {@code serve --webhook-url} (issue 7, item 5). The server only reads the database, so a background
+ * The webhook of {@code serve --webhook-url}. The server only reads the database, so a background
  * thread looks every poll interval for applications that became COMPLETE since the poller started (or
  * {@code --webhook-since}) with a HIGH finding or a Regression, claims each in the database ({@link Notifications})
  * and POSTs it through {@link WebhookNotifier} — the listener's payload, retries and backoff.

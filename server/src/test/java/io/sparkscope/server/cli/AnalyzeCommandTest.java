@@ -1,5 +1,7 @@
 package io.sparkscope.server.cli;
 
+import io.sparkscope.core.testing.ExampleEventLogs;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import org.junit.jupiter.api.Test;
@@ -10,7 +12,6 @@ import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.Paths;
 import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -26,8 +27,7 @@ class AnalyzeCommandTest {
     private static final ObjectMapper JSON = new ObjectMapper(com.fasterxml.jackson.core.JsonFactory.builder()
             .streamReadConstraints(com.fasterxml.jackson.core.StreamReadConstraints.builder()
                     .maxStringLength(200_000_000).build()).build());
-    private static final Path SHIPPED = Paths.get(System.getProperty("sparkscope.repo.root", ".."),
-            "examples", "eventlogs");
+    private static final Path SHIPPED = ExampleEventLogs.DIR;
 
     private static final String APP_START = "{\"Event\":\"SparkListenerApplicationStart\",\"App Name\":\"tiny\","
             + "\"App ID\":\"app-tiny\",\"Timestamp\":1000,\"User\":\"u\"}";

@@ -1,11 +1,12 @@
 package io.sparkscope.server.cli;
 
+import io.sparkscope.core.testing.ExampleEventLogs;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import org.junit.jupiter.api.Test;
 
 import java.nio.file.Path;
-import java.nio.file.Paths;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -13,8 +14,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** {@code analyze --what-if} on the shipped example log: text and JSON. */
 class AnalyzeWhatIfTest {
-    private static final Path SHIPPED = Paths.get(System.getProperty("sparkscope.repo.root", ".."),
-            "examples", "eventlogs");
+    private static final Path SHIPPED = ExampleEventLogs.DIR;
 
     @Test
     void textReportEndsWithTheCurveAndTheModelError() {

@@ -4,6 +4,7 @@ import io.sparkscope.core.analysis.EventLogAnalysis;
 import io.sparkscope.core.eventlog.EventLogReader;
 import io.sparkscope.core.model.AppSnapshot;
 import io.sparkscope.core.recorder.RecorderOptions;
+import io.sparkscope.core.testing.ExampleEventLogs;
 import io.sparkscope.store.SnapshotReader;
 import io.sparkscope.store.Spool;
 import io.sparkscope.store.SpoolTarget;
@@ -14,7 +15,6 @@ import org.junit.jupiter.api.io.TempDir;
 import javax.sql.DataSource;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.Paths;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -22,8 +22,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** {@code sparkscope import} into a real PostgreSQL: event logs and a listener spool, idempotent. */
 class ImportCommandTest {
-    private static final Path SHIPPED = Paths.get(System.getProperty("sparkscope.repo.root", ".."),
-            "examples", "eventlogs");
+    private static final Path SHIPPED = ExampleEventLogs.DIR;
 
     @Test
     void importingTwiceChangesNothing() throws Exception {

@@ -22,7 +22,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-/** Regression findings from stored runs (issue 7, item 4) and the import's webhook (item 5), on a real PostgreSQL. */
+/** Regression findings from stored runs and the import's webhook, on a real PostgreSQL. */
 class ImportRegressionTest {
     private static final ObjectMapper JSON = new ObjectMapper();
 

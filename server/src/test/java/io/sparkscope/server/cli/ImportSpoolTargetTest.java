@@ -5,6 +5,7 @@ import io.sparkscope.core.eventlog.EventLogReader;
 import io.sparkscope.core.model.AppSnapshot;
 import io.sparkscope.core.model.json.SnapshotCodec;
 import io.sparkscope.core.recorder.RecorderOptions;
+import io.sparkscope.core.testing.ExampleEventLogs;
 import io.sparkscope.store.SnapshotReader;
 import io.sparkscope.store.Spool;
 import io.sparkscope.store.SpoolTarget;
@@ -15,7 +16,6 @@ import org.junit.jupiter.api.io.TempDir;
 import java.io.OutputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.Paths;
 import java.util.zip.GZIPOutputStream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -25,8 +25,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** {@code import --spool} delivers a spool file only to the database it was spooled for. */
 class ImportSpoolTargetTest {
-    private static final Path SHIPPED = Paths.get(System.getProperty("sparkscope.repo.root", ".."),
-            "examples", "eventlogs");
+    private static final Path SHIPPED = ExampleEventLogs.DIR;
 
     private static AppSnapshot shipped() throws Exception {
         return EventLogAnalysis.analyze(EventLogReader.discover(SHIPPED).get(0), RecorderOptions.DEFAULTS, p -> { })

@@ -1,5 +1,6 @@
 package io.sparkscope.server.cli;
 
+import io.sparkscope.core.testing.ExampleEventLogs;
 import io.sparkscope.store.TestDb;
 import org.junit.jupiter.api.Test;
 
@@ -29,7 +30,7 @@ class ServeCommandTest {
     @Test
     void servesPagesFromTheCommandLineAndStopsOnSignal() throws Exception {
         String db = TestDb.newDatabaseName();
-        String shipped = Paths.get(System.getProperty("sparkscope.repo.root", ".."), "examples", "eventlogs").toString();
+        String shipped = ExampleEventLogs.DIR.toString();
         assertEquals(0, CliRun.of("import", shipped, "--db", TestDb.url(db)).exitCode());
 
         String java = Paths.get(System.getProperty("java.home"), "bin", "java").toString();

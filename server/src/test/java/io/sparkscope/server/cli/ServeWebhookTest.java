@@ -26,7 +26,7 @@ import static org.junit.jupiter.api.Assertions.fail;
 
 /**
  * {@code serve --webhook-url} end to end: the real command (options, database, web server, poller), applications
- * imported by the real {@code import} command while it runs, and a local HTTP receiver (issue 7, item 5).
+ * imported by the real {@code import} command while it runs, and a local HTTP receiver.
  */
 class ServeWebhookTest {
     private static final ObjectMapper JSON = new ObjectMapper();

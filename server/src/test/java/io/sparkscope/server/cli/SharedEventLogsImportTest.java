@@ -7,6 +7,7 @@ import io.sparkscope.core.eventlog.EventLogSource;
 import io.sparkscope.core.model.AppSnapshot;
 import io.sparkscope.core.model.StageSummary;
 import io.sparkscope.core.recorder.RecorderOptions;
+import io.sparkscope.core.testing.SharedData;
 import io.sparkscope.store.TestDb;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
@@ -14,7 +15,6 @@ import org.junit.jupiter.api.Test;
 import javax.sql.DataSource;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.Paths;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -40,23 +40,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 class SharedEventLogsImportTest {
 
-    /** {@code ../shared/eventlogs} beside the repository, or {@code $SPARKSCOPE_SHARED/eventlogs}. */
-    static Optional<Path> sharedEventLogs() {
-        String env = System.getenv("SPARKSCOPE_SHARED");
-        if (env != null && !env.isBlank()) {
-            return Optional.of(Paths.get(env, "eventlogs")).filter(Files::isDirectory);
-        }
-        String root = System.getProperty("sparkscope.repo.root");
-        for (Path dir = (root != null ? Paths.get(root) : Paths.get("")).toAbsolutePath(); dir != null;
-             dir = dir.getParent()) {
-            Path candidate = dir.resolveSibling("shared").resolve("eventlogs");
-            if (Files.isDirectory(candidate)) {
-                return Optional.of(candidate);
-            }
-        }
-        return Optional.empty();
-    }
-
     private record Expected(EventLogSource source, AppSnapshot snapshot, int findings) {
         String key() {
             return snapshot.attemptId() == null ? snapshot.appId() : snapshot.appId() + "/" + snapshot.attemptId();
@@ -65,7 +48,7 @@ class SharedEventLogsImportTest {
 
     @Test
     void everySharedLogImportsWithItsCounts() throws Exception {
-        Optional<Path> shared = sharedEventLogs();
+        Optional<Path> shared = SharedData.eventLogs();
         if (shared.isEmpty()) {
             System.err.println("SharedEventLogsImportTest skipped: ../shared/eventlogs not found (set SPARKSCOPE_SHARED)");
         }

@@ -2,33 +2,25 @@ package io.sparkscope.server.fetch;
 
 import com.sun.net.httpserver.HttpServer;
 import io.sparkscope.server.cli.CliRun;
-import io.sparkscope.store.SchemaManager;
+import io.sparkscope.server.cli.HeldWrite;
 import io.sparkscope.store.TestDb;
-import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import javax.sql.DataSource;
 import java.io.ByteArrayOutputStream;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.sql.Connection;
-import java.sql.Statement;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.TimeUnit;
 import java.util.zip.ZipEntry;
 import java.util.zip.ZipOutputStream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assertions.fail;
 
 /**
  * {@code fetch} when the database stops mid-run: one line, exit 2, no further application tried, and the end time
@@ -86,51 +78,22 @@ class FetchDatabaseLostTest {
             ex.close();
         });
         shs.start();
-        EmbeddedPostgres pg = EmbeddedPostgres.builder().start();
-        boolean stopped = false;
-        try {
-            DataSource ds = pg.getPostgresDatabase();
-            SchemaManager.migrate(ds);
-            try (Connection c = ds.getConnection(); Statement st = c.createStatement()) {
-                st.execute("CREATE FUNCTION hold() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN"
-                        + " IF NEW.app_id = 'app-f-2' THEN PERFORM pg_advisory_lock(4242); END IF;"
-                        + " RETURN NEW; END $$");
-                st.execute("CREATE TRIGGER hold BEFORE INSERT ON application FOR EACH ROW EXECUTE FUNCTION hold()");
-            }
-            List<String> args = new ArrayList<>(List.of("fetch", "--history-server",
-                    "http://127.0.0.1:" + shs.getAddress().getPort(), "--db", pg.getJdbcUrl("postgres", "postgres"),
-                    "--source", "logs", "--threads", "1"));
-            try (Connection holder = ds.getConnection(); Statement st = holder.createStatement()) {
-                st.execute("SELECT pg_advisory_lock(4242)");
-                CompletableFuture<CliRun> running = CompletableFuture.supplyAsync(
-                        () -> CliRun.of(args.toArray(String[]::new)));
-                long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
-                while (TestDb.count(ds, "select count(*) from pg_stat_activity where wait_event_type = 'Lock'"
-                        + " and wait_event = 'advisory'") == 0) {
-                    if (System.nanoTime() > deadline || running.isDone()) {
-                        fail("the fetch never reached the held write: " + (running.isDone() ? running.get().err()
-                                : "still running"));
-                    }
-                    Thread.sleep(50);
-                }
-                assertEquals(1, TestDb.count(ds, "select count(*) from application where app_id = 'app-f-1'"));
-                pg.close();
-                stopped = true;
-                CliRun run = running.get(120, TimeUnit.SECONDS);
-                assertEquals(2, run.exitCode(), run.err());
-                List<String> lost = run.err().lines().filter(l -> l.contains("lost the database")).toList();
-                assertEquals(1, lost.size(), run.err());
-                assertTrue(lost.get(0).startsWith("sparkscope fetch: lost the database ")
-                        && lost.get(0).contains("stopped after 1 fetched, 0 failed"), run.err());
-                assertTrue(run.err().contains("[1/4] app-f-1: via event logs: stored"), run.err());
-                assertFalse(run.err().contains("app-f-3") || run.err().contains("app-f-4"), run.err());
-                assertFalse(run.err().contains("\tat "), run.err());
-            }
+        try (HeldWrite db = HeldWrite.holdingInsertOf("app-f-2")) {
+            db.start(List.of("fetch", "--history-server", "http://127.0.0.1:" + shs.getAddress().getPort(),
+                    "--db", db.jdbcUrl(), "--source", "logs", "--threads", "1"));
+            assertEquals(1, TestDb.count(db.dataSource(), "select count(*) from application where app_id = 'app-f-1'"));
+            db.stopDatabase();
+            CliRun run = db.result();
+            assertEquals(2, run.exitCode(), run.err());
+            List<String> lost = run.err().lines().filter(l -> l.contains("lost the database")).toList();
+            assertEquals(1, lost.size(), run.err());
+            assertTrue(lost.get(0).startsWith("sparkscope fetch: lost the database ")
+                    && lost.get(0).contains("stopped after 1 fetched, 0 failed"), run.err());
+            assertTrue(run.err().contains("[1/4] app-f-1: via event logs: stored"), run.err());
+            assertFalse(run.err().contains("app-f-3") || run.err().contains("app-f-4"), run.err());
+            assertFalse(run.err().contains("\tat "), run.err());
         } finally {
             shs.stop(0);
-            if (!stopped) {
-                pg.close();
-            }
         }
     }
 }

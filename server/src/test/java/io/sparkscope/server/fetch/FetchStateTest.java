@@ -4,6 +4,7 @@ import io.sparkscope.core.analysis.EventLogAnalysis;
 import io.sparkscope.core.eventlog.EventLogReader;
 import io.sparkscope.core.model.AppSnapshot;
 import io.sparkscope.core.recorder.RecorderOptions;
+import io.sparkscope.core.testing.ExampleEventLogs;
 import io.sparkscope.store.FetchState;
 import io.sparkscope.store.SnapshotWriter;
 import io.sparkscope.store.TestDb;
@@ -11,7 +12,6 @@ import org.junit.jupiter.api.Test;
 
 import javax.sql.DataSource;
 import java.nio.file.Path;
-import java.nio.file.Paths;
 import java.util.List;
 import java.util.OptionalLong;
 import java.util.Set;
@@ -20,8 +20,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 /** What fetch remembers in the database (migration V6): forward-only end time, stored complete attempts. */
 class FetchStateTest {
-    private static final Path SHIPPED = Paths.get(System.getProperty("sparkscope.repo.root", ".."),
-            "examples", "eventlogs");
+    private static final Path SHIPPED = ExampleEventLogs.DIR;
 
     @Test
     void newestEndTimeOnlyMovesForward() throws Exception {

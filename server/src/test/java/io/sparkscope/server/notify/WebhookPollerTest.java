@@ -3,7 +3,7 @@ package io.sparkscope.server.notify;
 import com.sun.net.httpserver.HttpServer;
 import io.sparkscope.core.analysis.Diagnoser;
 import io.sparkscope.core.model.AppSnapshot;
-import io.sparkscope.server.web.SyntheticApps;
+import io.sparkscope.core.testing.SyntheticApps;
 import io.sparkscope.store.Notifications;
 import io.sparkscope.store.SnapshotWriter;
 import io.sparkscope.store.TestDb;

@@ -24,8 +24,7 @@ final class ExecutionFixture {
             + " of call-site text that would wrap over many lines";
     static final int TASKS = 250;
 
-    private static WebServer server;
-    private static String base;
+    private static OwnServer server;
 
     private ExecutionFixture() {
     }
@@ -34,10 +33,9 @@ final class ExecutionFixture {
         if (server == null) {
             var ds = WebFixture.newDatabase();
             WebFixture.write(ds, snapshotEvents());
-            server = new WebServer(ds, new WebServer.Options(null, null), () -> WebFixture.NOW);
-            base = "http://127.0.0.1:" + server.start("127.0.0.1", 0);
+            server = OwnServer.over(ds);
         }
-        return base;
+        return server.base();
     }
 
     static WebFixture.Response get(String path) {

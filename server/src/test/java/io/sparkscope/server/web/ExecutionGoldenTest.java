@@ -7,6 +7,7 @@ import io.sparkscope.core.eventlog.EventLogReader;
 import io.sparkscope.core.eventlog.EventLogSource;
 import io.sparkscope.core.model.AppSnapshot;
 import io.sparkscope.core.recorder.RecorderOptions;
+import io.sparkscope.core.testing.SharedData;
 import io.sparkscope.store.SnapshotWriter;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Assumptions;
@@ -16,7 +17,6 @@ import org.junit.jupiter.api.TestFactory;
 import javax.sql.DataSource;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.Paths;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -56,28 +56,14 @@ class ExecutionGoldenTest {
             "taskList", Set.of("accumulatorUpdates", "executorLogs"),
             "jobs", Set.of());
 
-    private static WebServer server;
+    private static OwnServer server;
     private static String base;
 
     @AfterAll
     static void stop() {
         if (server != null) {
-            server.stop();
+            server.close();
         }
-    }
-
-    static Optional<Path> shared() {
-        String env = System.getenv("SPARKSCOPE_SHARED");
-        if (env != null && !env.isBlank()) {
-            return Optional.of(Paths.get(env)).filter(Files::isDirectory);
-        }
-        for (Path dir = Paths.get("").toAbsolutePath(); dir != null; dir = dir.getParent()) {
-            Path candidate = dir.resolveSibling("shared");
-            if (Files.isDirectory(candidate.resolve("spark-expectations"))) {
-                return Optional.of(candidate);
-            }
-        }
-        return Optional.empty();
     }
 
     private record Case(String number, String restPath, Path expected, String appId, String attemptId, String kind,
@@ -86,7 +72,7 @@ class ExecutionGoldenTest {
 
     @TestFactory
     Stream<DynamicTest> jobsExecutorsAndTaskListsEqualSparkHistoryServer() throws Exception {
-        Optional<Path> shared = shared();
+        Optional<Path> shared = SharedData.sparkExpectations().map(Path::getParent);
         if (shared.isEmpty()) {
             System.err.println("ExecutionGoldenTest SKIPPED: ../shared/spark-expectations not found (set SPARKSCOPE_SHARED);"
                     + " Spark golden-file comparison of jobs, executors and task lists not run");
@@ -135,8 +121,8 @@ class ExecutionGoldenTest {
             }
         }
         assertTrue(stored >= 6, "event logs of the cases stored: " + stored);
-        server = new WebServer(ds, new WebServer.Options(null, null), System::currentTimeMillis);
-        base = "http://127.0.0.1:" + server.start("127.0.0.1", 0);
+        server = OwnServer.over(ds, System::currentTimeMillis);
+        base = server.base();
     }
 
     /**

@@ -26,7 +26,7 @@ class SecretsNeverShownTest {
     static Path dir;
     private static Path log;
     private static String database;
-    private static WebServer server;
+    private static OwnServer server;
     private static String base;
     private static final String SECOND = SecretSamples.APP_ID + "-again";
 
@@ -38,14 +38,14 @@ class SecretsNeverShownTest {
         CliRun run = CliRun.of("import", dir.toString(), "--db", TestDb.url(database));
         assertEquals(0, run.exitCode(), run.err());
         assertTrue(SecretSamples.leaks(run.out() + run.err()).isEmpty(), run.err());
-        server = new WebServer(TestDb.dataSource(database), new WebServer.Options(null, null), System::currentTimeMillis);
-        base = "http://127.0.0.1:" + server.start("127.0.0.1", 0);
+        server = OwnServer.over(TestDb.dataSource(database), System::currentTimeMillis);
+        base = server.base();
     }
 
     @AfterAll
     static void stop() {
         if (server != null) {
-            server.stop();
+            server.close();
         }
     }
 

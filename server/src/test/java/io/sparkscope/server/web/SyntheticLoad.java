@@ -2,6 +2,7 @@ package io.sparkscope.server.web;
 
 import io.sparkscope.core.analysis.Diagnoser;
 import io.sparkscope.core.model.AppSnapshot;
+import io.sparkscope.core.testing.SyntheticApps;
 import io.sparkscope.store.SchemaManager;
 import io.sparkscope.store.SnapshotWriter;
 import io.sparkscope.store.StoreDataSources;

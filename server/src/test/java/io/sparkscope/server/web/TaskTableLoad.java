@@ -1,5 +1,6 @@
 package io.sparkscope.server.web;
 
+import io.sparkscope.core.testing.SyntheticApps;
 import io.sparkscope.store.SchemaManager;
 import io.sparkscope.store.SnapshotWriter;
 import io.sparkscope.store.StoreDataSources;

@@ -6,6 +6,7 @@ import io.sparkscope.core.model.AppSnapshot;
 import io.sparkscope.core.model.JobSummary;
 import io.sparkscope.core.model.StageSummary;
 import io.sparkscope.core.model.StageTotals;
+import io.sparkscope.core.testing.SyntheticApps;
 import io.sparkscope.server.web.http.Urls;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -27,7 +28,7 @@ class WebPredictTest {
     private static final long GB = 1L << 30;
     /** A name that needs escaping everywhere it is shown. */
     static final String NAME = "nightly <etl> & \"co\"";
-    private static WebServer server;
+    private static OwnServer server;
     private static String base;
 
     @BeforeAll
@@ -39,14 +40,14 @@ class WebPredictTest {
         }
         // A run of another name that measured no input: nothing to train on.
         WebFixture.write(ds, run("app-noinput", "no-input job", WebFixture.NOW - WebFixture.DAY, 0, 1_000, 1_000, 1_000));
-        server = new WebServer(ds, new WebServer.Options(null, null), () -> WebFixture.NOW);
-        base = "http://127.0.0.1:" + server.start("127.0.0.1", 0);
+        server = OwnServer.over(ds);
+        base = server.base();
     }
 
     @AfterAll
     static void stop() {
         if (server != null) {
-            server.stop();
+            server.close();
         }
     }
 

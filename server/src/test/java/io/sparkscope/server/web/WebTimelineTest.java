@@ -31,7 +31,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class WebTimelineTest {
     static final ObjectMapper JSON = new ObjectMapper();
     static final String EVIL = "<script>alert(1)</script>";
-    static WebServer server;
+    static OwnServer server;
     static String base;
 
     @BeforeAll
@@ -56,14 +56,14 @@ class WebTimelineTest {
         }
         r.onEvent(new SparkEvent.ApplicationEnd(5000));
         WebFixture.write(ds, r.snapshot());
-        server = new WebServer(ds, new WebServer.Options(null, null), () -> WebFixture.NOW);
-        base = "http://127.0.0.1:" + server.start("127.0.0.1", 0);
+        server = OwnServer.over(ds);
+        base = server.base();
     }
 
     @AfterAll
     static void stop() {
         if (server != null) {
-            server.stop();
+            server.close();
         }
     }
 

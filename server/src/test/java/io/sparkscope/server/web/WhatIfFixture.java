@@ -3,18 +3,15 @@ package io.sparkscope.server.web;
 import io.sparkscope.core.analysis.EventLogAnalysis;
 import io.sparkscope.core.eventlog.EventLogReader;
 import io.sparkscope.core.eventlog.EventLogSource;
-import io.sparkscope.core.model.AppConfig;
 import io.sparkscope.core.model.AppSnapshot;
-import io.sparkscope.core.model.ExecutorSummary;
 import io.sparkscope.core.recorder.RecorderOptions;
+import io.sparkscope.core.testing.ExampleEventLogs;
+import io.sparkscope.core.testing.SyntheticApps;
 
 import javax.sql.DataSource;
 import java.nio.file.Path;
-import java.nio.file.Paths;
-import java.util.ArrayList;
-import java.util.LinkedHashMap;
-import java.util.List;
-import java.util.Map;
+
+import static io.sparkscope.core.testing.SyntheticApps.onCluster;
 
 /**
  * A server over a database of its own for the what-if tests (the shared {@link WebFixture} data set is counted by
@@ -23,10 +20,9 @@ import java.util.Map;
  */
 final class WhatIfFixture {
     static final long NOW = WebFixture.NOW;
-    static final Path SHIPPED = Paths.get(System.getProperty("sparkscope.repo.root", ".."), "examples", "eventlogs");
+    static final Path SHIPPED = ExampleEventLogs.DIR;
 
-    private static WebServer server;
-    private static int port;
+    private static OwnServer server;
     private static String partialAppId;
 
     private WhatIfFixture() {
@@ -36,10 +32,9 @@ final class WhatIfFixture {
         if (server == null) {
             DataSource ds = WebFixture.newDatabase();
             fill(ds);
-            server = new WebServer(ds, new WebServer.Options(null, null), () -> NOW);
-            port = server.start("127.0.0.1", 0);
+            server = OwnServer.over(ds);
         }
-        return "http://127.0.0.1:" + port;
+        return server.base();
     }
 
     /** The run whose snapshot kept 2 tasks per stage. */
@@ -55,11 +50,11 @@ final class WhatIfFixture {
     private static void fill(DataSource ds) {
         WebFixture.write(ds, SyntheticApps.snapshot(SyntheticApps.spec("app-wi-local", "whatif local", "alice",
                 NOW - WebFixture.HOUR, 600_000)));
-        WebFixture.write(ds, cluster(SyntheticApps.snapshot(SyntheticApps.spec("app-wi-cluster", "whatif cluster",
+        WebFixture.write(ds, onCluster(SyntheticApps.snapshot(SyntheticApps.spec("app-wi-cluster", "whatif cluster",
                 "alice", NOW - 2 * WebFixture.HOUR, 900_000)), 4, 2));
         var y = SyntheticApps.spec("app-wi-yarn", "whatif yarn", "dave", NOW - 5 * WebFixture.HOUR, 300_000);
         for (int a = 1; a <= 2; a++) {
-            WebFixture.write(ds, cluster(SyntheticApps.snapshot(new SyntheticApps.Spec(y.appId(), String.valueOf(a),
+            WebFixture.write(ds, onCluster(SyntheticApps.snapshot(new SyntheticApps.Spec(y.appId(), String.valueOf(a),
                     y.name(), y.user(), y.start() + a * WebFixture.HOUR, y.durationMs() * a, true, y.conf(), 1, 2, 8,
                     null, 0, a)), 2 * a, 2));
         }
@@ -76,28 +71,5 @@ final class WhatIfFixture {
         }
         partialAppId = partial.appId();
         WebFixture.write(ds, partial);
-    }
-
-    /** The same run on {@code executors} executors of {@code cores} cores, alive the whole run, instead of local mode. */
-    static AppSnapshot cluster(AppSnapshot s, int executors, int cores) {
-        List<ExecutorSummary> list = new ArrayList<>();
-        list.add(new ExecutorSummary("driver", "driver-host", 0, s.startTime(), -1, null, 1L << 30, 0, 0, 0, 0, 0, 0,
-                0, 0, 0, 0, 0, 0, Map.of()));
-        ExecutorSummary local = s.executors().get(0);
-        for (int i = 1; i <= executors; i++) {
-            list.add(new ExecutorSummary(String.valueOf(i), "worker-" + i, cores, s.startTime(), -1, null, 4L << 30,
-                    local.completedTasks() / executors, 0, 0, local.totalDuration() / executors,
-                    local.totalRunTime() / executors, local.totalCpuTimeNs() / executors,
-                    local.totalGcTime() / executors, 0, 0, 0, 0, 0, Map.of()));
-        }
-        Map<String, String> conf = new LinkedHashMap<>(s.config().sparkProperties());
-        conf.put("spark.master", "yarn");
-        conf.put("spark.executor.cores", String.valueOf(cores));
-        conf.put("spark.yarn.queue", "etl");
-        var config = new AppConfig(conf, s.config().jvmInformation(),
-                s.config().systemProperties(), s.config().hadoopProperties());
-        return new AppSnapshot(s.appId(), s.attemptId(), s.appName(), s.sparkUser(), s.sparkVersion(), s.startTime(),
-                s.endTime(), s.lastEventTime(), s.complete(), config, list, s.jobs(), s.stages(), s.sqlExecutions(),
-                s.driverGcTimeMs(), s.driverMaxMemory(), s.eventCount(), s.unknownEventTypes());
     }
 }

@@ -1,8 +1,8 @@
 package io.sparkscope.core.analysis.prediction;
 
 /**
- * A key stage (Definition 1 of seed 001): longer than the mean stage and changing with the input more than the
- * candidates do on average; its time is fitted against the input size.
+ * A key stage: longer than the mean stage and changing with the input more than the candidates do on average; its
+ * time is fitted against the input size (docs/architecture.md, "Key-stage prediction").
  *
  * @param meanMs      mean time over the training runs
  * @param changeMs    how much its time moves over the training inputs: |slope| × (largest − smallest input)

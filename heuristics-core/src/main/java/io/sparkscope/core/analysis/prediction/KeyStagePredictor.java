@@ -16,17 +16,17 @@ import java.util.Objects;
 import java.util.Set;
 
 /**
- * Key-stage run-time prediction (seed 001, Algorithm 1; DESIGN.md §6). From runs of one application at different
- * input sizes:
+ * Key-stage run-time prediction (docs/architecture.md, "Key-stage prediction"). From runs of one application at
+ * different input sizes:
  * <ol>
  *   <li>each stage's time per run (completion − submission, attempts added up; a stage absent from a run counts
- *       0 ms there, as the seed's cached stages do), matched across runs by {@link StageKey};</li>
+ *       0 ms there, as a stage whose output was cached does), matched across runs by {@link StageKey};</li>
  *   <li>{@code T_mean} = the mean of the stages' mean times; candidates = stages whose mean exceeds it;</li>
  *   <li>each candidate's change with the input: the least-squares slope of its time against input bytes times the
  *       training input range (a fitted change, so one noisy run does not make a stage key); {@code D_mean} = the
  *       candidates' mean change;</li>
- *   <li>key stages = candidates whose change is at least {@code D_mean} and above 0. The seed says "greater than";
- *       "at least" keeps a single candidate, or candidates changing alike, from all dropping out;</li>
+ *   <li>key stages = candidates whose change is at least {@code D_mean} and above 0. The method's own rule is "greater
+ *       than"; "at least" keeps a single candidate, or candidates changing alike, from all dropping out;</li>
  *   <li>prediction = Σ key stages' lines at the requested size + Σ other stages' means + the mean overhead
  *       (run duration − Σ stage times).</li>
  * </ol>

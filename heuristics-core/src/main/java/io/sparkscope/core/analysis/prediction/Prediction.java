@@ -3,8 +3,8 @@ package io.sparkscope.core.analysis.prediction;
 import java.util.List;
 
 /**
- * A predicted run time for one input size, from runs of the same application (seed 001, formula 5 plus the start
- * and end overhead of formula 1).
+ * A predicted run time for one input size, from runs of the same application: the key stages' fitted times plus
+ * the other stages' mean times plus the run's mean start and end overhead.
  *
  * @param appName          the application
  * @param inputBytes       the input size asked about

@@ -14,7 +14,7 @@ import java.util.Objects;
 import java.util.Optional;
 
 /**
- * The {@code Regression} finding (issue 7, item 4): a run whose wall time or total task time is well above the
+ * The {@code Regression} finding: a run whose wall time or total task time is well above the
  * median of the previous runs of the same application. A pure function: the caller picks the previous runs (the
  * server: the last N of that name from its database).
  *
@@ -123,7 +123,7 @@ public final class RegressionCheck {
                 .build());
     }
 
-    /** HIGH threshold for a configured LOW factor: 2× (the issue's fixed HIGH), or the factor itself when above 2. */
+    /** HIGH threshold for a configured LOW factor: 2× by default, or the factor itself when above 2. */
     public static double highFactorFor(double lowFactor) {
         return Math.max(DEFAULT_HIGH, lowFactor);
     }

@@ -32,7 +32,10 @@ public record ExecutorLanes(
         this(executorId, host, slots, firstLane, lanes, tasks, maxConcurrent, executorSideMaxConcurrent, 0);
     }
 
-    /** More tasks appear to run at once than the executor has slots: the artifact seed 002 describes. */
+    /**
+     * More tasks appear to run at once than the executor has slots: an artifact of the driver-side timestamps (see
+     * {@link TaskTimeline}), not more work than the executor had cores for.
+     */
     public boolean overflow() {
         return slots > 0 && maxConcurrent > slots;
     }

@@ -1,7 +1,7 @@
 package io.sparkscope.core.analysis.timeline;
 
 /**
- * The five parts of a task's duration, in the order they happen (seed 002): the driver offers the task (launch
+ * The five parts of a task's duration, in the order they happen: the driver offers the task (launch
  * time), the executor deserializes it, runs it and serializes its result, the driver fetches an indirect result
  * (getting result) and marks the task finished (finish time). Only the three middle parts are measured on the
  * executor; scheduler delay is what remains of the driver-stamped duration, so it also holds the driver's own

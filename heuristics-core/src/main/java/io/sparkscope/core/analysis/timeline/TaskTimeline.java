@@ -21,7 +21,7 @@ import java.util.TreeMap;
  * <p>Packing: an executor's tasks in launch order, each on its lowest lane that is free at its launch (a lane whose
  * last task finished at or before it). That greedy rule uses exactly as many lanes as the most tasks overlapping at
  * one moment. When that is more than the executor's slots, the extra lanes are {@link TimelineLane#overflow}: the
- * executor never ran more tasks than it had cores; the driver's timestamps make it look so (seed 002: launch is
+ * executor never ran more tasks than it had cores; the driver's timestamps make it look so (launch is
  * stamped when the driver offers a task, finish when it has processed the result, so one task's driver-side tail
  * overlaps the next one's start). {@link ExecutorLanes#executorSideMaxConcurrent} counts the overlap of the
  * executor-side phases alone, which shows whether that explains it.
@@ -190,7 +190,8 @@ public record TaskTimeline(
         long deser = Math.max(0, m.get(TaskMetric.EXECUTOR_DESERIALIZE_TIME));
         long run = Math.max(0, m.get(TaskMetric.EXECUTOR_RUN_TIME));
         long ser = Math.max(0, m.get(TaskMetric.RESULT_SERIALIZATION_TIME));
-        // Spark's rules (DESIGN.md §3), as DistributionMetric computes them.
+        // Spark's derived times (getting result, then scheduler delay as the remainder), as DistributionMetric
+        // computes them.
         long getting = Math.max(0, TaskTimes.gettingResult(t.launchTime(), t.gettingResultTime(), t.finishTime()));
         long delay = Math.max(0, duration - run - deser - ser - getting);
         return new TimelineBar(t.taskId(), t.index(), t.attempt(), t.executorId(), t.host(), t.status(),

@@ -16,7 +16,7 @@ import java.util.TreeMap;
 import java.util.TreeSet;
 
 /**
- * Sparklens-style executor what-if (DESIGN.md §6): replays a run's observed task durations into
+ * Sparklens-style executor what-if (the simulation of Qubole's Sparklens): replays a run's observed task durations into
  * {@code executors × cores} slots, respecting stage dependencies, to estimate its wall time at other executor
  * counts.
  *

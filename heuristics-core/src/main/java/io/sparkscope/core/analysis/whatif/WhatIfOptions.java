@@ -10,7 +10,7 @@ import java.util.Objects;
  * @param scaleFactors executor counts to simulate, as fractions of the actual count (1.0 is always added)
  */
 public record WhatIfOptions(TaskOrder order, double[] scaleFactors) {
-    /** 25 % to 400 % of the actual executors, as the issue asks. */
+    /** 25 % to 400 % of the actual executors: from a quarter of the cluster to four times it. */
     public static final double[] DEFAULT_SCALES = {0.25, 0.5, 0.75, 1.0, 1.5, 2.0, 3.0, 4.0};
     public static final WhatIfOptions DEFAULTS = new WhatIfOptions(TaskOrder.LONGEST_FIRST, DEFAULT_SCALES);
 

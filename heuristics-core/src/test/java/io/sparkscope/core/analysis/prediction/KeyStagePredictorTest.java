@@ -1,6 +1,6 @@
 package io.sparkscope.core.analysis.prediction;
 
-import io.sparkscope.core.analysis.Apps;
+import io.sparkscope.core.testing.Apps;
 import io.sparkscope.core.model.AppSnapshot;
 import org.junit.jupiter.api.Test;
 
@@ -12,7 +12,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-/** Key-stage prediction (seed 001) on synthetic runs whose stage times are known functions of the input size. */
+/** Key-stage prediction on synthetic runs whose stage times are known functions of the input size. */
 class KeyStagePredictorTest {
     private static final long GB = 1L << 30;
 

@@ -1,6 +1,6 @@
 package io.sparkscope.core.analysis.prediction;
 
-import io.sparkscope.core.analysis.Apps;
+import io.sparkscope.core.testing.Apps;
 import io.sparkscope.core.heuristics.Finding;
 import io.sparkscope.core.heuristics.Severity;
 import io.sparkscope.core.model.AppSnapshot;

@@ -3,7 +3,8 @@ package io.sparkscope.core.analysis.whatif;
 import io.sparkscope.core.analysis.EventLogAnalysis;
 import io.sparkscope.core.eventlog.EventLogReader;
 import io.sparkscope.core.eventlog.EventLogSource;
-import io.sparkscope.core.golden.SharedData;
+import io.sparkscope.core.testing.ExampleEventLogs;
+import io.sparkscope.core.testing.SharedData;
 import io.sparkscope.core.model.AppSnapshot;
 import io.sparkscope.core.model.DistributionMetric;
 import io.sparkscope.core.model.TaskDistributions;
@@ -13,11 +14,10 @@ import org.junit.jupiter.api.Test;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.Paths;
 import java.util.Arrays;
 import java.util.List;
 
-import static io.sparkscope.core.analysis.Apps.app;
+import static io.sparkscope.core.testing.Apps.app;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -231,7 +231,7 @@ class WhatIfTest {
 
     @Test
     void shippedExampleLogIsEstimatedWithinFivePercent() {
-        Path shipped = Paths.get(System.getProperty("sparkscope.repo.root", ".."), "examples", "eventlogs");
+        Path shipped = ExampleEventLogs.DIR;
         WhatIfResult r = ExecutorWhatIf.analyze(read(shipped).get(0));
         assertTrue(Math.abs(r.relativeError()) <= 0.05, "error " + r.relativeError());
         assertTrue(r.local());

@@ -11,8 +11,8 @@ import java.util.Map;
 import static io.sparkscope.core.heuristics.Check.run;
 import static io.sparkscope.core.heuristics.Check.silent;
 import static io.sparkscope.core.heuristics.Check.single;
-import static io.sparkscope.core.heuristics.SnapshotBuilder.app;
-import static io.sparkscope.core.heuristics.SnapshotBuilder.task;
+import static io.sparkscope.core.testing.SnapshotBuilder.app;
+import static io.sparkscope.core.testing.SnapshotBuilder.task;
 import static io.sparkscope.core.heuristics.Units.GiB;
 import static io.sparkscope.core.heuristics.Units.MiB;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -21,7 +21,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class DynamicAllocationMinMaxTest {
     private final DynamicAllocationMinMax heuristic = new DynamicAllocationMinMax();
 
-    private static io.sparkscope.core.heuristics.SnapshotBuilder da() {
+    private static io.sparkscope.core.testing.SnapshotBuilder da() {
         return app().master("yarn").conf("spark.dynamicAllocation.enabled", "true");
     }
 

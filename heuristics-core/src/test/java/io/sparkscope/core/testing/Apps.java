@@ -1,4 +1,4 @@
-package io.sparkscope.core.analysis;
+package io.sparkscope.core.testing;
 
 import io.sparkscope.core.event.TaskMetric;
 import io.sparkscope.core.event.TaskMetrics;
@@ -190,21 +190,16 @@ public final class Apps {
             int n = durations.length;
             app.stages.add(new StageSummary(stageId, attemptId, name, "", StageSummary.StageStatus.COMPLETE, n, 0, n,
                     0, 0, n, start, end, n == 0 ? -1 : start, n == 0 ? -1 : end, null, parents, List.of(jobId),
-                    StageTotals.of(sums), n == 0 ? null : quantiles(durations), kept, Map.of()));
+                    StageTotals.of(sums), quantiles(durations), kept, Map.of()));
             return app;
         }
 
+        /** Duration and run time are the task's duration; the other metrics are left at 0. */
         private static TaskDistributions quantiles(long[] durations) {
-            double[] qs = TaskDistributions.STANDARD_QUANTILES;
-            long[] sorted = durations.clone();
-            Arrays.sort(sorted);
-            double[][] values = new double[DistributionMetric.count()][qs.length];
-            for (int q = 0; q < qs.length; q++) {
-                int idx = (int) Math.min(Math.floor(qs[q] * sorted.length), sorted.length - 1);
-                values[DistributionMetric.DURATION.ordinal()][q] = sorted[idx];
-                values[DistributionMetric.EXECUTOR_RUN_TIME.ordinal()][q] = sorted[idx];
-            }
-            return new TaskDistributions(sorted.length, qs, values);
+            long[][] rows = SparkQuantiles.rows(durations.length);
+            rows[DistributionMetric.DURATION.ordinal()] = durations;
+            rows[DistributionMetric.EXECUTOR_RUN_TIME.ordinal()] = durations;
+            return SparkQuantiles.of(rows, durations.length);
         }
     }
 }

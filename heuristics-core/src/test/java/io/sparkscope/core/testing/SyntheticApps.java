@@ -1,4 +1,4 @@
-package io.sparkscope.server.web;
+package io.sparkscope.core.testing;
 
 import io.sparkscope.core.event.TaskMetric;
 import io.sparkscope.core.event.TaskMetrics;
@@ -9,11 +9,9 @@ import io.sparkscope.core.model.ExecutorSummary;
 import io.sparkscope.core.model.JobSummary;
 import io.sparkscope.core.model.StageSummary;
 import io.sparkscope.core.model.StageTotals;
-import io.sparkscope.core.model.TaskDistributions;
 import io.sparkscope.core.model.TaskRecord;
 
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -102,11 +100,34 @@ public final class SyntheticApps {
                 1000 + totalStages * (long) s.tasksPerStage() * 2, Map.of());
     }
 
+    /** The same run on {@code executors} executors of {@code cores} cores, alive the whole run, instead of local mode. */
+    public static AppSnapshot onCluster(AppSnapshot s, int executors, int cores) {
+        List<ExecutorSummary> list = new ArrayList<>();
+        list.add(new ExecutorSummary("driver", "driver-host", 0, s.startTime(), -1, null, 1L << 30, 0, 0, 0, 0, 0, 0,
+                0, 0, 0, 0, 0, 0, Map.of()));
+        ExecutorSummary local = s.executors().get(0);
+        for (int i = 1; i <= executors; i++) {
+            list.add(new ExecutorSummary(String.valueOf(i), "worker-" + i, cores, s.startTime(), -1, null, 4L << 30,
+                    local.completedTasks() / executors, 0, 0, local.totalDuration() / executors,
+                    local.totalRunTime() / executors, local.totalCpuTimeNs() / executors,
+                    local.totalGcTime() / executors, 0, 0, 0, 0, 0, Map.of()));
+        }
+        Map<String, String> conf = new LinkedHashMap<>(s.config().sparkProperties());
+        conf.put("spark.master", "yarn");
+        conf.put("spark.executor.cores", String.valueOf(cores));
+        conf.put("spark.yarn.queue", "etl");
+        var config = new AppConfig(conf, s.config().jvmInformation(),
+                s.config().systemProperties(), s.config().hadoopProperties());
+        return new AppSnapshot(s.appId(), s.attemptId(), s.appName(), s.sparkUser(), s.sparkVersion(), s.startTime(),
+                s.endTime(), s.lastEventTime(), s.complete(), config, list, s.jobs(), s.stages(), s.sqlExecutions(),
+                s.driverGcTimeMs(), s.driverMaxMemory(), s.eventCount(), s.unknownEventTypes());
+    }
+
     private static StageSummary stage(int id, int job, long start, long span, int tasks, String failure, long spill,
                                       Random r) {
         List<TaskRecord> kept = new ArrayList<>();
         long[] sums = new long[TaskMetric.count()];
-        long[][] perMetric = new long[DistributionMetric.count()][tasks];
+        long[][] perMetric = SparkQuantiles.rows(tasks);
         int failedTasks = failure == null ? 0 : Math.max(1, tasks / 5);
         int ok = 0;
         for (int i = 0; i < tasks; i++) {
@@ -149,20 +170,11 @@ public final class SyntheticApps {
                 ok++;
             }
         }
-        double[] q = TaskDistributions.STANDARD_QUANTILES;
-        double[][] values = new double[DistributionMetric.count()][q.length];
-        for (int m = 0; m < values.length; m++) {
-            long[] v = Arrays.copyOf(perMetric[m], ok);
-            Arrays.sort(v);
-            for (int i = 0; i < q.length; i++) {
-                values[m][i] = ok == 0 ? 0 : v[(int) Math.min(Math.floor(q[i] * ok), ok - 1)];
-            }
-        }
         StageSummary.StageStatus status = failure == null ? StageSummary.StageStatus.COMPLETE : StageSummary.StageStatus.FAILED;
         return new StageSummary(id, 0, (id % 2 == 0 ? "map at Job.scala:" : "save at Job.scala:") + (20 + id), "details",
                 status, tasks, 0, tasks - failedTasks, failedTasks, 0, tasks - failedTasks, start, start + span,
                 start + 10, start + span - 5, failure, id == 0 ? List.of() : List.of(id - 1), List.of(job),
-                StageTotals.of(sums), ok == 0 ? null : new TaskDistributions(ok, q, values), kept,
+                StageTotals.of(sums), SparkQuantiles.of(perMetric, ok), kept,
                 failedTasks > 0 ? Map.of("ExceptionFailure", failedTasks) : Map.of());
     }
 }

@@ -1,4 +1,4 @@
-package io.sparkscope.core.heuristics;
+package io.sparkscope.core.testing;
 
 import io.sparkscope.core.event.SparkEvent.PlanNode;
 import io.sparkscope.core.event.TaskInfo;
@@ -311,24 +311,18 @@ public final class SnapshotBuilder {
             app.stages.add(new StageSummary(stageId, attemptId, name, "", status, numTasks >= 0 ? numTasks : ok + failed,
                     0, ok, failed, 0, ok, stageStart, stageStart + wall, tasks.isEmpty() ? -1 : stageStart,
                     lastFinish, failureReason, List.of(), jobIds, StageTotals.of(sums),
-                    ok == 0 ? null : distributions(okInfos, okMetrics), kept, endReasons));
+                    distributions(okInfos, okMetrics), kept, endReasons));
             return app;
         }
 
         private static TaskDistributions distributions(List<TaskInfo> infos, List<TaskMetrics> metrics) {
-            double[] qs = TaskDistributions.STANDARD_QUANTILES;
-            double[][] values = new double[DistributionMetric.count()][qs.length];
-            long[] column = new long[infos.size()];
+            long[][] rows = SparkQuantiles.rows(infos.size());
             for (DistributionMetric dm : DistributionMetric.values()) {
-                for (int i = 0; i < column.length; i++) {
-                    column[i] = dm.valueOf(infos.get(i), metrics.get(i));
-                }
-                Arrays.sort(column);
-                for (int q = 0; q < qs.length; q++) {
-                    values[dm.ordinal()][q] = column[(int) Math.min(Math.floor(qs[q] * column.length), column.length - 1)];
+                for (int i = 0; i < infos.size(); i++) {
+                    rows[dm.ordinal()][i] = dm.valueOf(infos.get(i), metrics.get(i));
                 }
             }
-            return new TaskDistributions(column.length, qs, values);
+            return SparkQuantiles.of(rows, infos.size());
         }
     }
 }

@@ -1,4 +1,4 @@
-package io.sparkscope.core.golden;
+package io.sparkscope.core.testing;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -6,7 +6,7 @@ import java.nio.file.Paths;
 import java.util.Optional;
 
 /**
- * Where the third-party test data lives: {@code ../shared} beside the repository (DESIGN.md §8), or the folder
+ * Where the third-party test data lives: {@code ../shared} beside the repository (third-party files, never copied in), or the folder
  * named by {@code SPARKSCOPE_SHARED}. Never copied into the project; tests using it skip with a message when absent.
  */
 public final class SharedData {

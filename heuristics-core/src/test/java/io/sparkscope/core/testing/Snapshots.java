@@ -1,4 +1,4 @@
-package io.sparkscope.store;
+package io.sparkscope.core.testing;
 
 import io.sparkscope.core.event.SparkEvent.PlanMetric;
 import io.sparkscope.core.event.SparkEvent.PlanNode;
@@ -26,13 +26,13 @@ import java.util.Map;
 import java.util.Random;
 
 /** Hand-built snapshots for store tests: small and rich, or big (bench). */
-final class Snapshots {
-    static final long T0 = 1_764_400_000_000L;
+public final class Snapshots {
+    public static final long T0 = 1_764_400_000_000L;
 
     private Snapshots() {
     }
 
-    static final Map<String, String> NASTY_CONFIG = Map.of(
+    public static final Map<String, String> NASTY_CONFIG = Map.of(
             "spark.app.note", "it's \"quoted\" '; DROP TABLE application; --",
             "spark.unicode", "Grüße 日本語 🚀 \\ backslash \t tab\nnewline",
             "spark.empty", "",
@@ -43,7 +43,7 @@ final class Snapshots {
      * A running or complete application: 3 stage attempts (one failed and retried, one with no successful task, so
      * no distribution), kept tasks with and without metrics, executors, config with nasty strings, SQL with a plan tree.
      */
-    static AppSnapshot rich(String appId, String attemptId, boolean complete) {
+    public static AppSnapshot rich(String appId, String attemptId, boolean complete) {
         Map<String, String> spark = new LinkedHashMap<>(NASTY_CONFIG);
         spark.put("spark.app.name", "rich <script>alert(1)</script>");
         spark.put("spark.executor.memory", "4g");
@@ -102,7 +102,7 @@ final class Snapshots {
                 complete ? 500 : 300, complete ? Map.of("SparkListenerBlockUpdated", 7L) : Map.of());
     }
 
-    static StageSummary stage(int id, int attempt, StageSummary.StageStatus status, int tasks, int failed,
+    public static StageSummary stage(int id, int attempt, StageSummary.StageStatus status, int tasks, int failed,
                               boolean withSummary, long seed) {
         Random r = new Random(seed);
         List<TaskRecord> kept = new ArrayList<>();
@@ -140,7 +140,7 @@ final class Snapshots {
                 sampled ? StageSummary.TaskDetail.SAMPLED : null, times);
     }
 
-    static TaskMetrics metrics(Random r) {
+    public static TaskMetrics metrics(Random r) {
         TaskMetrics.Builder b = TaskMetrics.builder();
         for (TaskMetric m : TaskMetric.values()) {
             // About a third of the metrics are zero, as in real tasks (no spill, no input, …).
@@ -152,7 +152,7 @@ final class Snapshots {
         return b.build();
     }
 
-    static TaskDistributions distributions(Random r, long count) {
+    public static TaskDistributions distributions(Random r, long count) {
         double[] q = TaskDistributions.STANDARD_QUANTILES;
         double[][] v = new double[DistributionMetric.count()][q.length];
         for (double[] row : v) {
@@ -165,7 +165,7 @@ final class Snapshots {
         return new TaskDistributions(count, q, v);
     }
 
-    static List<Finding> findings() {
+    public static List<Finding> findings() {
         Map<String, Object> details = new LinkedHashMap<>();
         details.put("ratio", 10.5);
         details.put("median", 1200);
@@ -180,7 +180,7 @@ final class Snapshots {
     }
 
     /** A big completed app for the bench: {@code stages} stages sharing {@code tasks} kept tasks, all with metrics. */
-    static AppSnapshot big(String appId, int stages, int tasks) {
+    public static AppSnapshot big(String appId, int stages, int tasks) {
         Random r = new Random(42);
         List<StageSummary> list = new ArrayList<>();
         int perStage = tasks / stages;
