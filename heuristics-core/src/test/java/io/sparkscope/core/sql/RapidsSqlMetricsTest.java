@@ -2,7 +2,7 @@ package io.sparkscope.core.sql;
 
 import io.sparkscope.core.analysis.EventLogAnalysis;
 import io.sparkscope.core.eventlog.EventLogReader;
-import io.sparkscope.core.golden.SharedData;
+import io.sparkscope.core.testing.SharedData;
 import io.sparkscope.core.model.AppSnapshot;
 import io.sparkscope.core.model.SqlExecutionSummary;
 import io.sparkscope.core.model.SqlMetricAggregate;

@@ -5,6 +5,7 @@ import io.sparkscope.core.event.SparkEvent.PlanNode;
 import io.sparkscope.core.model.AppSnapshot;
 import io.sparkscope.core.model.SqlExecutionSummary;
 import io.sparkscope.core.model.SqlMetricAggregate;
+import io.sparkscope.core.testing.SyntheticApps;
 import io.sparkscope.server.web.sql.SyntheticPlans;
 import io.sparkscope.store.SchemaManager;
 import io.sparkscope.store.SnapshotWriter;

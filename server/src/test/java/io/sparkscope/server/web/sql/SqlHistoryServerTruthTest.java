@@ -76,7 +76,7 @@ class SqlHistoryServerTruthTest {
     @BeforeAll
     static void start() throws Exception {
         List<Path> candidates = new ArrayList<>();
-        Path shared = sharedEventLogs();
+        Path shared = io.sparkscope.core.testing.SharedData.eventLogs().orElse(null);
         if (shared == null) {
             System.out.println("SKIPPED (shared part): ../shared/eventlogs not found (set SPARKSCOPE_SHARED); only the "
                     + "logs this test writes are compared with the History Server");
@@ -146,21 +146,6 @@ class SqlHistoryServerTruthTest {
             g.server().stop();
             g.provider().stop();
         }
-    }
-
-    private static Path sharedEventLogs() {
-        String env = System.getenv("SPARKSCOPE_SHARED");
-        if (env != null && !env.isBlank()) {
-            Path p = Paths.get(env, "eventlogs");
-            return Files.isDirectory(p) ? p : null;
-        }
-        for (Path d = Paths.get("").toAbsolutePath(); d != null; d = d.getParent()) {
-            Path candidate = d.resolveSibling("shared").resolve("eventlogs");
-            if (Files.isDirectory(candidate)) {
-                return candidate;
-            }
-        }
-        return null;
     }
 
     @Test
