@@ -24,6 +24,11 @@ import java.util.regex.Pattern;
  *                         (HIGH at 2×, or at the factor when above 2)
  * @param webhookUrl       {@code webhook.url}: POST a JSON notification here when the application ends with a HIGH
  *                         finding or a Regression; null for none
+ * @param retainedJobs     {@code retained.jobs}: completed jobs kept in the driver once written (as many failed ones
+ *                         again), like Spark's {@code spark.ui.retainedJobs}; older ones are in the database and the
+ *                         run's totals
+ * @param retainedStages   {@code retained.stages}: completed stage attempts kept likewise
+ * @param retainedSqlExecutions {@code retained.sqlExecutions}: ended SQL executions kept likewise
  */
 public record ListenerConfig(
         boolean enabled,
@@ -42,7 +47,13 @@ public record ListenerConfig(
         Map<String, String> heuristics,
         double regressionFactor,
         String webhookUrl,
-        int tasksRetained) {
+        int tasksRetained,
+        int retainedJobs,
+        int retainedStages,
+        int retainedSqlExecutions) {
+
+    /** Default of each {@code retained.*} window: Spark's own UI defaults. */
+    public static final int DEFAULT_RETAINED = 1000;
 
     public static final String PREFIX = "spark.sparkscope.";
     private static final Pattern BYTES = Pattern.compile("(?i)\\s*(\\d+)\\s*([kmgt]?)i?b?\\s*");
@@ -55,7 +66,9 @@ public record ListenerConfig(
     @Override
     public String toString() {
         return "ListenerConfig[enabled=" + enabled + ", jdbcUrl=" + redactUrl(jdbcUrl) + ", jdbcUser=" + jdbcUser
-                + ", tasksPerStage=" + tasksPerStage + ", tasksRetained=" + tasksRetained + ", spoolDir=" + spoolDir + ", spoolMaxBytes=" + spoolMaxBytes
+                + ", tasksPerStage=" + tasksPerStage + ", tasksRetained=" + tasksRetained + ", retainedJobs="
+                + retainedJobs + ", retainedStages=" + retainedStages + ", retainedSqlExecutions="
+                + retainedSqlExecutions + ", spoolDir=" + spoolDir + ", spoolMaxBytes=" + spoolMaxBytes
                 + ", flushTimeoutMs=" + flushTimeoutMs + ", reportEnabled=" + reportEnabled + ", uiUrl=" + uiUrl
                 + ", regressionFactor=" + regressionFactor + ", webhookUrl=" + (webhookUrl == null ? null : "(set)")
                 + "]";
@@ -101,7 +114,10 @@ public record ListenerConfig(
                 heuristics,
                 r.decimal("regression.factor", 1.5, 1.0, 1_000),
                 r.string("webhook.url", null),
-                (int) r.number("tasks.retained", 100_000, 0, 100_000_000));
+                (int) r.number("tasks.retained", 100_000, 0, 100_000_000),
+                (int) r.number("retained.jobs", DEFAULT_RETAINED, 1, 10_000_000),
+                (int) r.number("retained.stages", DEFAULT_RETAINED, 1, 10_000_000),
+                (int) r.number("retained.sqlExecutions", DEFAULT_RETAINED, 1, 10_000_000));
     }
 
     private record Reader(Map<String, String> conf, Consumer<String> warn) {

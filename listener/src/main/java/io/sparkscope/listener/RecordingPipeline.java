@@ -1,5 +1,6 @@
 package io.sparkscope.listener;
 
+import io.sparkscope.core.analysis.WindowedDiagnosis;
 import io.sparkscope.core.event.SparkEvent;
 import io.sparkscope.core.heuristics.Finding;
 import io.sparkscope.core.model.AppSnapshot;
@@ -24,6 +25,12 @@ import java.util.function.Function;
  * Spark's bus thread only {@link #offer}s converted events into a bounded queue; one recorder thread folds them
  * into the {@link Recorder}, and every {@code flush.intervalMs} (and at application end) hands a snapshot to the
  * {@link SnapshotDelivery} thread, which writes it. Neither thread ever blocks the bus.
+ *
+ * <p>What is handed over is what changed since the last successful write ({@link Recorder#snapshots}), so a flush
+ * costs what changed, not what the application did so far; once written, completed jobs, stages and SQL executions
+ * past the {@code retained.*} windows leave the driver. The heuristics and the driver-log report read the retained
+ * snapshot, whose run totals cover the whole run, plus the findings kept of stages that left
+ * ({@link WindowedDiagnosis}).
  */
 final class RecordingPipeline {
     private static final Logger LOG = LoggerFactory.getLogger(RecordingPipeline.class);
@@ -36,7 +43,7 @@ final class RecordingPipeline {
     private final BlockingQueue<SparkEvent> queue;
     private final Recorder recorder;
     private final SnapshotDelivery delivery;
-    private final Function<AppSnapshot, List<Finding>> diagnose;
+    private final WindowedDiagnosis diagnosis;
     private final BiConsumer<AppSnapshot, List<Finding>> onFinal;
     private final WebhookNotifier notifier;
     private final CountDownLatch finished = new CountDownLatch(1);
@@ -46,6 +53,7 @@ final class RecordingPipeline {
     private final Thread thread;
     private volatile AppSnapshot lastSnapshot;
     private volatile List<Finding> lastFindings = List.of();
+    private volatile AppSnapshot lastChanged;
     /** Set by the JVM shutdown hook when the application never posted its end. */
     private volatile boolean flushRequested;
 
@@ -66,9 +74,15 @@ final class RecordingPipeline {
         this.config = config;
         this.queue = new ArrayBlockingQueue<>(config.queueCapacity());
         this.recorder = new Recorder(RecorderOptions.DEFAULTS.withTasksPerStage(config.tasksPerStage())
-                .withRetainedDetailTasks(config.tasksRetained()));
+                .withRetainedDetailTasks(config.tasksRetained())
+                .withWindow(config.retainedJobs(), config.retainedStages(), config.retainedSqlExecutions()));
+        this.diagnosis = new WindowedDiagnosis(diagnose);
+        recorder.setEvictionListener(diagnosis);
         this.delivery = delivery;
-        this.diagnose = diagnose;
+        if (delivery != null) {
+            // Acknowledged on the writer's thread: what that snapshot held is stored and may leave the driver.
+            delivery.onWritten(s -> recorder.written(s.eventCount()));
+        }
         this.onFinal = onFinal;
         this.thread = new Thread(this::run, "sparkscope-recorder");
         thread.setDaemon(true);
@@ -252,17 +266,32 @@ final class RecordingPipeline {
         // Periodic snapshots leave out running stages' task rows: they change with every task end, and rewriting up to
         // tasks.perStage (10 000) of them each flush measurably slowed the job on a small driver (BENCHMARKS.md,
         // "listener overhead"). Statistics still go out each flush; the tasks once the stage completes, and at the end.
-        AppSnapshot s = recorder.snapshot(isFinal);
-        if (s.appId() == null) {
+        Recorder.Snapshots snapshots = recorder.snapshots(isFinal);
+        AppSnapshot retained = snapshots.retained();
+        if (retained.appId() == null) {
             // Nothing to key it by before ApplicationStart: such a snapshot could never be stored or replaced.
             return;
         }
-        List<Finding> findings = diagnose.apply(s);
-        lastSnapshot = s;
+        List<Finding> findings = diagnosis.diagnose(retained);
+        lastSnapshot = retained;
         lastFindings = findings;
+        lastChanged = snapshots.changed();
         if (delivery != null) {
-            delivery.submit(s, findings, isFinal);
+            // The changed entities go to the database; should it be away, the spool gets the retained snapshot: it
+            // holds everything not yet written (nothing leaves the driver unwritten) and can be diagnosed on its own.
+            delivery.submit(snapshots.changed(), retained, findings, isFinal);
+        } else {
+            recorder.written(snapshots.changed().eventCount()); // nothing to write: entities may leave at once
         }
+    }
+
+    /** The last snapshot of changes handed to the writer (tests). */
+    AppSnapshot lastChanged() {
+        return lastChanged;
+    }
+
+    Recorder recorder() {
+        return recorder;
     }
 
     private void finish() {

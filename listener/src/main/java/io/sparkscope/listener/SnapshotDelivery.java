@@ -8,16 +8,18 @@ import org.slf4j.LoggerFactory;
 
 import java.nio.file.Path;
 import java.util.List;
+import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * Background delivery of snapshots to the store. Latest wins: a snapshot holds the whole application so far, so
- * when the database is slow the newest one replaces any not yet written and nothing is lost. When the database is
- * away the snapshot goes to the {@link Spool} and delivery is retried with exponential backoff; spooled snapshots of
- * earlier applications are delivered once the database answers again.
+ * Background delivery of snapshots to the store. Latest wins: a snapshot holds everything that changed since the
+ * last successful write (the recorder acknowledges nothing until {@link #onWritten} says so), so when the database is
+ * slow the newest one replaces any not yet written and nothing is lost. When the database is away the snapshot's
+ * spool copy goes to the {@link Spool} and delivery is retried with exponential backoff; spooled snapshots of earlier
+ * applications are delivered once the database answers again.
  */
 final class SnapshotDelivery implements Runnable {
     private static final Logger LOG = LoggerFactory.getLogger(SnapshotDelivery.class);
@@ -29,6 +31,9 @@ final class SnapshotDelivery implements Runnable {
     private final long maxBackoffMs;
     private final Object lock = new Object();
     private AppSnapshot pending;
+    /** What goes to the spool for {@code pending} when the database is away (see {@link #submit}). */
+    private AppSnapshot pendingSpoolCopy;
+    private volatile Consumer<AppSnapshot> onWritten = s -> { };
     private List<Finding> pendingFindings = List.of();
     private boolean pendingFinal;
     private boolean finalHandled;
@@ -58,10 +63,25 @@ final class SnapshotDelivery implements Runnable {
         thread.start();
     }
 
+    /** Called on the writer's thread with each snapshot the store took (written, unchanged or already newer). */
+    void onWritten(Consumer<AppSnapshot> hook) {
+        this.onWritten = hook;
+    }
+
     /** Never blocks: replaces whatever snapshot is waiting. */
     void submit(AppSnapshot snapshot, List<Finding> findings, boolean isFinal) {
+        submit(snapshot, snapshot, findings, isFinal);
+    }
+
+    /**
+     * @param spoolCopy what the spool keeps should the database be away: a snapshot of the changes alone could not be
+     *                  diagnosed on its own when delivered later, so the listener spools its retained snapshot, which
+     *                  holds every entity not yet written (and the run's totals)
+     */
+    void submit(AppSnapshot snapshot, AppSnapshot spoolCopy, List<Finding> findings, boolean isFinal) {
         synchronized (lock) {
             pending = snapshot;
+            pendingSpoolCopy = spoolCopy;
             pendingFindings = findings;
             pendingFinal |= isFinal;
             lock.notifyAll();
@@ -131,6 +151,7 @@ final class SnapshotDelivery implements Runnable {
         deliverSpooled();
         while (!stopped) {
             AppSnapshot snapshot;
+            AppSnapshot spoolCopy;
             List<Finding> findings;
             boolean isFinal;
             synchronized (lock) {
@@ -149,9 +170,11 @@ final class SnapshotDelivery implements Runnable {
                     continue;
                 }
                 snapshot = pending;
+                spoolCopy = pendingSpoolCopy;
                 findings = pendingFindings;
                 isFinal = pendingFinal;
                 pending = null;
+                pendingSpoolCopy = null;
                 pendingFinal = false;
                 busy = true;
             }
@@ -174,9 +197,11 @@ final class SnapshotDelivery implements Runnable {
                     }
                     if (pending != null) {
                         snapshot = pending;
+                        spoolCopy = pendingSpoolCopy;
                         findings = pendingFindings;
                         isFinal = pendingFinal;
                         pending = null;
+                        pendingSpoolCopy = null;
                         pendingFinal = false;
                     }
                 }
@@ -184,12 +209,13 @@ final class SnapshotDelivery implements Runnable {
             if (lastFailed && isFinal) {
                 // The database was away at the last try: secure the final state in the spool first, so the driver
                 // stops at once; the write below (and the retries after it) go on in the background.
-                spoolQuietly(snapshot);
+                spoolQuietly(spoolCopy);
                 markFinalHandled();
             }
             try {
                 store.write(snapshot, findings);
                 writes.incrementAndGet();
+                acknowledge(snapshot);
                 // Remove this attempt's spooled copy first: it is older than what was just written.
                 spool.remove(snapshot);
                 if (lastFailed) {
@@ -210,7 +236,7 @@ final class SnapshotDelivery implements Runnable {
                     LOG.warn("Sparkscope: the database refused the snapshot of {} ({}); keeping it in {} and "
                             + "recording on", snapshot.appId(), e.getMessage(), spool.dir());
                 }
-                spoolQuietly(snapshot);
+                spoolQuietly(spoolCopy);
                 lastFailed = false;
                 backoff = 500;
                 outageLogged.set(false);
@@ -224,11 +250,12 @@ final class SnapshotDelivery implements Runnable {
                     LOG.warn("Sparkscope: cannot write to the database ({}); keeping snapshots in {} and retrying",
                             oneLine(t), spool.dir());
                 }
-                spoolQuietly(snapshot);
+                spoolQuietly(spoolCopy);
                 synchronized (lock) {
                     if (pending == null) {
-                        // retry this one unless a newer snapshot arrived meanwhile
+                        // retry this one unless a newer snapshot arrived meanwhile (it holds this one's changes too)
                         pending = snapshot;
+                        pendingSpoolCopy = spoolCopy;
                         pendingFindings = findings;
                         pendingFinal |= isFinal;
                     }
@@ -244,6 +271,14 @@ final class SnapshotDelivery implements Runnable {
             }
         }
         store.close();
+    }
+
+    private void acknowledge(AppSnapshot written) {
+        try {
+            onWritten.accept(written);
+        } catch (RuntimeException e) {
+            LOG.debug("Sparkscope: after-write acknowledgement failed", e);
+        }
     }
 
     private void markFinalHandled() {

@@ -117,6 +117,11 @@ public class SparkscopeListener extends SparkListener {
         return pipeline == null ? List.of() : pipeline.lastFindings();
     }
 
+    /** The recording pipeline, or null when disabled (tests of this package). */
+    RecordingPipeline pipeline() {
+        return pipeline;
+    }
+
     public long droppedEvents() {
         return pipeline == null ? 0 : pipeline.droppedEvents();
     }

@@ -86,12 +86,12 @@ class ListenerOutageTest {
     }
 
     /** Same port and data directory each time; never cleaned, so a restart keeps what was written. */
-    private static EmbeddedPostgres start(int port, Path dataDir) throws IOException {
+    static EmbeddedPostgres start(int port, Path dataDir) throws IOException {
         return EmbeddedPostgres.builder().setPort(port).setDataDirectory(dataDir).setCleanDataDirectory(false)
                 .start();
     }
 
-    private static Optional<AppSnapshot> read(DataSource ds, String appId) {
+    static Optional<AppSnapshot> read(DataSource ds, String appId) {
         try {
             return SnapshotReader.read(ds, appId, null);
         } catch (Exception e) {
@@ -106,7 +106,7 @@ class ListenerOutageTest {
         }
     }
 
-    private static long spoolFiles(Path spool) {
+    static long spoolFiles(Path spool) {
         try (var s = Files.list(spool)) {
             return s.filter(p -> p.toString().endsWith(".snapshot.json.gz")).count();
         } catch (IOException e) {
@@ -114,7 +114,7 @@ class ListenerOutageTest {
         }
     }
 
-    private static int freePort() throws IOException {
+    static int freePort() throws IOException {
         try (ServerSocket s = new ServerSocket(0)) {
             return s.getLocalPort();
         }

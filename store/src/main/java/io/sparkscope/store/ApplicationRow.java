@@ -1,12 +1,12 @@
 package io.sparkscope.store;
 
+import io.sparkscope.core.analysis.JobKey;
 import io.sparkscope.core.event.TaskMetric;
 import io.sparkscope.core.heuristics.Finding;
 import io.sparkscope.core.heuristics.Severity;
 import io.sparkscope.core.model.AppSnapshot;
 import io.sparkscope.core.model.ExecutorSummary;
-import io.sparkscope.core.model.JobSummary;
-import io.sparkscope.core.model.StageSummary;
+import io.sparkscope.core.model.RunTotals;
 
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -52,9 +52,9 @@ final class ApplicationRow {
                     bigint("duration_ms", AppSnapshot::durationMs),
                     text("status", AppSnapshot::status),
                     bool("complete", AppSnapshot::complete),
-                    integer("num_jobs", a -> a.jobs().size()))
+                    integer("num_jobs", a -> a.totals().jobs()))
             .values(Source::sums, integer("num_failed_jobs", Sums::failedJobs))
-            .values(Source::app, integer("num_stages", a -> a.stages().size()))
+            .values(Source::app, integer("num_stages", a -> a.totals().stages()))
             .values(Source::sums, integer("num_failed_stages", Sums::failedStages))
             .values(Source::app,
                     bigint("num_tasks", AppSnapshot::totalTasks),
@@ -75,11 +75,15 @@ final class ApplicationRow {
                     bigint("driver_gc_time_ms", AppSnapshot::driverGcTimeMs),
                     bigint("driver_max_memory", AppSnapshot::driverMaxMemory),
                     bigint("event_count", AppSnapshot::eventCount),
-                    jsonb("unknown_event_types", a -> Json.write(a.unknownEventTypes())))
+                    jsonb("unknown_event_types", a -> Json.write(a.unknownEventTypes())),
+                    // V8: what groups runs of one job (null: an interactive session, compared with nothing)
+                    text("job_key", a -> JobKey.of(a).value()))
             .values(Source::findings,
                     integer("num_findings", List::size),
                     text("worst_severity", ApplicationRow::worstSeverity),
                     jsonb("banners", ApplicationRow::banners))
+            // V9: what fixing its findings would save, so search can rank applications by it
+            .values(bigint("saving_ms", s -> savingMs(s.app(), s.findings())))
             .build();
 
     private static final List<Column<Source>> VALUES = TABLE.values;
@@ -142,26 +146,23 @@ final class ApplicationRow {
         }
     }
 
+    /**
+     * Whole-run figures from the run's totals ({@link RunTotals}): a live listener's snapshot lists only what changed
+     * since its last write (and keeps only recent entities), so sums over its lists would count a part of the run.
+     * Executors are always listed whole.
+     */
     static Sums sums(AppSnapshot s) {
-        long run = 0, cpu = 0, gc = 0, mem = 0, disk = 0, shRead = 0, shWrite = 0, in = 0, out = 0;
-        int failedStages = 0;
-        for (StageSummary st : s.stages()) {
-            if (st.status() == StageSummary.StageStatus.FAILED) {
-                failedStages++;
-            }
-            if (st.totals() == null) {
-                continue;
-            }
-            run += st.totals().get(TaskMetric.EXECUTOR_RUN_TIME);
-            cpu += st.totals().get(TaskMetric.EXECUTOR_CPU_TIME);
-            gc += st.totals().get(TaskMetric.JVM_GC_TIME);
-            mem += st.totals().get(TaskMetric.MEMORY_BYTES_SPILLED);
-            disk += st.totals().get(TaskMetric.DISK_BYTES_SPILLED);
-            shRead += st.totals().shuffleReadBytes();
-            shWrite += st.totals().get(TaskMetric.SHUFFLE_BYTES_WRITTEN);
-            in += st.totals().get(TaskMetric.INPUT_BYTES);
-            out += st.totals().get(TaskMetric.OUTPUT_BYTES);
-        }
+        RunTotals whole = s.totals();
+        long run = whole.metrics().get(TaskMetric.EXECUTOR_RUN_TIME);
+        long cpu = whole.metrics().get(TaskMetric.EXECUTOR_CPU_TIME);
+        long gc = whole.metrics().get(TaskMetric.JVM_GC_TIME);
+        long mem = whole.metrics().get(TaskMetric.MEMORY_BYTES_SPILLED);
+        long disk = whole.metrics().get(TaskMetric.DISK_BYTES_SPILLED);
+        long shRead = whole.metrics().shuffleReadBytes();
+        long shWrite = whole.metrics().get(TaskMetric.SHUFFLE_BYTES_WRITTEN);
+        long in = whole.metrics().get(TaskMetric.INPUT_BYTES);
+        long out = whole.metrics().get(TaskMetric.OUTPUT_BYTES);
+        int failedStages = whole.failedStages();
         long taskTime = 0;
         int executors = 0;
         for (ExecutorSummary e : s.executors()) {
@@ -171,7 +172,7 @@ final class ApplicationRow {
         if (executors == 0) {
             executors = s.executors().size(); // local mode: the driver is the only executor
         }
-        int failedJobs = (int) s.jobs().stream().filter(j -> j.status() == JobSummary.JobStatus.FAILED).count();
+        int failedJobs = whole.failedJobs();
         return new Sums(run, cpu, gc, mem, disk, shRead, shWrite, in, out, failedStages, taskTime, executors,
                 failedJobs);
     }
@@ -183,6 +184,20 @@ final class ApplicationRow {
             worst = Severity.max(worst, f.severity());
         }
         return worst == Severity.NONE ? null : worst.name();
+    }
+
+    /**
+     * The wall time fixing this application's findings could save: the root causes' estimates summed (a knock-on's
+     * saving is already in its cause's), at most the application's duration when that is known.
+     */
+    static long savingMs(AppSnapshot app, List<Finding> findings) {
+        long sum = 0;
+        for (Finding f : findings) {
+            if (f.causedBy() == null) {
+                sum += Math.max(0, f.impact().wallMs());
+            }
+        }
+        return app.durationMs() > 0 ? Math.min(sum, app.durationMs()) : sum;
     }
 
     /** The search page's banners (V7): [[id, heuristic, severity, title, message], …] in finding order, or null. */

@@ -1,6 +1,7 @@
 package io.sparkscope.store;
 
 import io.sparkscope.core.heuristics.Finding;
+import io.sparkscope.core.heuristics.Impact;
 import io.sparkscope.core.heuristics.Severity;
 
 import java.sql.Connection;
@@ -43,12 +44,14 @@ public final class FindingRows {
         return out;
     }
 
-    /** The finding on the result set's current row, by column name. */
+    /** The finding on the result set's current row, by column name (rows from before V8 have no estimate). */
     static Finding read(ResultSet rs) throws SQLException {
         return new Finding(rs.getString("finding_id"), rs.getString("heuristic"),
                 Severity.valueOf(rs.getString("severity")), rs.getString("title"), rs.getString("message"),
                 rs.getString("recommendation"), SnapshotReader.strings(rs.getArray("stage_ids")),
                 SnapshotReader.strings(rs.getArray("executor_ids")), SnapshotReader.strings(rs.getArray("config_keys")),
-                Json.details(rs.getString("details")));
+                Json.details(rs.getString("details")), new Impact(rs.getLong("impact_wall_ms"),
+                rs.getLong("impact_task_ms"), rs.getString("impact_basis")), rs.getString("caused_by"),
+                Json.advice(rs.getString("advice")));
     }
 }

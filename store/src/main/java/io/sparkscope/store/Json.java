@@ -11,6 +11,7 @@ import io.sparkscope.core.event.SparkEvent.PlanMetric;
 import io.sparkscope.core.event.SparkEvent.PlanNode;
 import io.sparkscope.core.event.TaskMetric;
 import io.sparkscope.core.event.TaskMetrics;
+import io.sparkscope.core.heuristics.SettingAdvice;
 import io.sparkscope.core.model.StageTotals;
 
 import java.util.ArrayList;
@@ -138,6 +139,48 @@ final class Json {
         } catch (JsonProcessingException e) {
             return Map.of("details", json);
         }
+    }
+
+    /** A finding's setting advice: [{key, currentValue, currentSource, recommendedValue, reasons}, …], null when none. */
+    static String advice(List<SettingAdvice> advice) {
+        if (advice == null || advice.isEmpty()) {
+            return null;
+        }
+        ArrayNode out = MAPPER.createArrayNode();
+        for (SettingAdvice a : advice) {
+            ObjectNode n = out.addObject();
+            n.put("key", a.key());
+            n.put("currentValue", a.currentValue());
+            n.put("currentSource", a.currentSource().name());
+            n.put("recommendedValue", a.recommendedValue());
+            ArrayNode reasons = n.putArray("reasons");
+            a.reasons().forEach(reasons::add);
+        }
+        return out.toString();
+    }
+
+    /** Stored advice back; an entry a newer writer shaped differently is skipped, an unknown source is UNKNOWN. */
+    static List<SettingAdvice> advice(String json) {
+        if (json == null || json.isEmpty()) {
+            return List.of();
+        }
+        List<SettingAdvice> out = new ArrayList<>();
+        for (JsonNode n : read(json)) {
+            if (!n.hasNonNull("key") || !n.hasNonNull("recommendedValue")) {
+                continue;
+            }
+            SettingAdvice.ValueSource source;
+            try {
+                source = SettingAdvice.ValueSource.valueOf(n.path("currentSource").asText("UNKNOWN"));
+            } catch (IllegalArgumentException e) {
+                source = SettingAdvice.ValueSource.UNKNOWN;
+            }
+            List<String> reasons = new ArrayList<>();
+            n.path("reasons").forEach(r -> reasons.add(r.asText()));
+            out.add(new SettingAdvice(n.get("key").asText(), n.path("currentValue").asText(""), source,
+                    n.get("recommendedValue").asText(), reasons));
+        }
+        return out;
     }
 
     private static final TypeReference<LinkedHashMap<String, Object>> DETAILS = new TypeReference<>() {

@@ -1,5 +1,6 @@
 package io.sparkscope.store;
 
+import io.sparkscope.core.analysis.JobKey;
 import io.sparkscope.core.analysis.prediction.RegressionCheck;
 import io.sparkscope.core.heuristics.Finding;
 import io.sparkscope.core.event.TaskMetric;
@@ -25,14 +26,15 @@ import java.util.Optional;
  * by the natural key. When a run is stored that belongs to the set of runs stored earlier (an old log imported late),
  * {@link #laterRunsAffected} names the later runs whose Regression finding must be computed again.
  *
- * <p>"The same application" is, for now, the same application name: {@link #group} and {@link #GROUP_COLUMN} are the
- * only places that say so.
+ * <p>"The same application" is the same job: runs with one {@link JobKey} (name, user, program and master kind, or the
+ * application's {@code spark.sparkscope.jobKey}); interactive sessions have none and are compared with nothing.
+ * {@link #group} and {@link #GROUP_COLUMN} are the only places that say so.
  */
 public final class PreviousRuns {
     public static final int DEFAULT_LIMIT = 10;
 
     /** The application column runs are grouped by; {@link #group} gives the same value for a snapshot. */
-    private static final String GROUP_COLUMN = "name";
+    private static final String GROUP_COLUMN = "job_key";
 
     private static final String RUN_COLUMNS = "app_id, attempt_id, start_time, duration_ms, total_run_time_ms";
 
@@ -64,11 +66,9 @@ public final class PreviousRuns {
     public record Run(String appId, String attemptId, String group, long startTime, boolean complete, long durationMs,
                       long taskTimeMs) {
         public static Run of(AppSnapshot s) {
-            long taskTime = 0;
-            for (StageSummary st : s.stages()) {
-                // as the application row's total_run_time_ms, which the stored runs are read from
-                taskTime += st.totals() == null ? 0 : st.totals().get(TaskMetric.EXECUTOR_RUN_TIME);
-            }
+            // as the application row's total_run_time_ms, which the stored runs are read from; the run's totals, as a
+            // long-running application's snapshot lists only its recent stages
+            long taskTime = s.totals().metrics().get(TaskMetric.EXECUTOR_RUN_TIME);
             return new Run(s.appId(), s.attemptId(), PreviousRuns.group(s), s.startTime(), s.complete(), s.durationMs(), taskTime);
         }
 
@@ -97,9 +97,9 @@ public final class PreviousRuns {
     private PreviousRuns() {
     }
 
-    /** What groups the runs of one application (null: the run is compared with nothing). */
+    /** What groups the runs of one job: its job key (null, an interactive session: compared with nothing). */
     public static String group(AppSnapshot s) {
-        return s.appName();
+        return JobKey.of(s).value();
     }
 
     /**
@@ -176,7 +176,8 @@ public final class PreviousRuns {
             return Optional.empty();
         }
         List<RegressionCheck.Run> runs = previous.stream().map(Run::check).toList();
-        return RegressionCheck.check(run.check(), run.group(), runs, lowFactor, RegressionCheck.highFactorFor(lowFactor));
+        return RegressionCheck.check(run.check(), JobKey.displayName(run.group()), runs, lowFactor,
+                RegressionCheck.highFactorFor(lowFactor));
     }
 
     /**

@@ -167,7 +167,7 @@ public final class SnapshotReader {
 
     private static List<JobSummary> jobs(Connection c, long pk) throws SQLException {
         List<JobSummary> out = new ArrayList<>();
-        try (PreparedStatement ps = select(c, Tables.JOB, " ORDER BY ord")) {
+        try (PreparedStatement ps = select(c, Tables.JOB, " ORDER BY ord, job_id")) {
             ps.setLong(1, pk);
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
@@ -185,7 +185,7 @@ public final class SnapshotReader {
         Map<StageKey, Map<String, double[]>> stats = statistics(c, pk);
         Map<StageKey, List<TaskRecord>> tasks = tasks(c, pk);
         List<StageSummary> out = new ArrayList<>();
-        try (PreparedStatement ps = select(c, Tables.STAGE, " ORDER BY ord")) {
+        try (PreparedStatement ps = select(c, Tables.STAGE, " ORDER BY ord, stage_id, attempt_id")) {
             ps.setLong(1, pk);
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
@@ -193,7 +193,7 @@ public final class SnapshotReader {
                     long count = rs.getLong("summary_task_count");
                     TaskDistributions dist = rs.wasNull() ? null : distributions(count,
                             doubles(rs.getArray("summary_quantiles")), stats.getOrDefault(key, Map.of()));
-                    out.add(new StageSummary(key.stageId(), key.attemptId(), rs.getString("name"),
+                    StageSummary legacy = new StageSummary(key.stageId(), key.attemptId(), rs.getString("name"),
                             rs.getString("details"), StageSummary.StageStatus.valueOf(rs.getString("status")),
                             rs.getInt("num_tasks"), rs.getInt("num_active_tasks"), rs.getInt("num_complete_tasks"),
                             rs.getInt("num_failed_tasks"), rs.getInt("num_killed_tasks"),
@@ -203,7 +203,8 @@ public final class SnapshotReader {
                             ints(rs.getArray("parent_ids")), ints(rs.getArray("job_ids")),
                             Json.stageTotals(rs.getString("totals")), dist, tasks.getOrDefault(key, List.of()),
                             Json.intMap(rs.getString("end_reasons")), taskDetail(rs.getString("task_detail")),
-                            taskTimes(rs)));
+                            taskTimes(rs));
+                    out.add(withCounts(legacy, rs));
                 }
             }
         }
@@ -213,6 +214,24 @@ public final class SnapshotReader {
     /** Null (a row written before V4) lets {@link StageSummary} derive it from the counts. */
     static StageSummary.TaskDetail taskDetail(String stored) {
         return stored == null ? null : StageSummary.TaskDetail.valueOf(stored);
+    }
+
+    /**
+     * The stage with its V8 counts as stored; a row written before V8 keeps what {@link StageSummary} derives from
+     * Spark's counts and the kept tasks.
+     */
+    static StageSummary withCounts(StageSummary s, ResultSet rs) throws SQLException {
+        int distinct = rs.getInt("num_distinct_ended_tasks");
+        if (rs.wasNull()) {
+            return s;
+        }
+        return new StageSummary(s.stageId(), s.attemptId(), s.name(), s.details(), s.status(), s.numTasks(),
+                s.numActiveTasks(), s.numCompleteTasks(), s.numFailedTasks(), s.numKilledTasks(),
+                s.numCompletedIndices(), s.submissionTime(), s.completionTime(), s.firstTaskLaunchedTime(),
+                s.lastTaskFinishedTime(), s.failureReason(), s.parentIds(), s.jobIds(), s.totals(), s.taskSummary(),
+                s.keptTasks(), s.endReasons(), s.taskDetail(), s.taskTimes(), distinct,
+                rs.getInt("num_speculative_tasks"), rs.getInt("num_duplicate_task_ends"),
+                rs.getInt("num_tasks_with_unknown_times"));
     }
 
     /** The three V4 sums of the stage row, or null when the row was written before V4. */
@@ -313,7 +332,7 @@ public final class SnapshotReader {
         List<SqlExecutionSummary> out = new ArrayList<>();
         try (PreparedStatement ps = c.prepareStatement("SELECT " + Tables.SQL_EXECUTION.selectList()
                 + " FROM sql_execution WHERE app_pk = ? AND (CAST(? AS bigint) IS NULL OR execution_id = ?)"
-                + " ORDER BY ord")) {
+                + " ORDER BY ord, execution_id")) {
             ps.setLong(1, pk);
             ps.setObject(2, executionId, java.sql.Types.BIGINT);
             ps.setObject(3, executionId, java.sql.Types.BIGINT);

@@ -76,11 +76,16 @@ final class SnapshotRows {
         config(config, "system", s.config().systemProperties());
         config(config, "hadoop", s.config().hadoopProperties());
         ordered(rows.get(Tables.EXECUTOR), Tables.EXECUTOR, s.executors());
-        ordered(rows.get(Tables.JOB), Tables.JOB, s.jobs());
+        // A partial snapshot lists some jobs, stages and SQL executions of many: its list positions would not order
+        // them among the stored ones, their ids do (and a full snapshot's positions, never above its sorted ids,
+        // order with them). The reader breaks ties by id.
+        boolean byId = s.partial();
+        ordered(rows.get(Tables.JOB), Tables.JOB, s.jobs(), byId ? JobSummary::jobId : null);
         int ord = 0;
         for (StageSummary st : s.stages()) {
             long key = stageKey(st.stageId(), st.attemptId());
-            rows.get(Tables.STAGE).add(Tables.STAGE.row(new StageAttemptRow(st, ord++, digests.get(key))));
+            int stageOrd = byId ? st.stageId() : ord++;
+            rows.get(Tables.STAGE).add(Tables.STAGE.row(new StageAttemptRow(st, stageOrd, digests.get(key))));
             statistics(rows.get(Tables.STAGE_STATISTICS), st);
             if (tasksOmitted.contains(key)) {
                 continue;
@@ -90,7 +95,10 @@ final class SnapshotRows {
                 rows.get(Tables.TASK).add(Tables.TASK.row(new TaskRow(st, t, taskOrd++)));
             }
         }
-        ordered(rows.get(Tables.SQL_EXECUTION), Tables.SQL_EXECUTION, s.sqlExecutions());
+        ordered(rows.get(Tables.SQL_EXECUTION), Tables.SQL_EXECUTION, s.sqlExecutions(),
+                byId ? q -> (int) Math.min(Integer.MAX_VALUE, q.executionId()) : null);
+        // Each listed execution comes with its whole plan graph, also in a partial snapshot (the writer then
+        // replaces that execution's plan rows and leaves those of executions it does not list).
         for (SqlExecutionSummary q : s.sqlExecutions()) {
             planGraph(rows, q);
         }
@@ -140,9 +148,16 @@ final class SnapshotRows {
     }
 
     private static <T> void ordered(List<Object[]> out, Table<Ordered<T>> table, List<T> values) {
+        ordered(out, table, values, null);
+    }
+
+    /** @param idOrd the ord of each row when not its position (null: the position) */
+    private static <T> void ordered(List<Object[]> out, Table<Ordered<T>> table, List<T> values,
+                                    java.util.function.ToIntFunction<T> idOrd) {
         int ord = 0;
         for (T v : values) {
-            out.add(table.row(new Ordered<>(v, ord++)));
+            int o = ord++;
+            out.add(table.row(new Ordered<>(v, idOrd == null ? o : idOrd.applyAsInt(v))));
         }
     }
 

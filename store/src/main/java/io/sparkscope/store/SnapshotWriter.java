@@ -29,7 +29,11 @@ import java.util.Set;
  *       unchanged row is not rewritten at all (the upsert's {@code WHERE … IS DISTINCT FROM}). A write that changed
  *       no row at all is reported {@link WriteResult.Outcome#UNCHANGED} (PostgreSQL's own row counts tell).</li>
  *   <li>Child rows the snapshot no longer has (tasks displaced by slower ones, findings no longer produced, …) are
- *       deleted in the same transaction, so the database holds exactly the latest snapshot.</li>
+ *       deleted in the same transaction, so the database holds exactly the latest snapshot. A
+ *       {@linkplain AppSnapshot#partial() partial} snapshot (a live listener's: only what changed since its last
+ *       write, or its window of recent entities) deletes nothing it does not list: jobs, stages, SQL executions,
+ *       executors and configuration absent from it stay as stored. Within a stage it lists, stale task rows still
+ *       go (the stage comes with all its kept tasks), and the findings are always the whole set.</li>
  *   <li>The task rows of a stage attempt whose kept tasks did not change since the stored snapshot (same
  *       {@link TaskDigest} as stored in its stage row) are not shipped at all, and kept out of the stale-row delete:
  *       a running application is rewritten every few seconds, and most of its up to 10 000 tasks per stage belong
@@ -167,7 +171,8 @@ public final class SnapshotWriter {
             for (Table<?> t : bulk) {
                 copyToStaging(c, t, rows.get(t));
             }
-            deleteStale(c, appPk, rows, bulk, skipUnchangedTasks ? shippedStages(s, unchanged) : null);
+            deleteStale(c, appPk, rows, bulk, skipUnchangedTasks || s.partial() ? shippedStages(s, unchanged) : null,
+                    s.partial());
             for (Map.Entry<Table<?>, List<Object[]>> e : rows.entrySet()) {
                 n += bulk.contains(e.getKey())
                         ? upsertFromStaging(c, appPk, e.getKey(), e.getValue())
@@ -336,7 +341,7 @@ public final class SnapshotWriter {
     /** Children first, so foreign keys never see a half-deleted parent. */
     private static void deleteStale(Connection c, long appPk, Map<Table<?>, List<Object[]>> rows, Set<Table<?>> staged)
             throws SQLException {
-        deleteStale(c, appPk, rows, staged, null);
+        deleteStale(c, appPk, rows, staged, null, false);
     }
 
     /**
@@ -344,12 +349,20 @@ public final class SnapshotWriter {
      *                          task rows are looked for (by primary-key prefix, not a scan of all the app's tasks).
      *                          Task rows of stages left out because unchanged stay; those of stages no longer in
      *                          the snapshot go with their stage row (ON DELETE CASCADE).
+     * @param partial           the snapshot is partial: only stale tasks of its stages and stale findings go
      */
     private static void deleteStale(Connection c, long appPk, Map<Table<?>, List<Object[]>> rows, Set<Table<?>> staged,
-                                    Set<Long> shippedTaskStages) throws SQLException {
+                                    Set<Long> shippedTaskStages, boolean partial) throws SQLException {
         List<Table<?>> tables = Tables.ALL;
         for (ListIterator<Table<?>> it = tables.listIterator(tables.size()); it.hasPrevious(); ) {
             Table<?> t = it.previous();
+            if (partial && Tables.SQL_PLAN_TABLES.contains(t)) {
+                deletePlanRowsOfShippedSql(c, appPk, t, rows, staged.contains(t));
+                continue;
+            }
+            if (partial && t != Tables.TASK && t != Tables.FINDING) {
+                continue; // rows of entities a partial snapshot does not list are not stale: they stay
+            }
             if (t == Tables.TASK && shippedTaskStages != null) {
                 deleteStaleTasks(c, appPk, rows.get(t), staged.contains(t), shippedTaskStages);
             } else if (staged.contains(t)) {
@@ -363,6 +376,44 @@ public final class SnapshotWriter {
             } else {
                 deleteStale(c, appPk, t, rows.get(t));
             }
+        }
+    }
+
+    /**
+     * Stale plan rows (nodes, edges, node metrics) of the SQL executions a partial snapshot lists: each comes with its
+     * whole plan, which an adaptive re-plan may have changed since the stored one. Executions it does not list keep
+     * their stored plan.
+     */
+    private static void deletePlanRowsOfShippedSql(Connection c, long appPk, Table<?> t,
+                                                   Map<Table<?>, List<Object[]>> rows, boolean staged)
+            throws SQLException {
+        List<Object[]> executions = rows.get(Tables.SQL_EXECUTION);
+        if (executions.isEmpty()) {
+            return;
+        }
+        Object[] ids = new Object[executions.size()];
+        for (int i = 0; i < ids.length; i++) {
+            ids[i] = executions.get(i)[0]; // execution_id, the sql_execution row's only key
+        }
+        if (staged) {
+            try (Statement st = c.createStatement()) {
+                st.execute(t.indexStagingSql());
+            }
+        }
+        try (PreparedStatement ps = c.prepareStatement(t.deleteStaleWithinSql(staged))) {
+            ps.setLong(1, appPk);
+            ps.setArray(2, Column.array(c, t.keys.get(0).type().elementType(), ids));
+            if (!staged) {
+                List<Object[]> own = rows.get(t);
+                for (int k = 0; k < t.keys.size(); k++) {
+                    Object[] values = new Object[own.size()];
+                    for (int r = 0; r < own.size(); r++) {
+                        values[r] = own.get(r)[k];
+                    }
+                    ps.setArray(k + 3, Column.array(c, t.keys.get(k).type().elementType(), values));
+                }
+            }
+            ps.executeUpdate();
         }
     }
 

@@ -162,6 +162,11 @@ final class Tables {
                     bigint("task_duration_ms", s -> times(s, TaskTimeSums::durationMs)),
                     bigint("scheduler_delay_ms", s -> times(s, TaskTimeSums::schedulerDelayMs)),
                     bigint("getting_result_ms", s -> times(s, TaskTimeSums::gettingResultMs)),
+                    // V8
+                    integer("num_distinct_ended_tasks", StageSummary::numDistinctEndedTasks),
+                    integer("num_speculative_tasks", StageSummary::numSpeculativeTasks),
+                    integer("num_duplicate_task_ends", StageSummary::numDuplicateTaskEnds),
+                    integer("num_tasks_with_unknown_times", StageSummary::numTasksWithUnknownTimes),
                     // V14
                     integer("kept_tasks", s -> s.keptTasks().size()))
             .values(bigint("tasks_digest", StageAttemptRow::tasksDigest))
@@ -290,8 +295,17 @@ final class Tables {
                     textArray("stage_ids", Finding::stageIds),
                     textArray("executor_ids", Finding::executorIds),
                     textArray("config_keys", Finding::configKeys),
-                    jsonb("details", f -> Json.details(f.details())))
+                    jsonb("details", f -> Json.details(f.details())),
+                    // V8
+                    bigint("impact_wall_ms", f -> f.impact().wallMs()),
+                    bigint("impact_task_ms", f -> f.impact().taskMs()),
+                    text("impact_basis", f -> f.impact().basis()),
+                    text("caused_by", Finding::causedBy),
+                    jsonb("advice", f -> Json.advice(f.advice())))
             .build();
+
+    /** The rows of an SQL execution's plan graph: they come and go with their execution. */
+    static final List<Table<?>> SQL_PLAN_TABLES = List.of(SQL_PLAN_NODE, SQL_PLAN_EDGE, SQL_NODE_METRIC);
 
     static final List<Table<?>> ALL = List.of(CONFIGURATION, EXECUTOR, JOB, STAGE, STAGE_STATISTICS, TASK,
             SQL_EXECUTION, SQL_PLAN_NODE, SQL_PLAN_EDGE, SQL_NODE_METRIC, FINDING);

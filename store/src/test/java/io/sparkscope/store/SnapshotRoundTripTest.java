@@ -2,7 +2,10 @@ package io.sparkscope.store;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.sparkscope.core.heuristics.Finding;
+import io.sparkscope.core.event.SparkEvent.PlanMetric;
+import io.sparkscope.core.event.SparkEvent.PlanNode;
 import io.sparkscope.core.model.AppSnapshot;
+import io.sparkscope.core.model.SqlExecutionSummary;
 import io.sparkscope.core.model.StageSummary;
 import io.sparkscope.core.model.TaskRecord;
 import io.sparkscope.core.testing.Snapshots;
@@ -46,6 +49,13 @@ class SnapshotRoundTripTest {
             assertEquals(written.stages().get(i), read.stages().get(i), "stage " + i);
         }
         assertEquals(written.sqlExecutions(), read.sqlExecutions());
+        for (int i = 0; i < written.stages().size(); i++) {
+            StageSummary w = written.stages().get(i);
+            StageSummary r = read.stages().get(i);
+            assertEquals(List.of(w.numDistinctEndedTasks(), w.numSpeculativeTasks(), w.numDuplicateTaskEnds(),
+                    w.numTasksWithUnknownTimes()), List.of(r.numDistinctEndedTasks(), r.numSpeculativeTasks(),
+                    r.numDuplicateTaskEnds(), r.numTasksWithUnknownTimes()), "the recorder's counts of stage " + i);
+        }
         assertEquals(written, read);
         assertEquals(Snapshots.NASTY_CONFIG.get("spark.app.note"), read.config().get("spark.app.note").orElseThrow());
         assertTrue(SnapshotReader.read(ds, "no-such-app", null).isEmpty());
@@ -73,6 +83,39 @@ class SnapshotRoundTripTest {
     }
 
     @Test
+    void aPartialSnapshotReplacesThePlanOfTheExecutionsItListsAndKeepsTheOthers() throws Exception {
+        AppSnapshot full = Snapshots.rich("app-partial-plan", null, true);
+        WRITER.write(ds, full, List.of());
+        String app = " x JOIN application a USING (app_pk) WHERE a.app_id = 'app-partial-plan'";
+        String nodes = "SELECT count(*) || ':' || string_agg(x.name, ',' ORDER BY node_id) FROM sql_plan_node" + app;
+        assertEquals("4:AdaptiveSparkPlan,HashAggregate,Exchange,Scan parquet", text(nodes));
+
+        // a partial write that lists no SQL execution leaves every stored plan row as it was
+        assertTrue(WRITER.write(ds, partial(full, List.of(), full.eventCount() + 1), List.of()).written());
+        assertEquals("4:AdaptiveSparkPlan,HashAggregate,Exchange,Scan parquet", text(nodes));
+        assertEquals("3", text("SELECT count(*) FROM sql_plan_edge" + app));
+
+        // one that lists the execution after an adaptive re-plan carries its whole new plan: the old rows go
+        SqlExecutionSummary q = full.sqlExecutions().get(0);
+        PlanNode scan = new PlanNode("Scan parquet", "Scan parquet t", List.of(),
+                List.of(new PlanMetric("number of output rows", 101, "sum")));
+        SqlExecutionSummary replanned = new SqlExecutionSummary(q.executionId(), q.description(), q.startTime(),
+                q.endTime(), q.errorMessage(), q.physicalPlanDescription(), scan, q.jobIds(), q.metricValues(),
+                q.metrics(), q.stageIds());
+        assertTrue(WRITER.write(ds, partial(full, List.of(replanned), full.eventCount() + 2), List.of()).written());
+        assertEquals("1:Scan parquet", text(nodes));
+        assertEquals("0", text("SELECT count(*) FROM sql_plan_edge" + app));
+        assertEquals(full.sqlExecutions().size() + "", text("SELECT count(*) FROM sql_execution" + app),
+                "the executions the partial write did not list stay");
+    }
+
+    private static AppSnapshot partial(AppSnapshot s, List<SqlExecutionSummary> sql, long eventCount) {
+        return new AppSnapshot(s.appId(), s.attemptId(), s.appName(), s.sparkUser(), s.sparkVersion(), s.startTime(),
+                s.endTime(), s.lastEventTime(), s.complete(), s.config(), s.executors(), List.of(), List.of(), sql,
+                s.driverGcTimeMs(), s.driverMaxMemory(), eventCount, s.unknownEventTypes(), s.totals(), true);
+    }
+
+    @Test
     void runningSnapshotRoundTripsToo() throws Exception {
         AppSnapshot running = Snapshots.rich("app-running-rt", "1", false);
         WRITER.write(ds, running, List.of());
@@ -97,13 +140,18 @@ class SnapshotRoundTripTest {
                     json.readTree(json.writeValueAsString(r.details())));
         }
         assertEquals(Map.of(), read.get(1).details(), "no details stored, none read");
+        // what the diagnosis adds survives too: estimated saving, cause, setting advice
+        assertEquals(expected.get(0).impact(), read.get(0).impact());
+        assertEquals("skew:1.1", read.get(1).causedBy());
+        assertEquals(expected.get(0).advice(), read.get(0).advice());
+        assertEquals(List.of(), read.get(1).advice());
         assertEquals("HIGH", TestDb.count(ds, "SELECT count(*) FROM application WHERE app_id = 'app-findings'"
                 + " AND worst_severity = 'HIGH' AND num_findings = 2") == 1 ? "HIGH" : "?");
     }
 
     private static Finding withoutDetails(Finding f) {
         return new Finding(f.id(), f.heuristic(), f.severity(), f.title(), f.message(), f.recommendation(),
-                f.stageIds(), f.executorIds(), f.configKeys(), null);
+                f.stageIds(), f.executorIds(), f.configKeys(), null, f.impact(), f.causedBy(), f.advice());
     }
 
     @Test

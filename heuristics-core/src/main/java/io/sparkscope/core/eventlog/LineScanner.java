@@ -30,6 +30,7 @@ final class LineScanner {
     private final int maxLineBytes;
     private long bytesRead;
     private long lines;
+    private long consumedTo;
     private IOException failure;
 
     LineScanner(int maxLineBytes) {
@@ -44,6 +45,14 @@ final class LineScanner {
         return lines;
     }
 
+    /**
+     * Bytes of the stream up to and including the newline of the last complete line handed over (valid inside a
+     * handler's call): where a reader that stopped there would go on.
+     */
+    long consumedTo() {
+        return consumedTo;
+    }
+
     IOException failure() {
         return failure;
     }
@@ -54,12 +63,14 @@ final class LineScanner {
         int start = 0;      // first byte of the current line
         int end = 0;        // end of valid data
         int scanned = 0;    // bytes before this are known not to be '\n' (within the current line)
+        long base = 0;      // stream offset of buf[0]
         boolean skipping = false;
         long skipped = 0;
         while (true) {
             int nl;
             while ((nl = indexOfNewline(buf, scanned, end)) >= 0) {
                 lines++;
+                consumedTo = base + nl + 1;
                 if (skipping) {
                     handler.oversized(lines, skipped + (nl - start), true);
                     skipping = false;
@@ -76,14 +87,17 @@ final class LineScanner {
             int pending = end - start;
             if (skipping) {
                 skipped += pending;
+                base += end;
                 start = end = scanned = 0;
             } else if (pending > maxLineBytes) {
                 skipping = true;
                 skipped = pending;
+                base += end;
                 start = end = scanned = 0;
             } else {
                 if (start > 0) {
                     System.arraycopy(buf, start, buf, 0, pending);
+                    base += start;
                     start = 0;
                     end = pending;
                 }

@@ -195,7 +195,7 @@ final class LogDiscovery {
     }
 
     /** Null when the file looks like an event log, else why not (for a one-line warning). */
-    private static String notAnEventLog(Path file) {
+    static String notAnEventLog(Path file) {
         try (InputStream raw = new BufferedInputStream(Files.newInputStream(file), SNIFF_WINDOW)) {
             raw.mark(Codec.SNIFF_BYTES);
             byte[] magic = raw.readNBytes(Codec.SNIFF_BYTES);

@@ -46,6 +46,29 @@ final class LogRead implements LineScanner.Handler {
     private LineScanner scanner;
     private long partEvents;
     private long partMalformed;
+    /** Line number of the first line this read of the part sees, less one (a resumed plain part). */
+    private long lineBase;
+    /** Lines at the start of the part that an earlier read delivered already (a resumed compressed part). */
+    private long skipLines;
+    private long skippedLines;
+    private long skippedBytes;
+    /** Leave a last line without newline for the next read: the log is still being written. */
+    private boolean holdLast;
+    private boolean held;
+    private long heldAt;
+    private long partStartBytes;
+
+    // an incremental read (the watcher): where the last one stopped
+    private Position position = Position.START;
+
+    /**
+     * Where an incremental read stopped: in the part with this rolling index (0 for a single file), after
+     * {@code bytes} uncompressed bytes and {@code lines} lines of complete lines; {@code complete}: the part was read
+     * to its end and the next read starts with the part after it.
+     */
+    record Position(long part, long bytes, long lines, boolean complete) {
+        static final Position START = new Position(-1, 0, 0, true);
+    }
 
     /**
      * @param containSinkFailures read the log as one whole application for a recorder: an exception from
@@ -99,6 +122,85 @@ final class LogRead implements LineScanner.Handler {
                 sinkFailures, problems);
     }
 
+    Position position() {
+        return position;
+    }
+
+    /**
+     * Reads what the log holds past {@link #position()}: parts not read yet, and the part read last from where the
+     * read stopped. With {@code toEnd} false (the log is still being written) the last part is read up to its last
+     * complete line, and a compressed stream that ends in the middle of a block is not an error; with it true the
+     * log is read to its end as {@link #run} reads it. Parts are never read twice; a compressed part that grew is
+     * decompressed again but its lines already delivered are not decoded again.
+     */
+    void readIncrement(EventLogSource source, boolean toEnd) {
+        if (decoder == null) {
+            Path name = source.path().getFileName();
+            decoder = new EventDecoder(name == null ? source.path().toString() : name.toString());
+            if (source.rolling()) {
+                checkRollingSequence(source);
+            }
+        }
+        List<Path> parts = source.parts();
+        for (int i = 0; i < parts.size(); i++) {
+            Path part = parts.get(i);
+            long index = source.rolling() ? FileNames.rollingIndex(part.getFileName().toString()) : 0;
+            if (index < position.part() || index == position.part() && position.complete()) {
+                continue;
+            }
+            boolean last = i == parts.size() - 1;
+            boolean resume = index == position.part();
+            if (!resume && position.part() >= 0 && source.rolling() && index > position.part() + 1) {
+                problem(source.path() + ": rolling event log has no " + range(position.part() + 1, index - 1)
+                        + " (between events_" + position.part() + " and events_" + index + "); the events in "
+                        + (index - 1 == position.part() + 1 ? "it" : "them") + " are missing");
+            }
+            Position from = resume ? position : new Position(index, 0, 0, false);
+            position = from;
+            boolean hold = last && !toEnd;
+            try {
+                readPart(part, from, hold);
+            } catch (RuntimeException | StackOverflowError e) {
+                truncated = true;
+                problem(part + ": reading stopped: " + e.getClass().getSimpleName() + ": " + message(e));
+            } catch (Error e) {
+                if (e instanceof VirtualMachineError) {
+                    throw e;
+                }
+                truncated = true;
+                problem(part + ": reading stopped: " + e.getClass().getSimpleName() + ": " + message(e));
+            }
+            if (!hold) {
+                position = new Position(index, position.bytes(), position.lines(), true);
+            }
+        }
+    }
+
+    /** After the last {@link #readIncrement}: what {@link #run} does once every part is read. */
+    ReadStats finishIncrement(EventLogSource source) {
+        SparkEvent.ApplicationStart made = containSinkFailures && decoder != null ? decoder.missingApplicationStart()
+                : null;
+        if (made != null) {
+            for (String w : decoder.warnings()) {
+                problem(source.path() + ": " + w);
+            }
+            deliver(made, source.path() + ":");
+        }
+        return stats(source);
+    }
+
+    /** The counters so far. */
+    ReadStats stats(EventLogSource source) {
+        if (suppressedProblems > 0) {
+            String note = source.path() + ": " + suppressedProblems + " more problems not shown";
+            problems.add(note);
+            problemSink.accept(note);
+            suppressedProblems = 0;
+        }
+        return new ReadStats(lines, events, malformed, unknown, unknownTypes, bytesRead, truncated, invalidValues,
+                sinkFailures, problems);
+    }
+
     /**
      * A rolling log's parts are numbered 1, 2, 3, …; after compaction the first is the compacted one. A number
      * that is missing is a part that was deleted or never copied: its events are lost, which the user must know.
@@ -132,21 +234,57 @@ final class LogRead implements LineScanner.Handler {
     }
 
     private void readPart(Path part, boolean last) {
+        readPart(part, Position.START, false);
+    }
+
+    /**
+     * Reads one part, resuming after {@code from} (a plain part by seeking there, a compressed one by not decoding
+     * the lines it already delivered); {@code hold}: the part is still being written.
+     */
+    private void readPart(Path part, Position from, boolean hold) {
         file = part.toString();
         partEvents = 0;
         partMalformed = 0;
+        lineBase = 0;
+        skipLines = 0;
+        skippedLines = 0;
+        skippedBytes = 0;
+        holdLast = hold;
+        held = false;
+        heldAt = 0;
+        partStartBytes = 0;
         Codec named = Codec.ofShortName(FileNames.parse(part.getFileName().toString()).codec());
         try (InputStream raw = new BufferedInputStream(Files.newInputStream(part), READ_BUFFER)) {
             raw.mark(HEAD_BYTES);
             byte[] head = raw.readNBytes(HEAD_BYTES);
             raw.reset();
             if (head.length == 0) {
-                problem(file + ": empty file, no events");
+                if (!hold) {
+                    problem(file + ": empty file, no events");
+                }
                 return;
             }
             Codec codec = chooseCodec(named, head);
             if (codec == null) {
                 return;
+            }
+            if (codec == Codec.PLAIN && from.bytes() > 0) {
+                long toSkip = from.bytes();
+                while (toSkip > 0) {
+                    long n = raw.skip(toSkip);
+                    if (n <= 0) {
+                        break;
+                    }
+                    toSkip -= n;
+                }
+                if (toSkip > 0) {
+                    return; // the file is shorter than what was read of it: the caller starts over
+                }
+                lineBase = from.lines();
+                partStartBytes = from.bytes();
+            } else {
+                skipLines = from.lines();
+                partStartBytes = 0;
             }
             InputStream in;
             long expansionLimit = -1;
@@ -165,9 +303,14 @@ final class LogRead implements LineScanner.Handler {
             try (stream) { // closing frees the decompressor's native buffers
                 scanner.scan(stream, this);
             }
-            lines += scanner.lines();
-            bytesRead += scanner.bytesRead();
+            lines += scanner.lines() - skippedLines - (held ? 1 : 0);
+            bytesRead += (held ? heldAt : scanner.bytesRead()) - skippedBytes;
+            position = new Position(position.part(), partStartBytes + (held ? heldAt : scanner.bytesRead()),
+                    lineBase + scanner.lines() - (held ? 1 : 0), false);
             IOException failure = scanner.failure();
+            if (hold && !(failure instanceof ExpansionLimit.Exceeded)) {
+                failure = null; // a stream being written ends in the middle of a block; the next read goes on
+            }
             if (failure instanceof ExpansionLimit.Exceeded) {
                 truncated = true;
                 problem(file + ": " + codec.description + " data expands past " + expansionLimit + " bytes from "
@@ -218,7 +361,11 @@ final class LogRead implements LineScanner.Handler {
     }
 
     @Override
-    public void line(byte[] buf, int off, int len, long lineNo, boolean complete) {
+    public void line(byte[] buf, int off, int len, long scannedLine, boolean complete) {
+        if (alreadyRead(scannedLine, complete)) {
+            return;
+        }
+        long lineNo = lineBase + scannedLine;
         if (isBlank(buf, off, len)) {
             return;
         }
@@ -272,6 +419,24 @@ final class LogRead implements LineScanner.Handler {
             partEvents++;
         }
         deliver(event, file + ":" + lineNo + ":");
+    }
+
+    /**
+     * A line an earlier read of this part delivered (a compressed part read again from its start), or the last line
+     * of a part still being written, left for the next read: neither is decoded now.
+     */
+    private boolean alreadyRead(long scannedLine, boolean complete) {
+        if (scannedLine <= skipLines) {
+            skippedLines++;
+            skippedBytes = scanner.consumedTo();
+            return true;
+        }
+        if (!complete && holdLast) {
+            held = true;
+            heldAt = scanner.consumedTo();
+            return true;
+        }
+        return false;
     }
 
     private void deliver(SparkEvent event, String where) {
@@ -338,7 +503,11 @@ final class LogRead implements LineScanner.Handler {
     }
 
     @Override
-    public void oversized(long lineNo, long length, boolean complete) {
+    public void oversized(long scannedLine, long length, boolean complete) {
+        if (alreadyRead(scannedLine, complete)) {
+            return;
+        }
+        long lineNo = lineBase + scannedLine;
         malformed++;
         partMalformed++;
         if (!complete) {

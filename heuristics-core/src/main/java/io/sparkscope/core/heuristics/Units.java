@@ -18,6 +18,7 @@ public final class Units {
 
     private static final Pattern WHOLE = Pattern.compile("([0-9]+)([a-z]+)?");
     private static final Pattern FRACTION = Pattern.compile("([0-9]+\\.[0-9]+)([a-z]+)?");
+    private static final Pattern HUMAN_SIZE = Pattern.compile("([0-9]+(?:\\.[0-9]+)?)\\s*([a-z]+)?");
     private static final Map<String, Long> SUFFIXES = Map.ofEntries(
             Map.entry("b", 1L), Map.entry("k", KiB), Map.entry("kb", KiB), Map.entry("m", MiB), Map.entry("mb", MiB),
             Map.entry("g", GiB), Map.entry("gb", GiB), Map.entry("t", TiB), Map.entry("tb", TiB),
@@ -118,6 +119,67 @@ public final class Units {
         return min / 60 + " h " + twoDigits(min % 60) + " min";
     }
 
+    /** A count and its noun, singular for exactly one: "1 task", "12,416 tasks". */
+    public static String count(long n, String one, String many) {
+        return count(n) + " " + (n == 1 ? one : many);
+    }
+
+    /** {@link #count(long, String, String)} for nouns whose plural adds an "s": "1 task", "2 tasks". */
+    public static String count(long n, String noun) {
+        return count(n, noun, noun + "s");
+    }
+
+    /**
+     * Core time (task time, executor core time) as a person budgets it: "0.4 core-hours", "12 core-hours"; under
+     * six core-minutes in core-minutes ("3.5 core-minutes"), under six core-seconds in core-seconds.
+     */
+    public static String coreHours(long coreMs) {
+        if (coreMs < 0) {
+            return "-" + coreHours(-coreMs);
+        }
+        double hours = coreMs / 3_600_000.0;
+        if (hours >= 0.1) {
+            return decimal(hours) + " core-hours";
+        }
+        double minutes = coreMs / 60_000.0;
+        if (minutes >= 0.1) {
+            return decimal(minutes) + " core-minutes";
+        }
+        return coreMs / 1000 + " core-seconds";
+    }
+
+    /**
+     * A size as a person types it into a form or a query parameter: a number (fractions allowed) with an optional
+     * unit, case-insensitive, spaces allowed: {@code 1GB}, {@code 512m}, {@code 10 GiB}, {@code 1.5t}, {@code 4096}
+     * (bytes). Units are binary as in Spark's own sizes: k/kb/kib = 1024 bytes, m/mb/mib = 1024², g/gb/gib, t, p.
+     *
+     * @throws NumberFormatException with a message saying what is accepted, for anything else (negative numbers,
+     *                               unknown units, more than {@code Long.MAX_VALUE} bytes)
+     */
+    public static long parseSize(String text) {
+        String t = text == null ? "" : text.trim().toLowerCase(Locale.ROOT);
+        Matcher m = HUMAN_SIZE.matcher(t);
+        if (!m.matches()) {
+            throw new NumberFormatException("'" + (text == null ? "" : text.trim())
+                    + "' is not a size: give a number of bytes, or a number with a unit such as 512m, 1GB, 10 GiB");
+        }
+        String unit = m.group(2) == null ? "b" : m.group(2);
+        if (unit.length() == 3 && unit.endsWith("ib")) {
+            unit = unit.charAt(0) + "b"; // KiB, MiB, GiB: the binary units Spark's k, m, g already are
+        }
+        Long bytesPerUnit = SUFFIXES.get(unit);
+        if (bytesPerUnit == null) {
+            throw new NumberFormatException("'" + text.trim() + "' has an unknown unit '" + m.group(2)
+                    + "': use b, k, m, g, t or p (KB/KiB, MB/MiB, … mean the same binary units)");
+        }
+        java.math.BigDecimal bytes = new java.math.BigDecimal(m.group(1))
+                .multiply(java.math.BigDecimal.valueOf(bytesPerUnit));
+        if (bytes.compareTo(java.math.BigDecimal.valueOf(Long.MAX_VALUE)) > 0) {
+            throw new NumberFormatException("'" + text.trim() + "' is more bytes than can be counted");
+        }
+        return bytes.setScale(0, java.math.RoundingMode.HALF_UP).longValueExact();
+    }
+
     /** A share 0..1 as "37 %" (one decimal below 10 %). */
     public static String percent(double share) {
         double p = share * 100;
@@ -137,6 +199,11 @@ public final class Units {
     /** Rounds for details: two decimals are plenty for ratios and keep the JSON readable. */
     public static double round2(double value) {
         return Math.round(value * 100.0) / 100.0;
+    }
+
+    /** One decimal below 100 ("0.4", "12.5"), none from 100 on ("240"). */
+    private static String decimal(double v) {
+        return String.format(Locale.ROOT, v < 100 ? "%.1f" : "%.0f", v);
     }
 
     private static long ceilDiv(long a, long b) {

@@ -18,6 +18,12 @@ import java.util.Map;
  * @param driverGcTimeMs the driver's JVM GC time when the driver reported executor metrics, else -1
  * @param driverMaxMemory the driver's storage memory (block manager) in bytes, or -1
  * @param unknownEventTypes event types the recorder does not use, with their counts
+ * @param totals         figures of the whole run ({@link RunTotals}), also covering entities the lists no longer hold;
+ *                       null is read as the totals of the lists (a snapshot that lists everything)
+ * @param partial        true when the lists do not hold every entity of the application: a live recorder's snapshot
+ *                       of what changed since its last successful write, or of its window of recent entities. A
+ *                       store keeps the rows of entities absent from a partial snapshot; a full one (false) replaces
+ *                       the stored application, deleting rows it no longer has
  */
 public record AppSnapshot(
         String appId,
@@ -37,7 +43,9 @@ public record AppSnapshot(
         long driverGcTimeMs,
         long driverMaxMemory,
         long eventCount,
-        Map<String, Long> unknownEventTypes) {
+        Map<String, Long> unknownEventTypes,
+        RunTotals totals,
+        boolean partial) {
 
     /** The id, or prefix of the id, a recorder gives an application whose events never named it. */
     public static final String UNKNOWN_APP_ID = "unknown-app";
@@ -49,6 +57,23 @@ public record AppSnapshot(
         stages = List.copyOf(stages);
         sqlExecutions = List.copyOf(sqlExecutions);
         unknownEventTypes = Map.copyOf(unknownEventTypes);
+        if (totals == null) {
+            if (partial) {
+                throw new IllegalArgumentException("a partial snapshot must carry the run's totals");
+            }
+            totals = RunTotals.of(jobs, stages, sqlExecutions);
+        }
+    }
+
+    /** A full snapshot: the lists hold everything, the totals are theirs. */
+    public AppSnapshot(String appId, String attemptId, String appName, String sparkUser, String sparkVersion,
+                       long startTime, long endTime, long lastEventTime, boolean complete, AppConfig config,
+                       List<ExecutorSummary> executors, List<JobSummary> jobs, List<StageSummary> stages,
+                       List<SqlExecutionSummary> sqlExecutions, long driverGcTimeMs, long driverMaxMemory,
+                       long eventCount, Map<String, Long> unknownEventTypes) {
+        this(appId, attemptId, appName, sparkUser, sparkVersion, startTime, endTime, lastEventTime, complete, config,
+                executors, jobs, stages, sqlExecutions, driverGcTimeMs, driverMaxMemory, eventCount,
+                unknownEventTypes, null, false);
     }
 
     /** Whether {@code appId} is missing or the recorder's placeholder rather than an id Spark gave. */
@@ -60,7 +85,7 @@ public record AppSnapshot(
     public AppSnapshot withAppId(String id) {
         return new AppSnapshot(id, attemptId, appName, sparkUser, sparkVersion, startTime, endTime, lastEventTime,
                 complete, config, executors, jobs, stages, sqlExecutions, driverGcTimeMs, driverMaxMemory, eventCount,
-                unknownEventTypes);
+                unknownEventTypes, totals, partial);
     }
 
     /** Wall time: end − start when ended, else the newest event − start; 0 when the start is unknown. */
@@ -72,40 +97,24 @@ public record AppSnapshot(
         return Math.max(0, end - startTime);
     }
 
-    /** Task attempts that ended, each task id once ({@link StageSummary#endedTasks()}). */
+    /** Task attempts of the whole run that ended, each task id once ({@link StageSummary#endedTasks()}). */
     public long totalTasks() {
-        long n = 0;
-        for (StageSummary s : stages) {
-            n += s.endedTasks();
-        }
-        return n;
+        return totals.tasks();
     }
 
     /** Task-end events as Spark counts them ({@link StageSummary#taskEndEvents()}): at least {@link #totalTasks()}. */
     public long taskEndEvents() {
-        long n = 0;
-        for (StageSummary s : stages) {
-            n += s.taskEndEvents();
-        }
-        return n;
+        return totals.taskEndEvents();
     }
 
     /** Failed task-end events as Spark counts them, Resubmitted ones included (see {@link #resubmittedTasks()}). */
     public long failedTasks() {
-        long n = 0;
-        for (StageSummary s : stages) {
-            n += s.numFailedTasks();
-        }
-        return n;
+        return totals.failedTaskEnds();
     }
 
     /** Task-end events with Spark's reason Resubmitted ({@link StageSummary#numResubmittedTasks()}). */
     public long resubmittedTasks() {
-        long n = 0;
-        for (StageSummary s : stages) {
-            n += s.numResubmittedTasks();
-        }
-        return n;
+        return totals.resubmittedTasks();
     }
 
     /** Status word used by the store, the UI and the API. */

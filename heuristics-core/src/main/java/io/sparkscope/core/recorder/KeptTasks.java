@@ -41,7 +41,8 @@ final class KeptTasks {
     KeptTasks(int cap, long seed) {
         this.slowLimit = cap - cap / 2;
         this.sampleLimit = cap / 2;
-        this.slowest = new PriorityQueue<>(Math.max(1, Math.min(slowLimit, 1024)), BY_DURATION);
+        // Small at first: most stages of a long-running application have a handful of tasks, and it grows as needed.
+        this.slowest = new PriorityQueue<>(Math.max(1, Math.min(slowLimit, 16)), BY_DURATION);
         this.sample = new TaskRecord[Math.min(sampleLimit, 16)];
         this.random = new SplittableRandom(seed);
     }

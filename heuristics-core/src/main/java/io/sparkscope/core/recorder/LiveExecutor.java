@@ -14,7 +14,7 @@ import java.util.Map;
 import java.util.TreeMap;
 
 /** Mutable state of one executor while events arrive. */
-final class LiveExecutor {
+final class LiveExecutor extends LiveEntity {
     final String executorId;
     String host = "";
     int totalCores;
@@ -90,7 +90,19 @@ final class LiveExecutor {
         metrics.forEach((k, v) -> peakMetrics.merge(k, v, Math::max));
     }
 
+    /** The last summary built, reused while the executor has not changed (it is asked for at every snapshot). */
+    private ExecutorSummary cached;
+    private long cachedAt = -1;
+
     ExecutorSummary summary() {
+        if (cached == null || cachedAt != lastChange) {
+            cached = build();
+            cachedAt = lastChange;
+        }
+        return cached;
+    }
+
+    private ExecutorSummary build() {
         return new ExecutorSummary(executorId, host, totalCores, addTime, removeTime, removeReason, maxMemory,
                 completedTasks, failedTasks, killedTasks, totalDuration, totalRunTime, totalCpuTimeNs, totalGcTime,
                 inputBytes, shuffleReadBytes, shuffleWriteBytes, memoryBytesSpilled, diskBytesSpilled, peakMetrics,

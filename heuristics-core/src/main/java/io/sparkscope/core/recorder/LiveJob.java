@@ -13,9 +13,10 @@ import java.util.TreeMap;
 /**
  * Mutable state of one job while events arrive, with the counts Spark's {@code AppStatusListener} keeps per job
  * (its REST {@code JobData}): task ends of the stage attempts the job counts in ({@link LiveStage#countingJobs}),
- * stage submissions, completions and skips.
+ * stage submissions, completions and skips. Every change to these counts drops the cached summary; the recorder marks
+ * the job changed ({@link LiveEntity}) on the same events.
  */
-final class LiveJob {
+final class LiveJob extends LiveEntity {
     final int jobId;
     String name = "";
     String description;
@@ -51,6 +52,7 @@ final class LiveJob {
     }
 
     void taskStarted() {
+        cached = null;
         activeTasks++;
     }
 
@@ -59,6 +61,7 @@ final class LiveJob {
      * kill is summed by its reason. Unlike Spark the running count never goes below zero.
      */
     void taskEnded(int stageId, int index, TaskEndReason reason) {
+        cached = null;
         activeTasks = Math.max(0, activeTasks - 1);
         if (reason.isSuccess()) {
             completedTasks++;
@@ -74,12 +77,14 @@ final class LiveJob {
     }
 
     void stageSubmitted(int stageId) {
+        cached = null;
         completedStages.remove(stageId);
         activeStages++;
     }
 
     /** @param submitted false: a stage that completed without ever being submitted, which Spark counts as skipped */
     void stageCompleted(int stageId, boolean failed, boolean submitted, int stageTasks) {
+        cached = null;
         if (failed) {
             failedStages++;
         } else if (submitted) {
@@ -93,6 +98,7 @@ final class LiveJob {
 
     /** A stage still pending when the job ended. Spark takes one off its running-stage count here too. */
     void stageSkipped(int stageId, int stageTasks) {
+        cached = null;
         skippedStages.add(stageId);
         skippedTasks += stageTasks;
         activeStages--;
@@ -100,11 +106,23 @@ final class LiveJob {
 
     /** At its end the completed (stage, partition) set is dropped for its count: late successes no longer add. */
     void ended() {
+        cached = null;
         completedIndices = null;
     }
 
+    /**
+     * The last summary built, reused while the job did not change: every snapshot asks for every retained job, and
+     * most of them ended long ago.
+     */
+    private JobSummary cached;
+    private long cachedAt = -1;
+
     JobSummary summary() {
-        return new JobSummary(jobId, name, description, jobGroup, submissionTime, completionTime, status,
+        if (cached != null && cachedAt == lastChange) {
+            return cached;
+        }
+        cachedAt = lastChange;
+        return cached = new JobSummary(jobId, name, description, jobGroup, submissionTime, completionTime, status,
                 failureReason, stageIds, sqlExecutionId, numTasks, completedTasks, failedTasks, killedTasks,
                 skippedStages.size(), activeTasks, completedIndexCount, skippedTasks, activeStages,
                 completedStages.size(), failedStages, killedSummary, jobTags);

@@ -28,7 +28,7 @@ import java.util.TreeSet;
  * <p>Memory while it runs: at most {@link #EXACT_VALUES} task values kept one by one (8 bytes and a bit each), plus
  * a histogram (≤ 9 KB) per metric of each stage beyond that, plus the values of task indices not yet succeeded.
  */
-final class LiveSqlExecution {
+final class LiveSqlExecution extends LiveEntity {
     /** Task values (all metrics, all stages) an execution keeps one by one; beyond, stages keep histograms. */
     static final long EXACT_VALUES = 1_000_000;
     static final int MAX_DRIVER_UPDATES = 100_000;
@@ -114,27 +114,35 @@ final class LiveSqlExecution {
         return tracked;
     }
 
-    /** A stage attempt was submitted: a new attempt of a tracked stage starts from no values (Spark's reset). */
-    void stageSubmitted(int stageId, int attemptId) {
+    /**
+     * A stage attempt was submitted: a new attempt of a tracked stage starts from no values (Spark's reset).
+     *
+     * @return whether the execution's values changed (the recorder then marks it for the next write)
+     */
+    boolean stageSubmitted(int stageId, int attemptId) {
         SqlStageMetrics s = stageMetrics.get(stageId);
         if (s != null && s.attemptId != attemptId && stages.contains(stageId)) {
             stageMetrics.put(stageId, new SqlStageMetrics(stageId, attemptId, s.numTasks));
             release(s);
             dirty = true;
+            return true;
         }
+        return false;
     }
 
-    void taskEnded(int stageId, int stageAttemptId, long taskId, int index, boolean successful,
-                   AccumUpdates updates) {
+    /** @return whether the task's values counted (the recorder then marks the execution for the next write) */
+    boolean taskEnded(int stageId, int stageAttemptId, long taskId, int index, boolean successful,
+                      AccumUpdates updates) {
         if (ended || !stages.contains(stageId)) {
-            return;
+            return false;
         }
         SqlStageMetrics s = stageMetrics.get(stageId);
         if (s == null || s.attemptId != stageAttemptId) {
-            return;
+            return false;
         }
         s.taskEnded(taskId, index, successful, updates, metricTypes, this);
         dirty = true;
+        return true;
     }
 
     void stageAccumulable(int stageId, long accumulatorId) {
@@ -252,8 +260,20 @@ final class LiveSqlExecution {
         return out;
     }
 
+    /** The last summary built, reused while the execution has not changed (asked at every snapshot). */
+    private SqlExecutionSummary cached;
+    private long cachedAt = -1;
+    private Map<Long, SqlMetricAggregate> cachedAggregates;
+
     SqlExecutionSummary summary() {
-        return new SqlExecutionSummary(executionId, description, startTime, endTime, errorMessage,
-                physicalPlanDescription, plan, jobIds, metricValues, aggregates(), ScalaSetOrder.of(stages));
+        // The aggregates are part of the summary: a task end that moved them builds it again even at the same event.
+        Map<Long, SqlMetricAggregate> current = aggregates();
+        if (cached == null || cachedAt != lastChange || cachedAggregates != current) {
+            cached = new SqlExecutionSummary(executionId, description, startTime, endTime, errorMessage,
+                    physicalPlanDescription, plan, jobIds, metricValues, current, ScalaSetOrder.of(stages));
+            cachedAt = lastChange;
+            cachedAggregates = current;
+        }
+        return cached;
     }
 }

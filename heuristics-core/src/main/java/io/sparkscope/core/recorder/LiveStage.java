@@ -22,7 +22,7 @@ import java.util.TreeMap;
 import java.util.TreeSet;
 
 /** Mutable state of one stage attempt while events arrive; {@link #summary} freezes it. */
-final class LiveStage {
+final class LiveStage extends LiveEntity {
     final int stageId;
     final int attemptId;
     String name = "";

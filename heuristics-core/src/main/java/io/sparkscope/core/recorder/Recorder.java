@@ -27,6 +27,8 @@ import io.sparkscope.core.model.AppSnapshot;
 import io.sparkscope.core.model.ExecutorSummary;
 import io.sparkscope.core.model.JobSummary;
 import io.sparkscope.core.model.JobSummary.JobStatus;
+import io.sparkscope.core.model.RunTotals;
+import io.sparkscope.core.model.TaskSpanSummary;
 import io.sparkscope.core.model.SqlExecutionSummary;
 import io.sparkscope.core.model.StageSummary;
 import io.sparkscope.core.model.StageSummary.StageStatus;
@@ -40,6 +42,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -61,6 +64,14 @@ import java.util.regex.Pattern;
  * still open, the ids of its started and ended tasks and its completed partition indices ({@link SparseBits}: about a
  * bit per id for Spark's dense ids, at most {@link SparseBits#BYTES_PER_BLOCK} bytes per scattered one), freed when
  * the attempt has completed and no task of it runs.
+ *
+ * <p>Long-running applications: with a window ({@link RecorderOptions#withWindow}), completed jobs, stages and SQL
+ * executions past the window leave once a snapshot holding them was written ({@link #written}); they live on in the
+ * database and in running totals ({@link RunTotals}), which every snapshot carries, so application-wide numbers stay
+ * those of the whole run. An {@link EvictionListener} gets a last look at each stage and SQL execution leaving, so
+ * that findings about it alone can be kept. Every entity records when it last changed ({@link LiveEntity}), and
+ * {@link #snapshots} gives, besides the retained entities, only those changed since the last written snapshot: the
+ * work and bytes of a periodic write follow what changed, not how long the application has run.
  *
  * <p>A task id that ends twice, and every entity announced twice, is handled as Spark's {@code AppStatusListener}
  * handles it ({@link LiveStage#taskEnded}, the event methods below), so that the History Server's numbers stay
@@ -114,6 +125,27 @@ public final class Recorder {
     private final ArrayDeque<LiveStage> detailCompleted = new ArrayDeque<>();
     private long detailRetained;
 
+    /** Event count of the newest snapshot known to be written; set by the writer's thread. */
+    private final AtomicLong writtenUpTo = new AtomicLong(-1);
+    /** Event count when the configuration last changed. */
+    private long configChange;
+    private final Window<LiveJob> jobWindow;
+    private final Window<LiveStage> stageWindow;
+    private final Window<LiveSqlExecution> sqlWindow;
+    /** Totals of the entities that left the window. */
+    private final RunTotals.Accumulator gone = new RunTotals.Accumulator();
+    private final TaskSpanSummary.Builder goneSpans = new TaskSpanSummary.Builder();
+    private int jobsGone;
+    private int stagesGone;
+    private int sqlGone;
+    /** Ids that left, so a late or repeated event cannot bring back a phantom (about a bit per id). */
+    private final SparseBits goneJobIds = new SparseBits();
+    private final SparseBits goneStageIds = new SparseBits();
+    private final SparseBits goneSqlIds = new SparseBits();
+    /** SQL execution by the accumulator ids its plan declares, so a stage's metrics find theirs at once. */
+    private final Map<Long, LiveSqlExecution> sqlByMetricId = new HashMap<>();
+    private EvictionListener evictionListener;
+
     public Recorder() {
         this(RecorderOptions.DEFAULTS);
     }
@@ -121,6 +153,35 @@ public final class Recorder {
     public Recorder(RecorderOptions options) {
         this.options = options;
         this.quantiles = options.computedQuantiles();
+        this.jobWindow = new Window<>(options.retainedJobs());
+        this.stageWindow = new Window<>(options.retainedStages());
+        this.sqlWindow = new Window<>(options.retainedSqlExecutions());
+    }
+
+    /**
+     * Gets a last look at every stage attempt and SQL execution leaving the window: a snapshot holding that one
+     * entity with the application's configuration, executors and times (and nothing else), taken on the recording
+     * thread. The listener keeps the findings about it from there.
+     */
+    public interface EvictionListener {
+        void leaving(AppSnapshot lastLook);
+    }
+
+    public void setEvictionListener(EvictionListener listener) {
+        this.evictionListener = listener;
+    }
+
+    /**
+     * The snapshot taken at {@code eventCount} (its {@link AppSnapshot#eventCount()}) is written: what it held is
+     * clean, and completed entities it held may leave the window. Any thread may call it (the writer's does).
+     */
+    public void written(long eventCount) {
+        writtenUpTo.accumulateAndGet(eventCount, Math::max);
+    }
+
+    /** Entities that left the window before they could be written (the database was away too long). */
+    public long leftUnwritten() {
+        return jobWindow.leftUnwritten() + stageWindow.leftUnwritten() + sqlWindow.leftUnwritten();
     }
 
     public RecorderOptions options() {
@@ -167,7 +228,10 @@ public final class Recorder {
         } else if (event instanceof SqlExecutionEnd e) {
             onSqlEnd(e);
         } else if (event instanceof SqlAdaptivePlanUpdate e) {
-            sql(e.executionId()).plan(e.physicalPlanDescription(), e.plan());
+            LiveSqlExecution sql = sql(e.executionId());
+            if (sql != null) {
+                plan(sql, e.physicalPlanDescription(), e.plan());
+            }
         } else if (event instanceof DriverAccumUpdates e) {
             onDriverAccumUpdates(e);
         } else if (event instanceof Unknown e) {
@@ -210,9 +274,11 @@ public final class Recorder {
         config = new AppConfig(redactor.redact(e.sparkProperties()), redactor.redact(e.jvmInformation()),
                 redactor.redact(e.systemProperties()), redactor.redact(e.hadoopProperties()));
         // A local-mode driver runs the tasks; its cores come from the master URL when no ExecutorAdded says so.
+        configChange = eventCount;
         LiveExecutor driver = executors.get("driver");
         if (driver != null && driver.totalCores == 0) {
             driver.totalCores = localCores();
+            driver.changedAt(eventCount);
         }
     }
 
@@ -235,6 +301,7 @@ public final class Recorder {
         return "local".equals(master) ? 1 : 0;
     }
 
+    /** The executor, created when new; marked changed by this event. */
     private LiveExecutor executor(String id) {
         String key = id == null ? "unknown" : id;
         LiveExecutor ex = executors.get(key);
@@ -245,6 +312,7 @@ public final class Recorder {
             }
             executors.put(key, ex);
         }
+        ex.changedAt(eventCount);
         return ex;
     }
 
@@ -274,6 +342,7 @@ public final class Recorder {
         if (ex != null && ex.removeTime < 0) {
             ex.removeTime = e.time();
             ex.removeReason = e.reason();
+            ex.changedAt(eventCount);
         }
         seen(e.time());
     }
@@ -333,10 +402,22 @@ public final class Recorder {
         return ((long) stageId << 32) | (attemptId & 0xffffffffL);
     }
 
+    /**
+     * The stage attempt, created when new, marked changed by this event; null for an event about a stage that left
+     * the window (a late task end, a job naming a stage computed long ago): it is written and stays as it was.
+     */
     private LiveStage stage(int stageId, int attemptId) {
+        return stage(stageId, attemptId, false);
+    }
+
+    /** @param submitted a StageSubmitted: a new attempt of a stage whose earlier attempt left is created */
+    private LiveStage stage(int stageId, int attemptId, boolean submitted) {
         long key = stageKey(stageId, attemptId);
         LiveStage s = stages.get(key);
         if (s == null) {
+            if (!submitted && stagesGone > 0 && goneStageIds.contains(stageId)) {
+                return null;
+            }
             s = new LiveStage(stageId, attemptId, options);
             List<Integer> jobIds = jobIdsByStage.get(stageId);
             if (jobIds != null) {
@@ -344,6 +425,7 @@ public final class Recorder {
             }
             stages.put(key, s);
         }
+        s.changedAt(eventCount);
         return s;
     }
 
@@ -352,11 +434,12 @@ public final class Recorder {
      * would leave it running forever.
      */
     private void onJobStart(JobStart e) {
-        if (jobs.containsKey(e.jobId())) {
+        if (jobs.containsKey(e.jobId()) || (jobsGone > 0 && goneJobIds.contains(e.jobId()))) {
             seen(e.submissionTime());
             return;
         }
         LiveJob job = new LiveJob(e.jobId());
+        job.changedAt(eventCount);
         jobs.put(e.jobId(), job);
         job.submissionTime = e.submissionTime();
         job.stageIds = e.stageIds();
@@ -370,9 +453,11 @@ public final class Recorder {
             try {
                 job.sqlExecutionId = Long.parseLong(sqlId.trim());
                 LiveSqlExecution sql = sql(job.sqlExecutionId);
-                sql.jobIds.add(e.jobId());
-                for (int stageId : sql.jobStarted(e.stageIds(), e.stageInfos())) {
-                    sqlStageOwner.put(stageId, sql);
+                if (sql != null) {
+                    sql.jobIds.add(e.jobId());
+                    for (int stageId : sql.jobStarted(e.stageIds(), e.stageInfos())) {
+                        sqlStageOwner.put(stageId, sql);
+                    }
                 }
             } catch (NumberFormatException ignored) {
                 // not a SQL job id we can link; the job stands on its own
@@ -396,6 +481,12 @@ public final class Recorder {
         }
         for (StageInfo info : e.stageInfos()) {
             LiveStage s = stage(info.stageId(), info.attemptId());
+            if (s == null) {
+                // An attempt that completed and left the window long ago: Spark holds it as pending for this job
+                // (and counts it skipped if the job ends before it runs again), as it would a closed one still here.
+                pendingForJobs.put(stageKey(info.stageId(), info.attemptId()), Math.max(0, info.numTasks()));
+                continue;
+            }
             s.jobIds.add(e.jobId());
             if (s.status == StageStatus.PENDING) {
                 s.update(info);
@@ -407,10 +498,13 @@ public final class Recorder {
                 pendingForJobs.put(stageKey(info.stageId(), info.attemptId()), Math.max(0, info.numTasks()));
             }
         }
-        java.util.Set<Integer> stageIds = new java.util.HashSet<>(e.stageIds());
-        for (LiveStage s : stages.values()) {
-            if (stageIds.contains(s.stageId)) {
-                s.jobIds.add(e.jobId());
+        // Every attempt of the job's stages belongs to it: a range of the sorted map per stage id, not a scan of all
+        // stages (which made each job start cost as much as the whole application had so far).
+        for (int stageId : e.stageIds()) {
+            for (LiveStage s : stagesOf(stageId)) {
+                if (s.jobIds.add(e.jobId())) {
+                    s.changedAt(eventCount);
+                }
             }
         }
         seen(e.submissionTime());
@@ -424,6 +518,7 @@ public final class Recorder {
             return;
         }
         job.ended = true;
+        job.changedAt(eventCount);
         for (var it = pendingForJobs.entrySet().iterator(); it.hasNext(); ) {
             var pending = it.next();
             int stageId = (int) (pending.getKey() >> 32);
@@ -442,9 +537,16 @@ public final class Recorder {
                 if (s.status == StageStatus.PENDING) {
                     s.skipped();
                     s.releaseValues(quantiles);
+                    s.changedAt(eventCount);
+                    if (!s.completedOnce) {
+                        s.completedOnce = true;
+                        stageWindow.ended(s, false);
+                    }
                 }
             }
         }
+        jobWindow.ended(job, job.status == JobStatus.FAILED);
+        evict();
     }
 
     /** Spark's job tags: the comma-separated {@code spark.job.tags} property, without empty ones, sorted. */
@@ -476,23 +578,29 @@ public final class Recorder {
      */
     private void onStageSubmitted(StageInfo info) {
         seen(info.submissionTime());
-        LiveStage s = stage(info.stageId(), info.attemptId());
+        LiveStage s = stage(info.stageId(), info.attemptId(), true);
         if (s.completedOnce || s.closed) {
             return;
         }
         s.update(info);
         s.status = StageStatus.ACTIVE;
         LiveSqlExecution sql = sqlStageOwner.get(info.stageId());
-        if (sql != null) {
-            sql.stageSubmitted(info.stageId(), info.attemptId());
+        if (sql != null && sql.stageSubmitted(info.stageId(), info.attemptId())) {
+            sql.changedAt(eventCount);
         }
         // As Spark: the stage's task ends count in the jobs still running that name it.
         pendingForJobs.remove(stageKey(info.stageId(), info.attemptId()));
         s.countingJobs.clear();
-        for (LiveJob job : jobs.values()) {
-            if (!job.ended && job.stageIds.contains(info.stageId())) {
-                s.countingJobs.add(job);
-                job.stageSubmitted(info.stageId());
+        // The jobs naming the stage, looked up by its id: a scan of every job held would cost as much as the window.
+        List<Integer> namedBy = jobIdsByStage.get(info.stageId());
+        if (namedBy != null) {
+            for (int jobId : new java.util.TreeSet<>(namedBy)) {
+                LiveJob job = jobs.get(jobId);
+                if (job != null && !job.ended) {
+                    s.countingJobs.add(job);
+                    job.stageSubmitted(info.stageId());
+                    job.changedAt(eventCount);
+                }
             }
         }
     }
@@ -504,7 +612,7 @@ public final class Recorder {
     private void onStageCompleted(StageInfo info) {
         seen(info.completionTime());
         LiveStage s = stage(info.stageId(), info.attemptId());
-        if (s.closed) {
+        if (s == null || s.closed) {
             return;
         }
         s.completed(info);
@@ -516,9 +624,16 @@ public final class Recorder {
         pendingForJobs.remove(stageKey(info.stageId(), info.attemptId()));
         for (LiveJob job : s.countingJobs) {
             job.stageCompleted(info.stageId(), info.failureReason() != null, s.submissionTime > 0, s.numTasks);
+            job.changedAt(eventCount);
         }
-        retainedCompleted.addLast(s);
-        retainedRows += s.valueRows();
+        stageWindow.ended(s, s.status == StageStatus.FAILED);
+        if (s.closed) {
+            // No task runs and none will count any more: the values have served; keep their distribution only.
+            s.releaseValues(quantiles);
+        } else {
+            retainedCompleted.addLast(s);
+            retainedRows += s.valueRows();
+        }
         while (retainedRows > options.retainedCompletedTasks() && !retainedCompleted.isEmpty()) {
             LiveStage oldest = retainedCompleted.pollFirst();
             retainedRows -= oldest.valueRows();
@@ -535,20 +650,21 @@ public final class Recorder {
                 oldest.thinTasks(Math.min(options.tasksPerStage(), RecorderOptions.THINNED_TASKS_PER_STAGE));
             }
         }
+        evict();
     }
 
     private void collectSqlMetrics(StageInfo info) {
-        if (sqlExecutions.isEmpty() || info.accumulables().isEmpty()) {
+        if (sqlByMetricId.isEmpty() || info.accumulables().isEmpty()) {
             return;
         }
         for (StageInfo.Accumulable acc : info.accumulables()) {
-            for (LiveSqlExecution sql : sqlExecutions.values()) {
-                if (sql.metricIds.contains(acc.id())) {
-                    sql.stageAccumulable(info.stageId(), acc.id());
-                    Long value = parseLong(acc.value());
-                    if (value != null) {
-                        sql.metricValues.put(acc.id(), value);
-                    }
+            LiveSqlExecution sql = sqlByMetricId.get(acc.id());
+            if (sql != null) {
+                sql.stageAccumulable(info.stageId(), acc.id());
+                sql.changedAt(eventCount);
+                Long value = parseLong(acc.value());
+                if (value != null) {
+                    sql.metricValues.put(acc.id(), value);
                 }
             }
         }
@@ -567,34 +683,52 @@ public final class Recorder {
 
     private void onTaskStart(TaskStart e) {
         LiveStage s = stage(e.stageId(), e.stageAttemptId());
-        if (!s.closed) {
-            for (LiveJob job : s.countingJobs) {
-                job.taskStarted();
+        if (s != null) {
+            if (!s.closed) {
+                for (LiveJob job : s.countingJobs) {
+                    job.taskStarted();
+                    job.changedAt(eventCount);
+                }
             }
+            s.taskStarted(e.taskInfo());
         }
-        s.taskStarted(e.taskInfo());
         LiveExecutor ex = executors.get(e.taskInfo().executorId());
         if (ex != null) {
             ex.taskStarted();
+            ex.changedAt(eventCount);
         }
         seen(e.taskInfo().launchTime());
     }
 
     private void onTaskEnd(TaskEnd e) {
         LiveStage s = stage(e.stageId(), e.stageAttemptId());
-        if (!s.closed) {
+        if (s == null) {
+            return; // its stage left the window long after it closed: Spark's status store would ignore it too
+        }
+        boolean wasOpen = !s.closed;
+        if (wasOpen) {
             for (LiveJob job : s.countingJobs) {
                 job.taskEnded(e.stageId(), e.taskInfo().index(), e.reason());
+                job.changedAt(eventCount);
             }
         }
         s.taskEnded(e.reason(), e.taskInfo(), e.metrics());
+        if (wasOpen && s.closed && s.completedOnce && s.valueRows() > 0) {
+            // The last running task of a completed stage ended: later ends are ignored, the values have served.
+            if (retainedCompleted.remove(s)) {
+                retainedRows -= s.valueRows();
+            }
+            s.releaseValues(quantiles);
+        }
         executor(e.taskInfo().executorId()).taskEnded(e.reason(), e.taskInfo(), e.metrics());
         if (!sqlStageOwner.isEmpty()) {
             LiveSqlExecution sql = sqlStageOwner.get(e.stageId());
             if (sql != null) {
                 TaskInfo info = e.taskInfo();
-                sql.taskEnded(e.stageId(), e.stageAttemptId(), info.taskId(), info.index(), info.successful(),
-                        e.accumUpdates());
+                if (sql.taskEnded(e.stageId(), e.stageAttemptId(), info.taskId(), info.index(), info.successful(),
+                        e.accumUpdates())) {
+                    sql.changedAt(eventCount);
+                }
             }
         }
         // An impossible span says one of the two times is wrong: neither moves the application's clock.
@@ -603,8 +737,27 @@ public final class Recorder {
         }
     }
 
+    /** The SQL execution, created when new, marked changed; null when it left the window (it ended long ago). */
     private LiveSqlExecution sql(long id) {
-        return sqlExecutions.computeIfAbsent(id, LiveSqlExecution::new);
+        LiveSqlExecution sql = sqlExecutions.get(id);
+        if (sql == null) {
+            if (sqlGone > 0 && goneSqlIds.contains(id)) {
+                return null;
+            }
+            sql = new LiveSqlExecution(id);
+            sqlExecutions.put(id, sql);
+        }
+        sql.changedAt(eventCount);
+        return sql;
+    }
+
+    private void plan(LiveSqlExecution sql, String description, SparkEvent.PlanNode root) {
+        sql.plan(description, root);
+        if (root != null) {
+            for (Long id : sql.metricIds) {
+                sqlByMetricId.put(id, sql);
+            }
+        }
     }
 
     /**
@@ -624,19 +777,26 @@ public final class Recorder {
         }
         sql.end();
         sql.ended = true;
+        sql.changedAt(eventCount);
+        sqlWindow.ended(sql, sql.errorMessage != null);
+        evict();
     }
 
     private void onSqlStart(SqlExecutionStart e) {
+        seen(e.time());
         LiveSqlExecution sql = sql(e.executionId());
+        if (sql == null) {
+            return;
+        }
         sql.description = e.description();
         sql.startTime = e.time();
-        sql.plan(e.physicalPlanDescription(), e.plan());
-        seen(e.time());
+        plan(sql, e.physicalPlanDescription(), e.plan());
     }
 
     private void onDriverAccumUpdates(DriverAccumUpdates e) {
         LiveSqlExecution sql = sqlExecutions.get(e.executionId());
         if (sql != null) {
+            sql.changedAt(eventCount);
             for (SparkEvent.AccumUpdate u : e.updates()) {
                 if (sql.metricIds.contains(u.accumulatorId())) {
                     sql.metricValues.put(u.accumulatorId(), u.value());
@@ -674,7 +834,7 @@ public final class Recorder {
         return startTime > 0 ? AppSnapshot.UNKNOWN_APP_ID + "-" + startTime : AppSnapshot.UNKNOWN_APP_ID;
     }
 
-    /** An immutable picture of everything so far; cheap to repeat while little changes. */
+    /** An immutable picture of everything the recorder holds; cheap to repeat while little changes. */
     public AppSnapshot snapshot() {
         return snapshot(true);
     }
@@ -685,24 +845,151 @@ public final class Recorder {
      *                          everything else, their statistics included, is as in {@link #snapshot()}
      */
     public AppSnapshot snapshot(boolean runningTaskDetail) {
+        return snapshots(runningTaskDetail).retained();
+    }
+
+    /**
+     * Two pictures of one moment, sharing their summaries.
+     *
+     * @param retained every entity the recorder holds and the run's totals: what heuristics and the report read.
+     *                 Without a window, or before anything left it, this is the whole application (not partial)
+     * @param changed  only the jobs, stages and SQL executions changed since the last written snapshot
+     *                 ({@link #written}), with the same application fields, totals and executors; the configuration
+     *                 only when it changed (else empty). Always partial: what a periodic write sends, so its size
+     *                 follows what changed
+     */
+    public record Snapshots(AppSnapshot retained, AppSnapshot changed) {
+    }
+
+    /** See {@link Snapshots}; {@code runningTaskDetail} as in {@link #snapshot(boolean)}. */
+    public Snapshots snapshots(boolean runningTaskDetail) {
+        evict();
+        long written = writtenUpTo.get();
         List<StageSummary> stageSummaries = new ArrayList<>(stages.size());
+        List<StageSummary> changedStages = new ArrayList<>();
+        RunTotals.Accumulator all = gone.copy();
         for (LiveStage s : stages.values()) {
-            stageSummaries.add(s.summary(quantiles, runningTaskDetail));
+            StageSummary summary = s.summary(quantiles, runningTaskDetail);
+            stageSummaries.add(summary);
+            all.add(summary);
+            // Periodic snapshots leave out a running stage's task rows, so the final one (with them) carries every
+            // running stage, changed or not: a task that runs on when the application ends is still written.
+            if (!s.writtenBy(written) || (runningTaskDetail && s.activeTasks > 0)) {
+                changedStages.add(summary);
+            }
         }
         List<JobSummary> jobSummaries = new ArrayList<>(jobs.size());
+        List<JobSummary> changedJobs = new ArrayList<>();
         for (LiveJob job : jobs.values()) {
-            jobSummaries.add(job.summary());
+            // A job counts its own tasks (as its stages' task events arrive), so a change marks the job itself.
+            JobSummary summary = job.summary();
+            jobSummaries.add(summary);
+            all.add(summary);
+            if (!job.writtenBy(written)) {
+                changedJobs.add(summary);
+            }
         }
+        // Every executor goes out each time, changed or not: they are few (the window does not apply to them), a task
+        // end changes its executor anyway, and the application's task time and executor count are sums over them.
         List<ExecutorSummary> executorSummaries = new ArrayList<>(executors.size());
         for (LiveExecutor ex : executors.values()) {
             executorSummaries.add(ex.summary());
         }
         List<SqlExecutionSummary> sql = new ArrayList<>(sqlExecutions.size());
-        for (LiveSqlExecution s : sqlExecutions.values()) {
-            sql.add(s.summary());
+        List<SqlExecutionSummary> changedSql = new ArrayList<>();
+        for (LiveSqlExecution q : sqlExecutions.values()) {
+            SqlExecutionSummary summary = q.summary();
+            sql.add(summary);
+            all.add(summary);
+            if (!q.writtenBy(written)) {
+                changedSql.add(summary);
+            }
         }
-        return SnapshotRedactor.redact(new AppSnapshot(appIdOrPlaceholder(), attemptId, appName, sparkUser,
-                sparkVersion, startTime, endTime, lastEventTime, complete, config, executorSummaries, jobSummaries, stageSummaries, sql,
-                driverGcTimeMs, driverMaxMemory, eventCount, unknownEventTypes));
+        RunTotals totals = all.totals(goneSpans.build(), jobsGone, stagesGone, sqlGone);
+        boolean anyGone = jobsGone + stagesGone + sqlGone > 0;
+        // The application's own redaction settings, also for a snapshot that leaves its unchanged configuration out.
+        SnapshotRedactor redactor = SnapshotRedactor.of(Redactor.forSparkProperties(config.sparkProperties()));
+        AppSnapshot retained = redactor.apply(app(config, executorSummaries, jobSummaries, stageSummaries, sql,
+                totals, anyGone));
+        AppSnapshot changed = redactor.apply(app(configChange > written ? config : AppConfig.EMPTY,
+                executorSummaries, changedJobs, changedStages, changedSql, totals, true));
+        return new Snapshots(retained, changed);
+    }
+
+    private AppSnapshot app(AppConfig cfg, List<ExecutorSummary> ex, List<JobSummary> js, List<StageSummary> st,
+                            List<SqlExecutionSummary> sql, RunTotals totals, boolean partial) {
+        return new AppSnapshot(appIdOrPlaceholder(), attemptId, appName, sparkUser, sparkVersion, startTime, endTime,
+                lastEventTime, complete, cfg, ex, js, st, sql, driverGcTimeMs, driverMaxMemory, eventCount,
+                unknownEventTypes, totals, partial);
+    }
+
+    /** Lets the oldest written entities past the window leave (nothing without a window). */
+    private void evict() {
+        if (!options.windowed()) {
+            return;
+        }
+        long written = writtenUpTo.get();
+        jobWindow.evict(written, j -> true, this::jobLeaves);
+        // A stage with a task still running (a speculative copy Spark is killing) waits until it closes.
+        stageWindow.evict(written, st -> st.closed, this::stageLeaves);
+        sqlWindow.evict(written, q -> true, this::sqlLeaves);
+    }
+
+    private void jobLeaves(LiveJob job) {
+        gone.add(job.summary());
+        jobs.remove(job.jobId);
+        goneJobIds.add(job.jobId);
+        jobsGone++;
+        for (int stageId : job.stageIds) {
+            List<Integer> ids = jobIdsByStage.get(stageId);
+            if (ids != null) {
+                ids.remove(Integer.valueOf(job.jobId));
+                if (ids.isEmpty()) {
+                    jobIdsByStage.remove(stageId);
+                }
+            }
+        }
+    }
+
+    private void stageLeaves(LiveStage s) {
+        StageSummary summary = s.summary(quantiles);
+        if (evictionListener != null) {
+            evictionListener.leaving(lastLook(List.of(summary), List.of()));
+        }
+        gone.add(summary);
+        goneSpans.fold(startTime, s.firstTaskLaunchedTime, s.lastTaskFinishedTime, summary.key());
+        stages.remove(stageKey(s.stageId, s.attemptId));
+        goneStageIds.add(s.stageId);
+        stagesGone++;
+        if (retainedCompleted.remove(s)) {
+            retainedRows -= s.valueRows();
+        }
+        if (detailCompleted.remove(s)) {
+            detailRetained -= s.keptTasks();
+        }
+    }
+
+    private void sqlLeaves(LiveSqlExecution q) {
+        SqlExecutionSummary summary = q.summary();
+        if (evictionListener != null) {
+            evictionListener.leaving(lastLook(List.of(), List.of(summary)));
+        }
+        gone.add(summary);
+        sqlExecutions.remove(q.executionId);
+        goneSqlIds.add(q.executionId);
+        sqlGone++;
+        for (Long id : q.metricIds) {
+            sqlByMetricId.remove(id, q);
+        }
+    }
+
+    /** One leaving entity with the application's context, redacted as the snapshots are. */
+    private AppSnapshot lastLook(List<StageSummary> st, List<SqlExecutionSummary> sql) {
+        List<ExecutorSummary> ex = new ArrayList<>(executors.size());
+        for (LiveExecutor e : executors.values()) {
+            ex.add(e.summary());
+        }
+        return SnapshotRedactor.of(Redactor.forSparkProperties(config.sparkProperties()))
+                .apply(app(config, ex, List.of(), st, sql, null, false));
     }
 }

@@ -19,6 +19,11 @@ import java.util.Arrays;
  * @param retainedDetailTasks   the application's task-detail budget: once the completed stages together keep more
  *                              tasks in detail than this, the oldest completed ones are reduced to their
  *                              {@link #THINNED_TASKS_PER_STAGE} slowest (and their failed ones)
+ * @param retainedJobs          completed jobs kept in the driver once written, like Spark's
+ *                              {@code spark.ui.retainedJobs} ({@link Window}; as many failed ones again);
+ *                              {@link #UNLIMITED} keeps every one (offline analysis, the default)
+ * @param retainedStages        completed stage attempts kept likewise ({@code spark.ui.retainedStages})
+ * @param retainedSqlExecutions ended SQL executions kept likewise ({@code spark.sql.ui.retainedExecutions})
  */
 public record RecorderOptions(
         int tasksPerStage,
@@ -26,7 +31,13 @@ public record RecorderOptions(
         double[] quantiles,
         int exactTaskLimit,
         int retainedCompletedTasks,
-        int retainedDetailTasks) {
+        int retainedDetailTasks,
+        int retainedJobs,
+        int retainedStages,
+        int retainedSqlExecutions) {
+
+    /** A window size that keeps everything. */
+    public static final int UNLIMITED = Window.UNLIMITED;
 
     /** Bytes held per task value row: one long per {@link io.sparkscope.core.model.DistributionMetric}. */
     public static final int BYTES_PER_TASK_ROW = io.sparkscope.core.model.DistributionMetric.count() * Long.BYTES;
@@ -42,17 +53,39 @@ public record RecorderOptions(
     public static final int THINNED_TASKS_PER_STAGE = 100;
 
     public static final RecorderOptions DEFAULTS =
-            new RecorderOptions(10_000, 1000, TaskDistributions.SPARK_DEFAULT_QUANTILES, 200_000, 100_000, 100_000);
+            new RecorderOptions(10_000, 1000, TaskDistributions.SPARK_DEFAULT_QUANTILES, 200_000, 100_000, 100_000,
+                    UNLIMITED, UNLIMITED, UNLIMITED);
+
+    /**
+     * Approximate heap bytes a completed job, stage attempt (one kept task, its summary) and SQL execution (a small
+     * plan) of a long-running application hold while in the window, measured by the test program
+     * {@code WindowBytes} (64-bit JVM, compressed references: 945, 5 900 and 1 000 bytes), rounded up. Kept task records beyond the first, task values and plan text come on top
+     * ({@link #detailBytesBound}, {@link #valueBytesBound}).
+     */
+    public static final int BYTES_PER_RETAINED_JOB = 1_000;
+    public static final int BYTES_PER_RETAINED_STAGE = 6_000;
+    public static final int BYTES_PER_RETAINED_SQL_EXECUTION = 3_000;
+
+    /** Without window arguments: no window (everything kept). */
+    public RecorderOptions(int tasksPerStage, int failedTasksPerStage, double[] quantiles, int exactTaskLimit,
+                           int retainedCompletedTasks, int retainedDetailTasks) {
+        this(tasksPerStage, failedTasksPerStage, quantiles, exactTaskLimit, retainedCompletedTasks,
+                retainedDetailTasks, UNLIMITED, UNLIMITED, UNLIMITED);
+    }
 
     /** Without a task-detail budget argument: the default budget. */
     public RecorderOptions(int tasksPerStage, int failedTasksPerStage, double[] quantiles, int exactTaskLimit,
                            int retainedCompletedTasks) {
-        this(tasksPerStage, failedTasksPerStage, quantiles, exactTaskLimit, retainedCompletedTasks, 100_000);
+        this(tasksPerStage, failedTasksPerStage, quantiles, exactTaskLimit, retainedCompletedTasks, 100_000,
+                UNLIMITED, UNLIMITED, UNLIMITED);
     }
 
     public RecorderOptions {
         if (tasksPerStage < 0 || failedTasksPerStage < 0 || retainedDetailTasks < 0) {
             throw new IllegalArgumentException("task limits must be >= 0");
+        }
+        if (retainedJobs < 1 || retainedStages < 1 || retainedSqlExecutions < 1) {
+            throw new IllegalArgumentException("window sizes must be >= 1");
         }
         if (exactTaskLimit < 1) {
             throw new IllegalArgumentException("exactTaskLimit must be >= 1");
@@ -67,22 +100,49 @@ public record RecorderOptions(
 
     public RecorderOptions withQuantiles(double[] q) {
         return new RecorderOptions(tasksPerStage, failedTasksPerStage, q, exactTaskLimit, retainedCompletedTasks,
-                retainedDetailTasks);
+                retainedDetailTasks, retainedJobs, retainedStages, retainedSqlExecutions);
     }
 
     public RecorderOptions withTasksPerStage(int n) {
         return new RecorderOptions(n, failedTasksPerStage, quantiles, exactTaskLimit, retainedCompletedTasks,
-                retainedDetailTasks);
+                retainedDetailTasks, retainedJobs, retainedStages, retainedSqlExecutions);
     }
 
     public RecorderOptions withExactTaskLimit(int n) {
         return new RecorderOptions(tasksPerStage, failedTasksPerStage, quantiles, n, retainedCompletedTasks,
-                retainedDetailTasks);
+                retainedDetailTasks, retainedJobs, retainedStages, retainedSqlExecutions);
     }
 
     public RecorderOptions withRetainedDetailTasks(int n) {
         return new RecorderOptions(tasksPerStage, failedTasksPerStage, quantiles, exactTaskLimit,
-                retainedCompletedTasks, n);
+                retainedCompletedTasks, n, retainedJobs, retainedStages, retainedSqlExecutions);
+    }
+
+    /**
+     * A window of recent completed entities ({@code retainedJobs} jobs, {@code retainedStages} stage attempts,
+     * {@code retainedSqlExecutions} SQL executions); {@link #UNLIMITED} for each keeps everything.
+     */
+    public RecorderOptions withWindow(int jobs, int stages, int sqlExecutions) {
+        return new RecorderOptions(tasksPerStage, failedTasksPerStage, quantiles, exactTaskLimit,
+                retainedCompletedTasks, retainedDetailTasks, jobs, stages, sqlExecutions);
+    }
+
+    /** Whether completed entities leave the driver (a live recorder of a long-running application). */
+    public boolean windowed() {
+        return retainedJobs != UNLIMITED || retainedStages != UNLIMITED || retainedSqlExecutions != UNLIMITED;
+    }
+
+    /**
+     * Upper bound of the bytes the window's completed jobs, stages and SQL executions hold: twice each window (the
+     * failed ones are kept apart), twice again while the database is away and they wait to be written, times
+     * {@link #BYTES_PER_RETAINED_JOB} and the others. Task detail, task values and plan text come on top.
+     */
+    public long windowBytesBound() {
+        if (!windowed()) {
+            return Long.MAX_VALUE;
+        }
+        return 4L * ((long) retainedJobs * BYTES_PER_RETAINED_JOB + (long) retainedStages * BYTES_PER_RETAINED_STAGE
+                + (long) retainedSqlExecutions * BYTES_PER_RETAINED_SQL_EXECUTION);
     }
 
     /** Requested quantiles plus {@link TaskDistributions#STANDARD_QUANTILES}, sorted, without duplicates. */
@@ -119,7 +179,8 @@ public record RecorderOptions(
         return o instanceof RecorderOptions r && r.tasksPerStage == tasksPerStage
                 && r.failedTasksPerStage == failedTasksPerStage && Arrays.equals(r.quantiles, quantiles)
                 && r.exactTaskLimit == exactTaskLimit && r.retainedCompletedTasks == retainedCompletedTasks
-                && r.retainedDetailTasks == retainedDetailTasks;
+                && r.retainedDetailTasks == retainedDetailTasks && r.retainedJobs == retainedJobs
+                && r.retainedStages == retainedStages && r.retainedSqlExecutions == retainedSqlExecutions;
     }
 
     @Override
@@ -132,6 +193,7 @@ public record RecorderOptions(
         return "RecorderOptions[tasksPerStage=" + tasksPerStage + ", failedTasksPerStage=" + failedTasksPerStage
                 + ", quantiles=" + Arrays.toString(quantiles) + ", exactTaskLimit=" + exactTaskLimit
                 + ", retainedCompletedTasks=" + retainedCompletedTasks + ", retainedDetailTasks=" + retainedDetailTasks
-                + "]";
+                + ", retainedJobs=" + retainedJobs + ", retainedStages=" + retainedStages
+                + ", retainedSqlExecutions=" + retainedSqlExecutions + "]";
     }
 }

@@ -3,6 +3,7 @@ package io.sparkscope.core.redact;
 import io.sparkscope.core.event.SparkEvent.PlanNode;
 import io.sparkscope.core.model.AppConfig;
 import io.sparkscope.core.model.AppSnapshot;
+import io.sparkscope.core.model.RunTotals;
 import io.sparkscope.core.model.ExecutorSummary;
 import io.sparkscope.core.model.JobSummary;
 import io.sparkscope.core.model.SqlExecutionSummary;
@@ -72,12 +73,28 @@ public final class SnapshotRedactor {
         List<JobSummary> jobs = each(s.jobs(), this::job);
         List<StageSummary> stages = each(s.stages(), st -> memo.apply(st, this::stage));
         List<SqlExecutionSummary> sql = each(s.sqlExecutions(), this::sql);
+        RunTotals totals = totals(s.totals());
         if (config == s.config() && appName == s.appName() && executors == s.executors() && jobs == s.jobs()
-                && stages == s.stages() && sql == s.sqlExecutions()) {
+                && stages == s.stages() && sql == s.sqlExecutions() && totals == s.totals()) {
             return s;
         }
         return RecordCopy.with(s, "config", config, "appName", appName, "executors", executors, "jobs", jobs,
-                "stages", stages, "sqlExecutions", sql);
+                "stages", stages, "sqlExecutions", sql, "totals", totals);
+    }
+
+    /** The run totals' group keys are job groups and SQL descriptions: free text like the jobs' own. */
+    private RunTotals totals(RunTotals t) {
+        List<RunTotals.GroupTotals> groups = each(t.jobGroups(), this::group);
+        List<RunTotals.GroupTotals> descriptions = each(t.sqlDescriptions(), this::group);
+        if (groups == t.jobGroups() && descriptions == t.sqlDescriptions()) {
+            return t;
+        }
+        return RecordCopy.with(t, "jobGroups", groups, "sqlDescriptions", descriptions);
+    }
+
+    private RunTotals.GroupTotals group(RunTotals.GroupTotals g) {
+        String key = text(g.key());
+        return key == g.key() ? g : RecordCopy.with(g, "key", key);
     }
 
     /** Free text through the memo. */

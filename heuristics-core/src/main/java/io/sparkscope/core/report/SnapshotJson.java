@@ -3,6 +3,8 @@ package io.sparkscope.core.report;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
+import io.sparkscope.core.heuristics.Finding;
+import io.sparkscope.core.heuristics.FixFirst;
 import io.sparkscope.core.model.AppSnapshot;
 import io.sparkscope.core.model.DistributionMetric;
 import io.sparkscope.core.model.ExecutorSummary;
@@ -34,7 +36,8 @@ public final class SnapshotJson {
 
     /**
      * @param quantiles quantiles to print (each must have been computed by the recorder)
-     * @param findings  objects Jackson can serialize (records), printed as the {@code findings} array
+     * @param findings  objects Jackson can serialize (records), printed as the {@code findings} array; when they are
+     *                  the engine's {@link Finding}s, {@code fixFirst} lists the root causes to fix first
      * @param withTasks include each stage's kept tasks
      */
     public static Map<String, Object> toMap(AppSnapshot s, double[] quantiles, List<?> findings, boolean withTasks) {
@@ -60,8 +63,25 @@ public final class SnapshotJson {
         }
         m.put("stages", stages);
         m.put("sqlExecutions", s.sqlExecutions().stream().map(SnapshotJson::sql).toList());
+        m.put("fixFirst", fixFirst(s, findings));
         m.put("findings", findings == null ? List.of() : findings);
         return m;
+    }
+
+    /**
+     * The "fix this first" list of {@link FixFirst} for the findings in the engine's order (at most three root causes,
+     * each with its estimated saving, the ids of its knock-on findings and one sentence); empty when the findings are
+     * not {@link Finding}s or none is estimated to save time.
+     */
+    static List<FixFirst.Item> fixFirst(AppSnapshot s, List<?> findings) {
+        List<Finding> ranked = new ArrayList<>();
+        for (Object f : findings == null ? List.of() : findings) {
+            if (!(f instanceof Finding finding)) {
+                return List.of();
+            }
+            ranked.add(finding);
+        }
+        return FixFirst.of(ranked, s.durationMs()).items();
     }
 
     public static String toJson(Object value) {

@@ -8,7 +8,7 @@ import io.sparkscope.core.heuristics.Units;
 import io.sparkscope.core.model.AppSnapshot;
 import io.sparkscope.core.model.DistributionMetric;
 import io.sparkscope.core.model.ExecutorSummary;
-import io.sparkscope.core.model.JobSummary;
+import io.sparkscope.core.model.RunTotals;
 import io.sparkscope.core.model.StageSummary;
 import io.sparkscope.core.model.StageSummary.StageStatus;
 import io.sparkscope.core.model.TaskDistributions;
@@ -42,13 +42,12 @@ public final class TextReport {
                 .append(", duration ").append(duration(s)).append('\n');
         b.append(FixFirst.of(findings == null ? List.of() : findings, s.durationMs()).toText("  "));
 
-        long failedJobs = s.jobs().stream().filter(j -> j.status() == JobSummary.JobStatus.FAILED).count();
-        long failedStages = s.stages().stream().filter(st -> st.status() == StageStatus.FAILED).count();
-        long skippedStages = s.stages().stream().filter(st -> st.status() == StageStatus.SKIPPED).count();
+        // Whole-run figures: a long-running application's snapshot lists only its recent jobs and stages.
+        RunTotals whole = s.totals();
         long executors = s.executors().stream().filter(e -> !e.isDriver() || e.totalDuration() > 0).count();
-        b.append("  Jobs ").append(s.jobs().size()).append(" (").append(failedJobs).append(" failed)")
-                .append(", stages ").append(s.stages().size()).append(" (").append(failedStages).append(" failed, ")
-                .append(skippedStages).append(" skipped)")
+        b.append("  Jobs ").append(whole.jobs()).append(" (").append(whole.failedJobs()).append(" failed)")
+                .append(", stages ").append(whole.stages()).append(" (").append(whole.failedStages())
+                .append(" failed, ").append(whole.skippedStages()).append(" skipped)")
                 .append(", tasks ").append(taskCounts(s))
                 .append(", executors ").append(executors).append('\n');
 
@@ -59,8 +58,7 @@ public final class TextReport {
                 .append(", GC ").append(run > 0 ? Units.percent((double) gc / run) : "-").append(" of run time")
                 .append(", spill ").append(Units.bytes(sum(s, TaskMetric.MEMORY_BYTES_SPILLED))).append(" memory / ")
                 .append(Units.bytes(sum(s, TaskMetric.DISK_BYTES_SPILLED))).append(" disk")
-                .append(", shuffle ").append(Units.bytes(s.stages().stream()
-                        .mapToLong(st -> st.totals().shuffleReadBytes()).sum())).append(" read / ")
+                .append(", shuffle ").append(Units.bytes(whole.metrics().shuffleReadBytes())).append(" read / ")
                 .append(Units.bytes(sum(s, TaskMetric.SHUFFLE_BYTES_WRITTEN))).append(" written")
                 .append(", input ").append(Units.bytes(sum(s, TaskMetric.INPUT_BYTES))).append('\n');
 
@@ -68,11 +66,16 @@ public final class TextReport {
                 .filter(st -> st.durationMs() > 0)
                 .sorted(Comparator.comparingLong(StageSummary::durationMs).reversed())
                 .limit(worstStages).toList();
+        if (!whole.listsEverything()) {
+            groups(b, "Job groups", whole.jobGroups(), "jobs");
+            groups(b, "SQL queries", whole.sqlDescriptions(), "runs");
+        }
         if (!worst.isEmpty()) {
-            b.append("  Slowest stages:\n");
+            b.append(whole.stagesNotListed() > 0 ? "  Slowest of the " + s.stages().size() + " most recent stages:\n"
+                    : "  Slowest stages:\n");
             for (StageSummary st : worst) {
-                b.append(String.format(Locale.ROOT, "    stage %-7s %9s %6d tasks", st.key(),
-                        Units.duration(st.durationMs()), st.numTasks()));
+                b.append(String.format(Locale.ROOT, "    stage %-7s %9s %12s", st.key(),
+                        Units.duration(st.durationMs()), Units.count(st.numTasks(), "task")));
                 String attempts = attemptNotes(st.numFailedAttempts(), st.numResubmittedTasks(),
                         st.numSpeculativeTasks());
                 if (!attempts.isEmpty()) {
@@ -133,20 +136,13 @@ public final class TextReport {
      * counted as more tasks or as failures of running code.
      */
     private static String taskCounts(AppSnapshot s) {
-        long failed = 0;
-        long killed = 0;
-        long resubmitted = 0;
-        long speculative = 0;
-        long duplicates = 0;
-        long unknownTimes = 0;
-        for (StageSummary st : s.stages()) {
-            failed += st.numFailedAttempts();
-            killed += st.numKilledTasks();
-            resubmitted += st.numResubmittedTasks();
-            speculative += st.numSpeculativeTasks();
-            duplicates += st.numDuplicateTaskEnds();
-            unknownTimes += st.numTasksWithUnknownTimes();
-        }
+        RunTotals run = s.totals();
+        long failed = run.failedAttempts();
+        long killed = run.killedTasks();
+        long resubmitted = run.resubmittedTasks();
+        long speculative = run.speculativeTasks();
+        long duplicates = run.duplicateTaskEnds();
+        long unknownTimes = run.tasksWithUnknownTimes();
         StringBuilder b = new StringBuilder();
         b.append(Units.count(s.totalTasks())).append(" (").append(Units.count(failed)).append(" failed, ")
                 .append(Units.count(killed)).append(" killed");
@@ -195,11 +191,21 @@ public final class TextReport {
     }
 
     private static long sum(AppSnapshot s, TaskMetric metric) {
-        long n = 0;
-        for (StageSummary st : s.stages()) {
-            n += st.totals().get(metric);
+        return s.totals().metrics().get(metric);
+    }
+
+    /** The five groups that took longest, for a run whose older jobs are only in its totals. */
+    private static void groups(StringBuilder b, String label, List<RunTotals.GroupTotals> groups, String unit) {
+        if (groups.isEmpty()) {
+            return;
         }
-        return n;
+        b.append("  ").append(label).append(" (").append(groups.size()).append("), longest first:");
+        groups.stream().sorted(Comparator.comparingLong(RunTotals.GroupTotals::durationMs).reversed()).limit(5)
+                .forEach(g -> b.append("\n    ").append(shorten(g.key(), 60)).append(": ").append(g.count())
+                        .append(' ').append(unit).append(g.failed() > 0 ? " (" + g.failed() + " failed)" : "")
+                        .append(", ").append(Units.duration(g.durationMs())).append(" in all, longest ")
+                        .append(Units.duration(g.maxDurationMs())));
+        b.append('\n');
     }
 
     private static String nonNull(String s) {

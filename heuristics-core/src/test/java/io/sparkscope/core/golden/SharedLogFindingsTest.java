@@ -1,6 +1,7 @@
 package io.sparkscope.core.golden;
 
 import io.sparkscope.core.analysis.Diagnoser;
+import io.sparkscope.core.analysis.JobKey;
 import io.sparkscope.core.analysis.EventLogAnalysis;
 import io.sparkscope.core.eventlog.EventLogReader;
 import io.sparkscope.core.heuristics.Finding;
@@ -8,6 +9,8 @@ import io.sparkscope.core.heuristics.FixFirst;
 import io.sparkscope.core.heuristics.HeuristicEngine;
 import io.sparkscope.core.heuristics.Invariants;
 import io.sparkscope.core.heuristics.Severity;
+import io.sparkscope.core.analysis.prediction.RegressionCheck;
+import io.sparkscope.core.model.AppSnapshot;
 import io.sparkscope.core.recorder.RecorderOptions;
 import io.sparkscope.core.testing.SharedData;
 import org.junit.jupiter.api.Assumptions;
@@ -15,13 +18,18 @@ import org.junit.jupiter.api.Test;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** The heuristics on real logs from Spark's tests and other tools, read in place from ../shared. */
@@ -59,6 +67,7 @@ class SharedLogFindingsTest {
         }
         assertTrue(files.size() > 30, "shared logs found: " + files.size());
         Diagnoser diagnoser = Diagnoser.defaults();
+        List<SharedRun> runs = new ArrayList<>();
         int analysed = 0;
         for (Path file : files) {
             for (var source : EventLogReader.discover(file)) {
@@ -66,6 +75,7 @@ class SharedLogFindingsTest {
                 if (!r.hasApplication()) {
                     continue;
                 }
+                runs.add(new SharedRun(root.relativize(file) + "", r.snapshot()));
                 HeuristicEngine.Result result = diagnoser.run(r.snapshot());
                 assertEquals(List.of(), result.errors(), file.toString());
                 try {
@@ -77,6 +87,60 @@ class SharedLogFindingsTest {
             }
         }
         assertTrue(analysed > 30, "applications analysed: " + analysed);
+        noRegressionAmongUnrelatedRunsOfOneName(runs);
+    }
+
+    /** One shared log's application, as history and Regression group it. */
+    private record SharedRun(String file, AppSnapshot snapshot, JobKey key) {
+        SharedRun(String file, AppSnapshot snapshot) {
+            this(file, snapshot, JobKey.of(snapshot));
+        }
+    }
+
+    /**
+     * The shared logs hold many unrelated applications of one name (Spark shells of different users and years, Spark
+     * Pi examples run by several people): grouped by name, several got a Regression against strangers. Grouped by job
+     * key, no interactive session is compared with anything, and every run a Regression compares with is of the same
+     * user and program.
+     */
+    private static void noRegressionAmongUnrelatedRunsOfOneName(List<SharedRun> runs) {
+        List<SharedRun> byStart = new ArrayList<>(runs);
+        byStart.sort(Comparator.comparingLong(r -> r.snapshot().startTime()));
+        int byName = 0;
+        int byKey = 0;
+        for (int i = 0; i < byStart.size(); i++) {
+            SharedRun run = byStart.get(i);
+            if (!run.snapshot().complete()) {
+                continue;
+            }
+            List<AppSnapshot> sameName = new ArrayList<>();
+            List<AppSnapshot> sameKey = new ArrayList<>();
+            for (SharedRun before : byStart.subList(Math.max(0, i - 200), i)) {
+                if (Objects.equals(before.snapshot().appName(), run.snapshot().appName())) {
+                    sameName.add(before.snapshot());
+                }
+                if (run.key().recurring() && run.key().value().equals(before.key().value())) {
+                    sameKey.add(before.snapshot());
+                    assertEquals(run.snapshot().sparkUser(), before.snapshot().sparkUser(),
+                            run.file() + " is one job with " + before.file() + " only if one user ran both");
+                }
+            }
+            if (!sameName.isEmpty() && RegressionCheck.check(run.snapshot(), sameName).isPresent()) {
+                byName++;
+            }
+            if (!sameKey.isEmpty() && RegressionCheck.check(run.snapshot(), sameKey).isPresent()) {
+                byKey++;
+                assertTrue(run.key().recurring(), run.file());
+            }
+            String name = run.snapshot().appName() == null ? "" : run.snapshot().appName().toLowerCase(Locale.ROOT);
+            if (name.equals("spark shell") || name.equals("pysparkshell") || name.startsWith("databricks shell")) {
+                assertFalse(run.key().recurring(), run.file() + " is an interactive session: " + run.key());
+            }
+        }
+        System.out.println("Regression findings on the shared logs: " + byName + " grouped by name, " + byKey
+                + " grouped by job key");
+        assertTrue(byName > 0, "the shared logs hold unrelated runs of one name that grouping by name compares");
+        assertTrue(byKey <= byName, byKey + " > " + byName);
     }
 
     @Test

@@ -8,6 +8,7 @@ import io.sparkscope.core.heuristics.builtin.MemoryConfig;
 import io.sparkscope.core.heuristics.builtin.SmallTasks;
 import io.sparkscope.core.heuristics.builtin.StageSkew;
 import io.sparkscope.core.model.AppSnapshot;
+import io.sparkscope.core.report.TextReport;
 import io.sparkscope.core.model.JobSummary.JobStatus;
 import org.junit.jupiter.api.Test;
 
@@ -176,6 +177,12 @@ class DiagnosisTest {
         // out of memory: the advice is memory and partitions, with the values in force
         Finding task = byId.get("TaskFailure:3.0");
         assertNotNull(task.adviceFor("spark.executor.memory"), task.recommendation());
+        // the driver-log report (and analyze's text) opens with the same list, right under the run's header
+        String report = TextReport.render(app, r.findings(), 5, null);
+        int fix = report.indexOf("  Fix this first:\n    1. [HIGH] " + first.sentence() + "\n");
+        assertTrue(fix > 0 && fix < report.indexOf("  Jobs "), report);
+        assertTrue(report.lines().filter(l -> l.matches(" {4}\\d\\. \\[(HIGH|LOW)] .*")).count()
+                <= FixFirst.MAX_ITEMS, report);
     }
 
     @Test

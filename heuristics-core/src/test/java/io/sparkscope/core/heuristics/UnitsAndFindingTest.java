@@ -7,6 +7,7 @@ import java.util.Map;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class UnitsAndFindingTest {
     @Test
@@ -29,6 +30,33 @@ class UnitsAndFindingTest {
         assertEquals("850 ms", Units.duration(850));
         assertEquals("4 min 05 s", Units.duration(245_000));
         assertEquals("25 %", Units.percent(0.25));
+    }
+
+    @Test
+    void countsCoreTimeAndHumanSizes() {
+        assertEquals("1 task", Units.count(1, "task"));
+        assertEquals("2 tasks", Units.count(2, "task"));
+        assertEquals("0 tasks", Units.count(0, "task"));
+        assertEquals("12,416 tasks", Units.count(12_416, "task"));
+        assertEquals("1 executor lost", Units.count(1, "executor lost", "executors lost"));
+        assertEquals("9 min 32 s", Units.duration(572_000));
+        assertEquals("0.4 core-hours", Units.coreHours(1_440_000));
+        assertEquals("12.0 core-hours", Units.coreHours(12 * 3_600_000L));
+        assertEquals("240 core-hours", Units.coreHours(240 * 3_600_000L));
+        assertEquals("3.5 core-minutes", Units.coreHours(210_000));
+        assertEquals("4 core-seconds", Units.coreHours(4_200));
+
+        assertEquals(Units.GiB, Units.parseSize("1GB"));
+        assertEquals(Units.GiB, Units.parseSize("1g"));
+        assertEquals(512 * Units.MiB, Units.parseSize("512m"));
+        assertEquals(10 * Units.GiB, Units.parseSize("10 GiB"));
+        assertEquals(3 * Units.GiB / 2, Units.parseSize(" 1.5 gb "));
+        assertEquals(4096, Units.parseSize("4096"));
+        assertEquals(2 * Units.KiB, Units.parseSize("2KiB"));
+        for (String bad : new String[]{"", "abc", "-1g", "1 parsec", "1.g", "99999999999p", "1e9"}) {
+            NumberFormatException e = assertThrows(NumberFormatException.class, () -> Units.parseSize(bad), bad);
+            assertTrue(e.getMessage().contains("'" + bad.trim() + "'"), e.getMessage());
+        }
     }
 
     @Test

@@ -5,6 +5,8 @@ import io.sparkscope.core.event.SparkEvent.PlanNode;
 import io.sparkscope.core.event.TaskMetric;
 import io.sparkscope.core.event.TaskMetrics;
 import io.sparkscope.core.heuristics.Finding;
+import io.sparkscope.core.heuristics.Impact;
+import io.sparkscope.core.heuristics.SettingAdvice;
 import io.sparkscope.core.heuristics.Severity;
 import io.sparkscope.core.model.AppConfig;
 import io.sparkscope.core.model.AppSnapshot;
@@ -137,7 +139,9 @@ public final class Snapshots {
                 status == StageSummary.StageStatus.FAILED ? "FetchFailed(…) '; DROP TABLE stage_attempt; --" : null,
                 id == 0 ? List.of() : List.of(0), List.of(id == 0 ? 0 : 1), StageTotals.of(sums), dist, kept,
                 failed > 0 ? Map.of("ExceptionFailure", failed) : Map.of(),
-                sampled ? StageSummary.TaskDetail.SAMPLED : null, times);
+                sampled ? StageSummary.TaskDetail.SAMPLED : StageSummary.TaskDetail.ALL, times,
+                // the recorder's own counts, none of them what the kept tasks alone would give
+                complete + failed, 2 + id, 1 + attempt, id);
     }
 
     public static TaskMetrics metrics(Random r) {
@@ -171,12 +175,16 @@ public final class Snapshots {
         details.put("median", 1200);
         details.put("note", "it's \"x\"");
         details.put("per stage", Map.of("1.1", List.of(1, 2.5, 3_000_000_000L)));
+        List<SettingAdvice> advice = List.of(new SettingAdvice("spark.sql.shuffle.partitions", "200",
+                SettingAdvice.ValueSource.DEFAULT, "800", List.of("stage 1 is skewed", "it's \"quoted\" ü")),
+                new SettingAdvice("spark.executor.memory", "4g", SettingAdvice.ValueSource.SET, "6g", List.of()));
         return List.of(
                 new Finding("skew:1.1", "skew", Severity.HIGH, "Skewed stage 1", "max task 10× median",
                         "Repartition or salt the key", List.of("1.1"), List.of("1"), List.of("spark.sql.shuffle.partitions"),
-                        details),
+                        details, new Impact(3_000_000_000L, 45_000, "slowest task − median task"), null, advice),
                 new Finding("gc:app", "gc", Severity.LOW, "GC pressure", "GC is 12% of task time",
-                        "Raise spark.executor.memory", List.of(), List.of("1"), List.of("spark.executor.memory"), null));
+                        "Raise spark.executor.memory", List.of(), List.of("1"), List.of("spark.executor.memory"), null,
+                        Impact.NONE, "skew:1.1", List.of()));
     }
 
     /** A big completed app for the bench: {@code stages} stages sharing {@code tasks} kept tasks, all with metrics. */

@@ -93,7 +93,14 @@ public final class SyntheticApps {
                 new ExecutorSummary("driver", "localhost", 4, s.start(), -1, null, 2L << 30,
                         s.stagesPerJob() * s.jobs() * s.tasksPerStage(), 0, 0, execTaskTime, execRun,
                         execRun * 900_000L, execGc, 0, 0, 0, 0, 0, Map.of()));
-        AppConfig config = new AppConfig(s.conf(), Map.of("Java Version", "17.0.12"), Map.of("user.name", s.user()),
+        // A "sun.java.command" entry stands for the driver's command line, which Spark reports as a system property.
+        Map<String, String> spark = new LinkedHashMap<>(s.conf());
+        Map<String, String> system = new LinkedHashMap<>(Map.of("user.name", s.user()));
+        String command = spark.remove("sun.java.command");
+        if (command != null) {
+            system.put("sun.java.command", command);
+        }
+        AppConfig config = new AppConfig(spark, Map.of("Java Version", "17.0.12"), system,
                 Map.of("fs.defaultFS", "file:///"));
         return new AppSnapshot(s.appId(), s.attemptId(), s.name(), s.user(), "4.0.4", s.start(),
                 s.complete() ? end : -1, end, s.complete(), config, executors, jobs, stages, List.of(), -1, 1L << 30,

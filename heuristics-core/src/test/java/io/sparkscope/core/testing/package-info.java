@@ -13,6 +13,8 @@
  *       strings, and a big one; the store's round trips and benchmarks.</li>
  *   <li>{@link io.sparkscope.core.testing.SyntheticApps}: many applications from a spec with seeded random task
  *       times, so heuristics find real things; the web tests and the latency bench.</li>
+ *   <li>{@link io.sparkscope.core.testing.SyntheticLog}: a Spark event log of any size written to a file or a
+ *       stream (plain, rolling, growing); the tests that read logs from other filesystems or as they grow.</li>
  * </ul>
  * Besides, where the tests' real event logs are: {@link io.sparkscope.core.testing.ExampleEventLogs} (written by the
  * examples module's jobs, shipped in the repository) and {@link io.sparkscope.core.testing.SharedData} (third-party

@@ -7,8 +7,6 @@ import io.sparkscope.core.analysis.whatif.WhatIfPoint;
 import io.sparkscope.core.analysis.whatif.WhatIfResult;
 import io.sparkscope.core.report.WhatIfJson;
 import io.sparkscope.core.heuristics.Finding;
-import io.sparkscope.core.eventlog.EventLogException;
-import io.sparkscope.core.eventlog.EventLogReader;
 import io.sparkscope.core.eventlog.EventLogSource;
 import io.sparkscope.core.model.TaskDistributions;
 import io.sparkscope.core.recorder.RecorderOptions;
@@ -20,7 +18,6 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 import java.io.PrintStream;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
@@ -37,8 +34,12 @@ public final class AnalyzeCommand implements Callable<Integer> {
     /** Warnings printed per log before the rest are only counted: a broken log must not flood the terminal. */
     private static final int MAX_WARNINGS_PER_LOG = 20;
 
-    @Parameters(arity = "1..*", paramLabel = "<file-or-dir>", description = "Event log files or directories of them.")
-    List<Path> paths;
+    @Parameters(arity = "1..*", paramLabel = "<file-dir-or-uri>",
+            description = "Event log files or directories of them: local paths or URIs (file:, hdfs:, s3a:, abfs:, gs:).")
+    List<String> paths;
+
+    @Mixin
+    LogLocationOptions locations;
 
     @Option(names = "--json", description = "Print one JSON object per application (an array when several).")
     boolean json;
@@ -72,14 +73,7 @@ public final class AnalyzeCommand implements Callable<Integer> {
         PrintStream out = System.out;
         PrintStream err = System.err;
 
-        List<EventLogSource> sources = new ArrayList<>();
-        for (Path p : paths) {
-            try {
-                sources.addAll(EventLogReader.discover(p));
-            } catch (EventLogException e) {
-                throw new Main.UsageError(e.getMessage());
-            }
-        }
+        List<EventLogSource> sources = locations.discover(paths);
 
         List<Map<String, Object>> jsonApps = new ArrayList<>();
         int analyzed = 0;

@@ -2,8 +2,6 @@ package io.sparkscope.server.cli;
 
 import com.zaxxer.hikari.HikariDataSource;
 import io.sparkscope.core.analysis.EventLogAnalysis;
-import io.sparkscope.core.eventlog.EventLogException;
-import io.sparkscope.core.eventlog.EventLogReader;
 import io.sparkscope.core.eventlog.EventLogSource;
 import io.sparkscope.core.model.AppSnapshot;
 import io.sparkscope.core.notify.WebhookNotifier;
@@ -40,8 +38,12 @@ import java.util.stream.Stream;
                 + "into the Sparkscope database. Importing again is harmless. Exit status: 0 all stored, 1 some not "
                 + "stored, 2 usage error or database unreachable.")
 public final class ImportCommand implements Callable<Integer> {
-    @Parameters(arity = "0..*", paramLabel = "<file-or-dir>", description = "Event log files or directories.")
-    List<Path> paths = new ArrayList<>();
+    @Parameters(arity = "0..*", paramLabel = "<file-dir-or-uri>",
+            description = "Event log files or directories: local paths or URIs (file:, hdfs:, s3a:, abfs:, gs:).")
+    List<String> paths = new ArrayList<>();
+
+    @Mixin
+    LogLocationOptions locations;
 
     @Option(names = "--spool", paramLabel = "<dir>",
             description = "A listener spool directory (spark.sparkscope.spool.dir) to deliver; delivered files are deleted.")
@@ -126,14 +128,7 @@ public final class ImportCommand implements Callable<Integer> {
         analysis.check();
         RecorderOptions options = analysis.recorderOptions();
         PrintStream err = System.err;
-        List<EventLogSource> sources = new ArrayList<>();
-        for (Path p : paths) {
-            try {
-                sources.addAll(EventLogReader.discover(p));
-            } catch (EventLogException e) {
-                throw new Main.UsageError(e.getMessage());
-            }
-        }
+        List<EventLogSource> sources = locations.discover(paths);
         List<Path> spooled = spool == null ? List.of() : spoolFiles(spool);
         // A spool file is delivered only to the database it was spooled for (URL and user, as a hash).
         Spool spoolReader = spool == null ? null : new Spool(spool, Long.MAX_VALUE, SpoolTarget.of(db.url, db.user),

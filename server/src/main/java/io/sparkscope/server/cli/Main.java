@@ -6,7 +6,7 @@ import picocli.CommandLine.Command;
 /** The {@code sparkscope} command: {@code java -jar server/target/sparkscope.jar <command> …}. */
 @Command(name = "sparkscope", mixinStandardHelpOptions = true, version = "sparkscope 0.1.0",
         description = "Tells Spark developers why an application is slow or wasteful and what to change.",
-        subcommands = {AnalyzeCommand.class, ImportCommand.class, ServeCommand.class, ReanalyzeCommand.class,
+        subcommands = {AnalyzeCommand.class, ImportCommand.class, WatchCommand.class, ServeCommand.class, ReanalyzeCommand.class,
                 FetchCommand.class, CommandLine.HelpCommand.class})
 public final class Main implements Runnable {
 

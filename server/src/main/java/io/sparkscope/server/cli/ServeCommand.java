@@ -1,7 +1,11 @@
 package io.sparkscope.server.cli;
 
 import com.zaxxer.hikari.HikariDataSource;
+import io.sparkscope.core.eventlog.LogLocations;
+import io.sparkscope.core.recorder.RecorderOptions;
 import io.sparkscope.server.notify.WebhookPoller;
+import io.sparkscope.server.watch.LogWatcher;
+import io.sparkscope.store.LogWatchStates;
 import io.sparkscope.server.web.WebServer;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -9,6 +13,7 @@ import picocli.CommandLine.Option;
 
 import java.net.InetAddress;
 import java.net.URI;
+import java.nio.file.Path;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.time.Instant;
@@ -19,6 +24,7 @@ import java.time.format.DateTimeParseException;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -79,6 +85,17 @@ public final class ServeCommand implements Callable<Integer> {
                     + "(default: http://<bind>:<port>).")
     String publicUrl;
 
+    @Option(names = "--watch", paramLabel = "<dir-or-uri>",
+            description = "Also keep the database current from this event-log directory (as the watch command "
+                    + "does, with the default heuristics), in a thread of this server.")
+    String watch;
+
+    @Mixin
+    WatchCommand.Settings watchSettings;
+
+    @Mixin
+    LogLocationOptions locations;
+
     @Override
     public Integer call() throws InterruptedException {
         Running running = start();
@@ -86,6 +103,10 @@ public final class ServeCommand implements Callable<Integer> {
                 running.port(), db.url, running.token ? ", access token required" : "",
                 running.poller == null ? "" : "; webhook " + hostOnly(webhookUrl) + " for applications finished since "
                         + running.poller.since());
+        if (running.watcher != null) {
+            System.err.println("sparkscope serve: watching " + running.watcher.where() + " every "
+                    + running.watcher.interval().toMillis() / 1000.0 + " s");
+        }
         CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             running.close();
@@ -102,6 +123,7 @@ public final class ServeCommand implements Callable<Integer> {
         private final WebhookPoller poller;
         private final int port;
         private final boolean token;
+        private WatchThread watcher;
 
         private Running(HikariDataSource dataSource, WebServer server, WebhookPoller poller, int port, boolean token) {
             this.dataSource = dataSource;
@@ -119,8 +141,15 @@ public final class ServeCommand implements Callable<Integer> {
             return poller;
         }
 
+        WatchThread watcher() {
+            return watcher;
+        }
+
         @Override
         public void close() {
+            if (watcher != null) {
+                watcher.close();
+            }
             if (poller != null) {
                 poller.close();
             }
@@ -194,7 +223,73 @@ public final class ServeCommand implements Callable<Integer> {
                         + DatabaseOptions.firstLine(e.getMessage()));
             }
         }
-        return new Running(ds, server, poller, bound, token != null);
+        Running running = new Running(ds, server, poller, bound, token != null);
+        if (watch != null) {
+            try {
+                running.watcher = WatchThread.start(watch, locations, watchSettings, db);
+            } catch (RuntimeException e) {
+                running.close();
+                throw e;
+            }
+        }
+        return running;
+    }
+
+    /** {@code --watch}: a {@link LogWatcher} on its own small pool, scanning in a daemon thread until closed. */
+    static final class WatchThread implements AutoCloseable {
+        private final HikariDataSource dataSource;
+        private final String where;
+        private final Duration interval;
+        private final AtomicBoolean stop = new AtomicBoolean();
+        private final Thread thread;
+
+        private WatchThread(HikariDataSource dataSource, String where, Duration interval, LogWatcher watcher) {
+            this.dataSource = dataSource;
+            this.where = where;
+            this.interval = interval;
+            this.thread = new Thread(() -> {
+                try {
+                    watcher.run(stop::get);
+                } catch (InterruptedException e) {
+                    watcher.close();
+                    Thread.currentThread().interrupt();
+                } catch (RuntimeException e) {
+                    System.err.println("sparkscope serve: the watcher stopped: " + e);
+                }
+            }, "sparkscope-watch");
+            thread.setDaemon(true);
+        }
+
+        static WatchThread start(String location, LogLocationOptions locations, WatchCommand.Settings settings,
+                                 DatabaseOptions db) {
+            LogWatcher.Options options = settings.options(RecorderOptions.DEFAULTS);
+            Path dir = WatchCommand.directory(locations, location);
+            HikariDataSource ds = db.open(2);
+            LogWatcher watcher = new LogWatcher(dir, WatchCommand.defaultIngest(ds, System.err),
+                    new LogWatchStates(ds, WatchCommand.owner(), options.lease()), options, System.err::println);
+            WatchThread t = new WatchThread(ds, LogLocations.mask(dir.toString()), options.interval(), watcher);
+            t.thread.start();
+            return t;
+        }
+
+        String where() {
+            return where;
+        }
+
+        Duration interval() {
+            return interval;
+        }
+
+        @Override
+        public void close() {
+            stop.set(true);
+            try {
+                thread.join(Math.max(5_000, interval.toMillis() * 2));
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            dataSource.close();
+        }
     }
 
     private static void httpUrl(String option, String value) {

@@ -372,7 +372,7 @@ final class RestSnapshots {
                 RestJson.text(t, "host"), RestJson.text(t, "taskLocality"), t.path("speculative").asBoolean(false),
                 launch, duration >= 0 && launch > 0 ? launch + duration : 0, Math.max(0, fetchStart),
                 status, reason.kind(), reason.isSuccess() ? null : reason.description(),
-                m == null || m.isNull() ? null : metrics(m));
+                m == null || m.isNull() ? null : metrics(m), reason.isSuccess() ? null : reason.stackTrace());
     }
 
     /** REST {@code TaskMetrics} field paths of every {@link TaskMetric}. */

@@ -102,6 +102,8 @@ final class TaskErrors {
         String next = stripped.substring(nl + 1);
         boolean messageGoesOn = !next.startsWith("\tat ") && !next.startsWith("Caused by:")
                 && !next.startsWith("\t...") && !next.strip().isEmpty();
-        return new TaskEndReason("ExceptionFailure", messageGoesOn ? first + " …" : first, stripped);
+        // The stack trace as Spark wrote it (its trailing newline included), so a fetched task's error text equals
+        // the one the event log gives.
+        return new TaskEndReason("ExceptionFailure", messageGoesOn ? first + " …" : first, text);
     }
 }

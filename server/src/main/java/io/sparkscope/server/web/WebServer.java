@@ -159,6 +159,7 @@ public final class WebServer {
         forApp(app, "/api/v1/apps", "", api::app);
         app.get("/api/v1/compare", api::compare);
         app.get("/api/v1/history", api::history);
+        app.get("/api/v1/jobs", api::jobs);
         app.get("/api/v1/predict", api::predict);
 
         ErrorResponses.register(app);

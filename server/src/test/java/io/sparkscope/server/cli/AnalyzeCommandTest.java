@@ -72,6 +72,30 @@ class AnalyzeCommandTest {
     }
 
     @Test
+    void jsonOpensWithTheFixFirstList() throws IOException {
+        CliRun run = CliRun.of("analyze", SHIPPED.toString(), "--json");
+        assertEquals(0, run.exitCode(), run.err());
+        JsonNode app = JSON.readTree(run.out());
+        JsonNode fix = app.get("fixFirst");
+        assertTrue(fix.isArray() && fix.size() >= 1 && fix.size() <= 3, fix.toString());
+        JsonNode first = fix.get(0);
+        String id = first.get("findingId").asText();
+        JsonNode finding = null;
+        for (JsonNode f : app.get("findings")) {
+            if (f.get("id").asText().equals(id)) {
+                finding = f;
+            }
+        }
+        assertTrue(finding != null, "the fix-first item names a finding of the list: " + id);
+        assertTrue(finding.get("causedBy").isNull(), "a root cause");
+        assertTrue(first.get("impact").get("wallMs").asLong() > 0, first.toString());
+        assertEquals(finding.get("impact").get("wallMs").asLong(), first.get("impact").get("wallMs").asLong());
+        assertTrue(first.get("sentence").asText().contains("could save about"), first.toString());
+        assertTrue(first.get("knockOns").isArray());
+        assertTrue(finding.get("advice").isArray(), "structured setting advice with each finding");
+    }
+
+    @Test
     void severalLogsGiveAnArray(@TempDir Path dir) throws IOException {
         Files.write(dir.resolve("a"), List.of(APP_START, STAGE_SUBMITTED, TASK_END, APP_END));
         Files.write(dir.resolve("b"), List.of(APP_START.replace("app-tiny", "app-other"), APP_END));

@@ -28,6 +28,7 @@ class WebPredictTest {
     private static final long GB = 1L << 30;
     /** A name that needs escaping everywhere it is shown. */
     static final String NAME = "nightly <etl> & \"co\"";
+    static final String COLD = "cold-start job";
     private static OwnServer server;
     private static String base;
 
@@ -37,6 +38,11 @@ class WebPredictTest {
         for (int gb = 1; gb <= 4; gb++) {
             WebFixture.write(ds, run("app-predict-" + gb, NAME, WebFixture.NOW - (10 - gb) * WebFixture.DAY, gb * GB,
                     1_000 + 4_000L * gb, 2_000, 500));
+        }
+        // A recurring job whose first run was slow (cold caches): its key stage took 30 s where the line says 5 s.
+        for (int gb = 1; gb <= 5; gb++) {
+            WebFixture.write(ds, run("app-cold-" + gb, COLD, WebFixture.NOW - (20 - gb) * WebFixture.DAY, gb * GB,
+                    gb == 1 ? 30_000 : 1_000 + 4_000L * gb, 2_000, 500));
         }
         // A run of another name that measured no input: nothing to train on.
         WebFixture.write(ds, run("app-noinput", "no-input job", WebFixture.NOW - WebFixture.DAY, 0, 1_000, 1_000, 1_000));
@@ -124,6 +130,25 @@ class WebPredictTest {
     }
 
     @Test
+    void aSlowColdFirstRunIsLeftOutAndNamed() throws Exception {
+        JsonNode p = json("/api/v1/predict?name=" + Urls.enc(COLD) + "&inputBytes=" + 6 * GB, 200);
+        assertEquals(4, p.get("trainingRuns").asInt(), "the four warm runs");
+        assertEquals(1, p.get("leftOut").size(), p.toString());
+        JsonNode cold = p.get("leftOut").get(0);
+        assertEquals("app-cold-1", cold.get("appId").asText());
+        assertEquals(GB, cold.get("inputBytes").asLong());
+        assertEquals(10_500, cold.get("expectedMs").asDouble(), 100, "what the warm runs predict for it");
+        // the warm runs' line, as if the cold run had never happened: 25 s + 2 s + 0.5 s + 3 s at 6 GB
+        assertEquals(30_500, p.get("predictedMs").asDouble(), 305, p.toString());
+        assertTrue(p.get("reliable").asBoolean(), "leaving a run out is no reason to doubt the number");
+        assertEquals("OUTLIER_RUNS", p.get("warnings").get(0).get("code").asText());
+        String page = WebFixture.getAt(base, "/history?name=" + Urls.enc(COLD) + "&inputBytes=6GB").body();
+        assertTrue(page.contains("data-code=\"OUTLIER_RUNS\""), page);
+        assertTrue(page.contains("app-cold-1 (1.0 GiB) took 35.5 s where the other runs predict 10.5 s"), page);
+        assertTrue(page.contains("From 4 runs with inputs"), "counts with their noun: " + page);
+    }
+
+    @Test
     void badOrMissingParametersAre400NamingThem() throws Exception {
         String n = "name=" + Urls.enc(NAME);
         for (String[] c : new String[][]{{"/api/v1/predict?inputBytes=100", "name"},
@@ -139,6 +164,21 @@ class WebPredictTest {
         }
         // Digit-group separators are fine.
         assertEquals(200, WebFixture.getAt(base, "/api/v1/predict?" + n + "&inputBytes=1_000_000_000").status());
+        JsonNode unit = json("/api/v1/predict?" + n + "&inputBytes=5%20parsecs", 400);
+        assertEquals("inputBytes", unit.get("parameter").asText());
+        assertTrue(unit.get("error").asText().contains("512m, 1GB or 10 GiB"), unit.toString());
+    }
+
+    @Test
+    void sizesCanBeTypedWithUnits() throws Exception {
+        String n = "name=" + Urls.enc(NAME);
+        assertEquals(GB, json("/api/v1/predict?" + n + "&inputBytes=1GB", 200).get("inputBytes").asLong());
+        assertEquals(512L << 20, json("/api/v1/predict?" + n + "&inputBytes=512m", 200).get("inputBytes").asLong());
+        assertEquals(10 * GB, json("/api/v1/predict?" + n + "&inputBytes=10%20GiB", 200).get("inputBytes").asLong());
+        assertEquals(3 * GB / 2, json("/api/v1/predict?" + n + "&inputBytes=1.5g", 200).get("inputBytes").asLong());
+        String page = WebFixture.getAt(base, "/history?" + n + "&inputBytes=6%20GB").body();
+        assertTrue(page.contains("data-ms=\"30500\""), "the form takes the same sizes: " + page);
+        assertTrue(page.contains("value=\"6 GB\""), "what was typed stays in the form");
     }
 
     @Test
@@ -154,7 +194,8 @@ class WebPredictTest {
         assertEquals(200, plain.status());
         assertTrue(plain.body().contains("Predict run time for input size"));
         assertTrue(plain.body().contains("name=\"inputBytes\""));
-        assertTrue(plain.body().contains("value=\"nightly &lt;etl&gt; &amp; &quot;co&quot;\""), "hidden name escaped");
+        assertTrue(plain.body().contains("name=\"job\" value=\"nightly &lt;etl&gt; &amp; &quot;co&quot; | "),
+                "the hidden job key (its name part) escaped");
         assertFalse(plain.body().contains("id=\"predict-result\""));
 
         var r = WebFixture.getAt(base, "/history?name=" + Urls.enc(NAME) + "&inputBytes=" + 100 * GB);

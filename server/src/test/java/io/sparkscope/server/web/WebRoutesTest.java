@@ -41,7 +41,7 @@ class WebRoutesTest {
         var r = get("/");
         assertEquals(200, r.status());
         assertTrue(r.headers().firstValue("Content-Type").orElse("").startsWith("text/html"));
-        assertTrue(r.body().contains("Most frequent findings"));
+        assertTrue(r.body().contains("Costliest findings"), "ranked by saving, not by count");
         assertTrue(r.body().contains(">" + WebFixture.TOTAL_APPS + "<"), "application count");
         assertTrue(r.body().contains("href=\"/apps\""));
         assertTrue(r.headers().firstValue("Content-Security-Policy").orElse("").contains("script-src 'self'"));
@@ -131,7 +131,8 @@ class WebRoutesTest {
         assertTrue(b.contains("class=\"recommendation\""), "finding recommendation");
         assertTrue(b.contains("MemoryConfig"));
         assertTrue(b.contains("id=\"stage-table\"") && b.contains("class=\"quantiles\""));
-        assertTrue(b.contains("href=\"/history?name=big-memory%20job\""));
+        assertTrue(b.contains("href=\"/history?job=big-memory%20job%20%7C%20bob%20%7C%20%20%7C%20yarn\""),
+                "the history of its job (name, user, program, cluster kind), not of every run with its name");
         assertTrue(b.contains("id=\"shs-link\" href=\"http://shs.example:18080/history/app-bigmem/jobs/\""));
         assertTrue(b.contains("action=\"/compare\""));
     }

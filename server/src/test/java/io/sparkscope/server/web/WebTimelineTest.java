@@ -56,6 +56,7 @@ class WebTimelineTest {
         }
         r.onEvent(new SparkEvent.ApplicationEnd(5000));
         WebFixture.write(ds, r.snapshot());
+        WebFixture.write(ds, failingApp());
         server = OwnServer.over(ds);
         base = server.base();
     }
@@ -65,6 +66,25 @@ class WebTimelineTest {
         if (server != null) {
             server.close();
         }
+    }
+
+    /** One stage whose task 1 fails once (out of memory) and succeeds on its retry, beside a killed speculative copy. */
+    static io.sparkscope.core.model.AppSnapshot failingApp() {
+        Recorder r = new Recorder(RecorderOptions.DEFAULTS);
+        r.onEvent(new SparkEvent.ApplicationStart("failing app", "app-timeline-failed", null, 1000, "tim"));
+        r.onEvent(new SparkEvent.ExecutorAdded(1000, "1", "host-a", 2));
+        r.onEvent(new SparkEvent.StageSubmitted(stage(0, 2, "retried")));
+        TaskMetrics m = TaskMetrics.builder().set(TaskMetric.EXECUTOR_RUN_TIME, 150).build();
+        r.onEvent(new SparkEvent.TaskEnd(0, 0, "ResultTask", new TaskEndReason("ExceptionFailure",
+                "java.lang.OutOfMemoryError: Java heap space", null), new TaskInfo(10, 1, 0, 1, 1000, "1", "host-a",
+                "PROCESS_LOCAL", false, 0, 1200, true, false), m));
+        r.onEvent(end(0, 11, "1", 1200, 1500, 0, 250));
+        r.onEvent(end(0, 12, "1", 1000, 1400, 0, 350));
+        r.onEvent(new SparkEvent.TaskEnd(0, 0, "ResultTask", new TaskEndReason("TaskKilled",
+                "another attempt succeeded", null), new TaskInfo(13, 1, 1, 1, 1300, "1", "host-a",
+                "PROCESS_LOCAL", true, 0, 1450, false, true), null));
+        r.onEvent(new SparkEvent.ApplicationEnd(3000));
+        return r.snapshot();
     }
 
     static StageInfo stage(int id, int tasks, String name) {
@@ -119,6 +139,35 @@ class WebTimelineTest {
         assertTrue(html.contains("&lt;script&gt;alert(1)&lt;/script&gt;"));
         // the executor table says the executor side never overlapped on executor 1
         assertTrue(html.contains("<tr class=\"overflow\" data-executor=\"1\">"));
+    }
+
+    @Test
+    void failedAttemptsAreDrawnAsFailed() throws Exception {
+        String html = get("/apps/app-timeline-failed/stages/0/0/timeline").body();
+        assertTrue(html.contains("data-failed=\"1\""), html);
+        assertEquals(1, count(html, "<path class=\"failed\" data-outcome=\"failed\""), "one overlay path");
+        assertEquals(1, count(html, "<path class=\"killed\" data-outcome=\"killed\""));
+        assertTrue(html.contains("<pattern id=\"failed-hatch\""), "hatched, not by colour alone");
+        assertTrue(html.contains("id=\"timeline-failed\""));
+        assertTrue(html.contains("This stage shows 1 failed task attempt (hatched red"), html);
+        assertTrue(html.contains("1 killed attempt (outlined dashed"), html);
+        assertTrue(html.contains("FAILED (ExceptionFailure): attempt failed, its work lost"), "hover text");
+        assertTrue(html.contains("<li data-outcome=\"failed\">"), "legend");
+        JsonNode j = JSON.readTree(get("/api/v1/apps/app-timeline-failed/stages/0/0/timeline").body());
+        assertEquals(1, j.get("failedTasks").asInt());
+        assertEquals(1, j.get("killedTasks").asInt());
+        int failed = 0;
+        for (JsonNode b : j.get("bars")) {
+            if (b.get("failed").asBoolean()) {
+                failed++;
+                assertEquals(10, b.get("taskId").asLong());
+                assertEquals("ExceptionFailure", b.get("endReason").asText());
+            }
+        }
+        assertEquals(1, failed);
+        String clean = get("/apps/app-timeline/stages/0/0/timeline").body();
+        assertFalse(clean.contains("id=\"timeline-failed\""), "no notice without failures");
+        assertFalse(clean.contains("data-outcome=\"failed\" d="), "no overlay without failures");
     }
 
     @Test

@@ -35,7 +35,8 @@ public record AppFilter(
      */
     public enum Status { RUNNING, COMPLETE, INCOMPLETE }
 
-    public enum Sort { START, DURATION }
+    /** SAVING: by the wall time fixing the application's findings could save (root causes only). */
+    public enum Sort { START, DURATION, SAVING }
 
     public static final long STALE_AFTER_MS = 60 * 60 * 1000L;
     public static final int MAX_LIMIT = 500;

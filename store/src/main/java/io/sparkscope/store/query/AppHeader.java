@@ -6,6 +6,8 @@ package io.sparkscope.store.query;
  *
  * @param attemptId null when the application has no attempt id
  * @param endTime   epoch ms, -1 when no ApplicationEnd was seen
+ * @param jobKey    the job its runs are grouped under for history, Regression and prediction; null for an
+ *                  interactive session (or a row stored before schema V8, until reanalyzed)
  */
 public record AppHeader(
         long pk,
@@ -39,7 +41,8 @@ public record AppHeader(
         long outputBytes,
         long driverGcTimeMs,
         int numFindings,
-        String worstSeverity) {
+        String worstSeverity,
+        String jobKey) {
 
     /** The {@code /apps/…} path segment(s) of this attempt. */
     public String pathKey() {

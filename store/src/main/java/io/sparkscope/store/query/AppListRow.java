@@ -11,6 +11,7 @@ import java.util.List;
  * @param endTime   epoch ms, -1 when no ApplicationEnd was seen
  * @param worstSeverity HIGH, LOW or null (green)
  * @param findings  the application's findings (for the banners), in stored order
+ * @param savingMs  the wall time fixing its findings could save (the root causes' estimates, at most its duration)
  */
 public record AppListRow(
         long pk,
@@ -28,5 +29,6 @@ public record AppListRow(
         long numFailedTasks,
         int numFindings,
         String worstSeverity,
-        List<Finding> findings) {
+        List<Finding> findings,
+        long savingMs) {
 }

@@ -43,10 +43,15 @@ public final class AppSearchQuery {
     public Result search(AppFilter f, int countCap) throws SQLException {
         Where w = where(f);
         String dir = f.descending() ? " DESC" : " ASC";
-        String order = (f.sort() == AppFilter.Sort.DURATION ? "a.duration_ms" : "a.start_time") + dir + ", a.app_pk" + dir;
+        String column = switch (f.sort()) {
+            case START -> "a.start_time";
+            case DURATION -> "a.duration_ms";
+            case SAVING -> "a.saving_ms";
+        };
+        String order = column + dir + ", a.app_pk" + dir;
         String sql = "SELECT a.app_pk, a.app_id, a.attempt_id, a.name, a.spark_user, a.start_time, a.end_time,"
                 + " a.duration_ms, a.complete, a.last_event_time, a.num_jobs, a.num_stages, a.num_tasks,"
-                + " a.num_failed_tasks, a.num_findings, a.worst_severity, a.banners::text AS banners FROM application a" + w.sql
+                + " a.num_failed_tasks, a.num_findings, a.worst_severity, a.banners::text AS banners, a.saving_ms FROM application a" + w.sql
                 + " ORDER BY " + order + " LIMIT ? OFFSET ?";
         try (Connection c = dataSource.getConnection()) {
             List<AppListRow> rows = new ArrayList<>(f.limit());
@@ -64,7 +69,8 @@ public final class AppSearchQuery {
                                 AppFilter.statusOf(rs.getBoolean("complete"), rs.getLong("last_event_time"), f.now()),
                                 rs.getInt("num_jobs"), rs.getInt("num_stages"), rs.getLong("num_tasks"),
                                 rs.getLong("num_failed_tasks"), rs.getInt("num_findings"),
-                                rs.getString("worst_severity"), Sql.banners(rs.getString("banners"))));
+                                rs.getString("worst_severity"), Sql.banners(rs.getString("banners")),
+                                rs.getLong("saving_ms")));
                     }
                 }
             }

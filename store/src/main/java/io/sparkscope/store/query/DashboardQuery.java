@@ -24,12 +24,21 @@ public final class DashboardQuery {
         }
     }
 
-    public record FrequentFinding(String heuristic, String severity, long apps) {
+    /**
+     * A heuristic by what fixing its findings would save, over every stored application: root causes only (a cause's
+     * saving already counts the knock-ons it brings down), so a finding that costs much ranks above one that is
+     * merely everywhere.
+     *
+     * @param apps       applications with such a finding
+     * @param wallMsSaved Σ estimated wall time saved
+     * @param taskMsSaved Σ estimated task time saved
+     */
+    public record TopFinding(String heuristic, String severity, long apps, long wallMsSaved, long taskMsSaved) {
     }
 
     public record Dashboard(long applications, long executors, long jobs, long stages, long tasks,
                             Optional<AppListRow> newest, Health lastDay, Health lastWeek,
-                            List<FrequentFinding> frequentFindings) {
+                            List<TopFinding> topFindings) {
     }
 
     public Dashboard load(long now) throws SQLException {
@@ -63,15 +72,16 @@ public final class DashboardQuery {
                     w = new Health(rs.getLong("week_red"), rs.getLong("week_yellow"), rs.getLong("week_green"));
                 }
             }
-            List<FrequentFinding> frequent = new ArrayList<>();
+            List<TopFinding> top = new ArrayList<>();
             try (PreparedStatement ps = c.prepareStatement("SELECT heuristic,"
                     + " CASE WHEN bool_or(severity = 'HIGH') THEN 'HIGH' ELSE 'LOW' END AS severity,"
-                    + " count(DISTINCT app_pk) AS n"
-                    + " FROM finding GROUP BY heuristic ORDER BY n DESC, heuristic LIMIT 10")) {
+                    + " count(DISTINCT app_pk) AS n, sum(impact_wall_ms) AS wall, sum(impact_task_ms) AS task"
+                    + " FROM finding WHERE caused_by IS NULL GROUP BY heuristic"
+                    + " ORDER BY wall DESC, task DESC, bool_or(severity = 'HIGH') DESC, n DESC, heuristic LIMIT 10")) {
                 try (ResultSet rs = ps.executeQuery()) {
                     while (rs.next()) {
-                        frequent.add(new FrequentFinding(rs.getString("heuristic"), rs.getString("severity"),
-                                rs.getLong("n")));
+                        top.add(new TopFinding(rs.getString("heuristic"), rs.getString("severity"), rs.getLong("n"),
+                                rs.getLong("wall"), rs.getLong("task")));
                     }
                 }
             }
@@ -79,7 +89,7 @@ public final class DashboardQuery {
             List<AppListRow> newest = new AppSearchQuery(dataSource)
                     .search(new AppFilter(null, null, null, null, null, null, null, null, null, null,
                             AppFilter.Sort.START, true, 1, 0, now)).rows();
-            return new Dashboard(apps, executors, jobs, stages, tasks, newest.stream().findFirst(), d, w, frequent);
+            return new Dashboard(apps, executors, jobs, stages, tasks, newest.stream().findFirst(), d, w, top);
         }
     }
 }

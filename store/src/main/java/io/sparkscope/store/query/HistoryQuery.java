@@ -1,6 +1,7 @@
 package io.sparkscope.store.query;
 
 import javax.sql.DataSource;
+import java.sql.Array;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -9,42 +10,139 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 
-/** Every run of one application name over time (the newest {@code limit}), oldest first, from the name index. */
+/**
+ * Runs of one job over time, and the recurring jobs to pick from. A job is the application's job key (the
+ * {@code job_key} column: name, user, program and master kind, or {@code spark.sparkscope.jobKey}); interactive
+ * sessions have none and appear in no history.
+ */
 public final class HistoryQuery {
+    /** Durations of a job's newest COMPLETE runs read for its trend. */
+    public static final int TREND_RUNS = 10;
+
     private final DataSource dataSource;
 
     public HistoryQuery(DataSource dataSource) {
         this.dataSource = dataSource;
     }
 
-    public record Run(String appId, String attemptId, long startTime, long durationMs, long totalTaskTimeMs,
-                      long memoryBytesSpilled, long diskBytesSpilled, boolean complete, String worstSeverity,
-                      int numFindings) {
+    /** One run as the history page shows it. */
+    public record Run(String appId, String attemptId, String name, String sparkUser, long startTime, long durationMs,
+                      long totalTaskTimeMs, long inputBytes, long memoryBytesSpilled, long diskBytesSpilled,
+                      boolean complete, String worstSeverity, int numFindings) {
         public String pathKey() {
             return attemptId == null ? appId : appId + "/" + attemptId;
         }
     }
 
-    public List<Run> runs(String name, int limit) throws SQLException {
+    /**
+     * A job with several stored runs.
+     *
+     * @param recentDurationsMs wall times of its newest COMPLETE runs (at most {@link #TREND_RUNS}), newest first
+     */
+    public record Job(String jobKey, String name, String sparkUser, long runs, long firstStart, long lastStart,
+                      List<Long> recentDurationsMs) {
+        public Job {
+            recentDurationsMs = List.copyOf(recentDurationsMs);
+        }
+    }
+
+    private static final String RUN_COLUMNS = "app_id, attempt_id, name, spark_user, start_time, duration_ms,"
+            + " total_task_time_ms, input_bytes, memory_bytes_spilled, disk_bytes_spilled, complete, worst_severity,"
+            + " num_findings";
+
+    /** The newest {@code limit} runs of one job, oldest first (from the job-key index). */
+    public List<Run> runs(String jobKey, int limit) throws SQLException {
         List<Run> out = new ArrayList<>();
         try (Connection c = dataSource.getConnection();
-             PreparedStatement ps = c.prepareStatement("SELECT app_id, attempt_id, start_time, duration_ms,"
-                     + " total_task_time_ms, memory_bytes_spilled, disk_bytes_spilled, complete, worst_severity,"
-                     + " num_findings FROM application WHERE name = ? ORDER BY start_time DESC, app_pk DESC LIMIT ?")) {
-            ps.setString(1, name);
+             PreparedStatement ps = c.prepareStatement("SELECT " + RUN_COLUMNS + " FROM application"
+                     + " WHERE job_key = ? ORDER BY start_time DESC, app_pk DESC LIMIT ?")) {
+            ps.setString(1, jobKey);
             ps.setInt(2, limit);
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
-                    String attempt = rs.getString("attempt_id");
-                    out.add(new Run(rs.getString("app_id"), attempt.isEmpty() ? null : attempt,
-                            rs.getLong("start_time"), rs.getLong("duration_ms"), rs.getLong("total_task_time_ms"),
-                            rs.getLong("memory_bytes_spilled"), rs.getLong("disk_bytes_spilled"),
-                            rs.getBoolean("complete"), rs.getString("worst_severity"), rs.getInt("num_findings")));
+                    out.add(run(rs));
                 }
             }
         }
         Collections.reverse(out);
         return out;
+    }
+
+    /**
+     * Jobs with at least {@code minRuns} stored runs, the most recently run first; {@code name}, when given, counts
+     * only the runs of exactly that name (a configured job key can group runs of several names).
+     */
+    public List<Job> jobs(String name, int minRuns, int limit) throws SQLException {
+        List<Job> out = new ArrayList<>();
+        String sql = "SELECT job_key, count(*) AS runs, min(start_time) AS first_start, max(start_time) AS last_start,"
+                + " (array_agg(name ORDER BY start_time DESC, app_pk DESC))[1] AS name,"
+                + " (array_agg(spark_user ORDER BY start_time DESC, app_pk DESC))[1] AS spark_user,"
+                + " (array_agg(duration_ms ORDER BY start_time DESC, app_pk DESC) FILTER (WHERE complete))[1:"
+                + TREND_RUNS + "] AS recent"
+                + " FROM application WHERE job_key IS NOT NULL" + (name == null ? "" : " AND name = ?")
+                + " GROUP BY job_key HAVING count(*) >= ? ORDER BY max(start_time) DESC, job_key LIMIT ?";
+        try (Connection c = dataSource.getConnection(); PreparedStatement ps = c.prepareStatement(sql)) {
+            int i = 1;
+            if (name != null) {
+                ps.setString(i++, name);
+            }
+            ps.setInt(i++, minRuns);
+            ps.setInt(i, limit);
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    List<Long> recent = new ArrayList<>();
+                    Array a = rs.getArray("recent");
+                    if (a != null) {
+                        for (Object o : (Object[]) a.getArray()) {
+                            if (o != null) {
+                                recent.add(((Number) o).longValue());
+                            }
+                        }
+                    }
+                    out.add(new Job(rs.getString("job_key"), rs.getString("name"), rs.getString("spark_user"),
+                            rs.getLong("runs"), rs.getLong("first_start"), rs.getLong("last_start"), recent));
+                }
+            }
+        }
+        return out;
+    }
+
+    /** The job key of every job with runs of this exact name, most recently run first (interactive runs have none). */
+    public List<String> jobKeysOfName(String name) throws SQLException {
+        List<String> out = new ArrayList<>();
+        try (Connection c = dataSource.getConnection();
+             PreparedStatement ps = c.prepareStatement("SELECT job_key FROM application WHERE name = ?"
+                     + " AND job_key IS NOT NULL GROUP BY job_key ORDER BY max(start_time) DESC, job_key")) {
+            ps.setString(1, name);
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    out.add(rs.getString(1));
+                }
+            }
+        }
+        return out;
+    }
+
+    /** How many stored runs of this exact name belong to no job (interactive sessions). */
+    public long runsWithoutJob(String name) throws SQLException {
+        try (Connection c = dataSource.getConnection();
+             PreparedStatement ps = c.prepareStatement("SELECT count(*) FROM application WHERE name = ?"
+                     + " AND job_key IS NULL")) {
+            ps.setString(1, name);
+            try (ResultSet rs = ps.executeQuery()) {
+                rs.next();
+                return rs.getLong(1);
+            }
+        }
+    }
+
+    private static Run run(ResultSet rs) throws SQLException {
+        String attempt = rs.getString("attempt_id");
+        return new Run(rs.getString("app_id"), attempt.isEmpty() ? null : attempt, rs.getString("name"),
+                rs.getString("spark_user"), rs.getLong("start_time"), rs.getLong("duration_ms"),
+                rs.getLong("total_task_time_ms"), rs.getLong("input_bytes"), rs.getLong("memory_bytes_spilled"),
+                rs.getLong("disk_bytes_spilled"), rs.getBoolean("complete"), rs.getString("worst_severity"),
+                rs.getInt("num_findings"));
     }
 
     /** Whether the database answers (for /healthz). */

@@ -1,5 +1,6 @@
 package io.sparkscope.core.analysis.prediction;
 
+import io.sparkscope.core.analysis.JobKey;
 import io.sparkscope.core.event.TaskMetric;
 import io.sparkscope.core.model.AppSnapshot;
 import io.sparkscope.core.model.JobSummary;
@@ -32,12 +33,28 @@ import java.util.Set;
  * </ol>
  * It never extrapolates silently: a poor fit (R² &lt; 0.8), a size beyond twice the largest seen, too few runs and
  * the like come back as {@link PredictionWarning}s with the number.
+ *
+ * <p><b>Outlier runs.</b> The first run of a recurring job is often much slower than the ones after it (cold caches
+ * and file systems, JIT warm-up, a table materialised once), and a least-squares line follows such a run. So before
+ * fitting, each run's duration is compared with the straight line of duration against input size through the
+ * <em>other</em> runs (leave-one-out; a sum of stages linear in the input is itself linear): the run missed worst is
+ * left out when it is missed by more than {@link #OUTLIER_MIN_ERROR} of its prediction and more
+ * than {@link #OUTLIER_RATIO}× the median miss of the other runs (so uniformly noisy runs are all kept), and the test
+ * repeats. It needs at least {@link #OUTLIER_MIN_RUNS} runs and leaves out at most one run in four, never so many
+ * that fewer than three remain. The runs left out are named in {@link Prediction#leftOut()} with
+ * {@link PredictionWarning#OUTLIER_RUNS}: flagged, not hidden.
  */
 public final class KeyStagePredictor {
     /** Below this R² a key stage's line is not trusted. */
     public static final double MIN_R2 = 0.8;
     /** Beyond this multiple of the largest training input, the prediction is an extrapolation. */
     public static final double MAX_EXTRAPOLATION = 2.0;
+    /** Runs needed before any is judged an outlier: with fewer, one odd run is as likely to be the right one. */
+    public static final int OUTLIER_MIN_RUNS = 4;
+    /** A run is an outlier only when its leave-one-out prediction misses it by more than this share … */
+    public static final double OUTLIER_MIN_ERROR = 0.25;
+    /** … and by more than this multiple of the other runs' median miss. */
+    public static final double OUTLIER_RATIO = 3.0;
 
     private KeyStagePredictor() {
     }
@@ -61,7 +78,7 @@ public final class KeyStagePredictor {
         return predictWithSizes(sized, inputBytes);
     }
 
-    /** Predicts from runs with input sizes the caller gives. */
+    /** Predicts from runs with input sizes the caller gives, leaving out outlier runs (see the class comment). */
     public static Prediction predictWithSizes(List<TrainingRun> runs, long inputBytes) {
         if (runs.isEmpty()) {
             throw new IllegalArgumentException("no training runs");
@@ -69,13 +86,84 @@ public final class KeyStagePredictor {
         if (inputBytes <= 0) {
             throw new IllegalArgumentException("input size must be positive, got " + inputBytes);
         }
-        String name = runs.get(0).run().appName();
+        JobKey job = JobKey.of(runs.get(0).run());
         for (TrainingRun r : runs) {
-            if (!Objects.equals(name, r.run().appName())) {
-                throw new IllegalArgumentException("runs of different applications: '" + name + "' and '"
-                        + r.run().appName() + "'");
+            if (!Objects.equals(job.value(), JobKey.of(r.run()).value())) {
+                throw new IllegalArgumentException("runs of different jobs: '" + runs.get(0).run().appName()
+                        + "' and '" + r.run().appName() + "' (job keys '" + job.value() + "' and '"
+                        + JobKey.of(r.run()).value() + "')");
             }
         }
+        List<TrainingRun> kept = new ArrayList<>(runs);
+        List<Prediction.LeftOut> leftOut = new ArrayList<>();
+        int maxLeftOut = runs.size() < OUTLIER_MIN_RUNS ? 0 : Math.min(runs.size() / 4, runs.size() - 3);
+        while (leftOut.size() < maxLeftOut) {
+            Prediction.LeftOut worst = worstOutlier(kept);
+            if (worst == null) {
+                break;
+            }
+            leftOut.add(worst);
+            kept.removeIf(r -> r.run().appId().equals(worst.appId())
+                    && Objects.equals(r.run().attemptId(), worst.attemptId()));
+        }
+        Prediction p = fitAll(kept, inputBytes);
+        if (leftOut.isEmpty()) {
+            return p;
+        }
+        List<PredictionWarning> warnings = new ArrayList<>(p.warnings());
+        warnings.add(PredictionWarning.OUTLIER_RUNS);
+        return new Prediction(p.appName(), p.inputBytes(), p.predictedMs(), p.keyStages(), p.otherStages(),
+                p.overheadMs(), p.meanStageMs(), p.meanChangeMs(), p.trainingRuns(), p.minInputBytes(),
+                p.maxInputBytes(), warnings, leftOut);
+    }
+
+    /**
+     * The run the line of duration against input through the other runs misses worst, when it is missed by more than {@link #OUTLIER_MIN_ERROR}
+     * and {@link #OUTLIER_RATIO}× the median miss of the others; else null.
+     */
+    private static Prediction.LeftOut worstOutlier(List<TrainingRun> runs) {
+        int n = runs.size();
+        double[] miss = new double[n];
+        long[] expected = new long[n];
+        for (int i = 0; i < n; i++) {
+            double[] x = new double[n - 1];
+            double[] y = new double[n - 1];
+            for (int j = 0, k = 0; j < n; j++) {
+                if (j != i) {
+                    x[k] = runs.get(j).inputBytes();
+                    y[k++] = runs.get(j).run().durationMs();
+                }
+            }
+            long predicted = Math.max(1, Math.round(LinearFit.of(x, y).at(runs.get(i).inputBytes())));
+            expected[i] = predicted;
+            miss[i] = Math.abs(runs.get(i).run().durationMs() - predicted) / (double) predicted;
+        }
+        int worst = 0;
+        for (int i = 1; i < n; i++) {
+            if (miss[i] > miss[worst]) {
+                worst = i;
+            }
+        }
+        double[] rest = new double[n - 1];
+        for (int i = 0, j = 0; i < n; i++) {
+            if (i != worst) {
+                rest[j++] = miss[i];
+            }
+        }
+        java.util.Arrays.sort(rest);
+        double median = rest.length % 2 == 1 ? rest[rest.length / 2]
+                : (rest[rest.length / 2 - 1] + rest[rest.length / 2]) / 2;
+        if (miss[worst] <= OUTLIER_MIN_ERROR || miss[worst] <= OUTLIER_RATIO * median) {
+            return null;
+        }
+        AppSnapshot run = runs.get(worst).run();
+        return new Prediction.LeftOut(run.appId(), run.attemptId(), runs.get(worst).inputBytes(), run.durationMs(),
+                expected[worst]);
+    }
+
+    /** Algorithm 1 over every run given, none left out. */
+    static Prediction fitAll(List<TrainingRun> runs, long inputBytes) {
+        String name = runs.get(0).run().appName();
         Set<PredictionWarning> warnings = EnumSet.noneOf(PredictionWarning.class);
         int n = runs.size();
         double[] x = new double[n];
@@ -177,7 +265,7 @@ public final class KeyStagePredictor {
         keys.sort(Comparator.comparingDouble(KeyStage::meanMs).reversed());
         others.sort(Comparator.comparingDouble(StageMean::meanMs).reversed());
         return new Prediction(name, inputBytes, Math.max(0, Math.round(predicted)), keys, others, overhead, tMean,
-                dMean, n, minInput, maxInput, new ArrayList<>(warnings));
+                dMean, n, minInput, maxInput, new ArrayList<>(warnings), List.of());
     }
 
     /** Input bytes Spark measured for a run: Σ over its stage attempts of {@code inputMetrics.bytesRead}. */

@@ -19,6 +19,8 @@ import java.util.List;
  * @param minInputBytes    smallest training input
  * @param maxInputBytes    largest training input
  * @param warnings         what makes the number unreliable; empty when it is not
+ * @param leftOut          runs left out of the fit as outliers (a cold first run), each with what the other runs
+ *                         predicted for it; empty when none was
  */
 public record Prediction(
         String appName,
@@ -32,16 +34,26 @@ public record Prediction(
         int trainingRuns,
         long minInputBytes,
         long maxInputBytes,
-        List<PredictionWarning> warnings) {
+        List<PredictionWarning> warnings,
+        List<LeftOut> leftOut) {
 
     public Prediction {
         keyStages = List.copyOf(keyStages);
         otherStages = List.copyOf(otherStages);
         warnings = List.copyOf(warnings);
+        leftOut = leftOut == null ? List.of() : List.copyOf(leftOut);
     }
 
-    /** True when nothing warns against the number. */
+    /**
+     * A run left out of the fit because the other runs predict it badly.
+     *
+     * @param expectedMs what the other runs' line of duration against input gives for its input size
+     */
+    public record LeftOut(String appId, String attemptId, long inputBytes, long durationMs, long expectedMs) {
+    }
+
+    /** True when nothing warns against the number (a run left out as an outlier is not a reason to doubt it). */
     public boolean reliable() {
-        return warnings.isEmpty();
+        return warnings.stream().allMatch(w -> w == PredictionWarning.OUTLIER_RUNS);
     }
 }

@@ -15,5 +15,7 @@ public enum PredictionWarning {
     /** No stage qualified as key: the prediction does not depend on the input size. */
     NO_KEY_STAGES,
     /** A key stage's line fell below 0 ms at the requested size and was clamped to 0. */
-    CLAMPED_AT_ZERO
+    CLAMPED_AT_ZERO,
+    /** Runs the others predict badly (a cold first run) were left out of the fit; {@link Prediction#leftOut} names them. */
+    OUTLIER_RUNS
 }

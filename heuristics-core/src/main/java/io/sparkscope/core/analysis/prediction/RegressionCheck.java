@@ -3,20 +3,20 @@ package io.sparkscope.core.analysis.prediction;
 import io.sparkscope.core.event.TaskMetric;
 import io.sparkscope.core.heuristics.Finding;
 import io.sparkscope.core.heuristics.Severity;
+import io.sparkscope.core.heuristics.Units;
 import io.sparkscope.core.model.AppSnapshot;
 import io.sparkscope.core.model.StageSummary;
 
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.Locale;
 import java.util.Objects;
 import java.util.Optional;
 
 /**
- * The {@code Regression} finding: a run whose wall time or total task time is well above the
- * median of the previous runs of the same application. A pure function: the caller picks the previous runs (the
- * server: the last N of that name from its database).
+ * The {@code Regression} finding: a run whose wall time or total task time is well above the median of the previous
+ * runs of the same job. A pure function: the caller picks the previous runs (the server: the last N of that job, by
+ * {@link io.sparkscope.core.analysis.JobKey}, from its database).
  *
  * <p>Task time is Σ executor run time over all stage attempts: work done on executors, not inflated by a busy
  * driver or a crowded queue the way wall time is, so the two together tell "the cluster was slow" from "the job did
@@ -97,10 +97,11 @@ public final class RegressionCheck {
         boolean byDuration = durationRatio >= taskRatio;
         String what = byDuration ? "wall time" : "total task time";
         double ratio = byDuration ? durationRatio : taskRatio;
-        String message = String.format(Locale.ROOT,
-                "This run's %s is %.1f× the median of the previous %d run(s) of '%s' (wall time %d ms vs median %.0f ms;"
-                        + " task time %d ms vs median %.0f ms).",
-                what, ratio, previous.size(), appName, duration, medianDuration, taskTime, medianTaskTime);
+        String message = "This run's " + what + " is " + Units.times(ratio) + " the median of the previous "
+                + Units.count(previous.size(), "run") + " of " + (appName == null || appName.isBlank() ? "this job"
+                : "'" + appName + "'") + " (wall time " + Units.duration(duration) + " against a median of "
+                + Units.duration(Math.round(medianDuration)) + "; task time " + Units.duration(taskTime)
+                + " against " + Units.duration(Math.round(medianTaskTime)) + ").";
         String advice = taskRatio >= lowFactor
                 ? "The executors did more work than before: compare input sizes and the slowest stages with a previous run."
                 : "The work was as before but took longer: look for fewer executors, queueing or driver time in this run.";
@@ -108,6 +109,8 @@ public final class RegressionCheck {
                 .title("Slower than its previous runs")
                 .message(message)
                 .recommendation(advice)
+                .impact(Math.max(0, duration - Math.round(medianDuration)), Math.max(0, taskTime
+                        - Math.round(medianTaskTime)), "this run's time above the median of its previous runs")
                 .detail("metric", byDuration ? "duration" : "taskTime")
                 .detail("ratio", ratio)
                 .detail("durationMs", duration)

@@ -77,6 +77,16 @@ public record TaskTimeline(
         return executors.stream().anyMatch(ExecutorLanes::overflow);
     }
 
+    /** Shown task attempts that failed ({@link TimelineBar#failed}). */
+    public int failedBars() {
+        return (int) bars.stream().filter(TimelineBar::failed).count();
+    }
+
+    /** Shown task attempts that were killed ({@link TimelineBar#killed}). */
+    public int killedBars() {
+        return (int) bars.stream().filter(TimelineBar::killed).count();
+    }
+
     /** Σ of each phase over the shown bars, ms, in {@link TaskPhase} order. */
     public long[] phaseTotals() {
         long[] out = new long[TaskPhase.values().length];
@@ -185,7 +195,7 @@ public record TaskTimeline(
         long duration = Math.max(0, t.finishTime() - t.launchTime());
         if (m == null) {
             return new TimelineBar(t.taskId(), t.index(), t.attempt(), t.executorId(), t.host(), t.status(),
-                    t.speculative(), t.launchTime(), t.finishTime(), false, 0, 0, 0, 0, 0, lane);
+                    t.endReason(), t.speculative(), t.launchTime(), t.finishTime(), false, 0, 0, 0, 0, 0, lane);
         }
         long deser = Math.max(0, m.get(TaskMetric.EXECUTOR_DESERIALIZE_TIME));
         long run = Math.max(0, m.get(TaskMetric.EXECUTOR_RUN_TIME));
@@ -195,7 +205,7 @@ public record TaskTimeline(
         long getting = Math.max(0, TaskTimes.gettingResult(t.launchTime(), t.gettingResultTime(), t.finishTime()));
         long delay = Math.max(0, duration - run - deser - ser - getting);
         return new TimelineBar(t.taskId(), t.index(), t.attempt(), t.executorId(), t.host(), t.status(),
-                t.speculative(), t.launchTime(), t.finishTime(), true, delay, deser, run, ser, getting, lane);
+                t.endReason(), t.speculative(), t.launchTime(), t.finishTime(), true, delay, deser, run, ser, getting, lane);
     }
 
     /** Most executor-side intervals [executorStart, executorEnd) overlapping at one moment. */

@@ -8,7 +8,10 @@ package io.sparkscope.core.analysis.timeline;
  * the executor-side phases sit right before it, ending when the executor sent its result; scheduler delay is what
  * remains at the start — there the task had been offered but the executor was not yet working on it.
  *
- * @param lane global lane index in {@link TaskTimeline#lanes()}
+ * @param status    SUCCESS, FAILED or KILLED, as the recorder keeps it
+ * @param endReason Spark's end-reason kind ("Success", "ExceptionFailure", "ExecutorLostFailure", "TaskKilled", …),
+ *                  null when not recorded
+ * @param lane      global lane index in {@link TaskTimeline#lanes()}
  */
 public record TimelineBar(
         long taskId,
@@ -17,6 +20,7 @@ public record TimelineBar(
         String executorId,
         String host,
         String status,
+        String endReason,
         boolean speculative,
         long launchTime,
         long finishTime,
@@ -27,6 +31,16 @@ public record TimelineBar(
         long resultSerializationMs,
         long gettingResultMs,
         int lane) {
+
+    /** A task attempt that ended in failure (an exception, a lost executor, a fetch failure): its work is lost. */
+    public boolean failed() {
+        return "FAILED".equals(status);
+    }
+
+    /** A task attempt the driver killed (a speculative copy that lost the race, a cancelled stage). */
+    public boolean killed() {
+        return "KILLED".equals(status);
+    }
 
     public long durationMs() {
         return Math.max(0, finishTime - launchTime);

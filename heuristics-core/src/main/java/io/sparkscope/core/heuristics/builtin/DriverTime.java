@@ -9,6 +9,7 @@ import io.sparkscope.core.heuristics.Severity;
 import io.sparkscope.core.heuristics.Units;
 import io.sparkscope.core.model.AppSnapshot;
 import io.sparkscope.core.model.StageSummary;
+import io.sparkscope.core.model.TaskSpanSummary;
 
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -52,7 +53,10 @@ public final class DriverTime implements Heuristic {
             long to = s.lastTaskFinishedTime() > 0 ? s.lastTaskFinishedTime() : end;
             spans.add(new Span(Math.max(start, s.firstTaskLaunchedTime()), Math.min(end, to), s.key()));
         }
-        if (spans.isEmpty()) {
+        // Stages that left a long-running application's snapshot are summed up in the run's totals: the sweep
+        // continues where their spans end, with their busy time and longest gaps.
+        TaskSpanSummary earlier = app.totals().taskSpans();
+        if (spans.isEmpty() && earlier == null) {
             return List.of(); // no task times known (no stages, or a cut log): nothing to compare against
         }
         spans.sort(Comparator.comparingLong(Span::from));
@@ -62,6 +66,17 @@ public final class DriverTime implements Heuristic {
         long cursor = start;
         String previous = null;
         long busy = 0;
+        if (earlier != null) {
+            if (earlier.from() > start) {
+                gaps.add(new Gap(start, earlier.from(), null, null));
+            }
+            for (TaskSpanSummary.Gap g : earlier.longestGaps()) {
+                gaps.add(new Gap(g.from(), g.to(), g.after(), g.before()));
+            }
+            busy = Math.min(earlier.busyMs(), Math.max(0, Math.min(end, earlier.to()) - start));
+            cursor = Math.max(start, Math.min(end, earlier.to()));
+            previous = earlier.lastStage();
+        }
         for (Span sp : spans) {
             if (sp.to() <= cursor) {
                 continue;

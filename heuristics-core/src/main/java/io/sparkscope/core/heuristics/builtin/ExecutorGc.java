@@ -10,7 +10,6 @@ import io.sparkscope.core.heuristics.SparkSettings;
 import io.sparkscope.core.heuristics.Units;
 import io.sparkscope.core.model.AppSnapshot;
 import io.sparkscope.core.model.ExecutorSummary;
-import io.sparkscope.core.model.StageSummary;
 
 import java.util.Comparator;
 import java.util.List;
@@ -31,14 +30,9 @@ public final class ExecutorGc implements Heuristic {
 
     @Override
     public List<Finding> evaluate(AppSnapshot app, HeuristicConfig cfg) {
-        long gc = 0;
-        long run = 0;
-        for (StageSummary s : app.stages()) {
-            if (s.totals() != null) {
-                gc += s.totals().get(TaskMetric.JVM_GC_TIME);
-                run += s.totals().get(TaskMetric.EXECUTOR_RUN_TIME);
-            }
-        }
+        // The whole run's totals: a long-running application's snapshot lists only its recent stages.
+        long gc = app.totals().metrics().get(TaskMetric.JVM_GC_TIME);
+        long run = app.totals().metrics().get(TaskMetric.EXECUTOR_RUN_TIME);
         if (run <= 0 || run < cfg.count(ID + ".floorTaskTimeMs")) {
             return List.of();
         }

@@ -81,7 +81,7 @@ public final class JobFailure implements Heuristic {
             }
         }
         List<Map<String, Object>> groups = new ArrayList<>(reasonGroups.values());
-        StringBuilder message = new StringBuilder().append(failedIds.size()).append(" of ").append(app.jobs().size())
+        StringBuilder message = new StringBuilder().append(failedIds.size()).append(" of ").append(app.totals().jobs())
                 .append(" jobs failed or were cancelled (job ids ").append(ids(failedIds)).append(").");
         for (int i = 0; i < Math.min(3, groups.size()); i++) {
             Map<String, Object> g = groups.get(i);
@@ -108,7 +108,7 @@ public final class JobFailure implements Heuristic {
                 .configKeys("spark.task.maxFailures")
                 .impact(wall, lostTask, "the failed jobs' wall time and task time, whose work is lost")
                 .detail("failedJobs", failedIds.size())
-                .detail("totalJobs", app.jobs().size())
+                .detail("totalJobs", app.totals().jobs())
                 .detail("failedJobIds", failedIds)
                 .detail("reasons", groups.subList(0, Math.min(MAX_GROUPS, groups.size())))
                 .detail("errorGroups", taskErrors.top(MAX_GROUPS))

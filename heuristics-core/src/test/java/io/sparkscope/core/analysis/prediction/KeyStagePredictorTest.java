@@ -210,6 +210,53 @@ class KeyStagePredictorTest {
     }
 
     @Test
+    void aSlowColdFirstRunIsLeftOutAndNamed() {
+        // A recurring job at 1..6 GB; its first run (the oldest, 1 GB) was cold: every stage 5× slower, and 30 s of
+        // start-up. The five warm runs follow read = 1 s + 4 s/GB exactly.
+        List<AppSnapshot> runs = new ArrayList<>();
+        runs.add(run("app-cold", GB, 30_000, new S(0, "read", 25_000), new S(0, "agg", 10_000),
+                new S(1, "write", 2_500)));
+        for (int gb = 2; gb <= 6; gb++) {
+            runs.add(linearRun(gb));
+        }
+        long truth = linearRun(10).durationMs();
+        Prediction naive = KeyStagePredictor.fitAll(runs.stream()
+                .map(r -> new TrainingRun(r, KeyStagePredictor.inputBytes(r))).toList(), 10 * GB);
+        assertTrue(Math.abs(naive.predictedMs() - truth) > 0.10 * truth,
+                "the cold run drags a plain least-squares fit: " + naive.predictedMs() + " vs " + truth);
+
+        Prediction p = KeyStagePredictor.predict(runs, 10 * GB);
+        assertEquals(truth, p.predictedMs(), 0.02 * truth, "within 2 % once the cold run is left out");
+        assertTrue(p.warnings().contains(PredictionWarning.OUTLIER_RUNS), p.warnings().toString());
+        assertEquals(1, p.leftOut().size());
+        Prediction.LeftOut cold = p.leftOut().get(0);
+        assertEquals("app-cold", cold.appId());
+        assertEquals(GB, cold.inputBytes());
+        assertEquals(runs.get(0).durationMs(), cold.durationMs());
+        assertEquals(linearRun(1).durationMs(), cold.expectedMs(), 0.05 * linearRun(1).durationMs(),
+                "the warm runs predict what a warm 1 GB run takes");
+        assertEquals(5, p.trainingRuns());
+        assertTrue(p.reliable(), "a run left out is named, not a reason to distrust the number: " + p.warnings());
+    }
+
+    @Test
+    void evenlyNoisyRunsAreAllKeptAndFewRunsAreNeverThinned() {
+        long[] noise = {900, -700, 800, -900, 700, -800};
+        List<AppSnapshot> runs = new ArrayList<>();
+        for (int gb = 1; gb <= 6; gb++) {
+            runs.add(run("app-" + gb, gb * GB, 3_000, new S(0, "read", 1_000 + 4_000L * gb + noise[gb - 1]),
+                    new S(0, "agg", 2_000), new S(1, "write", 500)));
+        }
+        Prediction p = KeyStagePredictor.predict(runs, 8 * GB);
+        assertTrue(p.leftOut().isEmpty(), "noise spread over every run is no outlier: " + p.leftOut());
+        assertEquals(6, p.trainingRuns());
+        // three runs: nothing is left out, however odd one looks
+        List<AppSnapshot> three = List.of(run("app-cold", GB, 23_000, new S(0, "read", 15_000)), linearRun(2),
+                linearRun(3));
+        assertTrue(KeyStagePredictor.predict(three, 4 * GB).leftOut().isEmpty());
+    }
+
+    @Test
     void linearFitMatchesHandComputedValues() {
         LinearFit f = LinearFit.of(new double[]{1, 2, 3, 4}, new double[]{2, 4, 5, 8});
         // x̄ = 2.5, ȳ = 4.75, Sxy = 9.5, Sxx = 5 → slope 1.9, intercept 0; SS_res = 0.7, SS_tot = 18.75.

@@ -38,6 +38,10 @@ class RegressionCheckTest {
         assertEquals(1.5, (double) f.details().get("ratio"), 1e-12);
         assertEquals(11_000.0, f.details().get("medianDurationMs"));
         assertEquals(3, f.details().get("previousRuns"));
+        assertEquals("This run's wall time is 1.5× the median of the previous 3 runs of 'nightly' (wall time 16.5 s"
+                + " against a median of 11.0 s; task time 5.5 s against 5.5 s).", f.message(), "human units");
+        assertEquals(5_500, f.impact().wallMs(), "the time above the median is what a fix would win back");
+        assertEquals(0, f.impact().taskMs());
     }
 
     @Test

@@ -123,6 +123,26 @@ class TaskTimelineTest {
     }
 
     @Test
+    void failedAndKilledAttemptsAreTold() {
+        TaskRecord failed = new TaskRecord(3, 1, 0, 1, "1", "h", "ANY", false, 1000, 1200, 0, "FAILED",
+                "ExceptionFailure", "java.lang.OutOfMemoryError", TaskMetrics.builder()
+                .set(TaskMetric.EXECUTOR_RUN_TIME, 150).build());
+        TaskRecord retry = task(4, "1", 1200, 1500, 0, 5, 250, 5);
+        TaskRecord killed = new TaskRecord(5, 2, 0, 2, "1", "h", "ANY", true, 1100, 1300, 0, "KILLED",
+                "TaskKilled", "another attempt succeeded", null);
+        TaskTimeline t = TaskTimeline.build(0, 0, List.of(failed, retry, killed), 3, TaskDetail.ALL,
+                List.of(slots("1", 2)));
+        assertEquals(1, t.failedBars());
+        assertEquals(1, t.killedBars());
+        TimelineBar f = t.bars().stream().filter(x -> x.taskId() == 3).findFirst().orElseThrow();
+        assertTrue(f.failed());
+        assertFalse(f.killed());
+        assertEquals("ExceptionFailure", f.endReason());
+        assertTrue(f.metricsKnown(), "a failed attempt's own phases are still drawn");
+        assertFalse(t.bars().stream().filter(x -> x.taskId() == 4).findFirst().orElseThrow().failed());
+    }
+
+    @Test
     void slotsComeFromCoresConfigOrTheLocalMasterDividedByTaskCpus() {
         SparkSettings cluster = new SparkSettings(new AppConfig(Map.of("spark.master", "yarn",
                 "spark.executor.cores", "4", "spark.task.cpus", "2"), Map.of(), Map.of(), Map.of()));

@@ -8,6 +8,7 @@ import io.sparkscope.server.web.http.SearchParams;
 import io.sparkscope.server.web.http.WebException;
 import io.sparkscope.server.web.model.AppWhatIf;
 import io.sparkscope.server.web.model.Comparison;
+import io.sparkscope.server.web.model.Diagnosis;
 import io.sparkscope.server.web.model.RunPrediction;
 import io.sparkscope.server.web.model.WebData;
 import io.sparkscope.store.query.AppDetail;
@@ -44,7 +45,8 @@ public final class Api {
     }
 
     public void findings(Context ctx) throws SQLException {
-        json(ctx, FindingJson.all(data.app(Params.appRef(ctx)).findings()));
+        AppDetail d = data.app(Params.appRef(ctx));
+        json(ctx, FindingJson.all(Diagnosis.of(d.findings(), d.header().durationMs())));
     }
 
     /** Every stage attempt, its task summary at {@code ?quantiles=} (Spark's five by default) when all were stored. */
@@ -79,25 +81,47 @@ public final class Api {
         json(ctx, ApiJson.ComparisonJson.of(data.compare(Params.appRefs(ctx, "apps", false, Comparison.MAX_RUNS))));
     }
 
+    /** {@code ?job=}, or {@code ?name=} of one job; an unknown job or name answers no runs (and why, for a name). */
     public void history(Context ctx) throws SQLException {
-        json(ctx, ApiJson.HistoryJson.of(data.history(requiredName(ctx))));
+        WebData.JobLookup lookup = lookup(ctx);
+        if (lookup.jobKey() == null) {
+            if (!lookup.candidates().isEmpty()) {
+                throw lookup.ambiguous();
+            }
+            json(ctx, ApiJson.HistoryJson.none(lookup));
+            return;
+        }
+        json(ctx, ApiJson.HistoryJson.of(data.history(lookup.jobKey())));
+    }
+
+    /** The jobs with at least two stored runs, the most recently run first. */
+    public void jobs(Context ctx) throws SQLException {
+        json(ctx, data.recurringJobs().stream().map(ApiJson.JobJson::of).toList());
     }
 
     public void predict(Context ctx) throws SQLException {
-        String name = requiredName(ctx);
-        Long bytes = Params.longValue(ctx, "inputBytes", 1, RunPrediction.MAX_INPUT_BYTES);
+        WebData.JobLookup lookup = lookup(ctx);
+        Long bytes = Params.size(ctx, "inputBytes", 1, RunPrediction.MAX_INPUT_BYTES);
         if (bytes == null) {
-            throw WebException.badParam("inputBytes", "required: the input size in bytes to predict the run time for");
+            throw WebException.badParam("inputBytes", "required: the input size to predict the run time for"
+                    + " (bytes, or with a unit: 512m, 1GB, 10 GiB)");
         }
-        json(ctx, ApiJson.PredictionJson.of(data.predict(name, bytes)));
+        if (lookup.jobKey() == null) {
+            if (!lookup.candidates().isEmpty()) {
+                throw lookup.ambiguous();
+            }
+            throw WebException.notFound(lookup.noJobSentence());
+        }
+        json(ctx, ApiJson.PredictionJson.of(data.predict(lookup.jobKey(), bytes)));
     }
 
-    private static String requiredName(Context ctx) {
+    private WebData.JobLookup lookup(Context ctx) throws SQLException {
+        String job = Params.text(ctx, "job");
         String name = Params.text(ctx, "name");
-        if (name == null) {
-            throw WebException.badParam("name", "required: the application name");
+        if (job == null && name == null) {
+            throw WebException.badParam("name", "required: the application name (name=), or the job key (job=)");
         }
-        return name;
+        return data.lookup(job, name);
     }
 
     /** An error as JSON: the status, the one-line message and, for a 400, the parameter at fault. */

@@ -14,6 +14,7 @@ import io.sparkscope.core.report.WhatIfJson;
 import io.sparkscope.server.web.http.Urls;
 import io.sparkscope.server.web.model.AppWhatIf;
 import io.sparkscope.server.web.model.Comparison;
+import io.sparkscope.server.web.model.Diagnosis;
 import io.sparkscope.server.web.model.RunHistory;
 import io.sparkscope.server.web.model.RunPrediction;
 import io.sparkscope.store.query.AppDetail;
@@ -75,11 +76,17 @@ public final class ApiJson {
                   List<FindingJson.Headline> findings) {
     }
 
-    /** {@code /api/v1/apps/{id}}: the application row, its configuration by scope and its findings. */
+    /**
+     * {@code /api/v1/apps/{id}}: the application row, its configuration by scope, the "fix this first" list (at most
+     * three root causes with their saving and one sentence each) and its findings, root causes by estimated saving
+     * each followed by its knock-ons.
+     */
     record Detail(@JsonUnwrapped @JsonIgnoreProperties("pk") AppHeader header, Map<String, Map<String, String>> config,
-                  int numStageAttempts, List<FindingJson> findings) {
+                  int numStageAttempts, List<FindingJson.Fix> fixFirst, List<FindingJson> findings) {
         static Detail of(AppDetail d) {
-            return new Detail(d.header(), d.config(), d.stages().size(), FindingJson.all(d.findings()));
+            Diagnosis diagnosis = Diagnosis.of(d.findings(), d.header().durationMs());
+            return new Detail(d.header(), d.config(), d.stages().size(), FindingJson.Fix.all(diagnosis.fixFirst()),
+                    FindingJson.all(diagnosis));
         }
     }
 
@@ -92,22 +99,49 @@ public final class ApiJson {
         }
     }
 
-    /** {@code /api/v1/history}: the runs of one name, oldest first, with the page's link and "slow" mark. */
-    record HistoryJson(String name, double slowFactor, List<HistoryRun> runs) {
+    /**
+     * {@code /api/v1/history}: the runs of one job, oldest first, with the page's link and "slow" mark.
+     *
+     * @param note why there are no runs (an unknown name, or only interactive sessions of it); null otherwise
+     */
+    record HistoryJson(String jobKey, String name, double slowFactor, List<HistoryRun> runs,
+                       @JsonInclude(JsonInclude.Include.NON_NULL) String note) {
         static HistoryJson of(RunHistory h) {
-            return new HistoryJson(h.name(), RunHistory.SLOW_FACTOR, h.runs().stream().map(HistoryRun::of).toList());
+            return new HistoryJson(h.job().key(), h.name(), RunHistory.SLOW_FACTOR,
+                    h.runs().stream().map(HistoryRun::of).toList(), null);
+        }
+
+        static HistoryJson none(io.sparkscope.server.web.model.WebData.JobLookup l) {
+            return new HistoryJson(null, l.name(), RunHistory.SLOW_FACTOR, List.of(), l.noJobSentence());
         }
     }
 
     /** @param previousMedianMs median duration of the runs before, -1 when there were too few to judge */
     record HistoryRun(String appId, String attemptId, String url, long startTime, long durationMs, long totalTaskTimeMs,
-               long spillBytes, boolean complete, String worstSeverity, int numFindings, long previousMedianMs,
-               boolean slow) {
+               long inputBytes, long spillBytes, boolean complete, String worstSeverity, int numFindings,
+               long previousMedianMs, boolean slow) {
         static HistoryRun of(RunHistory.Point p) {
             var r = p.run();
             return new HistoryRun(r.appId(), r.attemptId(), Urls.app(r.appId(), r.attemptId()), r.startTime(), r.durationMs(),
-                    r.totalTaskTimeMs(), r.memoryBytesSpilled() + r.diskBytesSpilled(), r.complete(), r.worstSeverity(),
-                    r.numFindings(), p.previousMedianMs(), p.slow());
+                    r.totalTaskTimeMs(), r.inputBytes(), r.memoryBytesSpilled() + r.diskBytesSpilled(), r.complete(),
+                    r.worstSeverity(), r.numFindings(), p.previousMedianMs(), p.slow());
+        }
+    }
+
+    /**
+     * {@code /api/v1/jobs}: a job with several stored runs.
+     *
+     * @param configured true when the application set the key with spark.sparkscope.jobKey
+     * @param trendRatio the newest complete run's wall time ÷ the median of the complete runs before it (0: unknown)
+     * @param trend      SLOWER, STEADY, FASTER or UNKNOWN
+     */
+    record JobJson(String jobKey, boolean configured, String name, String sparkUser, String program, String master,
+                   long runs, long firstStart, long lastStart, long lastDurationMs, double trendRatio, String trend,
+                   String url) {
+        static JobJson of(io.sparkscope.server.web.model.RecurringJob j) {
+            return new JobJson(j.job().key(), j.job().configured(), j.name(), j.user(), j.job().program(),
+                    j.job().master(), j.runs(), j.firstStart(), j.lastStart(), j.lastDurationMs(), j.trendRatio(),
+                    j.trend().name(), Urls.historyOfJob(j.job().key()));
         }
     }
 
@@ -115,18 +149,22 @@ public final class ApiJson {
     record Note(String code, String message) {
     }
 
-    /** {@code /api/v1/predict}: key stages with their line (ms = interceptMs + slopeMsPerByte × bytes) and R². */
+    /**
+     * {@code /api/v1/predict}: key stages with their line (ms = interceptMs + slopeMsPerByte × bytes) and R², and the
+     * runs left out of the fit as outliers (each with what the other runs predict for it).
+     */
     record PredictionJson(String name, long inputBytes, long predictedMs, boolean reliable, int trainingRuns,
                           int skippedRuns, long minInputBytes, long maxInputBytes, double overheadMs,
                           double meanStageMs, double meanChangeMs, List<KeyStageJson> keyStages,
-                          List<OtherStage> otherStages, List<Note> warnings) {
+                          List<OtherStage> otherStages, List<Note> warnings, List<Prediction.LeftOut> leftOut) {
         static PredictionJson of(RunPrediction rp) {
             Prediction p = rp.prediction();
             return new PredictionJson(p.appName(), p.inputBytes(), p.predictedMs(), p.reliable(), p.trainingRuns(),
                     rp.skippedRuns(), p.minInputBytes(), p.maxInputBytes(), p.overheadMs(), p.meanStageMs(),
                     p.meanChangeMs(), p.keyStages().stream().map(KeyStageJson::of).toList(),
                     p.otherStages().stream().map(OtherStage::of).toList(),
-                    p.warnings().stream().map(w -> new Note(w.name(), RunPrediction.describe(w, p))).toList());
+                    p.warnings().stream().map(w -> new Note(w.name(), RunPrediction.describe(w, p))).toList(),
+                    p.leftOut());
         }
     }
 

@@ -22,7 +22,8 @@ import java.util.Map;
  */
 record TimelineJson(String appId, String attemptId, int stageId, int stageAttemptId, String name, String status,
                     long startTime, long endTime, long endedTasks, int shownTasks, boolean sampled, String taskDetail,
-                    String sampledNote, boolean overflow, String overflowNote, List<PhaseName> phaseNames,
+                    String sampledNote, boolean overflow, String overflowNote, int failedTasks, int killedTasks,
+                    List<PhaseName> phaseNames,
                     List<Executor> executors, List<TimelineLane> lanes, List<Bar> bars) {
 
     private static final List<PhaseName> PHASES = Arrays.stream(TaskPhase.values())
@@ -36,7 +37,8 @@ record TimelineJson(String appId, String attemptId, int stageId, int stageAttemp
     }
 
     /** @param phases by phase name; absent when Spark reported no metrics for the task */
-    record Bar(long taskId, int index, int attempt, String executorId, int lane, String status, boolean speculative,
+    record Bar(long taskId, int index, int attempt, String executorId, int lane, String status,
+               @JsonInclude(JsonInclude.Include.NON_NULL) String endReason, boolean failed, boolean speculative,
                long launchTime, long finishTime, long durationMs, boolean metricsKnown,
                @JsonInclude(JsonInclude.Include.NON_NULL) Map<String, Phase> phases) {
 
@@ -48,7 +50,8 @@ record TimelineJson(String appId, String attemptId, int stageId, int stageAttemp
                     phases.put(p.key, new Phase(b.phaseMs(p), b.phaseStart(p)));
                 }
             }
-            return new Bar(b.taskId(), b.index(), b.attempt(), b.executorId(), b.lane(), b.status(), b.speculative(),
+            return new Bar(b.taskId(), b.index(), b.attempt(), b.executorId(), b.lane(), b.status(), b.endReason(),
+                    b.failed(), b.speculative(),
                     b.launchTime(), b.finishTime(), b.durationMs(), b.metricsKnown(), phases);
         }
     }
@@ -62,7 +65,7 @@ record TimelineJson(String appId, String attemptId, int stageId, int stageAttemp
         return new TimelineJson(d.appId(), d.attemptId(), d.stageId(), d.stageAttemptId(), d.stageName(), d.status(),
                 t.startTime(), t.endTime(), t.endedTasks(), t.bars().size(), t.sampled(), t.taskDetail().name(),
                 t.sampled() ? StageTimelines.sampledSentence(t) : null, t.overflow(),
-                t.overflow() ? StageTimelines.artifactSentence(t) : null, PHASES,
+                t.overflow() ? StageTimelines.artifactSentence(t) : null, t.failedBars(), t.killedBars(), PHASES,
                 t.executors().stream().map(e -> new Executor(e, e.overflow())).toList(), t.lanes(),
                 t.bars().stream().map(Bar::of).toList());
     }

@@ -119,6 +119,32 @@ public final class Params {
     }
 
     /**
+     * A size in bytes as a person types it: a number of bytes ({@code 1073741824}, {@code 1_000_000}) or a number with
+     * a unit ({@code 1GB}, {@code 512m}, {@code 10 GiB}, {@code 1.5t}; binary units as Spark's, see
+     * {@link io.sparkscope.core.heuristics.Units#parseSize}).
+     *
+     * @throws WebException 400 naming the parameter when it is not a size or outside {@code min…max}
+     */
+    public static Long size(Context ctx, String name, long min, long max) {
+        String v = text(ctx, name);
+        if (v == null) {
+            return null;
+        }
+        long n;
+        try {
+            n = io.sparkscope.core.heuristics.Units.parseSize(v.replaceAll("[_,\\s]", ""));
+        } catch (NumberFormatException e) {
+            throw WebException.badParam(name, "'" + v + "' is not a size: give bytes, or a number with a unit"
+                    + " such as 512m, 1GB or 10 GiB");
+        }
+        if (n < min || n > max) {
+            throw WebException.badParam(name, "'" + v + "' (" + n + " bytes) is outside " + min + "…" + max
+                    + " bytes");
+        }
+        return n;
+    }
+
+    /**
      * A point in time: epoch milliseconds, an ISO-8601 instant or offset date-time ({@code 2026-11-29T10:00:00Z}),
      * a local date-time as HTML's datetime-local input sends it ({@code 2026-11-29T10:00}, read as UTC) or a date
      * ({@code 2026-11-29}, its start; with {@code endOfDay} its last millisecond, so "to 2026-11-29" includes that day).

@@ -29,7 +29,7 @@ public record SearchParams(AppFilter filter, Map<String, String> query, int page
         }
     }
 
-    public enum SortKey { START, DURATION }
+    public enum SortKey { START, DURATION, SAVING }
 
     public enum Order { DESC, ASC }
 
@@ -102,7 +102,7 @@ public record SearchParams(AppFilter filter, Map<String, String> query, int page
             offset = (page - 1) * PAGE_SIZE;
         }
         AppFilter f = new AppFilter(appId, name, user, startedFrom, startedTo, endedFrom, endedTo, severity, heuristic,
-                status, sort == SortKey.DURATION ? AppFilter.Sort.DURATION : AppFilter.Sort.START,
+                status, sort == null ? AppFilter.Sort.START : AppFilter.Sort.valueOf(sort.name()),
                 order != Order.ASC, limit, offset, now);
         return new SearchParams(f, q, page);
     }

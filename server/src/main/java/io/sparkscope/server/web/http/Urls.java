@@ -43,6 +43,11 @@ public final class Urls {
         return "/history?name=" + enc(name == null ? "" : name);
     }
 
+    /** {@code /history?job=…}: the runs of one job. */
+    public static String historyOfJob(String jobKey) {
+        return "/history?job=" + enc(jobKey == null ? "" : jobKey);
+    }
+
     /** {@code path?k=v&…} skipping null/empty values, in insertion order. */
     public static String withQuery(String path, Map<String, String> params) {
         StringBuilder sb = new StringBuilder(path);

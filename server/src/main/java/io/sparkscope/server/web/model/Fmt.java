@@ -46,15 +46,32 @@ public final class Fmt {
         return out.toString();
     }
 
+    /** A count and its noun: "1 task", "2 tasks" ({@link Units#count(long, String)}). */
+    public static String count(long n, String noun) {
+        return count(n) + " " + (n == 1 ? noun : noun + "s");
+    }
+
+    /** A count with irregular plural: "1 executor lost", "3 executors lost". */
+    public static String count(long n, String one, String many) {
+        return count(n) + " " + (n == 1 ? one : many);
+    }
+
+    /** Core time: "0.4 core-hours" ({@link Units#coreHours}). */
+    public static String coreHours(long coreMs) {
+        return Units.coreHours(Math.max(0, coreMs));
+    }
+
     public static String percent(double share) {
         return Double.isFinite(share) ? String.format(Locale.ROOT, "%.1f %%", share * 100) : "—";
     }
 
+    /** The CSS class of a severity: its colour goes with its word ({@link #severityWord}) everywhere. */
     public static String severityClass(String worst) {
         return worst == null ? "sev-none" : "HIGH".equals(worst) ? "sev-high" : "sev-low";
     }
 
+    /** Severity named one way on every page: HIGH, LOW, or OK for an application without a finding. */
     public static String severityWord(String worst) {
-        return worst == null ? "green" : "HIGH".equals(worst) ? "red" : "yellow";
+        return worst == null || worst.isEmpty() || "NONE".equals(worst) ? "OK" : worst;
     }
 }

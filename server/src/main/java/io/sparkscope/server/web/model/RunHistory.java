@@ -7,11 +7,14 @@ import java.util.Arrays;
 import java.util.List;
 
 /**
- * The history of one application name with the "much slower than usual" mark: a run is slow when its duration
- * exceeds {@link #SLOW_FACTOR} × the median of up to {@link #WINDOW} previous runs, judged once at least
+ * The history of one job (its runs under one job key) with the "much slower than usual" mark: a run is slow when its
+ * duration exceeds {@link #SLOW_FACTOR} × the median of up to {@link #WINDOW} previous runs, judged once at least
  * {@link #MIN_PREVIOUS} previous runs exist (fewer give no meaningful "usual").
+ *
+ * @param job  the job key and what it is made of
+ * @param name the newest run's application name
  */
-public record RunHistory(String name, List<Point> runs) {
+public record RunHistory(JobView job, String name, List<Point> runs) {
     public static final double SLOW_FACTOR = 1.5;
     public static final int WINDOW = 20;
     public static final int MIN_PREVIOUS = 3;
@@ -20,7 +23,7 @@ public record RunHistory(String name, List<Point> runs) {
     public record Point(HistoryQuery.Run run, long previousMedianMs, boolean slow) {
     }
 
-    public static RunHistory of(String name, List<HistoryQuery.Run> runs) {
+    public static RunHistory of(String jobKey, List<HistoryQuery.Run> runs) {
         List<Point> out = new ArrayList<>();
         for (int i = 0; i < runs.size(); i++) {
             HistoryQuery.Run r = runs.get(i);
@@ -38,6 +41,7 @@ public record RunHistory(String name, List<Point> runs) {
             boolean slow = median > 0 && r.durationMs() > SLOW_FACTOR * median;
             out.add(new Point(r, median, slow));
         }
-        return new RunHistory(name, out);
+        String name = runs.isEmpty() ? JobView.of(jobKey).name() : runs.get(runs.size() - 1).name();
+        return new RunHistory(JobView.of(jobKey), name, out);
     }
 }

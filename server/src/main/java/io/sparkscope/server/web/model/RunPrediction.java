@@ -16,12 +16,13 @@ import java.util.Locale;
 import java.util.Optional;
 
 /**
- * Key-stage run-time prediction for an application name, from its stored runs: the newest
- * {@link #MAX_RUNS} complete runs of that name that measured input bytes, each read back with {@link SnapshotReader}.
+ * Key-stage run-time prediction for a job, from its stored runs: the newest {@link #MAX_RUNS} complete runs of that
+ * job key that measured input bytes, each read back with {@link SnapshotReader}.
  *
  * @param prediction   the prediction
  * @param usedRuns     runs trained on
- * @param skippedRuns  runs of the name left out: incomplete, or no input bytes measured
+ * @param skippedRuns  runs of the job not used: incomplete, or no input bytes measured (outliers left out of the
+ *                     fit are in {@link Prediction#leftOut})
  */
 public record RunPrediction(Prediction prediction, int usedRuns, int skippedRuns) {
     /** Newest runs trained on: a snapshot read is a full application, so the history's 500 would be slow. */
@@ -30,13 +31,15 @@ public record RunPrediction(Prediction prediction, int usedRuns, int skippedRuns
     public static final long MAX_INPUT_BYTES = 1L << 60;
 
     /**
-     * @throws WebException 404 when no run has this name; 422 when no run can be trained on
+     * @throws WebException 404 when the job has no run; 422 when no run can be trained on
      */
-    public static RunPrediction of(DataSource ds, HistoryQuery history, String name, long inputBytes) throws SQLException {
-        List<HistoryQuery.Run> runs = history.runs(name, MAX_RUNS);
+    public static RunPrediction of(DataSource ds, HistoryQuery history, String jobKey, long inputBytes)
+            throws SQLException {
+        List<HistoryQuery.Run> runs = history.runs(jobKey, MAX_RUNS);
         if (runs.isEmpty()) {
-            throw WebException.notFound("no run of an application named '" + name + "' in the database");
+            throw WebException.notFound("no run of job '" + jobKey + "' in the database");
         }
+        String name = runs.get(runs.size() - 1).name();
         SnapshotReader reader = new SnapshotReader(ds);
         List<AppSnapshot> usable = new ArrayList<>();
         int skipped = 0;
@@ -56,7 +59,14 @@ public record RunPrediction(Prediction prediction, int usedRuns, int skippedRuns
             throw new WebException(422, null, "none of the " + runs.size() + " stored runs of '" + name
                     + "' is complete with measured input bytes; nothing to predict from");
         }
-        return new RunPrediction(KeyStagePredictor.predict(usable, inputBytes), usable.size(), skipped);
+        try {
+            Prediction p = KeyStagePredictor.predict(usable, inputBytes);
+            return new RunPrediction(p, p.trainingRuns(), skipped);
+        } catch (IllegalArgumentException e) {
+            // the stored job keys were derived by another version than the one reading the runs now
+            throw new WebException(422, null, "the stored runs of '" + name + "' cannot be fitted together: "
+                    + e.getMessage() + "; run sparkscope reanalyze");
+        }
     }
 
     /** One sentence per warning, with the numbers that triggered it. */
@@ -66,13 +76,27 @@ public record RunPrediction(Prediction prediction, int usedRuns, int skippedRuns
                     + KeyStagePredictor.MIN_R2 + "); its time does not follow the input size linearly.";
             case EXTRAPOLATION -> "The size asked is more than " + fmt(KeyStagePredictor.MAX_EXTRAPOLATION)
                     + "× the largest input seen (" + Fmt.bytes(p.maxInputBytes()) + "): an extrapolation.";
-            case FEW_RUNS -> "Only " + p.trainingRuns() + " run(s) to learn from; any line fits two points.";
+            case FEW_RUNS -> "Only " + Fmt.count(p.trainingRuns(), "run") + " to learn from; any line fits two points.";
             case INPUT_NOT_VARIED -> "Every run read the same input size (" + Fmt.bytes(p.maxInputBytes())
                     + "); nothing to fit, so the prediction is the mean run.";
             case STAGES_DIFFER -> "Not every stage ran in every run; a missing stage counted 0 ms in that run.";
             case NO_KEY_STAGES -> "No stage's time grows with the input; the prediction does not depend on the size.";
             case CLAMPED_AT_ZERO -> "A key stage's line falls below 0 ms at this size and was clamped to 0.";
+            case OUTLIER_RUNS -> leftOutSentence(p);
         };
+    }
+
+    /** "Left out of the fit: app-1 (1.0 GiB) took 15.0 s where the other runs predict 5.2 s (a cold first run?)." */
+    static String leftOutSentence(Prediction p) {
+        StringBuilder b = new StringBuilder("Left out of the fit as ")
+                .append(p.leftOut().size() == 1 ? "an outlier" : "outliers").append(": ");
+        for (int i = 0; i < p.leftOut().size(); i++) {
+            Prediction.LeftOut o = p.leftOut().get(i);
+            b.append(i == 0 ? "" : "; ").append(o.appId()).append(o.attemptId() == null ? "" : "/" + o.attemptId())
+                    .append(" (").append(Fmt.bytes(o.inputBytes())).append(") took ").append(Fmt.duration(o.durationMs()))
+                    .append(" where the other runs predict ").append(Fmt.duration(o.expectedMs()));
+        }
+        return b.append(" — a first run on cold caches, or a run that did something else.").toString();
     }
 
     private static String fmt(double d) {

@@ -74,6 +74,20 @@ public final class StageTimelines {
         return ids.size() <= 5 ? ids : List.of(String.join(", ", ids.subList(0, 5)), "… (" + ids.size() + " in all)");
     }
 
+    /** How many shown attempts failed or were killed, and how they are drawn. */
+    public static String outcomeSentence(TaskTimeline t) {
+        List<String> parts = new ArrayList<>();
+        if (t.failedBars() > 0) {
+            parts.add(Fmt.count(t.failedBars(), "failed task attempt") + " (hatched red: their work is lost and"
+                    + " the partition ran again)");
+        }
+        if (t.killedBars() > 0) {
+            parts.add(Fmt.count(t.killedBars(), "killed attempt") + " (outlined dashed: speculative copies that lost"
+                    + " the race, or tasks of a cancelled stage)");
+        }
+        return "This stage shows " + String.join(" and ", parts) + ".";
+    }
+
     public static String sampledSentence(TaskTimeline t) {
         String shown = "Showing " + Fmt.count(t.bars().size()) + " of " + Fmt.count(t.endedTasks()) + " tasks: ";
         if (t.taskDetail() == TaskDetail.SAMPLED) {

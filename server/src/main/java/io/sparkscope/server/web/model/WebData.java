@@ -24,8 +24,10 @@ import java.util.function.LongSupplier;
  * application, stage or name that is not stored, so handlers only parse parameters, call here and present.
  */
 public final class WebData {
-    /** Runs of one name a history shows, newest first. */
+    /** Runs of one job a history shows, newest first. */
     private static final int HISTORY_LIMIT = 500;
+    /** Jobs the history page lists to pick from. */
+    private static final int JOBS_LIMIT = 500;
 
     private final DataSource dataSource;
     private final LongSupplier clock;
@@ -113,13 +115,59 @@ public final class WebData {
         return Comparison.of(l.apps());
     }
 
-    /** The runs of one application name, oldest first, each marked when much slower than usual. */
-    public RunHistory history(String name) throws SQLException {
-        return RunHistory.of(name, history.runs(name, HISTORY_LIMIT));
+    /** The runs of one job, oldest first, each marked when much slower than usual (none: an unknown key). */
+    public RunHistory history(String jobKey) throws SQLException {
+        return RunHistory.of(jobKey, history.runs(jobKey, HISTORY_LIMIT));
     }
 
-    /** The run time predicted for {@code inputBytes} from the stored runs of {@code name}. */
-    public RunPrediction predict(String name, long inputBytes) throws SQLException {
-        return RunPrediction.of(dataSource, history, name, inputBytes);
+    /** Jobs with at least two stored runs, the most recently run first. */
+    public List<RecurringJob> recurringJobs() throws SQLException {
+        return history.jobs(null, 2, JOBS_LIMIT).stream().map(RecurringJob::of).toList();
+    }
+
+    /**
+     * The job a request names with {@code ?job=} or {@code ?name=}.
+     *
+     * @param jobKey          the job: {@code job} as given, else the only job with runs of that name; null when the
+     *                        name has none or several
+     * @param candidates      when several jobs have runs of the name: those jobs, to choose from
+     * @param interactiveRuns runs of the name that belong to no job (interactive sessions)
+     */
+    public record JobLookup(String name, String jobKey, List<RecurringJob> candidates, long interactiveRuns) {
+        /** Why there is no history for the name: none stored, or only interactive sessions. */
+        public String noJobSentence() {
+            if (interactiveRuns == 0) {
+                return "No run of an application named '" + name + "' in the database.";
+            }
+            return Fmt.count(interactiveRuns, "run") + " named '" + name + "' " + (interactiveRuns == 1
+                    ? "is an interactive session" : "are interactive sessions") + " (a shell or a notebook): they"
+                    + " are not runs of one job, so they have no history; an application that sets"
+                    + " spark.sparkscope.jobKey is grouped by it.";
+        }
+
+        /** The 400 when the name is ambiguous, naming the jobs to choose from. */
+        public WebException ambiguous() {
+            return WebException.badParam("name", "'" + name + "' names " + candidates.size() + " jobs; choose one"
+                    + " with job=: " + String.join("; ", candidates.stream().limit(10).map(c -> c.job().key())
+                    .toList()));
+        }
+    }
+
+    public JobLookup lookup(String job, String name) throws SQLException {
+        if (job != null) {
+            return new JobLookup(name, job, List.of(), 0);
+        }
+        List<String> keys = history.jobKeysOfName(name);
+        if (keys.size() == 1) {
+            return new JobLookup(name, keys.get(0), List.of(), 0);
+        }
+        List<RecurringJob> candidates = keys.isEmpty() ? List.of()
+                : history.jobs(name, 1, JOBS_LIMIT).stream().map(RecurringJob::of).toList();
+        return new JobLookup(name, null, candidates, history.runsWithoutJob(name));
+    }
+
+    /** The run time predicted for {@code inputBytes} from the stored runs of one job. */
+    public RunPrediction predict(String jobKey, long inputBytes) throws SQLException {
+        return RunPrediction.of(dataSource, history, jobKey, inputBytes);
     }
 }

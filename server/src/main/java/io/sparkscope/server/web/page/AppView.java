@@ -1,15 +1,12 @@
 package io.sparkscope.server.web.page;
 
 import io.sparkscope.server.web.http.Urls;
+import io.sparkscope.server.web.model.Diagnosis;
 import io.sparkscope.server.web.model.Fmt;
 import io.sparkscope.server.web.model.KeyConfig;
-import io.sparkscope.core.heuristics.Finding;
-import io.sparkscope.core.heuristics.Severity;
 import io.sparkscope.store.query.AppDetail;
 import io.sparkscope.store.query.AppHeader;
 
-import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -29,8 +26,9 @@ final class AppView {
                 .t(a.pathKey()).raw("</span> · user <span class=\"user\">").t(a.sparkUser()).raw("</span> · Spark ")
                 .t(a.sparkVersion()).raw(" · <span class=\"status status-").raw(a.status().name().toLowerCase(Locale.ROOT))
                 .raw("\">").t(a.status().name().toLowerCase(Locale.ROOT)).raw("</span></p>");
-        h.raw("<div class=\"buttons\"><a class=\"btn\" id=\"history-link\" href=\"").a(Urls.history(a.name()))
-                .raw("\">History of this name</a> <a class=\"btn\" id=\"whatif-link\" href=\"")
+        h.raw("<div class=\"buttons\">");
+        HistoryLink.render(h, d);
+        h.raw(" <a class=\"btn\" id=\"whatif-link\" href=\"")
                 .a(WhatIfView.url(a.appId(), a.attemptId()))
                 .raw("\">What-if: other executor counts</a> <form class=\"inline\" method=\"get\" action=\"/compare\">"
                         + "<input type=\"hidden\" name=\"apps\" value=\"").a(a.pathKey())
@@ -44,8 +42,10 @@ final class AppView {
         h.raw("</div></div>");
         AppTabs.render(h, a.appId(), a.attemptId(), AppTabs.Tab.OVERVIEW);
 
+        Diagnosis diagnosis = Diagnosis.of(d.findings(), a.durationMs());
+        FixFirstView.render(h, diagnosis);
         metrics(h, a);
-        findings(h, d.findings());
+        FindingsView.render(h, diagnosis, a.appId(), a.attemptId());
         config(h, d.config());
         StageTableView.render(h, d.stages(), d.stageOperators(), a, sort, desc);
         h.raw("</article>");
@@ -74,60 +74,6 @@ final class AppView {
     private static void card(Html h, String label, String value) {
         h.raw("<div class=\"card\"><div class=\"card-value\">").t(value).raw("</div><div class=\"card-label\">")
                 .t(label).raw("</div></div>");
-    }
-
-    private static void findings(Html h, List<Finding> findings) {
-        h.raw("<section><h2>Findings</h2>");
-        if (findings.isEmpty()) {
-            h.raw("<p class=\"ok\">No finding: nothing the heuristics flag.</p>");
-        }
-        for (Finding f : findings) {
-            h.raw("<div class=\"finding ").raw(f.severity() == Severity.HIGH ? "sev-high" : "sev-low").raw("\"><h3>");
-            Layout.severity(h, f.severity().name());
-            h.raw(" ").t(f.title()).raw(" <span class=\"muted\">").t(f.heuristic()).raw("</span></h3><p class=\"message\">")
-                    .t(f.message()).raw("</p>");
-            if (f.recommendation() != null && !f.recommendation().isEmpty()) {
-                h.raw("<p class=\"recommendation\"><strong>Try:</strong> ").t(f.recommendation()).raw("</p>");
-            }
-            List<String> where = new ArrayList<>();
-            if (!f.stageIds().isEmpty()) {
-                where.add("stages " + String.join(", ", f.stageIds()));
-            }
-            if (!f.executorIds().isEmpty()) {
-                where.add("executors " + String.join(", ", f.executorIds()));
-            }
-            if (!f.configKeys().isEmpty()) {
-                where.add("config " + String.join(", ", f.configKeys()));
-            }
-            if (!where.isEmpty()) {
-                h.raw("<p class=\"where muted\">").t(String.join(" · ", where)).raw("</p>");
-            }
-            Map<String, Object> details = f.details();
-            if (!details.isEmpty()) {
-                h.raw("<details class=\"numbers\"><summary>Numbers</summary><table class=\"kv\">");
-                flatten("", details, new LinkedHashMap<>()).forEach((k, v) ->
-                        h.raw("<tr><th>").t(k).raw("</th><td>").t(v).raw("</td></tr>"));
-                h.raw("</table></details>");
-            }
-            h.raw("</div>");
-        }
-        h.raw("</section>");
-    }
-
-    @SuppressWarnings("unchecked")
-    private static Map<String, String> flatten(String prefix, Object v, Map<String, String> out) {
-        if (v instanceof Map<?, ?> m) {
-            for (Map.Entry<?, ?> e : m.entrySet()) {
-                flatten(prefix.isEmpty() ? String.valueOf(e.getKey()) : prefix + "." + e.getKey(), e.getValue(), out);
-            }
-        } else if (v instanceof List<?> l && l.stream().anyMatch(x -> x instanceof Map)) {
-            for (int i = 0; i < l.size() && i < 20; i++) {
-                flatten(prefix + "[" + i + "]", l.get(i), out);
-            }
-        } else {
-            out.put(prefix, String.valueOf(v));
-        }
-        return out;
     }
 
     private static void config(Html h, Map<String, Map<String, String>> config) {

@@ -92,7 +92,7 @@ final class CompareView {
                 }
                 h.raw("<td class=\"").raw(cell.changed() ? "diff" : "").raw("\"><div class=\"stage-name\">").t(cell.key())
                         .raw(" ").t(cell.name()).raw("</div><div>").t(Fmt.duration(cell.durationMs())).raw(" · ")
-                        .t(Fmt.count(cell.numTasks())).raw(" tasks").raw(cell.numFailedTasks() > 0 ? " · " : "")
+                        .t(Fmt.count(cell.numTasks(), "task")).raw(cell.numFailedTasks() > 0 ? " · " : "")
                         .t(cell.numFailedTasks() > 0 ? cell.numFailedTasks() + " failed" : "")
                         .raw("</div><div class=\"muted\">spill ").t(Fmt.bytes(cell.spillBytes())).raw(" · shuffle ")
                         .t(Fmt.bytes(cell.shuffleBytes())).raw("</div></td>");

@@ -18,7 +18,13 @@ final class DashboardView {
         card(h, "Stages", Fmt.count(d.stages()));
         card(h, "Tasks", Fmt.count(d.tasks()));
         h.raw("</section><section class=\"two-col\"><div class=\"panel\"><h2>Health</h2><table class=\"grid\">"
-                + "<thead><tr><th>Started in</th><th>red</th><th>yellow</th><th>green</th></tr></thead><tbody>");
+                + "<thead><tr><th>Started in</th><th>");
+        Layout.severity(h, "HIGH");
+        h.raw("</th><th>");
+        Layout.severity(h, "LOW");
+        h.raw("</th><th>");
+        Layout.severity(h, null);
+        h.raw("</th></tr></thead><tbody>");
         health(h, "last day", "1d", d.lastDay());
         health(h, "last week", "1w", d.lastWeek());
         h.raw("</tbody></table>");
@@ -33,16 +39,22 @@ final class DashboardView {
             h.raw("<p class=\"muted\">No application recorded yet. Import event logs with "
                     + "<code>sparkscope import</code> or run Spark with the listener.</p>");
         }
-        h.raw("</div><div class=\"panel\"><h2>Most frequent findings</h2>");
-        if (d.frequentFindings().isEmpty()) {
+        h.raw("</div><div class=\"panel\" id=\"top-findings\"><h2>Costliest findings</h2>"
+                + "<p class=\"hint\">Root causes by the time fixing them would save, summed over the stored"
+                + " applications (knock-on findings count with their cause).</p>");
+        if (d.topFindings().isEmpty()) {
             h.raw("<p class=\"muted\">No findings.</p>");
         } else {
-            h.raw("<table class=\"grid\"><thead><tr><th>Heuristic</th><th>Worst</th><th class=\"num\">Applications</th>"
+            h.raw("<table class=\"grid\"><thead><tr><th>Heuristic</th><th>Worst</th><th class=\"num\">Wall time"
+                    + " saved</th><th class=\"num\">Task time saved</th><th class=\"num\">Applications</th>"
                     + "</tr></thead><tbody>");
-            for (DashboardQuery.FrequentFinding f : d.frequentFindings()) {
-                h.raw("<tr><td>").link("/apps?heuristic=" + Urls.enc(f.heuristic()), f.heuristic()).raw("</td><td>");
+            for (DashboardQuery.TopFinding f : d.topFindings()) {
+                h.raw("<tr data-heuristic=\"").a(f.heuristic()).raw("\"><td>")
+                        .link("/apps?heuristic=" + Urls.enc(f.heuristic()), f.heuristic()).raw("</td><td>");
                 Layout.severity(h, f.severity());
-                h.raw("</td><td class=\"num\">").t(Fmt.count(f.apps())).raw("</td></tr>");
+                h.raw("</td><td class=\"num\">").t(f.wallMsSaved() > 0 ? Fmt.duration(f.wallMsSaved()) : "—")
+                        .raw("</td><td class=\"num\">").t(f.taskMsSaved() > 0 ? Fmt.coreHours(f.taskMsSaved()) : "—")
+                        .raw("</td><td class=\"num\">").t(Fmt.count(f.apps())).raw("</td></tr>");
             }
             h.raw("</tbody></table>");
         }

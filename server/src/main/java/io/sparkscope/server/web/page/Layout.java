@@ -39,9 +39,9 @@ final class Layout {
         return end(h);
     }
 
-    /** A severity pill: "HIGH" red, "LOW" yellow, null green. */
+    /** A severity badge, word and colour together: "HIGH" red, "LOW" yellow, "OK" (no finding) green. */
     static void severity(Html h, String worst) {
         h.raw("<span class=\"pill ").raw(Fmt.severityClass(worst)).raw("\">")
-                .t(worst == null ? "OK" : worst).raw("</span>");
+                .t(Fmt.severityWord(worst)).raw("</span>");
     }
 }

@@ -77,26 +77,36 @@ public final class Pages {
         html(ctx, refs.isEmpty() ? CompareView.form(null) : CompareView.render(data.compare(refs)));
     }
 
-    /** The runs of {@code ?name=}, and the run time predicted for {@code ?inputBytes=} when asked; else the form. */
+    /**
+     * The runs of one job ({@code ?job=}, or {@code ?name=} when one job has runs of that name) and the run time
+     * predicted for {@code ?inputBytes=} when asked; several jobs of that name: the list to choose from; neither: the
+     * recurring jobs.
+     */
     public void history(Context ctx) throws SQLException {
+        String job = Params.text(ctx, "job");
         String name = Params.text(ctx, "name");
-        if (name == null) {
-            html(ctx, HistoryView.form());
+        if (job == null && name == null) {
+            html(ctx, HistoryView.jobs(data.recurringJobs()));
             return;
         }
-        RunHistory h = data.history(name);
-        html(ctx, HistoryView.render(h, ApiJson.historyJson(h), predictForm(ctx, name, h)));
+        WebData.JobLookup lookup = data.lookup(job, name);
+        if (lookup.jobKey() == null) {
+            html(ctx, HistoryView.noSingleJob(lookup));
+            return;
+        }
+        RunHistory h = data.history(lookup.jobKey());
+        html(ctx, HistoryView.render(h, ApiJson.historyJson(h), predictForm(ctx, h)));
     }
 
     /** The prediction form's state: what was asked, and the prediction or why there is none (shown, not a 400). */
-    private HistoryView.PredictForm predictForm(Context ctx, String name, RunHistory h) throws SQLException {
+    private HistoryView.PredictForm predictForm(Context ctx, RunHistory h) throws SQLException {
         String raw = ctx.queryParam("inputBytes");
         if (raw == null || raw.isBlank() || h.runs().isEmpty()) {
             return new HistoryView.PredictForm(raw, null, null);
         }
         try {
-            long bytes = Params.longValue(ctx, "inputBytes", 1, RunPrediction.MAX_INPUT_BYTES);
-            return new HistoryView.PredictForm(raw, data.predict(name, bytes), null);
+            long bytes = Params.size(ctx, "inputBytes", 1, RunPrediction.MAX_INPUT_BYTES);
+            return new HistoryView.PredictForm(raw, data.predict(h.job().key(), bytes), null);
         } catch (WebException e) {
             return new HistoryView.PredictForm(raw, null, e.getMessage());
         }

@@ -45,7 +45,7 @@ final class SearchView {
         input(h, "endedTo", "to", q.get("endedTo"), "text");
         h.raw("<p class=\"hint\">ISO-8601 (2026-11-29 or 2026-11-29T10:00Z) or epoch ms, UTC</p></fieldset>");
         select(h, "severity", "Severity", q.get("severity"), List.of("high", "low", "none"),
-                List.of("red (HIGH)", "yellow (LOW)", "green (none)"));
+                List.of("HIGH", "LOW", "OK (no finding)"));
         List<String> hs = new java.util.ArrayList<>(heuristics);
         if (q.get("heuristic") != null && !hs.contains(q.get("heuristic"))) {
             hs.add(q.get("heuristic"));
@@ -71,6 +71,7 @@ final class SearchView {
         sortLink(h, q, "start", "asc", "oldest");
         sortLink(h, q, "duration", "desc", "longest");
         sortLink(h, q, "duration", "asc", "shortest");
+        sortLink(h, q, "saving", "desc", "largest saving");
         h.raw("</span><form id=\"compare-form\" method=\"get\" action=\"/compare\">"
                 + "<button type=\"submit\" class=\"btn\" id=\"compare-selected\">Compare selected</button></form></div>");
         if (r.rows().isEmpty()) {
@@ -90,7 +91,8 @@ final class SearchView {
                 .raw(Fmt.severityWord(a.worstSeverity())).raw("\">");
         h.raw("<div class=\"panel-head\"><label class=\"pick\"><input type=\"checkbox\" name=\"apps\" form=\"compare-form\""
                 + " value=\"").a(key).raw("\" title=\"Pick to compare\"></label>");
-        h.raw("<a class=\"app-name\" href=\"").a(Urls.app(a.appId(), a.attemptId())).raw("\">")
+        Layout.severity(h, a.worstSeverity());
+        h.raw(" <a class=\"app-name\" href=\"").a(Urls.app(a.appId(), a.attemptId())).raw("\">")
                 .t(a.name() == null || a.name().isEmpty() ? "(no name)" : a.name()).raw("</a>");
         h.raw(" <span class=\"app-id\">").t(key).raw("</span>");
         h.raw("<span class=\"status status-").raw(a.status().name().toLowerCase(Locale.ROOT)).raw("\">")
@@ -99,12 +101,17 @@ final class SearchView {
                 .t(Fmt.time(a.startTime())).raw("</dd><dt>End</dt><dd>").t(a.endTime() > 0 ? Fmt.time(a.endTime()) : "—")
                 .raw("</dd><dt>Duration</dt><dd>").t(Fmt.duration(a.durationMs())).raw("</dd><dt>Jobs / stages / tasks</dt><dd>")
                 .t(Fmt.count(a.numJobs())).t(" / ").t(Fmt.count(a.numStages())).t(" / ").t(Fmt.count(a.numTasks()))
-                .raw("</dd></dl>");
+                .raw("</dd>");
+        if (a.savingMs() > 0) {
+            h.raw("<dt>Could save</dt><dd class=\"saving\" data-ms=\"").t(a.savingMs()).raw("\">")
+                    .t(Fmt.duration(a.savingMs())).raw("</dd>");
+        }
+        h.raw("</dl>");
         if (!a.findings().isEmpty()) {
             h.raw("<div class=\"banners\">");
             for (Finding f : a.findings()) {
                 h.raw("<span class=\"banner ").raw(f.severity() == Severity.HIGH ? "banner-high" : "banner-low")
-                        .raw("\" title=\"").a(f.message()).raw("\">").t(f.heuristic()).raw(": ")
+                        .raw("\" title=\"").a(f.message()).raw("\">").t(f.severity().name()).raw(" · ").t(f.heuristic()).raw(": ")
                         .t(f.title()).raw("</span>");
             }
             h.raw("</div>");

@@ -122,7 +122,7 @@ final class StageTableView {
         header(h, base, "Shuffle (read / write)", StageSort.SHUFFLE, sort, desc);
         h.raw("<th>Task quantiles</th><th>Where task time went</th></tr></thead><tbody>");
         for (StageRow s : rows) {
-            h.raw("<tr class=\"stage-row\" data-stage=\"").a(s.key()).raw("\"><td class=\"stage-key\">").t(s.key())
+            h.raw("<tr class=\"stage-row\" id=\"stage-").a(s.key()).raw("\" data-stage=\"").a(s.key()).raw("\"><td class=\"stage-key\">").t(s.key())
                     .raw("</td><td class=\"stage-name\">");
             name(h, s.name());
             sqlOperators(h, a, operators.getOrDefault(s.stageId(), List.of()));

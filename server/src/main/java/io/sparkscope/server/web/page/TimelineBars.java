@@ -38,6 +38,9 @@ final class TimelineBars {
     /** One path per phase, in {@link TaskPhase} order, then one for the bars without metrics. */
     private final StringBuilder[] paths = new StringBuilder[TaskPhase.values().length + 1];
     private final StringBuilder merged = new StringBuilder();
+    /** Outlines over failed attempts (hatched red) and killed ones (dashed grey), drawn above the phases. */
+    private final StringBuilder failed = new StringBuilder();
+    private final StringBuilder killed = new StringBuilder();
     private final StringBuilder hits = new StringBuilder();
     private int mergedGroups;
     private int mergedBars;
@@ -79,6 +82,7 @@ final class TimelineBars {
             flush(group, y);
             groupEnd = Double.NEGATIVE_INFINITY;
             bar(b, y);
+            outcome(b, x0, x1 - x0, y);
             if (titled.contains(b.taskId())) {
                 hit(x0, y, x1 - x0, b.taskId(), barTitle(b, t));
             }
@@ -100,6 +104,12 @@ final class TimelineBars {
         }
         if (merged.length() > 0) {
             out.raw("<path class=\"merged\" d=\"").raw(merged.toString()).raw("\"/>");
+        }
+        if (failed.length() > 0) {
+            out.raw("<path class=\"failed\" data-outcome=\"failed\" d=\"").raw(failed.toString()).raw("\"/>");
+        }
+        if (killed.length() > 0) {
+            out.raw("<path class=\"killed\" data-outcome=\"killed\" d=\"").raw(killed.toString()).raw("\"/>");
         }
         // the hover texts were escaped when built
         out.raw(hits.toString());
@@ -181,6 +191,7 @@ final class TimelineBars {
                 // too thin for its phases to be told apart: its largest phase's colour
                 rect(paths[largest(b).ordinal()], x0, y, w, barH);
             }
+            outcome(b, x0, w, y);
             if (titled.contains(b.taskId())) {
                 hit(x0, y, Math.max(w, 1), b.taskId(), barTitle(b, t));
             }
@@ -190,7 +201,11 @@ final class TimelineBars {
         long from = Long.MAX_VALUE;
         long to = Long.MIN_VALUE;
         long[] sums = new long[TaskPhase.values().length + 1];
+        int failedInGroup = 0;
+        int killedInGroup = 0;
         for (TimelineBar b : group) {
+            failedInGroup += b.failed() ? 1 : 0;
+            killedInGroup += b.killed() ? 1 : 0;
             from = Math.min(from, b.launchTime());
             to = Math.max(to, b.finishTime());
             if (b.metricsKnown()) {
@@ -216,10 +231,19 @@ final class TimelineBars {
             }
         }
         rect(merged, x0, y, w, barH);
+        if (failedInGroup > 0) {
+            rect(failed, x0, y, w, barH);
+        } else if (killedInGroup > 0) {
+            rect(killed, x0, y, w, barH);
+        }
         StringBuilder title = new StringBuilder();
         title.append(group.size()).append(" tasks merged (each narrower than a pixel), +")
-                .append(Fmt.duration(from - t.startTime())).append(" to +").append(Fmt.duration(to - t.startTime()))
-                .append('\n');
+                .append(Fmt.duration(from - t.startTime())).append(" to +").append(Fmt.duration(to - t.startTime()));
+        if (failedInGroup > 0 || killedInGroup > 0) {
+            title.append(", ").append(Fmt.count(failedInGroup)).append(" failed, ").append(Fmt.count(killedInGroup))
+                    .append(" killed");
+        }
+        title.append('\n');
         for (TaskPhase p : TaskPhase.values()) {
             title.append(p == TaskPhase.SCHEDULER_DELAY ? "" : " · ").append(p.shortLabel).append(' ')
                     .append(Fmt.duration(sums[p.ordinal()]));
@@ -228,6 +252,15 @@ final class TimelineBars {
         mergedGroups++;
         mergedBars += group.size();
         group.clear();
+    }
+
+    /** Marks a failed or killed attempt over its bar, so lost work is seen at a glance (not by colour alone). */
+    private void outcome(TimelineBar b, double x0, double w, double y) {
+        if (b.failed()) {
+            rect(failed, x0, y, Math.max(w, 1), barH);
+        } else if (b.killed()) {
+            rect(killed, x0, y, Math.max(w, 1), barH);
+        }
     }
 
     private static void rect(StringBuilder path, double x, double y, double w, int h) {
@@ -261,10 +294,16 @@ final class TimelineBars {
         return ids;
     }
 
+    private static String reason(TimelineBar b) {
+        String why = b.endReason() == null || b.endReason().isBlank() ? "" : " (" + b.endReason() + ")";
+        return why + (b.failed() ? ": attempt failed, its work lost" : ": attempt killed");
+    }
+
     private static String barTitle(TimelineBar b, TaskTimeline t) {
         StringBuilder sb = new StringBuilder();
         sb.append("task ").append(b.taskId()).append(" (index ").append(b.index()).append(", attempt ")
                 .append(b.attempt()).append(") · executor ").append(b.executorId()).append(" · ").append(b.status())
+                .append(b.failed() || b.killed() ? reason(b) : "")
                 .append(b.speculative() ? " · speculative" : "").append('\n').append("launched +")
                 .append(Fmt.duration(b.launchTime() - t.startTime())).append(", ").append(Fmt.duration(b.durationMs()))
                 .append('\n');
@@ -273,7 +312,7 @@ final class TimelineBars {
         }
         for (TaskPhase p : TaskPhase.values()) {
             sb.append(p == TaskPhase.SCHEDULER_DELAY ? "" : " · ").append(p.shortLabel).append(' ')
-                    .append(b.phaseMs(p)).append(" ms");
+                    .append(Fmt.duration(b.phaseMs(p)));
         }
         return sb.toString();
     }

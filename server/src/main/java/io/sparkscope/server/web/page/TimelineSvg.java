@@ -40,7 +40,9 @@ record TimelineSvg(String markup, int mergedGroups, int mergedBars, int titled) 
         out.raw("<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"timeline\" id=\"timeline\" width=\"").t(width)
                 .raw("\" height=\"").t(height).raw("\" viewBox=\"0 0 ").t(width).raw(" ").t(height)
                 .raw("\" role=\"img\" aria-label=\"task timeline\" data-lanes=\"").t(lanes.size())
-                .raw("\" data-bars=\"").t(t.bars().size()).raw("\" shape-rendering=\"crispEdges\">");
+                .raw("\" data-bars=\"").t(t.bars().size()).raw("\" data-failed=\"").t(t.failedBars())
+                .raw("\" shape-rendering=\"crispEdges\">");
+        hatch(out);
         lanesAndLabels(out, t, laneH);
         axis(out, t, span, height);
 
@@ -60,6 +62,13 @@ record TimelineSvg(String markup, int mergedGroups, int mergedBars, int titled) 
         return new TimelineSvg(out.toString(), bars.mergedGroups(), bars.mergedBars(), bars.titled());
     }
 
+    /** The red hatching of failed attempts (a pattern, so the mark does not depend on telling colours apart). */
+    private static void hatch(Html out) {
+        out.raw("<defs><pattern id=\"failed-hatch\" width=\"4\" height=\"4\" patternUnits=\"userSpaceOnUse\""
+                + " patternTransform=\"rotate(45)\"><rect class=\"failed-hatch-line\" width=\"1.5\" height=\"4\"/>"
+                + "</pattern></defs>");
+    }
+
     private static void lanesAndLabels(Html out, TaskTimeline t, int laneH) {
         int executorIndex = 0;
         for (ExecutorLanes e : t.executors()) {
@@ -74,8 +83,8 @@ record TimelineSvg(String markup, int mergedGroups, int mergedBars, int titled) 
                 boolean first = i == 0;
                 if (first || (lane.overflow() && laneH >= 10)) {
                     String who = "driver".equals(e.executorId()) ? "driver" : "executor " + e.executorId();
-                    String label = first ? who + (e.slots() > 0 ? " · " + e.slots()
-                            + (e.slots() == 1 ? " slot" : " slots") : "") : "⚠ beyond cores";
+                    String label = first ? who + (e.slots() > 0 ? " · " + Fmt.count(e.slots(), "slot") : "")
+                            : "⚠ beyond cores";
                     out.raw("<text class=\"lane-label").raw(lane.overflow() && !first ? " overflow" : "")
                             .raw("\" x=\"4\" y=\"").t(y + Math.min(laneH, 14) - 3).raw("\">").t(clip(label, 25))
                             .raw("</text>");

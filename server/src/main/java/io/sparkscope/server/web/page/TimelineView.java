@@ -29,7 +29,7 @@ final class TimelineView {
                 .a(Urls.app(d.appId(), d.attemptId()) + "#stages").raw("\">← ").t(appTitle).raw("</a></p>");
         h.raw("<h1>Stage <span id=\"stage-key\">").t(d.stageId() + "." + d.stageAttemptId())
                 .raw("</span> · task timeline</h1><p class=\"muted\">").t(d.stageName()).raw(" · ")
-                .t(d.status().toLowerCase(Locale.ROOT)).raw(" · ").t(Fmt.count(d.numTasks())).raw(" tasks");
+                .t(d.status().toLowerCase(Locale.ROOT)).raw(" · ").t(Fmt.count(d.numTasks(), "task"));
         if (!t.bars().isEmpty()) {
             h.raw(" · first launch ").t(Fmt.time(t.startTime())).raw(", window ")
                     .t(Fmt.duration(t.endTime() - t.startTime()));
@@ -57,6 +57,9 @@ final class TimelineView {
     // --- text ----------------------------------------------------------------------------------------------------
 
     private static void notices(Html h, TaskTimeline t) {
+        if (t.failedBars() > 0 || t.killedBars() > 0) {
+            h.raw("<p class=\"notice\" id=\"timeline-failed\">").t(StageTimelines.outcomeSentence(t)).raw("</p>");
+        }
         if (t.sampled()) {
             h.raw("<p class=\"notice\" id=\"timeline-sampled\">").t(StageTimelines.sampledSentence(t)).raw("</p>");
         }
@@ -88,7 +91,13 @@ final class TimelineView {
         }
         h.raw("<li>");
         swatch(h, "ph-unknown");
-        h.raw("no metrics reported</li><li>");
+        h.raw("no metrics reported</li><li data-outcome=\"failed\">");
+        // the hatching pattern is defined once, in the timeline's own SVG
+        h.raw("<svg width=\"12\" height=\"12\" aria-hidden=\"true\"><rect width=\"12\" height=\"12\""
+                + " class=\"failed\"/></svg>");
+        h.raw(" failed attempt (its work is lost)</li><li data-outcome=\"killed\">");
+        swatch(h, "killed");
+        h.raw(" killed attempt</li><li>");
         swatch(h, "lane-overflow-swatch");
         h.raw("⚠ lane beyond the executor's cores</li></ul>");
     }

@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# Work per flush of a long-running application (BENCHMARKS.md, "Long-running drivers"): the time and bytes of one
+# listener flush after 1 000, 10 000 and 100 000 completed stages, written to a real PostgreSQL (Debian's
+# PostgreSQL 15 on 127.0.0.1:5432), for what the listener writes now (changed entities, window of 1 000) and, with
+# BEFORE=1, for what it wrote before (the whole application every flush; sizes default to 1000,10000 there).
+#
+#   bench/flush-bench.sh [sizes=1000,10000,100000]
+#
+# Needs: Debian postgresql (pg_ctlcluster); started here if it is down. BENCH_SKIP_BUILD=1 reuses the last build.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+SIZES=${1:-1000,10000,100000}
+DB=sparkscope_flush
+PW=bench
+URL="jdbc:postgresql://127.0.0.1:5432/$DB"
+pg_lsclusters | grep -q ' online' || pg_ctlcluster 15 main start
+su postgres -c "psql -qc \"ALTER USER postgres PASSWORD '$PW'\"" >/dev/null
+su postgres -c "psql -qc 'DROP DATABASE IF EXISTS $DB'" >/dev/null
+su postgres -c "createdb $DB"
+if [ "${BENCH_SKIP_BUILD:-0}" != 1 ] || [ ! -f bench/target/classpath.txt ]; then
+  echo "building (mvn -q -DskipTests -pl bench -am package) ..." >&2
+  mvn -q -B -DskipTests -pl bench -am package >&2
+fi
+cp="bench/target/classes:$(cat bench/target/classpath.txt)"
+echo "# $(date -u +%FT%TZ), $(nproc) vCPU, $(java -version 2>&1 | head -1), PostgreSQL $(su postgres -c "psql -qtAc 'SHOW server_version'")"
+echo "# load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
+java -Xmx2g -cp "$cp" io.sparkscope.bench.FlushBench "$URL" postgres "$PW" "$SIZES" 2>/dev/null
+if [ "${BEFORE:-0}" = 1 ]; then
+  java -Xmx4g -cp "$cp" io.sparkscope.bench.FlushBench "$URL" postgres "$PW" --before "${BEFORE_SIZES:-1000,10000}" 2>/dev/null
+fi
+echo "# load average after: $(cut -d' ' -f1-3 /proc/loadavg)"

@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+# Per-job overhead of the listener on a long-running driver (BENCHMARKS.md, "Long-running drivers"): one local[2]
+# application runs JOBS one-task SQL jobs back to back, with no listener, with Spark's event log, and with Sparkscope
+# writing into a real PostgreSQL (Debian's PostgreSQL 15 on 127.0.0.1:5432), the variants alternated round by round
+# in one JVM; then one long run of HEAP_JOBS jobs with Sparkscope, heap after a full GC every HEAP_JOBS/10 jobs.
+#
+#   bench/many-jobs.sh [JOBS=2000] [ROUNDS=3] [HEAP_JOBS=20000]
+#
+# Needs: Debian postgresql (pg_ctlcluster); started here if it is down. BENCH_SKIP_BUILD=1 reuses the last build.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+JOBS=${1:-2000}
+ROUNDS=${2:-3}
+HEAP_JOBS=${3:-20000}
+DB=sparkscope_manyjobs
+PW=bench
+URL="jdbc:postgresql://127.0.0.1:5432/$DB"
+
+pg_lsclusters | grep -q ' online' || pg_ctlcluster 15 main start
+su postgres -c "psql -qc \"ALTER USER postgres PASSWORD '$PW'\"" >/dev/null
+su postgres -c "psql -qc 'DROP DATABASE IF EXISTS $DB'" >/dev/null
+su postgres -c "createdb $DB"
+
+if [ "${BENCH_SKIP_BUILD:-0}" != 1 ] || [ ! -f bench/target/classpath.txt ]; then
+  echo "building (mvn -q -DskipTests -pl bench -am package) ..." >&2
+  mvn -q -B -DskipTests -pl bench -am package >&2
+fi
+opens="$(sed -n 's:.*<spark.jvm.opens>\(.*\)</spark.jvm.opens>.*:\1:p' pom.xml)"
+cp="bench/target/classes:$(cat bench/target/classpath.txt)"
+export SPARK_LOCAL_IP=127.0.0.1
+mkdir -p target
+JAVA=(java -Xmx2g $opens -Dlog4j2.configurationFile=listener/src/test/resources/log4j2.properties -cp "$cp")
+
+echo "# $(date -u +%FT%TZ), $(nproc) vCPU, $(free -g | awk '/Mem:/{print $2}') GB, $(java -version 2>&1 | head -1)"
+echo "# PostgreSQL: $(su postgres -c "psql -qtAc 'SHOW server_version'")"
+echo "# load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
+echo "== overhead: $JOBS jobs x $ROUNDS rounds"
+"${JAVA[@]}" io.sparkscope.bench.ManyJobsBench overhead "$JOBS" "$ROUNDS" "$URL" postgres "$PW" 2> target/many-jobs-overhead.log
+echo "# load average after: $(cut -d' ' -f1-3 /proc/loadavg)"
+if [ "$HEAP_JOBS" -gt 0 ]; then
+  for v in none sparkscope; do
+    echo "== heap: $HEAP_JOBS jobs, $v"
+    "${JAVA[@]}" io.sparkscope.bench.ManyJobsBench heap "$HEAP_JOBS" "$v" "$URL" postgres "$PW" 2> "target/many-jobs-heap-$v.log"
+  done
+  echo "# load average after: $(cut -d' ' -f1-3 /proc/loadavg)"
+fi
+echo "# rows stored: $(PGPASSWORD=$PW psql -h 127.0.0.1 -U postgres -d $DB -qtAc \
+  "SELECT string_agg(name || ' ' || num_jobs || ' jobs', ', ') FROM application")"

@@ -1,0 +1,174 @@
+package io.sparkscope.bench;
+
+import org.apache.spark.SparkConf;
+import org.apache.spark.sql.SparkSession;
+
+import java.lang.management.ManagementFactory;
+import java.lang.management.MemoryMXBean;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * Per-job overhead of the listener on a long-running driver: one local[2] application runs N one-task SQL jobs back
+ * to back ({@code spark.range(0, 4, 1, 1).selectExpr("id * 2").collect()}), as a job server or a notebook does.
+ * Variants, alternated round by round in one JVM so that machine load hits them alike:
+ * <ul>
+ *   <li>{@code none}: no listener (the baseline of the ratios);</li>
+ *   <li>{@code eventlog}: Spark's own event logging ({@code spark.eventLog.enabled}), the cost users accept;</li>
+ *   <li>{@code sparkscope}: the listener writing into PostgreSQL ({@code spark.sparkscope.jdbc.url}).</li>
+ * </ul>
+ * Wall time covers the jobs only (not the session's start and stop). Heap: used heap after a full GC every
+ * {@code N/10} jobs. Not a test: see {@code bench/many-jobs.sh} and BENCHMARKS.md.
+ *
+ * <pre>
+ * java ... io.sparkscope.bench.ManyJobsBench overhead JOBS ROUNDS JDBC_URL USER PASSWORD
+ * java ... io.sparkscope.bench.ManyJobsBench heap JOBS VARIANT JDBC_URL USER PASSWORD
+ * </pre>
+ */
+public final class ManyJobsBench {
+    enum Variant { NONE, EVENTLOG, SPARKSCOPE }
+
+    private ManyJobsBench() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        String mode = args[0];
+        int jobs = Integer.parseInt(args[1]);
+        String url = args[3];
+        String user = args[4];
+        String password = args.length > 5 ? args[5] : "";
+        if (mode.equals("overhead")) {
+            overhead(jobs, Integer.parseInt(args[2]), url, user, password);
+        } else {
+            Variant v = Variant.valueOf(args[2].toUpperCase(Locale.ROOT));
+            Run r = run(v, jobs, url, user, password, Math.max(1, jobs / 10));
+            System.out.printf(Locale.ROOT, "# %s, %d jobs: %.1f s, %.2f ms/job; heap after GC (MB) by jobs done:%n",
+                    v, jobs, r.wallMs / 1e3, r.wallMs / jobs, r.wallMs);
+            for (int i = 0; i < r.heapMb.size(); i++) {
+                System.out.printf(Locale.ROOT, "%8d %8.1f%n", r.heapAt.get(i), r.heapMb.get(i));
+            }
+        }
+    }
+
+    private static void overhead(int jobs, int rounds, String url, String user, String password) throws Exception {
+        // One untimed warm-up of each variant: class loading, JIT, Spark's codegen cache, the schema migration.
+        for (Variant v : Variant.values()) {
+            run(v, Math.min(jobs, 200), url, user, password, Integer.MAX_VALUE);
+        }
+        Map<Variant, List<Double>> walls = new EnumMap<>(Variant.class);
+        Map<Variant, List<Double>> ratios = new EnumMap<>(Variant.class);
+        System.out.printf(Locale.ROOT, "%-6s %-11s %9s %9s %9s %12s %8s%n", "round", "variant", "wall s", "ms/job",
+                "vs none", "heap MB", "load1");
+        for (int round = 1; round <= rounds; round++) {
+            Map<Variant, Double> thisRound = new EnumMap<>(Variant.class);
+            // Rotate the order every round so that no variant always runs first (a warmer or colder machine).
+            Variant[] order = Variant.values();
+            for (int k = 0; k < order.length; k++) {
+                Variant v = order[(k + round) % order.length];
+                Run r = run(v, jobs, url, user, password, Math.max(1, jobs / 4));
+                thisRound.put(v, r.wallMs);
+                walls.computeIfAbsent(v, x -> new ArrayList<>()).add(r.wallMs);
+                System.out.printf(Locale.ROOT, "%-6d %-11s %9.1f %9.2f %9s %5.0f → %-5.0f %8s%n", round,
+                        v.name().toLowerCase(Locale.ROOT), r.wallMs / 1e3, r.wallMs / jobs, "",
+                        r.heapMb.get(0), r.heapMb.get(r.heapMb.size() - 1), load());
+            }
+            for (Variant v : Variant.values()) {
+                ratios.computeIfAbsent(v, x -> new ArrayList<>()).add(thisRound.get(v) / thisRound.get(Variant.NONE));
+            }
+            System.out.printf(Locale.ROOT, "       ratios round %d: eventlog %.3f, sparkscope %.3f%n", round,
+                    thisRound.get(Variant.EVENTLOG) / thisRound.get(Variant.NONE),
+                    thisRound.get(Variant.SPARKSCOPE) / thisRound.get(Variant.NONE));
+        }
+        System.out.printf(Locale.ROOT, "%n# median over %d rounds of %d jobs%n", rounds, jobs);
+        for (Variant v : Variant.values()) {
+            System.out.printf(Locale.ROOT, "%-11s wall %.1f s, %.2f ms/job, ratio to none (same round) median %.3f"
+                            + " (min %.3f, max %.3f)%n", v.name().toLowerCase(Locale.ROOT), median(walls.get(v)) / 1e3,
+                    median(walls.get(v)) / jobs, median(ratios.get(v)), min(ratios.get(v)), max(ratios.get(v)));
+        }
+    }
+
+    record Run(double wallMs, List<Integer> heapAt, List<Double> heapMb) {
+    }
+
+    private static Run run(Variant v, int jobs, String url, String user, String password, int heapEvery)
+            throws Exception {
+        SparkConf conf = new SparkConf().setMaster("local[2]").setAppName("many-jobs-" + v.name().toLowerCase(Locale.ROOT))
+                .set("spark.ui.enabled", "false")
+                .set("spark.driver.host", "127.0.0.1")
+                .set("spark.sql.shuffle.partitions", "2");
+        Path logDir = null;
+        if (v == Variant.EVENTLOG) {
+            logDir = Files.createTempDirectory("many-jobs-eventlog");
+            conf.set("spark.eventLog.enabled", "true").set("spark.eventLog.dir", logDir.toUri().toString());
+        } else if (v == Variant.SPARKSCOPE) {
+            conf.set("spark.extraListeners", "io.sparkscope.listener.SparkscopeListener")
+                    .set("spark.sparkscope.jdbc.url", url)
+                    .set("spark.sparkscope.jdbc.user", user)
+                    .set("spark.sparkscope.jdbc.password", password)
+                    .set("spark.sparkscope.report.enabled", "false");
+        }
+        SparkSession spark = SparkSession.builder().config(conf).getOrCreate();
+        MemoryMXBean memory = ManagementFactory.getMemoryMXBean();
+        List<Integer> heapAt = new ArrayList<>();
+        List<Double> heapMb = new ArrayList<>();
+        heapAt.add(0);
+        heapMb.add(usedAfterGc(memory) / 1e6);
+        double wall = 0;
+        long t0 = System.nanoTime();
+        for (int i = 1; i <= jobs; i++) {
+            spark.range(0, 4, 1, 1).selectExpr("id * 2 AS x").collectAsList();
+            if (i % heapEvery == 0 || i == jobs) {
+                wall += (System.nanoTime() - t0) / 1e6;
+                heapAt.add(i);
+                heapMb.add(usedAfterGc(memory) / 1e6);
+                t0 = System.nanoTime();
+            }
+        }
+        spark.stop();
+        SparkSession.clearActiveSession();
+        SparkSession.clearDefaultSession();
+        if (logDir != null) {
+            try (var files = Files.walk(logDir)) {
+                files.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+            }
+        }
+        return new Run(wall, heapAt, heapMb);
+    }
+
+    private static long usedAfterGc(MemoryMXBean memory) {
+        long used = Long.MAX_VALUE;
+        for (int i = 0; i < 2; i++) {
+            System.gc();
+            used = Math.min(used, memory.getHeapMemoryUsage().getUsed());
+        }
+        return used;
+    }
+
+    private static String load() {
+        try {
+            return Files.readString(Path.of("/proc/loadavg")).split(" ")[0];
+        } catch (Exception e) {
+            return "?";
+        }
+    }
+
+    private static double median(List<Double> xs) {
+        List<Double> s = new ArrayList<>(xs);
+        s.sort(null);
+        int n = s.size();
+        return n % 2 == 1 ? s.get(n / 2) : (s.get(n / 2 - 1) + s.get(n / 2)) / 2;
+    }
+
+    private static double min(List<Double> xs) {
+        return xs.stream().mapToDouble(Double::doubleValue).min().orElse(Double.NaN);
+    }
+
+    private static double max(List<Double> xs) {
+        return xs.stream().mapToDouble(Double::doubleValue).max().orElse(Double.NaN);
+    }
+}

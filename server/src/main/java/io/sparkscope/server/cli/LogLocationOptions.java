@@ -1,0 +1,48 @@
+package io.sparkscope.server.cli;
+
+import io.sparkscope.core.eventlog.EventLogException;
+import io.sparkscope.core.eventlog.EventLogReader;
+import io.sparkscope.core.eventlog.EventLogSource;
+import io.sparkscope.core.eventlog.LogLocations;
+import picocli.CommandLine.Option;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Where event logs are read from: local paths or URIs ({@code file:}, {@code hdfs:}, {@code s3a:}, {@code abfs:},
+ * {@code gs:}, through Hadoop's client when its jar is on the classpath), and {@code --hadoop-conf key=value}
+ * for that client, the way Spark users pass {@code spark.hadoop.*} settings.
+ */
+final class LogLocationOptions {
+    @Option(names = "--hadoop-conf", paramLabel = "<key=value>",
+            description = "A Hadoop setting for reading hdfs:, s3a:, abfs:, gs: URIs (repeatable; a spark.hadoop. "
+                    + "prefix is dropped), on top of core-site.xml and hdfs-site.xml in HADOOP_CONF_DIR.")
+    Map<String, String> hadoopConf = new LinkedHashMap<>();
+
+    /** The location as a path; a one-line usage error (credentials masked) when it cannot be opened. */
+    Path resolve(String location) {
+        try {
+            return LogLocations.resolve(location, hadoopConf);
+        } catch (EventLogException e) {
+            throw new Main.UsageError(e.getMessage());
+        }
+    }
+
+    /** Every event log under the locations, in order; a usage error for the first one that cannot be read. */
+    List<EventLogSource> discover(List<String> locations) {
+        List<EventLogSource> sources = new ArrayList<>();
+        for (String location : locations) {
+            Path p = resolve(location);
+            try {
+                sources.addAll(EventLogReader.discover(p));
+            } catch (EventLogException e) {
+                throw new Main.UsageError(LogLocations.mask(e.getMessage()));
+            }
+        }
+        return sources;
+    }
+}
