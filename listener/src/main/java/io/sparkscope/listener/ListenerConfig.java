@@ -1,5 +1,7 @@
 package io.sparkscope.listener;
 
+import io.sparkscope.core.analysis.efficiency.Prices;
+import io.sparkscope.core.recorder.StreamingLimits;
 import io.sparkscope.store.Spool;
 
 import java.nio.file.Path;
@@ -29,6 +31,10 @@ import java.util.regex.Pattern;
  *                         run's totals
  * @param retainedStages   {@code retained.stages}: completed stage attempts kept likewise
  * @param retainedSqlExecutions {@code retained.sqlExecutions}: ended SQL executions kept likewise
+ * @param prices           {@code cost.coreHour}, {@code cost.gbHour}, {@code cost.currency}: the operator's prices,
+ *                         for the cost line of the driver-log report; {@link Prices#NONE} when unset
+ * @param streamingLimits  {@code streaming.batchesPerQuery} (batches kept per Structured Streaming query run) and
+ *                         {@code streaming.retainedQueries} (terminated runs kept)
  */
 public record ListenerConfig(
         boolean enabled,
@@ -50,7 +56,9 @@ public record ListenerConfig(
         int tasksRetained,
         int retainedJobs,
         int retainedStages,
-        int retainedSqlExecutions) {
+        int retainedSqlExecutions,
+        Prices prices,
+        StreamingLimits streamingLimits) {
 
     /** Default of each {@code retained.*} window: Spark's own UI defaults. */
     public static final int DEFAULT_RETAINED = 1000;
@@ -60,6 +68,7 @@ public record ListenerConfig(
 
     public ListenerConfig {
         heuristics = Map.copyOf(heuristics);
+        prices = prices == null ? Prices.NONE : prices;
     }
 
     /** Never prints the password: records print all components otherwise. */
@@ -71,7 +80,7 @@ public record ListenerConfig(
                 + retainedSqlExecutions + ", spoolDir=" + spoolDir + ", spoolMaxBytes=" + spoolMaxBytes
                 + ", flushTimeoutMs=" + flushTimeoutMs + ", reportEnabled=" + reportEnabled + ", uiUrl=" + uiUrl
                 + ", regressionFactor=" + regressionFactor + ", webhookUrl=" + (webhookUrl == null ? null : "(set)")
-                + "]";
+                + ", streamingLimits=" + streamingLimits + "]";
     }
 
     /** Hides a password given inside a JDBC URL (…?password=…), for anything that prints the URL. */
@@ -117,10 +126,28 @@ public record ListenerConfig(
                 (int) r.number("tasks.retained", 100_000, 0, 100_000_000),
                 (int) r.number("retained.jobs", DEFAULT_RETAINED, 1, 10_000_000),
                 (int) r.number("retained.stages", DEFAULT_RETAINED, 1, 10_000_000),
-                (int) r.number("retained.sqlExecutions", DEFAULT_RETAINED, 1, 10_000_000));
+                (int) r.number("retained.sqlExecutions", DEFAULT_RETAINED, 1, 10_000_000),
+                r.prices(),
+                new StreamingLimits(
+                        (int) r.number("streaming.batchesPerQuery", StreamingLimits.DEFAULTS.batchesPerQuery(), 1,
+                                1_000_000),
+                        (int) r.number("streaming.retainedQueries", StreamingLimits.DEFAULTS.retainedQueryRuns(), 0,
+                                100_000)));
     }
 
     private record Reader(Map<String, String> conf, Consumer<String> warn) {
+        /** The three cost keys together: one bad value drops the prices (a cost at half the prices is no cost). */
+        Prices prices() {
+            try {
+                return Prices.parse(conf.get(PREFIX + "cost.coreHour"), conf.get(PREFIX + "cost.gbHour"),
+                        conf.get(PREFIX + "cost.currency"), PREFIX + "cost.coreHour", PREFIX + "cost.gbHour",
+                        PREFIX + "cost.currency");
+            } catch (IllegalArgumentException e) {
+                warn.accept(e.getMessage() + "; the driver-log report shows no cost");
+                return Prices.NONE;
+            }
+        }
+
         String string(String key, String fallback) {
             String v = conf.get(PREFIX + key);
             return v == null || v.isBlank() ? fallback : v.trim();

@@ -75,7 +75,8 @@ final class RecordingPipeline {
         this.queue = new ArrayBlockingQueue<>(config.queueCapacity());
         this.recorder = new Recorder(RecorderOptions.DEFAULTS.withTasksPerStage(config.tasksPerStage())
                 .withRetainedDetailTasks(config.tasksRetained())
-                .withWindow(config.retainedJobs(), config.retainedStages(), config.retainedSqlExecutions()));
+                .withWindow(config.retainedJobs(), config.retainedStages(), config.retainedSqlExecutions()),
+                config.streamingLimits());
         this.diagnosis = new WindowedDiagnosis(diagnose);
         recorder.setEvictionListener(diagnosis);
         this.delivery = delivery;

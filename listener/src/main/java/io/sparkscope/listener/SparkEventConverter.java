@@ -1,5 +1,7 @@
 package io.sparkscope.listener;
 
+import io.sparkscope.core.event.ExecutorMetric;
+import io.sparkscope.core.event.ExecutorPeaks;
 import io.sparkscope.core.event.SparkEvent;
 import io.sparkscope.core.event.StageInfo;
 import io.sparkscope.core.event.TaskEndReason;
@@ -42,13 +44,12 @@ import java.util.Properties;
  * event (environment and job start copy their maps, which are small and rare).
  */
 final class SparkEventConverter {
-    /** Executor metrics Spark reports (ExecutorMetricType); unknown names are skipped per Spark version. */
-    static final String[] EXECUTOR_METRIC_NAMES = {
-        "JVMHeapMemory", "JVMOffHeapMemory", "OnHeapExecutionMemory", "OffHeapExecutionMemory",
-        "OnHeapStorageMemory", "OffHeapStorageMemory", "OnHeapUnifiedMemory", "OffHeapUnifiedMemory",
-        "DirectPoolMemory", "MappedPoolMemory", "ProcessTreeJVMVMemory", "ProcessTreeJVMRSSMemory",
-        "ProcessTreePythonVMemory", "ProcessTreePythonRSSMemory", "ProcessTreeOtherVMemory",
-        "ProcessTreeOtherRSSMemory", "MinorGCCount", "MinorGCTime", "MajorGCCount", "MajorGCTime", "TotalGCTime"};
+    /**
+     * The {@link ExecutorMetric}s this Spark knows (TotalGCTime came in 3.1, the concurrent-GC pair in 4.0), found
+     * on the first sample: asking Spark for a name it does not know throws, and throwing on every task end would
+     * cost far more than the copy itself.
+     */
+    private static volatile ExecutorMetric[] knownMetrics;
 
     private SparkEventConverter() {
     }
@@ -155,7 +156,7 @@ final class SparkEventConverter {
         SparkEvent.AccumUpdates updates = sqlMetricIds == null || sqlMetricIds.isEmpty() || e.taskInfo() == null
                 ? SparkEvent.AccumUpdates.NONE : sqlUpdates(e.taskInfo(), sqlMetricIds);
         return new SparkEvent.TaskEnd(e.stageId(), e.stageAttemptId(), e.taskType(), reason(e.reason()),
-                taskInfo(e.taskInfo()), metrics(e.taskMetrics()), updates);
+                taskInfo(e.taskInfo()), metrics(e.taskMetrics()), executorPeaks(e.taskExecutorMetrics()), updates);
     }
 
     /**
@@ -296,16 +297,59 @@ final class SparkEventConverter {
                 .build();
     }
 
-    /** Peak executor metrics as name → value; names this Spark does not know are skipped. */
-    static Map<String, Long> executorMetrics(ExecutorMetrics m) {
-        Map<String, Long> out = new LinkedHashMap<>();
-        for (String name : EXECUTOR_METRIC_NAMES) {
-            try {
-                out.put(name, m.getMetricValue(name));
-            } catch (RuntimeException unknownOnThisVersion) {
-                // e.g. TotalGCTime before Spark 3.1: leave it out
+    /** Spark's peak executor metrics as ours; null stays null. A constant amount of work per sample. */
+    static ExecutorPeaks executorPeaks(ExecutorMetrics m) {
+        if (m == null) {
+            return null;
+        }
+        ExecutorPeaks.Builder b = ExecutorPeaks.builder();
+        for (ExecutorMetric metric : known(m)) {
+            b.set(metric, m.getMetricValue(metric.sparkName));
+        }
+        return b.build();
+    }
+
+    /** Several samples of one heartbeat (one per active stage) as one: the largest value per metric. */
+    static ExecutorPeaks merged(scala.collection.Iterator<ExecutorMetrics> samples) {
+        long[] max = null;
+        ExecutorMetric[] known = null;
+        while (samples.hasNext()) {
+            ExecutorMetrics m = samples.next();
+            if (m == null) {
+                continue;
+            }
+            if (max == null) {
+                known = known(m);
+                max = new long[ExecutorMetric.count()];
+                java.util.Arrays.fill(max, ExecutorPeaks.ABSENT);
+            }
+            for (ExecutorMetric metric : known) {
+                max[metric.ordinal()] = Math.max(max[metric.ordinal()], m.getMetricValue(metric.sparkName));
             }
         }
-        return out;
+        ExecutorPeaks.Builder b = ExecutorPeaks.builder();
+        if (max != null) {
+            for (ExecutorMetric metric : known) {
+                b.set(metric, max[metric.ordinal()]);
+            }
+        }
+        return b.build();
+    }
+
+    private static ExecutorMetric[] known(ExecutorMetrics sample) {
+        ExecutorMetric[] k = knownMetrics;
+        if (k == null) {
+            List<ExecutorMetric> found = new ArrayList<>();
+            for (ExecutorMetric metric : ExecutorMetric.values()) {
+                try {
+                    sample.getMetricValue(metric.sparkName);
+                    found.add(metric);
+                } catch (RuntimeException unknownOnThisVersion) {
+                    // e.g. TotalGCTime before Spark 3.1: never asked for again
+                }
+            }
+            knownMetrics = k = found.toArray(new ExecutorMetric[0]);
+        }
+        return k;
     }
 }

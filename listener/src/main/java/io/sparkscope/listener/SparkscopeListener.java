@@ -6,7 +6,6 @@ import io.sparkscope.core.heuristics.Finding;
 import io.sparkscope.core.model.AppSnapshot;
 import io.sparkscope.core.report.TextReport;
 import org.apache.spark.SparkConf;
-import org.apache.spark.executor.ExecutorMetrics;
 import org.apache.spark.scheduler.SparkListener;
 import org.apache.spark.scheduler.SparkListenerApplicationEnd;
 import org.apache.spark.scheduler.SparkListenerApplicationStart;
@@ -45,6 +44,8 @@ public class SparkscopeListener extends SparkListener {
     private final ListenerConfig config;
     private final RecordingPipeline pipeline;
     private final AtomicBoolean errorLogged = new AtomicBoolean();
+    private final AtomicBoolean streamingErrorLogged = new AtomicBoolean();
+    private volatile StreamingTriggers triggers;
     private final AtomicBoolean ended = new AtomicBoolean();
     /**
      * SQL metrics of the running executions; read and updated on Spark's listener-bus thread only (task ends and
@@ -227,22 +228,19 @@ public class SparkscopeListener extends SparkListener {
         enqueue(() -> SparkEventConverter.taskEnd(e, sqlMetricIds));
     }
 
-    /** Per-stage executor peaks (heap, GC time) arrive with heartbeats; the driver's tell its GC time. */
+    /**
+     * Every heartbeat carries the executor's (or, from the driver's own heartbeat, the driver's) peak metrics since
+     * the previous one, one sample per active stage: they become one event, so the recorder knows heap peaks even
+     * when the application logs no executor metrics. Work per call: the few active stages times ~20 metrics.
+     */
     @Override
     public void onExecutorMetricsUpdate(SparkListenerExecutorMetricsUpdate e) {
         if (pipeline == null || e.executorUpdates().isEmpty()) {
             return;
         }
         try {
-            scala.collection.Iterator<? extends scala.Tuple2<scala.Tuple2<Object, Object>, ExecutorMetrics>> it =
-                    e.executorUpdates().iterator();
-            while (it.hasNext()) {
-                var entry = it.next();
-                int stageId = ((Number) entry._1()._1()).intValue();
-                int attempt = ((Number) entry._1()._2()).intValue();
-                Map<String, Long> peaks = SparkEventConverter.executorMetrics(entry._2());
-                pipeline.offer(new SparkEvent.StageExecutorMetrics(e.execId(), stageId, attempt, peaks));
-            }
+            pipeline.offer(new SparkEvent.ExecutorMetricsUpdate(e.execId(),
+                    SparkEventConverter.merged(e.executorUpdates().valuesIterator())));
         } catch (Throwable t) {
             if (errorLogged.compareAndSet(false, true)) {
                 LOG.warn("Sparkscope: could not convert executor metrics ({})", SnapshotDelivery.oneLine(t));
@@ -250,10 +248,14 @@ public class SparkscopeListener extends SparkListener {
         }
     }
 
-    /** SQL executions arrive as "other" events from spark-sql. */
+    /** SQL executions and Structured Streaming's query events arrive as "other" events from spark-sql. */
     @Override
     public void onOtherEvent(SparkListenerEvent e) {
         if (pipeline == null) {
+            return;
+        }
+        if (e.getClass().getName().startsWith(StreamingEventConverter.PACKAGE)) {
+            onStreamingEvent(e);
             return;
         }
         try {
@@ -270,6 +272,33 @@ public class SparkscopeListener extends SparkListener {
         }
     }
 
+    private void onStreamingEvent(SparkListenerEvent e) {
+        try {
+            SparkEvent converted = StreamingEventConverter.convert(e);
+            if (converted == null) {
+                return;
+            }
+            pipeline.offer(converted);
+            if (converted instanceof SparkEvent.StreamingQueryStarted started) {
+                StreamingTriggers t = triggers;
+                if (t == null) {
+                    synchronized (this) {
+                        if (triggers == null) {
+                            triggers = new StreamingTriggers(pipeline::offer);
+                        }
+                        t = triggers;
+                    }
+                }
+                t.lookUp(started.queryId(), started.runId());
+            }
+        } catch (Throwable t) {
+            if (streamingErrorLogged.compareAndSet(false, true)) {
+                LOG.warn("Sparkscope: could not convert a streaming query event ({}); skipping such events",
+                        SnapshotDelivery.oneLine(t));
+            }
+        }
+    }
+
     /** The driver-log report: one INFO block at application end. */
     static void logReport(ListenerConfig cfg, AppSnapshot s, List<Finding> findings) {
         if (!cfg.reportEnabled() || s == null) {
@@ -278,6 +307,6 @@ public class SparkscopeListener extends SparkListener {
         String link = cfg.uiUrl() == null ? null
                 : cfg.uiUrl().replaceAll("/+$", "") + "/apps/" + s.appId()
                 + (s.attemptId() == null ? "" : "/" + s.attemptId());
-        LOG.info("\n{}", TextReport.render(s, findings, 5, link));
+        LOG.info("\n{}", TextReport.render(s, findings, 5, link, cfg.prices()));
     }
 }

@@ -74,6 +74,20 @@ class ListenerConfigTest {
     }
 
     @Test
+    void pricesForTheDriverLogReport() {
+        ListenerConfig c = ListenerConfig.from(Map.of("spark.sparkscope.cost.coreHour", "0.04",
+                "spark.sparkscope.cost.gbHour", "0.005", "spark.sparkscope.cost.currency", "eur"), w -> { });
+        assertEquals(new io.sparkscope.core.analysis.efficiency.Prices(0.04, 0.005, "EUR"), c.prices());
+        assertFalse(ListenerConfig.from(Map.of(), w -> { }).prices().configured(), "no prices unless given");
+        List<String> warnings = new ArrayList<>();
+        ListenerConfig bad = ListenerConfig.from(Map.of("spark.sparkscope.cost.coreHour", "0.04",
+                "spark.sparkscope.cost.gbHour", "a lot"), warnings::add);
+        assertFalse(bad.prices().configured(), "half the prices would be a wrong cost");
+        assertEquals(List.of("spark.sparkscope.cost.gbHour must be a number of at least 0 (e.g. 0.05), got \"a lot\"; "
+                + "the driver-log report shows no cost"), warnings);
+    }
+
+    @Test
     void passwordNeverPrinted() {
         ListenerConfig c = ListenerConfig.from(Map.of("spark.sparkscope.jdbc.password", "hunter2",
                 "spark.sparkscope.jdbc.url", "jdbc:postgresql://h/db?password=hunter2"), w -> { });

@@ -14,12 +14,12 @@ import java.util.function.Function;
  * getter on a {@code bigint} column does not compile. Package-private plumbing.
  *
  * @param get returns the value in the Java type {@link #bind} and {@link CopyText} take: String (text, jsonb),
- *            Integer, Long, Boolean, Integer[], String[] or Double[]; null for SQL NULL
+ *            Integer, Long, Double, Boolean, Integer[], String[] or Double[]; null for SQL NULL
  */
 record Column<R>(String name, Type type, Function<? super R, ?> get) {
 
     enum Type {
-        TEXT, INT, BIGINT, BOOL, JSONB, INT_ARRAY, TEXT_ARRAY, FLOAT8_ARRAY;
+        TEXT, INT, BIGINT, FLOAT8, BOOL, JSONB, INT_ARRAY, TEXT_ARRAY, FLOAT8_ARRAY;
 
         /** The parameter marker: jsonb travels as text and is cast server-side (no driver-specific PGobject). */
         String marker() {
@@ -42,6 +42,7 @@ record Column<R>(String name, Type type, Function<? super R, ?> get) {
                 case TEXT -> "text";
                 case INT -> "integer";
                 case BIGINT -> "bigint";
+                case FLOAT8 -> "double precision";
                 case BOOL -> "boolean";
                 case JSONB -> "jsonb";
                 case INT_ARRAY -> "integer[]";
@@ -71,6 +72,10 @@ record Column<R>(String name, Type type, Function<? super R, ?> get) {
 
     static <R> Column<R> bigint(String name, Function<? super R, Long> get) {
         return new Column<>(name, Type.BIGINT, get);
+    }
+
+    static <R> Column<R> float8(String name, Function<? super R, Double> get) {
+        return new Column<>(name, Type.FLOAT8, get);
     }
 
     static <R> Column<R> bool(String name, Function<? super R, Boolean> get) {
@@ -128,6 +133,7 @@ record Column<R>(String name, Type type, Function<? super R, ?> get) {
                 case TEXT, JSONB -> Types.VARCHAR;
                 case INT -> Types.INTEGER;
                 case BIGINT -> Types.BIGINT;
+                case FLOAT8 -> Types.DOUBLE;
                 case BOOL -> Types.BOOLEAN;
                 case INT_ARRAY, TEXT_ARRAY, FLOAT8_ARRAY -> Types.ARRAY;
             });
@@ -139,6 +145,7 @@ record Column<R>(String name, Type type, Function<? super R, ?> get) {
             case JSONB -> ps.setString(index, (String) value);
             case INT -> ps.setInt(index, (Integer) value);
             case BIGINT -> ps.setLong(index, (Long) value);
+            case FLOAT8 -> ps.setDouble(index, (Double) value);
             case BOOL -> ps.setBoolean(index, (Boolean) value);
             case INT_ARRAY, FLOAT8_ARRAY -> ps.setArray(index, array(c, type.elementType(), (Object[]) value));
             case TEXT_ARRAY -> {

@@ -32,6 +32,8 @@ final class CopyText {
             case TEXT -> escape(sb, (String) value, true);
             case JSONB -> escape(sb, (String) value, false);
             case INT, BIGINT -> sb.append(((Number) value).longValue());
+            // Double.toString round-trips exactly
+            case FLOAT8 -> sb.append(Double.toString(((Number) value).doubleValue()));
             case BOOL -> sb.append((Boolean) value ? 't' : 'f');
             case INT_ARRAY -> {
                 Object[] a = (Object[]) value;

@@ -113,6 +113,15 @@ final class Json {
         }
     }
 
+    /** Stored JSON as a model value (records by their components, as {@link #write} wrote them). */
+    static <T> T read(String json, com.fasterxml.jackson.core.type.TypeReference<T> type) {
+        try {
+            return MAPPER.readValue(json, type);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("stored JSON is not readable: " + e.getOriginalMessage(), e);
+        }
+    }
+
     static JsonNode read(String json) {
         try {
             return MAPPER.readTree(json);

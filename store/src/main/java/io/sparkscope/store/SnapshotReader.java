@@ -127,7 +127,7 @@ public final class SnapshotReader {
         }
         return Optional.of(new AppSnapshot(appId, attempt.isEmpty() ? null : attempt, name, user, version, start, end,
                 lastEvent, complete, config(c, pk), executors(c, pk), jobs(c, pk), stages(c, pk), sqlExecutions(c, pk),
-                driverGc, driverMemory, events, Json.longMap(unknown)));
+                driverGc, driverMemory, events, Json.longMap(unknown), StreamingRows.all(c, pk)));
     }
 
     private static AppConfig config(Connection c, long pk) throws SQLException {

@@ -13,6 +13,9 @@ import io.sparkscope.core.sql.PlanStages;
 import io.sparkscope.core.model.StageSummary;
 import io.sparkscope.core.model.TaskDistributions;
 import io.sparkscope.core.model.TaskRecord;
+import io.sparkscope.core.model.StreamingBatch;
+import io.sparkscope.core.model.StreamingQuerySummary;
+import io.sparkscope.store.Tables.BatchRow;
 import io.sparkscope.store.Tables.ConfigEntry;
 import io.sparkscope.store.Tables.Ordered;
 import io.sparkscope.store.Tables.StageAttemptRow;
@@ -44,7 +47,7 @@ final class SnapshotRows {
     }
 
     static Map<Table<?>, List<Object[]>> of(AppSnapshot s, List<Finding> findings) {
-        return of(s, findings, taskDigests(s), Set.of());
+        return of(s, findings, taskDigests(s), Set.of(), Map.of());
     }
 
     /** {@link TaskDigest} of each stage attempt's kept tasks, by {@link #stageKey}. */
@@ -66,6 +69,16 @@ final class SnapshotRows {
      */
     static Map<Table<?>, List<Object[]>> of(AppSnapshot s, List<Finding> findings, Map<Long, Long> digests,
                                             Set<Long> tasksOmitted) {
+        return of(s, findings, digests, tasksOmitted, Map.of());
+    }
+
+    /**
+     * @param batchesStoredUpTo per streaming query run, the newest batch id the database already holds with every
+     *                          kept batch before it: only newer batches are shipped (a batch never changes once
+     *                          reported). A run not in the map ships all its kept batches
+     */
+    static Map<Table<?>, List<Object[]>> of(AppSnapshot s, List<Finding> findings, Map<Long, Long> digests,
+                                            Set<Long> tasksOmitted, Map<String, Long> batchesStoredUpTo) {
         Map<Table<?>, List<Object[]>> rows = new LinkedHashMap<>();
         for (Table<?> t : Tables.ALL) {
             rows.put(t, new ArrayList<>());
@@ -101,6 +114,19 @@ final class SnapshotRows {
         // replaces that execution's plan rows and leaves those of executions it does not list).
         for (SqlExecutionSummary q : s.sqlExecutions()) {
             planGraph(rows, q);
+        }
+        // Runs are ordered by when they started (whole seconds after the application's start), not by their place
+        // in the list: a partial snapshot lists only the runs that changed, and they must still sort among the
+        // stored ones. The reader breaks ties by start time.
+        ordered(rows.get(Tables.STREAMING_QUERY), Tables.STREAMING_QUERY, s.streamingQueries(),
+                q -> runOrd(s.startTime(), q.startTime()));
+        for (StreamingQuerySummary q : s.streamingQueries()) {
+            Long storedUpTo = batchesStoredUpTo.get(q.runId());
+            for (StreamingBatch b : q.recentBatches()) {
+                if (storedUpTo == null || b.batchId() > storedUpTo) {
+                    rows.get(Tables.STREAMING_BATCH).add(Tables.STREAMING_BATCH.row(new BatchRow(q, b)));
+                }
+            }
         }
         ordered(rows.get(Tables.FINDING), Tables.FINDING, findings);
         return rows;
@@ -141,6 +167,14 @@ final class SnapshotRows {
             rows.get(Tables.SQL_NODE_METRIC).add(Tables.SQL_NODE_METRIC.row(new Tables.NodeMetricRow(id, -1, ord++,
                     new PlanMetric(null, a.accumulatorId(), a.metricType()), a)));
         }
+    }
+
+    /** Seconds from the application's start to the run's; a run without a start time sorts last. */
+    static int runOrd(long appStart, long runStart) {
+        if (runStart <= 0) {
+            return Integer.MAX_VALUE;
+        }
+        return (int) Math.max(0, Math.min(Integer.MAX_VALUE - 1, (runStart - Math.max(0, appStart)) / 1000));
     }
 
     private static void config(List<Object[]> out, String scope, Map<String, String> props) {

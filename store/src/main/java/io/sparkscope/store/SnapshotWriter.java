@@ -156,7 +156,8 @@ public final class SnapshotWriter {
         Map<Long, Long> digests = SnapshotRows.taskDigests(s);
         Set<Long> unchanged = existing.isPresent() && skipUnchangedTasks
                 ? unchangedTaskStages(c, appPk, digests) : Set.of();
-        Map<Table<?>, List<Object[]>> rows = SnapshotRows.of(s, findings, digests, unchanged);
+        Map<String, Long> batchesStored = existing.isPresent() ? storedBatchWindows(c, appPk, s) : Map.of();
+        Map<Table<?>, List<Object[]>> rows = SnapshotRows.of(s, findings, digests, unchanged, batchesStored);
         Set<Table<?>> bulk = bulkTables(c, rows);
         long n = 0;
         if (existing.isEmpty()) {
@@ -360,6 +361,11 @@ public final class SnapshotWriter {
                 deletePlanRowsOfShippedSql(c, appPk, t, rows, staged.contains(t));
                 continue;
             }
+            if (t == Tables.STREAMING_BATCH) {
+                // only the runs the snapshot lists (a partial one: those that changed): others keep their batches
+                deleteBatchesOutsideWindows(c, appPk, rows.get(Tables.STREAMING_QUERY));
+                continue;
+            }
             if (partial && t != Tables.TASK && t != Tables.FINDING) {
                 continue; // rows of entities a partial snapshot does not list are not stale: they stay
             }
@@ -415,6 +421,83 @@ public final class SnapshotWriter {
             }
             ps.executeUpdate();
         }
+    }
+
+    /**
+     * Per streaming query run of the snapshot, the newest batch id already stored when the stored window (as its run
+     * row says) starts at or before the snapshot's: every kept batch up to it is in the database and unchanged, since
+     * a batch never changes once reported. A run whose window went backwards (an older snapshot written over a newer
+     * one) ships all its batches.
+     */
+    private static Map<String, Long> storedBatchWindows(Connection c, long appPk, AppSnapshot s) throws SQLException {
+        if (s.streamingQueries().isEmpty()) {
+            return Map.of();
+        }
+        Map<String, Long> firstKept = new java.util.HashMap<>();
+        for (var q : s.streamingQueries()) {
+            if (!q.recentBatches().isEmpty()) {
+                firstKept.put(q.runId(), q.recentBatches().get(0).batchId());
+            }
+        }
+        Map<String, Long> out = new java.util.HashMap<>();
+        try (PreparedStatement ps = c.prepareStatement("SELECT run_id, kept_first_batch_id, kept_last_batch_id"
+                + " FROM streaming_query WHERE app_pk = ? AND kept_last_batch_id IS NOT NULL")) {
+            ps.setLong(1, appPk);
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    Long first = firstKept.get(rs.getString(1));
+                    if (first != null && rs.getLong(2) <= first) {
+                        out.put(rs.getString(1), rs.getLong(3));
+                    }
+                }
+            }
+        }
+        return out;
+    }
+
+    /**
+     * Batch rows outside each run's kept window (older than its first kept batch, or newer than its last), by
+     * primary-key prefix; the batches of runs gone from the snapshot go with their run row (ON DELETE CASCADE).
+     * The rows to compare are the run rows: a batch row is never stale inside its run's window.
+     */
+    private static void deleteBatchesOutsideWindows(Connection c, long appPk, List<Object[]> runRows)
+            throws SQLException {
+        if (runRows.isEmpty()) {
+            return;
+        }
+        List<Column<Tables.Ordered<io.sparkscope.core.model.StreamingQuerySummary>>> cols =
+                Tables.STREAMING_QUERY.columns();
+        int runCol = index(cols, "run_id");
+        int firstCol = index(cols, "kept_first_batch_id");
+        int lastCol = index(cols, "kept_last_batch_id");
+        String[] runs = new String[runRows.size()];
+        Long[] firsts = new Long[runRows.size()];
+        Long[] lasts = new Long[runRows.size()];
+        for (int i = 0; i < runs.length; i++) {
+            Object[] row = runRows.get(i);
+            runs[i] = (String) row[runCol];
+            // an empty window keeps nothing: first > last
+            firsts[i] = row[firstCol] == null ? Long.MAX_VALUE : (Long) row[firstCol];
+            lasts[i] = row[lastCol] == null ? Long.MIN_VALUE : (Long) row[lastCol];
+        }
+        try (PreparedStatement ps = c.prepareStatement("DELETE FROM streaming_batch t USING unnest(CAST(? AS text[]),"
+                + " CAST(? AS bigint[]), CAST(? AS bigint[])) AS k(run_id, first_id, last_id) WHERE t.app_pk = ?"
+                + " AND t.run_id = k.run_id AND (t.batch_id < k.first_id OR t.batch_id > k.last_id)")) {
+            ps.setArray(1, c.createArrayOf("text", runs));
+            ps.setArray(2, c.createArrayOf("int8", firsts));
+            ps.setArray(3, c.createArrayOf("int8", lasts));
+            ps.setLong(4, appPk);
+            ps.executeUpdate();
+        }
+    }
+
+    private static int index(List<? extends Column<?>> cols, String name) {
+        for (int i = 0; i < cols.size(); i++) {
+            if (cols.get(i).name().equals(name)) {
+                return i;
+            }
+        }
+        throw new IllegalStateException("no column " + name);
     }
 
     /** Stale task rows of the shipped stage attempts only: a join on the primary key's prefix. */

@@ -11,6 +11,8 @@ import io.sparkscope.core.model.SqlMetricAggregate;
 import io.sparkscope.core.sql.PlanGraph;
 import io.sparkscope.core.model.StageSummary;
 import io.sparkscope.core.model.StageTotals;
+import io.sparkscope.core.model.StreamingBatch;
+import io.sparkscope.core.model.StreamingQuerySummary;
 import io.sparkscope.core.model.TaskDistributions;
 import io.sparkscope.core.model.TaskRecord;
 import io.sparkscope.core.model.TaskTimeSums;
@@ -20,6 +22,7 @@ import java.util.function.Function;
 
 import static io.sparkscope.store.Column.bigint;
 import static io.sparkscope.store.Column.bool;
+import static io.sparkscope.store.Column.float8;
 import static io.sparkscope.store.Column.float8Array;
 import static io.sparkscope.store.Column.intArray;
 import static io.sparkscope.store.Column.integer;
@@ -51,6 +54,10 @@ final class Tables {
 
     /** A kept task with its stage attempt and its position in the stage's kept tasks. */
     record TaskRow(StageSummary stage, TaskRecord task, int ord) {
+    }
+
+    /** A kept batch of a streaming query run. */
+    record BatchRow(StreamingQuerySummary run, StreamingBatch batch) {
     }
 
     static final Table<ConfigEntry> CONFIGURATION = Table.<ConfigEntry>named("configuration")
@@ -283,6 +290,52 @@ final class Tables {
                     intArray("value_stage_ids", r -> r.agg(SqlMetricAggregate::stageIds)))
             .build();
 
+    static final Table<Ordered<StreamingQuerySummary>> STREAMING_QUERY =
+            Table.<Ordered<StreamingQuerySummary>>named("streaming_query")
+                    .keys(Ordered::value, text("run_id", StreamingQuerySummary::runId))
+                    .values(integer("ord", Ordered::ord))
+                    .values(Ordered::value,
+                            text("query_id", StreamingQuerySummary::queryId),
+                            text("name", StreamingQuerySummary::name),
+                            bigint("start_time", StreamingQuerySummary::startTime),
+                            bigint("end_time", StreamingQuerySummary::endTime),
+                            text("status", q -> q.status().name()),
+                            text("exception", StreamingQuerySummary::exception),
+                            text("error_class", StreamingQuerySummary::errorClass),
+                            text("trigger_kind", StreamingQuerySummary::triggerKind),
+                            bigint("trigger_interval_ms", StreamingQuerySummary::triggerIntervalMs),
+                            text("sink_description", StreamingQuerySummary::sinkDescription),
+                            bigint("last_progress_time", StreamingQuerySummary::lastProgressTime),
+                            bigint("num_batches", q -> q.totals().batches()),
+                            bigint("input_rows", q -> q.totals().inputRows()),
+                            bigint("last_batch_end_time", q -> q.totals().lastBatchEndTime()),
+                            jsonb("totals", q -> Json.write(q.totals())),
+                            bigint("kept_first_batch_id", q -> q.recentBatches().isEmpty() ? null
+                                    : q.recentBatches().get(0).batchId()),
+                            bigint("kept_last_batch_id", q -> q.lastBatch() == null ? null : q.lastBatch().batchId()),
+                            integer("batches_kept", q -> q.recentBatches().size()))
+                    .build();
+
+    static final Table<BatchRow> STREAMING_BATCH = Table.<BatchRow>named("streaming_batch")
+            .keys(BatchRow::run, text("run_id", StreamingQuerySummary::runId))
+            .keys(BatchRow::batch, bigint("batch_id", StreamingBatch::batchId))
+            .values(BatchRow::batch,
+                    bigint("start_time", StreamingBatch::timestamp),
+                    bigint("duration_ms", StreamingBatch::durationMs),
+                    bigint("num_input_rows", StreamingBatch::numInputRows),
+                    float8("input_rows_per_second", StreamingBatch::inputRowsPerSecond),
+                    float8("processed_rows_per_second", StreamingBatch::processedRowsPerSecond),
+                    bigint("num_output_rows", StreamingBatch::numOutputRows),
+                    jsonb("duration_parts", b -> Json.write(b.durationParts())),
+                    bigint("watermark", StreamingBatch::watermark),
+                    bigint("event_time_max", StreamingBatch::eventTimeMax),
+                    bigint("state_rows", StreamingBatch::stateRows),
+                    bigint("state_memory_bytes", StreamingBatch::stateMemoryBytes),
+                    bigint("rows_dropped_by_watermark", StreamingBatch::rowsDroppedByWatermark),
+                    jsonb("state_operators", b -> Json.write(b.stateOperators())),
+                    jsonb("sources", b -> Json.write(b.sources())))
+            .build();
+
     static final Table<Ordered<Finding>> FINDING = Table.<Ordered<Finding>>named("finding")
             .keys(Ordered::value, text("finding_id", Finding::id))
             .values(integer("ord", Ordered::ord))
@@ -308,7 +361,8 @@ final class Tables {
     static final List<Table<?>> SQL_PLAN_TABLES = List.of(SQL_PLAN_NODE, SQL_PLAN_EDGE, SQL_NODE_METRIC);
 
     static final List<Table<?>> ALL = List.of(CONFIGURATION, EXECUTOR, JOB, STAGE, STAGE_STATISTICS, TASK,
-            SQL_EXECUTION, SQL_PLAN_NODE, SQL_PLAN_EDGE, SQL_NODE_METRIC, FINDING);
+            SQL_EXECUTION, SQL_PLAN_NODE, SQL_PLAN_EDGE, SQL_NODE_METRIC, STREAMING_QUERY, STREAMING_BATCH,
+            FINDING);
 
     private Tables() {
     }

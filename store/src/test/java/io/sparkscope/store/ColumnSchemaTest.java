@@ -39,6 +39,7 @@ class ColumnSchemaTest {
             case TEXT -> "text";
             case INT -> "int4";
             case BIGINT -> "int8";
+            case FLOAT8 -> "float8";
             case BOOL -> "bool";
             case JSONB -> "jsonb";
             case INT_ARRAY -> "_int4";

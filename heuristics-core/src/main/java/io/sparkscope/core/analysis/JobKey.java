@@ -119,6 +119,7 @@ public record JobKey(String value, Source source, String reason) {
      * @param system its driver's Java system properties (for {@code sun.java.command}); may be empty
      */
     public static JobKey of(String appName, String user, Map<String, String> spark, Map<String, String> system) {
+        // Reads only the settings AppConfig#jobIdentity keeps: add a key there when this reads a new one.
         String configured = spark.get(CONFIG_KEY);
         if (configured != null && !configured.isBlank()) {
             return new JobKey(configured, Source.CONFIGURED, "");

@@ -84,20 +84,34 @@ public sealed interface SparkEvent {
     }
 
     /**
-     * @param metrics      null when Spark reported none for this task (e.g. some failures, old logs)
-     * @param accumUpdates this task's own updates of the SQL metrics of running SQL executions (from its
-     *                     accumulables); the adapters leave out every other accumulator, so it is usually empty
+     * @param metrics         null when Spark reported none for this task (e.g. some failures, old logs)
+     * @param executorMetrics the executor's peak metrics Spark sampled while the task ran ("Task Executor Metrics",
+     *                        Spark 3.0+), or null when none were reported; all zeros means nothing was measured
+     * @param accumUpdates    this task's own updates of the SQL metrics of running SQL executions (from its
+     *                        accumulables); the adapters leave out every other accumulator, so it is usually empty
      */
     record TaskEnd(int stageId, int stageAttemptId, String taskType, TaskEndReason reason, TaskInfo taskInfo,
-                   TaskMetrics metrics, AccumUpdates accumUpdates) implements SparkEvent {
+                   TaskMetrics metrics, ExecutorPeaks executorMetrics, AccumUpdates accumUpdates) implements SparkEvent {
         public TaskEnd {
             accumUpdates = accumUpdates == null ? AccumUpdates.NONE : accumUpdates;
         }
 
-        /** A task end without SQL metric updates. */
+        /** A task end without executor peaks or SQL metric updates (hand-built events). */
         public TaskEnd(int stageId, int stageAttemptId, String taskType, TaskEndReason reason, TaskInfo taskInfo,
                        TaskMetrics metrics) {
-            this(stageId, stageAttemptId, taskType, reason, taskInfo, metrics, AccumUpdates.NONE);
+            this(stageId, stageAttemptId, taskType, reason, taskInfo, metrics, null, AccumUpdates.NONE);
+        }
+
+        /** A task end without SQL metric updates. */
+        public TaskEnd(int stageId, int stageAttemptId, String taskType, TaskEndReason reason, TaskInfo taskInfo,
+                       TaskMetrics metrics, ExecutorPeaks executorMetrics) {
+            this(stageId, stageAttemptId, taskType, reason, taskInfo, metrics, executorMetrics, AccumUpdates.NONE);
+        }
+
+        /** A task end without executor peaks (sources older than Spark 3.0). */
+        public TaskEnd(int stageId, int stageAttemptId, String taskType, TaskEndReason reason, TaskInfo taskInfo,
+                       TaskMetrics metrics, AccumUpdates accumUpdates) {
+            this(stageId, stageAttemptId, taskType, reason, taskInfo, metrics, null, accumUpdates);
         }
     }
 
@@ -135,6 +149,15 @@ public sealed interface SparkEvent {
     }
 
     /**
+     * An executor's (or the driver's) peak metrics since its previous heartbeat ({@code
+     * SparkListenerExecutorMetricsUpdate}): what a live listener learns every {@code spark.executor.heartbeatInterval}
+     * even when the application logs no executor metrics. Spark sends one sample per active stage; they arrive here
+     * merged (largest value per metric), because an executor's peak does not depend on the stage.
+     */
+    record ExecutorMetricsUpdate(String executorId, ExecutorPeaks peaks) implements SparkEvent {
+    }
+
+    /**
      * SQL execution start, with the physical plan as text and as a tree (for plan-based heuristics).
      */
     record SqlExecutionStart(long executionId, String description, String physicalPlanDescription, PlanNode plan,
@@ -158,6 +181,49 @@ public sealed interface SparkEvent {
         public DriverAccumUpdates {
             updates = List.copyOf(updates);
         }
+    }
+
+    /**
+     * {@code StreamingQueryListener.QueryStartedEvent}: a Structured Streaming query (its {@code queryId} survives
+     * restarts from the same checkpoint) began a run ({@code runId}, new at every start).
+     *
+     * @param name the query's name, or null when it has none
+     * @param time epoch ms, or -1
+     */
+    record StreamingQueryStarted(String queryId, String runId, String name, long time) implements SparkEvent {
+    }
+
+    /** {@code StreamingQueryListener.QueryProgressEvent}: one trigger of a running query. */
+    record StreamingQueryProgress(StreamingProgress progress) implements SparkEvent {
+    }
+
+    /**
+     * {@code StreamingQueryListener.QueryIdleEvent} (Spark 3.5+): a trigger found no new data, so no batch ran.
+     *
+     * @param time epoch ms, or -1
+     */
+    record StreamingQueryIdle(String queryId, String runId, long time) implements SparkEvent {
+    }
+
+    /**
+     * {@code StreamingQueryListener.QueryTerminatedEvent}. It carries no time: the recorder takes the newest time it
+     * has seen, which is the same live and from the log.
+     *
+     * @param exception  null when the query was stopped, else the error that ended it
+     * @param errorClass Spark's error class of that error (3.5+), or null
+     */
+    record StreamingQueryTerminated(String queryId, String runId, String exception, String errorClass)
+            implements SparkEvent {
+    }
+
+    /**
+     * The trigger a query run was started with. Neither Spark's events nor its event log carry it; the live listener
+     * looks it up on the running query, so only live recordings have it.
+     *
+     * @param kind       {@code ProcessingTime}, {@code AvailableNow}, {@code Once} or {@code Continuous}
+     * @param intervalMs the trigger interval (0 for "as fast as possible"), or -1 when the kind has none
+     */
+    record StreamingQueryTrigger(String queryId, String runId, String kind, long intervalMs) implements SparkEvent {
     }
 
     /** One (accumulator id, value) pair of {@link DriverAccumUpdates}. */

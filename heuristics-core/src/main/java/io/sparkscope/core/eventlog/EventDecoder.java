@@ -114,7 +114,7 @@ final class EventDecoder {
         if (type == null || type.isEmpty()) {
             throw new InvalidEventException("\"Event\" field is empty");
         }
-        checks.event(type.startsWith(SQL_PACKAGE) ? type.substring(SQL_PACKAGE.length()) : type);
+        checks.event(shortName(type));
         switch (type) {
             case "SparkListenerTaskEnd":
                 return tasks.taskEnd(p);
@@ -144,8 +144,19 @@ final class EventDecoder {
         SparkEvent decode(ObjectNode event, FieldChecks checks) throws InvalidEventException;
     }
 
+    /** The type without the package of Spark's SQL and streaming events, as warnings name it. */
+    private static String shortName(String type) {
+        if (type.startsWith(SQL_PACKAGE)) {
+            return type.substring(SQL_PACKAGE.length());
+        }
+        if (type.startsWith(StreamingDecoders.PREFIX)) {
+            return type.substring(StreamingDecoders.PREFIX.length());
+        }
+        return type;
+    }
+
     private static TreeDecoder treeDecoder(String type) {
-        String name = type.startsWith(SQL_PACKAGE) ? type.substring(SQL_PACKAGE.length()) : type;
+        String name = shortName(type);
         return switch (name) {
             case "SparkListenerLogStart" -> (n, c) -> TreeDecoders.logStart(n);
             case "SparkListenerApplicationStart" -> TreeDecoders::applicationStart;
@@ -156,10 +167,15 @@ final class EventDecoder {
             case "SparkListenerBlockManagerAdded" -> TreeDecoders::blockManagerAdded;
             case "SparkListenerJobEnd" -> TreeDecoders::jobEnd;
             case "SparkListenerStageExecutorMetrics" -> TreeDecoders::stageExecutorMetrics;
+            case "SparkListenerExecutorMetricsUpdate" -> TreeDecoders::executorMetricsUpdate;
             case "SparkListenerSQLExecutionStart" -> TreeDecoders::sqlExecutionStart;
             case "SparkListenerSQLExecutionEnd" -> TreeDecoders::sqlExecutionEnd;
             case "SparkListenerSQLAdaptiveExecutionUpdate" -> TreeDecoders::sqlAdaptiveUpdate;
             case "SparkListenerDriverAccumUpdates" -> TreeDecoders::driverAccumUpdates;
+            case "StreamingQueryListener$QueryStartedEvent" -> StreamingDecoders::started;
+            case "StreamingQueryListener$QueryProgressEvent" -> StreamingDecoders::progress;
+            case "StreamingQueryListener$QueryIdleEvent" -> StreamingDecoders::idle;
+            case "StreamingQueryListener$QueryTerminatedEvent" -> StreamingDecoders::terminated;
             default -> null;
         };
     }

@@ -2,6 +2,8 @@ package io.sparkscope.core.eventlog;
 
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
+import io.sparkscope.core.event.ExecutorMetric;
+import io.sparkscope.core.event.ExecutorPeaks;
 import io.sparkscope.core.event.SparkEvent;
 import io.sparkscope.core.event.TaskEndReason;
 import io.sparkscope.core.event.TaskInfo;
@@ -16,10 +18,11 @@ import static io.sparkscope.core.eventlog.Json.boolValue;
 
 /**
  * Streaming decoder for task-start and task-end, the events that make up nearly all of a log. It touches only the
- * fields our records carry and skips the rest without building anything — above all the per-task "Accumulables"
- * and "Task Executor Metrics", which are most of a task-end line's bytes. Of the accumulables it keeps only the
- * updates of SQL metrics that a running SQL execution declares ({@link SqlMetricIds}); with none running they are
- * skipped whole. Field names and defaults follow Spark's
+ * fields our records carry and skips the rest without building anything — above all the per-task "Accumulables",
+ * most of a task-end line's bytes. Of the accumulables it keeps only the updates of SQL metrics that a running SQL
+ * execution declares ({@link SqlMetricIds}); with none running they are skipped whole. "Task Executor Metrics"
+ * (about twenty numbers) is read into one primitive array, each field found by one hash lookup of the name Jackson
+ * already holds. Field names and defaults follow Spark's
  * {@code JsonProtocol.taskInfoFromJson / taskMetricsFromJson}; fields are accepted in any order.
  *
  * <p>Values are checked with Spark's ranges ({@link FieldChecks}): an invalid id, index or attempt number skips the
@@ -41,6 +44,9 @@ final class TaskDecoder {
     private SparkEvent.AccumUpdates accumUpdates = SparkEvent.AccumUpdates.NONE;
     private long[] scratchIds = new long[16];
     private long[] scratchValues = new long[16];
+    /** Reused for every task end's executor metrics: build() hands over its array and starts afresh. */
+    private final ExecutorPeaks.Builder peakBuilder = ExecutorPeaks.builder();
+    private final String[] scratch = new String[1];
 
     TaskDecoder(Interner interner, FieldChecks checks, SqlMetricIds sqlMetricIds) {
         this.interner = interner;
@@ -82,6 +88,7 @@ final class TaskDecoder {
         TaskEndReason reason = null;
         TaskInfo info = null;
         TaskMetrics metrics = null;
+        ExecutorPeaks peaks = null;
         for (JsonToken t = p.nextToken(); t == JsonToken.FIELD_NAME; t = p.nextToken()) {
             String field = p.currentName();
             p.nextToken();
@@ -94,6 +101,8 @@ final class TaskDecoder {
                 // JSON null and absence both mean "no metrics" (the listener sees null there)
                 case "Task Metrics" -> metrics = p.currentToken() == JsonToken.START_OBJECT ? taskMetrics(p, checks)
                         : skip(p);
+                case "Task Executor Metrics" -> peaks = p.currentToken() == JsonToken.START_OBJECT
+                        ? executorPeaks(p) : skipPeaks(p);
                 default -> p.skipChildren();
             }
         }
@@ -106,12 +115,42 @@ final class TaskDecoder {
         if (reason == null) {
             reason = new TaskEndReason("UnknownReason", "no Task End Reason logged", null);
         }
-        return new SparkEvent.TaskEnd(stageId, stageAttemptId, taskType, reason, info, metrics, accumUpdates);
+        return new SparkEvent.TaskEnd(stageId, stageAttemptId, taskType, reason, info, metrics, peaks, accumUpdates);
     }
 
     private static TaskMetrics skip(JsonParser p) throws IOException {
         p.skipChildren();
         return null;
+    }
+
+    private static ExecutorPeaks skipPeaks(JsonParser p) throws IOException {
+        p.skipChildren();
+        return null;
+    }
+
+    /**
+     * An object of executor metrics under Spark's names (parser on its START_OBJECT, left on its END_OBJECT). A
+     * name this version does not know is skipped; -1 (Spark's "not set yet") is absent without a warning; any other
+     * value that is no non-negative whole number is absent after one.
+     */
+    private ExecutorPeaks executorPeaks(JsonParser p) throws IOException {
+        String[] what = scratch;
+        ExecutorPeaks.Builder b = peakBuilder;
+        for (JsonToken t = p.nextToken(); t == JsonToken.FIELD_NAME; t = p.nextToken()) {
+            ExecutorMetric m = ExecutorMetric.bySparkName(p.currentName());
+            p.nextToken();
+            if (m == null) {
+                p.skipChildren();
+                continue;
+            }
+            long v = checks.raw(p, -1, Long.MAX_VALUE, what);
+            if (v == FieldChecks.INVALID) {
+                checks.invalid(m.sparkName, what[0], ", that metric is left out");
+            } else if (v >= 0) {
+                b.set(m, v);
+            }
+        }
+        return b.build();
     }
 
     /** @return null when "Task Info" is not an object (e.g. JSON null) */

@@ -4,6 +4,8 @@ import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.sparkscope.core.event.ExecutorMetric;
+import io.sparkscope.core.event.ExecutorPeaks;
 import io.sparkscope.core.event.SparkEvent;
 import io.sparkscope.core.event.TaskEndReason;
 
@@ -142,6 +144,59 @@ final class TreeDecoders {
             }
         }
         return new SparkEvent.StageExecutorMetrics(textOf(n, "Executor ID", ""), stageId, attemptId, peaks);
+    }
+
+    /**
+     * {@code SparkListenerExecutorMetricsUpdate}, where a log has it: "Executor Metrics Updated" is a list of
+     * {"Stage ID", "Stage Attempt ID", "Executor Metrics"} (Spark 3+) or one metrics object (Spark 2.4); the
+     * samples are merged, largest value per metric. The accumulator updates it also carries are not used.
+     */
+    static SparkEvent executorMetricsUpdate(JsonNode n, FieldChecks checks) throws InvalidEventException {
+        if (!has(n, "Executor ID")) {
+            throw new InvalidEventException("SparkListenerExecutorMetricsUpdate without Executor ID");
+        }
+        long[] merged = null;
+        JsonNode updated = n.get("Executor Metrics Updated");
+        if (updated != null && updated.isArray()) {
+            for (JsonNode sample : updated) {
+                merged = mergePeaks(merged, sample.get("Executor Metrics"), checks);
+            }
+        } else if (updated != null && updated.isObject()) {
+            merged = mergePeaks(merged, updated, checks);
+        }
+        ExecutorPeaks.Builder b = ExecutorPeaks.builder();
+        if (merged != null) {
+            for (int i = 0; i < merged.length; i++) {
+                b.set(ExecutorMetric.byOrdinal(i), merged[i]);
+            }
+        }
+        return new SparkEvent.ExecutorMetricsUpdate(textOf(n, "Executor ID", ""), b.build());
+    }
+
+    private static long[] mergePeaks(long[] into, JsonNode metrics, FieldChecks checks) {
+        if (metrics == null || !metrics.isObject()) {
+            return into;
+        }
+        long[] out = into;
+        if (out == null) {
+            out = new long[ExecutorMetric.count()];
+            java.util.Arrays.fill(out, ExecutorPeaks.ABSENT);
+        }
+        String[] what = new String[1];
+        for (Iterator<Map.Entry<String, JsonNode>> it = metrics.fields(); it.hasNext(); ) {
+            Map.Entry<String, JsonNode> e = it.next();
+            ExecutorMetric m = ExecutorMetric.bySparkName(e.getKey());
+            if (m == null) {
+                continue;
+            }
+            long v = FieldChecks.raw(e.getValue(), -1, Long.MAX_VALUE, what);
+            if (v == FieldChecks.INVALID) {
+                checks.invalid(m.sparkName, what[0], ", that metric is left out");
+            } else if (v > out[m.ordinal()]) {
+                out[m.ordinal()] = v;
+            }
+        }
+        return out;
     }
 
     static SparkEvent sqlExecutionStart(JsonNode n, FieldChecks checks) throws InvalidEventException {

@@ -24,6 +24,9 @@ import java.util.Map;
  *                       of what changed since its last successful write, or of its window of recent entities. A
  *                       store keeps the rows of entities absent from a partial snapshot; a full one (false) replaces
  *                       the stored application, deleting rows it no longer has
+ * @param streamingQueries the Structured Streaming query runs, in the order they were first seen (empty for a batch
+ *                         application). In a partial snapshot it holds only the runs that changed since the last
+ *                         write, each with only its new batches; the store keeps the rest
  */
 public record AppSnapshot(
         String appId,
@@ -45,7 +48,8 @@ public record AppSnapshot(
         long eventCount,
         Map<String, Long> unknownEventTypes,
         RunTotals totals,
-        boolean partial) {
+        boolean partial,
+        List<StreamingQuerySummary> streamingQueries) {
 
     /** The id, or prefix of the id, a recorder gives an application whose events never named it. */
     public static final String UNKNOWN_APP_ID = "unknown-app";
@@ -57,6 +61,8 @@ public record AppSnapshot(
         stages = List.copyOf(stages);
         sqlExecutions = List.copyOf(sqlExecutions);
         unknownEventTypes = Map.copyOf(unknownEventTypes);
+        // null: a snapshot written before streaming queries were recorded (an old spool file)
+        streamingQueries = streamingQueries == null ? List.of() : List.copyOf(streamingQueries);
         if (totals == null) {
             if (partial) {
                 throw new IllegalArgumentException("a partial snapshot must carry the run's totals");
@@ -65,7 +71,30 @@ public record AppSnapshot(
         }
     }
 
-    /** A full snapshot: the lists hold everything, the totals are theirs. */
+    /** A snapshot without streaming queries (a batch application, or a source that does not carry them). */
+    public AppSnapshot(String appId, String attemptId, String appName, String sparkUser, String sparkVersion,
+                       long startTime, long endTime, long lastEventTime, boolean complete, AppConfig config,
+                       List<ExecutorSummary> executors, List<JobSummary> jobs, List<StageSummary> stages,
+                       List<SqlExecutionSummary> sqlExecutions, long driverGcTimeMs, long driverMaxMemory,
+                       long eventCount, Map<String, Long> unknownEventTypes, RunTotals totals, boolean partial) {
+        this(appId, attemptId, appName, sparkUser, sparkVersion, startTime, endTime, lastEventTime, complete, config,
+                executors, jobs, stages, sqlExecutions, driverGcTimeMs, driverMaxMemory, eventCount,
+                unknownEventTypes, totals, partial, List.of());
+    }
+
+    /** A full snapshot with streaming queries: the lists hold everything, the totals are theirs. */
+    public AppSnapshot(String appId, String attemptId, String appName, String sparkUser, String sparkVersion,
+                       long startTime, long endTime, long lastEventTime, boolean complete, AppConfig config,
+                       List<ExecutorSummary> executors, List<JobSummary> jobs, List<StageSummary> stages,
+                       List<SqlExecutionSummary> sqlExecutions, long driverGcTimeMs, long driverMaxMemory,
+                       long eventCount, Map<String, Long> unknownEventTypes,
+                       List<StreamingQuerySummary> streamingQueries) {
+        this(appId, attemptId, appName, sparkUser, sparkVersion, startTime, endTime, lastEventTime, complete, config,
+                executors, jobs, stages, sqlExecutions, driverGcTimeMs, driverMaxMemory, eventCount,
+                unknownEventTypes, null, false, streamingQueries);
+    }
+
+    /** A full snapshot without streaming queries: the lists hold everything, the totals are theirs. */
     public AppSnapshot(String appId, String attemptId, String appName, String sparkUser, String sparkVersion,
                        long startTime, long endTime, long lastEventTime, boolean complete, AppConfig config,
                        List<ExecutorSummary> executors, List<JobSummary> jobs, List<StageSummary> stages,
@@ -73,7 +102,7 @@ public record AppSnapshot(
                        long eventCount, Map<String, Long> unknownEventTypes) {
         this(appId, attemptId, appName, sparkUser, sparkVersion, startTime, endTime, lastEventTime, complete, config,
                 executors, jobs, stages, sqlExecutions, driverGcTimeMs, driverMaxMemory, eventCount,
-                unknownEventTypes, null, false);
+                unknownEventTypes, null, false, List.of());
     }
 
     /** Whether {@code appId} is missing or the recorder's placeholder rather than an id Spark gave. */
@@ -85,7 +114,7 @@ public record AppSnapshot(
     public AppSnapshot withAppId(String id) {
         return new AppSnapshot(id, attemptId, appName, sparkUser, sparkVersion, startTime, endTime, lastEventTime,
                 complete, config, executors, jobs, stages, sqlExecutions, driverGcTimeMs, driverMaxMemory, eventCount,
-                unknownEventTypes, totals, partial);
+                unknownEventTypes, totals, partial, streamingQueries);
     }
 
     /** Wall time: end − start when ended, else the newest event − start; 0 when the start is unknown. */

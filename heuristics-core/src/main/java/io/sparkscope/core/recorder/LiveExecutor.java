@@ -1,5 +1,7 @@
 package io.sparkscope.core.recorder;
 
+import io.sparkscope.core.event.ExecutorMetric;
+import io.sparkscope.core.event.ExecutorPeaks;
 import io.sparkscope.core.event.TaskEndReason;
 import io.sparkscope.core.event.TaskInfo;
 import io.sparkscope.core.event.TaskMetric;
@@ -10,6 +12,8 @@ import io.sparkscope.core.model.ExecutorSummary;
 import io.sparkscope.core.model.StageSummary;
 import io.sparkscope.core.model.TaskTimes;
 
+import java.util.Arrays;
+import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.TreeMap;
 
@@ -34,7 +38,10 @@ final class LiveExecutor extends LiveEntity {
     long shuffleWriteBytes;
     long memoryBytesSpilled;
     long diskBytesSpilled;
-    final Map<String, Long> peakMetrics = new TreeMap<>();
+    /** Largest value seen per {@link ExecutorMetric}, {@link ExecutorPeaks#ABSENT} until one is measured. */
+    private final long[] peaks = absent();
+    /** Peaks under names this version does not know (a newer Spark's), from the logged per-stage metrics. */
+    private Map<String, Long> otherPeaks;
     String hostPort;
     /** An ExecutorAdded event announced it (the driver has none in old logs and Spark then shows 0 cores). */
     boolean added;
@@ -86,8 +93,68 @@ final class LiveExecutor extends LiveEntity {
         }
     }
 
-    void peaks(Map<String, Long> metrics) {
-        metrics.forEach((k, v) -> peakMetrics.merge(k, v, Math::max));
+    private static long[] absent() {
+        long[] v = new long[ExecutorMetric.count()];
+        Arrays.fill(v, ExecutorPeaks.ABSENT);
+        return v;
+    }
+
+    /**
+     * Spark's {@code ExecutorMetrics.compareAndUpdatePeakValues}: each metric keeps its largest value. A sample in
+     * which nothing was measured (all zeros: Spark's task-end placeholder) is not a measurement and changes nothing,
+     * so an executor that never measured anything shows no peaks rather than 0-byte ones. Constant time.
+     */
+    void peaks(ExecutorPeaks sample) {
+        if (sample == null || sample.measuredNothing()) {
+            return;
+        }
+        for (int i = 0; i < peaks.length; i++) {
+            long v = sample.valueAt(i);
+            if (v > peaks[i]) {
+                peaks[i] = v;
+            }
+        }
+    }
+
+    /** The same for a sample keyed by Spark's names (per-stage metrics), keeping names this version does not know. */
+    void peaks(Map<String, Long> sample) {
+        boolean measured = false;
+        for (Long v : sample.values()) {
+            if (v != null && v > 0) {
+                measured = true;
+                break;
+            }
+        }
+        if (!measured) {
+            return;
+        }
+        sample.forEach((name, v) -> {
+            if (v == null || v < 0) {
+                return;
+            }
+            ExecutorMetric m = ExecutorMetric.bySparkName(name);
+            if (m != null) {
+                peaks[m.ordinal()] = Math.max(peaks[m.ordinal()], v);
+            } else {
+                if (otherPeaks == null) {
+                    otherPeaks = new TreeMap<>();
+                }
+                otherPeaks.merge(name, v, Math::max);
+            }
+        });
+    }
+
+    private Map<String, Long> peakMetrics() {
+        Map<String, Long> out = new LinkedHashMap<>();
+        for (int i = 0; i < peaks.length; i++) {
+            if (peaks[i] != ExecutorPeaks.ABSENT) {
+                out.put(ExecutorMetric.byOrdinal(i).sparkName, peaks[i]);
+            }
+        }
+        if (otherPeaks != null) {
+            otherPeaks.forEach(out::putIfAbsent);
+        }
+        return out;
     }
 
     /** The last summary built, reused while the executor has not changed (it is asked for at every snapshot). */
@@ -105,7 +172,7 @@ final class LiveExecutor extends LiveEntity {
     private ExecutorSummary build() {
         return new ExecutorSummary(executorId, host, totalCores, addTime, removeTime, removeReason, maxMemory,
                 completedTasks, failedTasks, killedTasks, totalDuration, totalRunTime, totalCpuTimeNs, totalGcTime,
-                inputBytes, shuffleReadBytes, shuffleWriteBytes, memoryBytesSpilled, diskBytesSpilled, peakMetrics,
+                inputBytes, shuffleReadBytes, shuffleWriteBytes, memoryBytesSpilled, diskBytesSpilled, peakMetrics(),
                 hostPort, added, totalTasks, activeTasks, maxOnHeapMemory, maxOffHeapMemory);
     }
 }

@@ -7,6 +7,7 @@ import io.sparkscope.core.event.SparkEvent.BlockManagerAdded;
 import io.sparkscope.core.event.SparkEvent.DriverAccumUpdates;
 import io.sparkscope.core.event.SparkEvent.EnvironmentUpdate;
 import io.sparkscope.core.event.SparkEvent.ExecutorAdded;
+import io.sparkscope.core.event.SparkEvent.ExecutorMetricsUpdate;
 import io.sparkscope.core.event.SparkEvent.ExecutorRemoved;
 import io.sparkscope.core.event.SparkEvent.JobEnd;
 import io.sparkscope.core.event.SparkEvent.JobStart;
@@ -17,10 +18,16 @@ import io.sparkscope.core.event.SparkEvent.SqlExecutionStart;
 import io.sparkscope.core.event.SparkEvent.StageCompleted;
 import io.sparkscope.core.event.SparkEvent.StageExecutorMetrics;
 import io.sparkscope.core.event.SparkEvent.StageSubmitted;
+import io.sparkscope.core.event.SparkEvent.StreamingQueryIdle;
+import io.sparkscope.core.event.SparkEvent.StreamingQueryProgress;
+import io.sparkscope.core.event.SparkEvent.StreamingQueryStarted;
+import io.sparkscope.core.event.SparkEvent.StreamingQueryTerminated;
+import io.sparkscope.core.event.SparkEvent.StreamingQueryTrigger;
 import io.sparkscope.core.event.SparkEvent.TaskEnd;
 import io.sparkscope.core.event.SparkEvent.TaskStart;
 import io.sparkscope.core.event.SparkEvent.Unknown;
 import io.sparkscope.core.event.StageInfo;
+import io.sparkscope.core.event.StreamingProgress;
 import io.sparkscope.core.event.TaskInfo;
 import io.sparkscope.core.model.AppConfig;
 import io.sparkscope.core.model.AppSnapshot;
@@ -32,6 +39,7 @@ import io.sparkscope.core.model.TaskSpanSummary;
 import io.sparkscope.core.model.SqlExecutionSummary;
 import io.sparkscope.core.model.StageSummary;
 import io.sparkscope.core.model.StageSummary.StageStatus;
+import io.sparkscope.core.model.StreamingQuerySummary;
 import io.sparkscope.core.redact.SnapshotRedactor;
 import io.sparkscope.core.model.TaskTimes;
 
@@ -82,6 +90,7 @@ public final class Recorder {
     private static final Pattern LOCAL_MASTER = Pattern.compile("local(?:-cluster)?\\[(\\d+|\\*)(?:,\\s*\\d+)?]");
 
     private final RecorderOptions options;
+    private final StreamingLimits streamingLimits;
     private final double[] quantiles;
 
     private String appId;
@@ -124,6 +133,10 @@ public final class Recorder {
     /** Completed stages whose kept tasks count against the task-detail budget, oldest first. */
     private final ArrayDeque<LiveStage> detailCompleted = new ArrayDeque<>();
     private long detailRetained;
+    /** Structured Streaming query runs by run id, in the order they were first seen. */
+    private final Map<String, LiveStreamingQuery> streamingQueries = new LinkedHashMap<>();
+    /** Terminated runs, oldest first: past {@link StreamingLimits#retainedQueryRuns()} the oldest leaves. */
+    private final ArrayDeque<LiveStreamingQuery> terminatedQueries = new ArrayDeque<>();
 
     /** Event count of the newest snapshot known to be written; set by the writer's thread. */
     private final AtomicLong writtenUpTo = new AtomicLong(-1);
@@ -151,7 +164,12 @@ public final class Recorder {
     }
 
     public Recorder(RecorderOptions options) {
+        this(options, StreamingLimits.DEFAULTS);
+    }
+
+    public Recorder(RecorderOptions options, StreamingLimits streamingLimits) {
         this.options = options;
+        this.streamingLimits = streamingLimits;
         this.quantiles = options.computedQuantiles();
         this.jobWindow = new Window<>(options.retainedJobs());
         this.stageWindow = new Window<>(options.retainedStages());
@@ -210,6 +228,8 @@ public final class Recorder {
             onExecutorRemoved(e);
         } else if (event instanceof BlockManagerAdded e) {
             onBlockManagerAdded(e);
+        } else if (event instanceof ExecutorMetricsUpdate e) {
+            onExecutorMetricsUpdate(e);
         } else if (event instanceof StageExecutorMetrics e) {
             onStageExecutorMetrics(e);
         } else if (event instanceof EnvironmentUpdate e) {
@@ -234,6 +254,23 @@ public final class Recorder {
             }
         } else if (event instanceof DriverAccumUpdates e) {
             onDriverAccumUpdates(e);
+        } else if (event instanceof StreamingQueryProgress e) {
+            onStreamingProgress(e);
+        } else if (event instanceof StreamingQueryIdle e) {
+            streamingQuery(e.runId(), e.queryId()).idle(e.time());
+            seen(e.time());
+        } else if (event instanceof StreamingQueryStarted e) {
+            streamingQuery(e.runId(), e.queryId()).started(e.queryId(), e.name(), e.time());
+            seen(e.time());
+        } else if (event instanceof StreamingQueryTerminated e) {
+            onStreamingTerminated(e);
+        } else if (event instanceof StreamingQueryTrigger e) {
+            // looked up after the start: a run that already left the recorder is not brought back
+            LiveStreamingQuery q = streamingQueries.get(e.runId());
+            if (q != null) {
+                q.trigger(e.kind(), e.intervalMs());
+                q.changedAt(eventCount);
+            }
         } else if (event instanceof Unknown e) {
             unknownEventTypes.merge(e.type(), 1L, Long::sum);
         }
@@ -371,13 +408,32 @@ public final class Recorder {
         seen(e.time());
     }
 
+    /**
+     * Executor peaks reach an executor from three places, merged as Spark's History Server merges them into
+     * {@code peakMemoryMetrics}: each task end's sample, the per-stage peaks the log holds with
+     * {@code spark.eventLog.logStageExecutorMetrics}, and (live) every heartbeat. Spark drops a task end's or a
+     * heartbeat's sample for an executor already removed; here it still counts, since it was measured on it.
+     */
     private void onStageExecutorMetrics(StageExecutorMetrics e) {
         executor(e.executorId()).peaks(e.peaks());
         if ("driver".equals(e.executorId())) {
-            long gc = gcTime(e.peaks());
-            if (gc >= 0) {
-                driverGcTimeMs = Math.max(driverGcTimeMs, gc);
-            }
+            driverGc(gcTime(e.peaks()));
+        }
+    }
+
+    private void onExecutorMetricsUpdate(ExecutorMetricsUpdate e) {
+        if (e.peaks() == null || e.peaks().measuredNothing()) {
+            return;
+        }
+        executor(e.executorId()).peaks(e.peaks());
+        if ("driver".equals(e.executorId())) {
+            driverGc(gcTime(e.peaks().asMap()));
+        }
+    }
+
+    private void driverGc(long gc) {
+        if (gc >= 0) {
+            driverGcTimeMs = Math.max(driverGcTimeMs, gc);
         }
     }
 
@@ -720,7 +776,9 @@ public final class Recorder {
             }
             s.releaseValues(quantiles);
         }
-        executor(e.taskInfo().executorId()).taskEnded(e.reason(), e.taskInfo(), e.metrics());
+        LiveExecutor ex = executor(e.taskInfo().executorId());
+        ex.taskEnded(e.reason(), e.taskInfo(), e.metrics());
+        ex.peaks(e.executorMetrics());
         if (!sqlStageOwner.isEmpty()) {
             LiveSqlExecution sql = sqlStageOwner.get(e.stageId());
             if (sql != null) {
@@ -806,6 +864,40 @@ public final class Recorder {
         }
     }
 
+    private LiveStreamingQuery streamingQuery(String runId, String queryId) {
+        LiveStreamingQuery q = streamingQueries.get(runId);
+        if (q == null) {
+            q = new LiveStreamingQuery(runId, queryId, streamingLimits.batchesPerQuery());
+            streamingQueries.put(runId, q);
+        }
+        // every caller is about to change the run
+        q.changedAt(eventCount);
+        return q;
+    }
+
+    private void onStreamingProgress(StreamingQueryProgress e) {
+        StreamingProgress p = e.progress();
+        streamingQuery(p.runId(), p.queryId()).progress(p);
+        // Spark posts the report when the trigger ends
+        seen(p.timestamp() > 0 && p.batchDurationMs() > 0 ? p.timestamp() + p.batchDurationMs() : p.timestamp());
+    }
+
+    /**
+     * Spark's terminated event carries no time, so the run ends at the newest time seen: the same live and from the
+     * log, since both see the events in the order Spark posted them.
+     */
+    private void onStreamingTerminated(StreamingQueryTerminated e) {
+        LiveStreamingQuery q = streamingQuery(e.runId(), e.queryId());
+        if (q.terminated) {
+            return;
+        }
+        q.terminated(e.exception(), e.errorClass(), lastEventTime);
+        terminatedQueries.addLast(q);
+        while (terminatedQueries.size() > streamingLimits.retainedQueryRuns()) {
+            streamingQueries.remove(terminatedQueries.pollFirst().runId);
+        }
+    }
+
     /** Stage attempts currently holding task values (running or recently completed). */
     public int stagesHoldingValues() {
         int n = 0;
@@ -853,7 +945,7 @@ public final class Recorder {
      *
      * @param retained every entity the recorder holds and the run's totals: what heuristics and the report read.
      *                 Without a window, or before anything left it, this is the whole application (not partial)
-     * @param changed  only the jobs, stages and SQL executions changed since the last written snapshot
+     * @param changed  only the jobs, stages, SQL executions and streaming query runs changed since the last written snapshot
      *                 ({@link #written}), with the same application fields, totals and executors; the configuration
      *                 only when it changed (else empty). Always partial: what a periodic write sends, so its size
      *                 follows what changed
@@ -905,22 +997,37 @@ public final class Recorder {
                 changedSql.add(summary);
             }
         }
+        // Runs are few (running ones and the last retained terminated ones), but their batches are not: the changed
+        // snapshot carries only runs with news since the last write, and the store ships only their new batches.
+        List<StreamingQuerySummary> streaming = new ArrayList<>(streamingQueries.size());
+        List<StreamingQuerySummary> changedStreaming = new ArrayList<>();
+        for (LiveStreamingQuery q : streamingQueries.values()) {
+            StreamingQuerySummary summary = q.summary();
+            streaming.add(summary);
+            if (!q.writtenBy(written)) {
+                changedStreaming.add(summary);
+            }
+        }
         RunTotals totals = all.totals(goneSpans.build(), jobsGone, stagesGone, sqlGone);
         boolean anyGone = jobsGone + stagesGone + sqlGone > 0;
         // The application's own redaction settings, also for a snapshot that leaves its unchanged configuration out.
         SnapshotRedactor redactor = SnapshotRedactor.of(Redactor.forSparkProperties(config.sparkProperties()));
         AppSnapshot retained = redactor.apply(app(config, executorSummaries, jobSummaries, stageSummaries, sql,
-                totals, anyGone));
-        AppSnapshot changed = redactor.apply(app(configChange > written ? config : AppConfig.EMPTY,
-                executorSummaries, changedJobs, changedStages, changedSql, totals, true));
+                streaming, totals, anyGone));
+        // An unchanged configuration is left out of the snapshot of changes, all but what names the job: the store
+        // derives the run's job key from each write, and a key without the program or master would split the run
+        // from its previous runs.
+        AppSnapshot changed = redactor.apply(app(configChange > written ? config : config.jobIdentity(),
+                executorSummaries, changedJobs, changedStages, changedSql, changedStreaming, totals, true));
         return new Snapshots(retained, changed);
     }
 
     private AppSnapshot app(AppConfig cfg, List<ExecutorSummary> ex, List<JobSummary> js, List<StageSummary> st,
-                            List<SqlExecutionSummary> sql, RunTotals totals, boolean partial) {
+                            List<SqlExecutionSummary> sql, List<StreamingQuerySummary> streaming, RunTotals totals,
+                            boolean partial) {
         return new AppSnapshot(appIdOrPlaceholder(), attemptId, appName, sparkUser, sparkVersion, startTime, endTime,
                 lastEventTime, complete, cfg, ex, js, st, sql, driverGcTimeMs, driverMaxMemory, eventCount,
-                unknownEventTypes, totals, partial);
+                unknownEventTypes, totals, partial, streaming);
     }
 
     /** Lets the oldest written entities past the window leave (nothing without a window). */
@@ -990,6 +1097,6 @@ public final class Recorder {
             ex.add(e.summary());
         }
         return SnapshotRedactor.of(Redactor.forSparkProperties(config.sparkProperties()))
-                .apply(app(config, ex, List.of(), st, sql, null, false));
+                .apply(app(config, ex, List.of(), st, sql, List.of(), null, false));
     }
 }

@@ -1,6 +1,7 @@
 package io.sparkscope.core.redact;
 
 import io.sparkscope.core.event.SparkEvent.PlanNode;
+import io.sparkscope.core.event.StreamingProgress;
 import io.sparkscope.core.model.AppConfig;
 import io.sparkscope.core.model.AppSnapshot;
 import io.sparkscope.core.model.RunTotals;
@@ -8,6 +9,8 @@ import io.sparkscope.core.model.ExecutorSummary;
 import io.sparkscope.core.model.JobSummary;
 import io.sparkscope.core.model.SqlExecutionSummary;
 import io.sparkscope.core.model.StageSummary;
+import io.sparkscope.core.model.StreamingBatch;
+import io.sparkscope.core.model.StreamingQuerySummary;
 import io.sparkscope.core.model.TaskRecord;
 import io.sparkscope.core.recorder.Redactor;
 
@@ -19,9 +22,10 @@ import java.util.function.UnaryOperator;
 
 /**
  * Applies a {@link Redactor} to every text of a snapshot that can carry a credential: the four configuration maps,
- * the application name, job names, descriptions, groups, tags, kill reasons and failure reasons, stage names, details and failure
- * reasons, kept tasks' error messages and texts, SQL descriptions, error messages, plan text and plan tree nodes, executor
- * remove reasons. Identifiers (application, executor and host names, statuses, end-reason kinds) are left as they
+ * the application name, job names, descriptions, groups, tags, kill reasons and failure reasons, stage names, details
+ * and failure reasons, kept tasks' error messages and texts, SQL descriptions, error messages, plan text and plan tree
+ * nodes, executor remove reasons, streaming query names, errors and sink and source descriptions. Identifiers
+ * (application, executor and host names, statuses, end-reason kinds) are left as they
  * are.
  *
  * <p>Every snapshot source ends here (the recorder, the History Server's REST API, the spool), so what is stored,
@@ -73,13 +77,41 @@ public final class SnapshotRedactor {
         List<JobSummary> jobs = each(s.jobs(), this::job);
         List<StageSummary> stages = each(s.stages(), st -> memo.apply(st, this::stage));
         List<SqlExecutionSummary> sql = each(s.sqlExecutions(), this::sql);
+        List<StreamingQuerySummary> streaming = each(s.streamingQueries(), this::streamingQuery);
         RunTotals totals = totals(s.totals());
         if (config == s.config() && appName == s.appName() && executors == s.executors() && jobs == s.jobs()
-                && stages == s.stages() && sql == s.sqlExecutions() && totals == s.totals()) {
+                && stages == s.stages() && sql == s.sqlExecutions() && streaming == s.streamingQueries()
+                && totals == s.totals()) {
             return s;
         }
         return RecordCopy.with(s, "config", config, "appName", appName, "executors", executors, "jobs", jobs,
-                "stages", stages, "sqlExecutions", sql, "totals", totals);
+                "stages", stages, "sqlExecutions", sql, "streamingQueries", streaming, "totals", totals);
+    }
+
+    /**
+     * A query's name, its error and its sink and sources' descriptions (paths and URLs with credentials, Kafka
+     * options) may hold a secret; offsets and numbers do not. Batches are mostly the same objects snapshot after
+     * snapshot, so each goes through the memo.
+     */
+    private StreamingQuerySummary streamingQuery(StreamingQuerySummary q) {
+        String name = text(q.name());
+        String exception = text(q.exception());
+        String sink = text(q.sinkDescription());
+        List<StreamingBatch> batches = each(q.recentBatches(), b -> memo.apply(b, this::batch));
+        if (name == q.name() && exception == q.exception() && sink == q.sinkDescription()
+                && batches == q.recentBatches()) {
+            return q;
+        }
+        return RecordCopy.with(q, "name", name, "exception", exception, "sinkDescription", sink,
+                "recentBatches", batches);
+    }
+
+    private StreamingBatch batch(StreamingBatch b) {
+        List<StreamingProgress.Source> sources = each(b.sources(), src -> {
+            String d = text(src.description());
+            return d == src.description() ? src : RecordCopy.with(src, "description", d);
+        });
+        return sources == b.sources() ? b : RecordCopy.with(b, "sources", sources);
     }
 
     /** The run totals' group keys are job groups and SQL descriptions: free text like the jobs' own. */

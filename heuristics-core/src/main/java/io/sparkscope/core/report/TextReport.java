@@ -1,5 +1,7 @@
 package io.sparkscope.core.report;
 
+import io.sparkscope.core.analysis.efficiency.Efficiency;
+import io.sparkscope.core.analysis.efficiency.Prices;
 import io.sparkscope.core.event.TaskMetric;
 import io.sparkscope.core.heuristics.Finding;
 import io.sparkscope.core.heuristics.FixFirst;
@@ -31,6 +33,11 @@ public final class TextReport {
      * @param uiUrl       link to the application in the Sparkscope server, or null
      */
     public static String render(AppSnapshot s, List<Finding> findings, int worstStages, String uiUrl) {
+        return render(s, findings, worstStages, uiUrl, Prices.NONE);
+    }
+
+    /** @param prices the operator's prices, for the cost line ({@link Prices#NONE}: resources only) */
+    public static String render(AppSnapshot s, List<Finding> findings, int worstStages, String uiUrl, Prices prices) {
         StringBuilder b = new StringBuilder(2048);
         String attempt = s.attemptId() == null ? "" : " attempt " + s.attemptId();
         b.append("Sparkscope report: ").append(nonNull(s.appName())).append(" (").append(nonNull(s.appId()))
@@ -61,6 +68,8 @@ public final class TextReport {
                 .append(", shuffle ").append(Units.bytes(whole.metrics().shuffleReadBytes())).append(" read / ")
                 .append(Units.bytes(sum(s, TaskMetric.SHUFFLE_BYTES_WRITTEN))).append(" written")
                 .append(", input ").append(Units.bytes(sum(s, TaskMetric.INPUT_BYTES))).append('\n');
+
+        b.append(EfficiencyText.lines(Efficiency.of(s), prices, "  "));
 
         List<StageSummary> worst = s.stages().stream()
                 .filter(st -> st.durationMs() > 0)

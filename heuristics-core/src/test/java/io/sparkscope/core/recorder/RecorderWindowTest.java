@@ -123,7 +123,9 @@ class RecorderWindowTest {
         assertEquals(List.of("30.0"), changed.stages().stream().map(StageSummary::key).toList());
         assertEquals(1, changed.sqlExecutions().size());
         assertEquals(1, changed.executors().size(), "every executor (here the driver) goes out each time");
-        assertEquals(AppConfig.EMPTY, changed.config(), "an unchanged configuration is left out");
+        assertEquals(second.retained().config().jobIdentity(), changed.config(),
+                "an unchanged configuration is left out, all but what names the job");
+        assertEquals("local[2]", changed.config().sparkProperties().get("spark.master"));
         assertEquals(31, changed.totals().jobs(), "the totals are always the whole run's");
         assertEquals(second.retained().totals(), changed.totals());
 

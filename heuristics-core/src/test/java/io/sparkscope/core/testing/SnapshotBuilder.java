@@ -88,6 +88,42 @@ public final class SnapshotBuilder {
         return this;
     }
 
+    /** Sets the peak executor metrics (Spark's names) of an executor added before. */
+    public SnapshotBuilder peaks(String id, Map<String, Long> peaks) {
+        return replaceExecutor(id, e -> new ExecutorSummary(e.executorId(), e.host(), e.totalCores(), e.addTime(),
+                e.removeTime(), e.removeReason(), e.maxMemory(), e.completedTasks(), e.failedTasks(), e.killedTasks(),
+                e.totalDuration(), e.totalRunTime(), e.totalCpuTimeNs(), e.totalGcTime(), e.inputBytes(),
+                e.shuffleReadBytes(), e.shuffleWriteBytes(), e.memoryBytesSpilled(), e.diskBytesSpilled(), peaks));
+    }
+
+    /** Marks an executor added before as removed at {@code time} for {@code reason}. */
+    public SnapshotBuilder removed(String id, long time, String reason) {
+        return replaceExecutor(id, e -> new ExecutorSummary(e.executorId(), e.host(), e.totalCores(), e.addTime(),
+                time, reason, e.maxMemory(), e.completedTasks(), e.failedTasks(), e.killedTasks(),
+                e.totalDuration(), e.totalRunTime(), e.totalCpuTimeNs(), e.totalGcTime(), e.inputBytes(),
+                e.shuffleReadBytes(), e.shuffleWriteBytes(), e.memoryBytesSpilled(), e.diskBytesSpilled(),
+                e.peakMetrics()));
+    }
+
+    /** Sets the GC time of an executor added before. */
+    public SnapshotBuilder executorGc(String id, long gcMs) {
+        return replaceExecutor(id, e -> new ExecutorSummary(e.executorId(), e.host(), e.totalCores(), e.addTime(),
+                e.removeTime(), e.removeReason(), e.maxMemory(), e.completedTasks(), e.failedTasks(), e.killedTasks(),
+                e.totalDuration(), e.totalRunTime(), e.totalCpuTimeNs(), gcMs, e.inputBytes(),
+                e.shuffleReadBytes(), e.shuffleWriteBytes(), e.memoryBytesSpilled(), e.diskBytesSpilled(),
+                e.peakMetrics()));
+    }
+
+    private SnapshotBuilder replaceExecutor(String id, java.util.function.UnaryOperator<ExecutorSummary> change) {
+        for (int i = 0; i < executors.size(); i++) {
+            if (executors.get(i).executorId().equals(id)) {
+                executors.set(i, change.apply(executors.get(i)));
+                return this;
+            }
+        }
+        throw new IllegalArgumentException("no executor " + id + " added yet");
+    }
+
     public SnapshotBuilder job(int id, JobSummary.JobStatus status, String failureReason) {
         jobs.add(new JobSummary(id, "job " + id, null, null, START, START + 1000, status, failureReason, List.of(),
                 -1, 1, 1, 0, 0, 0));

@@ -2,6 +2,11 @@ package io.sparkscope.server.cli;
 
 import io.sparkscope.core.analysis.Diagnoser;
 import io.sparkscope.core.analysis.EventLogAnalysis;
+import io.sparkscope.core.analysis.efficiency.Efficiency;
+import io.sparkscope.core.analysis.efficiency.Prices;
+import io.sparkscope.core.analysis.efficiency.WhatIfCost;
+import io.sparkscope.core.report.EfficiencyJson;
+import io.sparkscope.core.report.EfficiencyText;
 import io.sparkscope.core.analysis.whatif.ExecutorWhatIf;
 import io.sparkscope.core.analysis.whatif.WhatIfPoint;
 import io.sparkscope.core.analysis.whatif.WhatIfResult;
@@ -65,9 +70,13 @@ public final class AnalyzeCommand implements Callable<Integer> {
             + "(replaying its task times into executors × cores slots), with the model's error on the actual count.")
     boolean whatIf;
 
+    @Mixin
+    CostOptions costs;
+
     @Override
     public Integer call() {
         double[] qs = parseQuantiles();
+        Prices prices = costs.prices();
         Diagnoser diagnoser = heuristics.diagnoser();
         RecorderOptions options = tasks.recorderOptions().withQuantiles(qs);
         PrintStream out = System.out;
@@ -99,14 +108,17 @@ public final class AnalyzeCommand implements Callable<Integer> {
             WhatIfResult what = whatIf ? ExecutorWhatIf.analyze(result.snapshot()) : null;
             if (json) {
                 Map<String, Object> app = SnapshotJson.toMap(result.snapshot(), qs, findings, withTasks);
+                app.put("efficiency", EfficiencyJson.of(Efficiency.of(result.snapshot()), prices));
                 if (what != null) {
-                    app.put("whatIf", whatIfJson(what));
+                    Map<String, Object> w = whatIfJson(what);
+                    w.put("cost", EfficiencyJson.whatIf(WhatIfCost.of(result.snapshot(), what, prices)));
+                    app.put("whatIf", w);
                 }
                 jsonApps.add(app);
             } else {
-                out.println(TextReport.render(result.snapshot(), findings, topStages, null));
+                out.println(TextReport.render(result.snapshot(), findings, topStages, null, prices));
                 if (what != null) {
-                    out.println(whatIfText(what));
+                    out.println(whatIfText(what, WhatIfCost.of(result.snapshot(), what, prices)));
                 }
             }
         }
@@ -131,6 +143,11 @@ public final class AnalyzeCommand implements Callable<Integer> {
     }
 
     static String whatIfText(WhatIfResult r) {
+        return whatIfText(r, null);
+    }
+
+    /** @param cost the curve priced, or null for the time alone */
+    static String whatIfText(WhatIfResult r, WhatIfCost cost) {
         StringBuilder b = new StringBuilder();
         String unit = r.local() ? "cores" : "executors";
         b.append(String.format(Locale.ROOT, "What-if (%s: tasks replayed into slots, %s order)%n", unit,
@@ -141,12 +158,24 @@ public final class AnalyzeCommand implements Callable<Integer> {
                 seconds(r.actualDurationMs()), seconds(r.estimatedActualMs()), r.relativeError() * 100));
         b.append(String.format(Locale.ROOT, "  driver-only time %s (unchanged by executors); critical path %s; ideal %s%n",
                 seconds(r.driverTimeMs()), seconds(r.criticalPathMs()), seconds(r.idealMs())));
-        b.append(String.format(Locale.ROOT, "  %5s %-9s %6s        %10s  %s%n", "", "", "", "estimate", "vs actual count"));
-        for (WhatIfPoint p : r.curve()) {
+        String costHead = cost == null ? "" : cost.priced() ? "cost" : "core-hours";
+        b.append(String.format(Locale.ROOT, "  %5s %-9s %6s        %10s  %-15s  %s%n", "", "", "", "estimate",
+                "vs actual count", costHead));
+        for (int i = 0; i < r.curve().size(); i++) {
+            WhatIfPoint p = r.curve().get(i);
             double change = r.estimatedActualMs() == 0 ? 0
                     : 100.0 * (p.estimatedWallMs() - r.estimatedActualMs()) / r.estimatedActualMs();
-            b.append(String.format(Locale.ROOT, "  %5d %-9s %6d slots  %10s  %+6.1f %%%s%n", p.executors(), unit,
-                    p.slots(), seconds(p.estimatedWallMs()), change, p.actual() ? "  (actual)" : ""));
+            String costText = "";
+            if (cost != null && i < cost.points().size()) {
+                WhatIfCost.Point c = cost.points().get(i);
+                costText = (cost.priced() ? EfficiencyText.money(c.cost(), cost.prices().currency())
+                        : EfficiencyText.hours(c.cost())) + " (" + EfficiencyText.signedPercent(c.costChange()) + ")";
+            }
+            b.append(String.format(Locale.ROOT, "  %5d %-9s %6d slots  %10s  %+6.1f %%        %s%s%n", p.executors(),
+                    unit, p.slots(), seconds(p.estimatedWallMs()), change, costText, p.actual() ? "  (actual)" : ""));
+        }
+        if (cost != null) {
+            b.append("  conclusion: ").append(EfficiencyText.conclusion(cost, r.local())).append(System.lineSeparator());
         }
         if (!r.caveats().isEmpty()) {
             b.append("  caveats: ").append(r.caveats().stream().map(c -> switch (c) {

@@ -134,6 +134,7 @@ public final class WebServer {
         app.get("/apps", pages::search);
         forApp(app, "/apps", "/stages/{stageId}/{stageAttemptId}/timeline", pages::timeline);
         forApp(app, "/apps", "/what-if", pages::whatIf);
+        forApp(app, "/apps", "/queries/{queryId}", pages::query);
         forApp(app, "/apps", "/jobs", executionPages::jobs);
         forApp(app, "/apps", "/executors", executionPages::executors);
         forApp(app, "/apps", "/stages/{stageId}/{stageAttemptId}/tasks", executionPages::tasks);
@@ -149,6 +150,8 @@ public final class WebServer {
         forApp(app, "/api/v1/apps", "/stages", api::stages);
         forApp(app, "/api/v1/apps", "/findings", api::findings);
         forApp(app, "/api/v1/apps", "/what-if", api::whatIf);
+        forApp(app, "/api/v1/apps", "/queries/{queryId}", api::query);
+        forApp(app, "/api/v1/apps", "/queries", api::queries);
         forApp(app, "/api/v1/apps", "/jobs/{jobId}", executionApi::job);
         forApp(app, "/api/v1/apps", "/jobs", executionApi::jobs);
         forApp(app, "/api/v1/apps", "/executors", executionApi::executors);

@@ -72,6 +72,33 @@ class AnalyzeCommandTest {
     }
 
     @Test
+    void pricesGiveTheApplicationsCostAndABadPriceIsNamed() throws IOException {
+        JsonNode unpriced = JSON.readTree(CliRun.of("analyze", SHIPPED.toString(), "--json").out()).get("efficiency");
+        assertTrue(unpriced.get("coreHoursAllocated").asDouble() > 0, unpriced.toString());
+        assertTrue(unpriced.get("cost").isNull(), "no prices, no cost: " + unpriced.get("cost"));
+
+        CliRun run = CliRun.of("analyze", SHIPPED.toString(), "--json", "--cost-core-hour", "0.04",
+                "--cost-gb-hour", "0.005", "--currency", "EUR");
+        assertEquals(0, run.exitCode(), run.err());
+        JsonNode efficiency = JSON.readTree(run.out()).get("efficiency");
+        JsonNode cost = efficiency.get("cost");
+        assertEquals("EUR", cost.get("currency").asText(), cost.toString());
+        double expected = efficiency.get("coreHoursAllocated").asDouble() * 0.04
+                + efficiency.get("gbHoursAllocated").asDouble() * 0.005;
+        assertEquals(expected, cost.get("allocated").asDouble(), 1e-5, "core-hours x price + GB-hours x price");
+        assertTrue(cost.get("allocated").asDouble() > 0, cost.toString());
+
+        CliRun text = CliRun.of("analyze", SHIPPED.toString(), "--cost-core-hour", "0.04", "--currency", "EUR");
+        assertEquals(0, text.exitCode(), text.err());
+        assertTrue(text.out().contains("EUR"), text.out());
+
+        CliRun bad = CliRun.of("analyze", SHIPPED.toString(), "--cost-core-hour", "cheap");
+        assertEquals(2, bad.exitCode());
+        assertTrue(bad.err().contains("--cost-core-hour") && bad.err().contains("cheap"), bad.err());
+        assertNoStackTrace(bad);
+    }
+
+    @Test
     void jsonOpensWithTheFixFirstList() throws IOException {
         CliRun run = CliRun.of("analyze", SHIPPED.toString(), "--json");
         assertEquals(0, run.exitCode(), run.err());

@@ -9,10 +9,12 @@ import io.sparkscope.server.web.http.WebException;
 import io.sparkscope.server.web.model.AppWhatIf;
 import io.sparkscope.server.web.model.Comparison;
 import io.sparkscope.server.web.model.Diagnosis;
+import io.sparkscope.server.web.model.QueryPage;
 import io.sparkscope.server.web.model.RunPrediction;
 import io.sparkscope.server.web.model.WebData;
 import io.sparkscope.store.query.AppDetail;
 import io.sparkscope.store.query.StageRow;
+import io.sparkscope.store.query.StreamingQueries;
 
 import java.sql.SQLException;
 import java.util.ArrayList;
@@ -62,6 +64,18 @@ public final class Api {
             out.add(StageJson.of(s, q));
         }
         json(ctx, out);
+    }
+
+    /** The application's Structured Streaming queries with their runs (lifecycle, trigger, totals; no batches). */
+    public void queries(Context ctx) throws SQLException {
+        AppDetail d = data.app(Params.appRef(ctx));
+        json(ctx, StreamingJson.Queries.of(d.header(), data.streamingRuns(d.header())));
+    }
+
+    /** One query: its runs and their newest {@code ?batches=} batches, as its page charts them. */
+    public void query(Context ctx) throws SQLException {
+        int batches = Params.intValue(ctx, "batches", QueryPage.DEFAULT_BATCHES, 1, StreamingQueries.MAX_BATCHES);
+        json(ctx, StreamingJson.Query.of(data.query(Params.appRef(ctx), Params.queryId(ctx), batches)));
     }
 
     public void whatIf(Context ctx) throws SQLException {

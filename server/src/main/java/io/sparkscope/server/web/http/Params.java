@@ -22,6 +22,8 @@ public final class Params {
     private static final Pattern ID = Pattern.compile("[A-Za-z0-9._:\\-]{1,200}");
     private static final Pattern HEURISTIC = Pattern.compile("[A-Za-z0-9_.\\-]{1,100}");
     private static final Pattern STAGE_NUMBER = Pattern.compile("\\d{1,9}");
+    /** Spark's query ids are UUIDs; a little more is accepted, nothing that needs escaping in a path. */
+    private static final Pattern QUERY_ID = Pattern.compile("[A-Za-z0-9_\\-]{1,100}");
     private static final int MAX_TEXT = 200;
 
     private Params() {
@@ -193,6 +195,20 @@ public final class Params {
         String appId = checkId("appId", ctx.pathParam("appId"));
         String attemptId = checkId("attemptId", ctx.pathParamMap().get("attemptId"));
         return new AppDetailQuery.Ref(appId, attemptId);
+    }
+
+    /** A Structured Streaming query id from the path. */
+    public static String queryId(Context ctx) {
+        String v = ctx.pathParam("queryId");
+        if (!QUERY_ID.matcher(v).matches()) {
+            throw WebException.badParam("queryId", "'" + v + "' is not a streaming query id (a UUID)");
+        }
+        return v;
+    }
+
+    /** {@code ?refresh=}: seconds between a live page's updates, 1 to 3600 (default {@code dflt}). */
+    public static int refreshSeconds(Context ctx, int dflt) {
+        return intValue(ctx, "refresh", dflt, 1, 3600);
     }
 
     /** A stage id or stage attempt id from the path: a whole number ≥ 0. */

@@ -29,6 +29,16 @@ public final class Urls {
         return app(appId, attemptId) + "/stages/" + stageId + "/" + stageAttemptId + "/timeline";
     }
 
+    /** {@code /apps/{appId}[/{attemptId}]/queries/{queryId}}: a Structured Streaming query's page. */
+    public static String query(String appId, String attemptId, String queryId) {
+        return app(appId, attemptId) + "/queries/" + enc(queryId);
+    }
+
+    /** {@code /api/v1/apps/{appId}[/{attemptId}]}: what a live page polls. */
+    public static String appApi(String appId, String attemptId) {
+        return "/api/v1" + app(appId, attemptId);
+    }
+
     /** {@code /apps/{appId}[/{attemptId}]/stages/{stageId}/{stageAttemptId}/tasks}: the stage's paged task table. */
     public static String stageTasks(String appId, String attemptId, int stageId, int stageAttemptId) {
         return app(appId, attemptId) + "/stages/" + stageId + "/" + stageAttemptId + "/tasks";

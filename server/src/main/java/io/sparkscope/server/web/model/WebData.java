@@ -2,6 +2,7 @@ package io.sparkscope.server.web.model;
 
 import io.sparkscope.core.analysis.whatif.TaskOrder;
 import io.sparkscope.core.model.AppSnapshot;
+import io.sparkscope.core.model.StreamingQuerySummary;
 import io.sparkscope.server.web.http.WebException;
 import io.sparkscope.store.SnapshotReader;
 import io.sparkscope.store.query.AppDetail;
@@ -11,6 +12,7 @@ import io.sparkscope.store.query.AppHeader;
 import io.sparkscope.store.query.AppSearchQuery;
 import io.sparkscope.store.query.DashboardQuery;
 import io.sparkscope.store.query.HistoryQuery;
+import io.sparkscope.store.query.StreamingQueries;
 import io.sparkscope.store.query.TimelineQuery;
 
 import javax.sql.DataSource;
@@ -37,6 +39,7 @@ public final class WebData {
     private final HistoryQuery history;
     private final TimelineQuery timelines;
     private final SnapshotReader snapshots;
+    private final StreamingQueries streaming;
 
     /** @param clock now in epoch ms: "running" and "last day" are judged against it */
     public WebData(DataSource dataSource, LongSupplier clock) {
@@ -48,6 +51,7 @@ public final class WebData {
         this.history = new HistoryQuery(dataSource);
         this.timelines = new TimelineQuery(dataSource);
         this.snapshots = new SnapshotReader(dataSource);
+        this.streaming = new StreamingQueries(dataSource);
     }
 
     public long now() {
@@ -103,6 +107,21 @@ public final class WebData {
                     + " (stage id . attempt) in application " + app);
             case FOUND -> StageTimelines.Loaded.of(r.data());
         };
+    }
+
+    /** The Structured Streaming query runs of an application (empty for a batch one), without their batches. */
+    public List<StreamingQuerySummary> streamingRuns(AppHeader header) throws SQLException {
+        return streaming.runs(header.pk());
+    }
+
+    /** One streaming query of an application: its runs with their newest {@code maxBatches} batches each. */
+    public QueryPage query(AppDetailQuery.Ref ref, String queryId, int maxBatches) throws SQLException {
+        AppDetail app = app(ref);
+        var runs = streaming.query(app.header().pk(), queryId, maxBatches);
+        if (runs.isEmpty()) {
+            throw WebException.notFound("no streaming query " + queryId + " in application " + app.header().pathKey());
+        }
+        return new QueryPage(app.header(), queryId, runs, QueryPage.about(queryId, app.findings()), maxBatches);
     }
 
     /** Two or more runs side by side; a 404 names every one that is not stored. */

@@ -4,19 +4,33 @@ import io.sparkscope.server.web.http.Urls;
 import io.sparkscope.server.web.model.Diagnosis;
 import io.sparkscope.server.web.model.Fmt;
 import io.sparkscope.server.web.model.KeyConfig;
+import io.sparkscope.core.model.StreamingQuerySummary;
 import io.sparkscope.store.query.AppDetail;
+import io.sparkscope.store.query.AppFilter;
 import io.sparkscope.store.query.AppHeader;
 
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 
-/** {@code /apps/{appId}[/{attemptId}]}: metrics, findings, configuration, stages ({@link StageTableView}). */
+/**
+ * {@code /apps/{appId}[/{attemptId}]}: metrics, findings, Structured Streaming queries, configuration, stages. A
+ * RUNNING application's page updates its metrics, findings, queries and stages in place ({@link Layout#live}).
+ */
 final class AppView {
     private AppView() {
     }
 
     static String render(AppDetail d, String historyServerUrl, StageTableView.StageSort sort, boolean desc) {
+        return render(d, List.of(), historyServerUrl, sort, desc, Layout.DEFAULT_REFRESH_SECONDS);
+    }
+
+    /**
+     * @param streamingRuns  the application's Structured Streaming query runs (without batches), listed by query
+     * @param refreshSeconds how often the page of a RUNNING application updates itself
+     */
+    static String render(AppDetail d, List<StreamingQuerySummary> streamingRuns, String historyServerUrl,
+                         StageTableView.StageSort sort, boolean desc, int refreshSeconds) {
         AppHeader a = d.header();
         String title = a.name() == null || a.name().isEmpty() ? a.appId() : a.name();
         Html h = Layout.start(title, "Applications");
@@ -24,8 +38,13 @@ final class AppView {
         Layout.severity(h, a.worstSeverity());
         h.raw(" <span id=\"app-title\">").t(title).raw("</span></h1><p class=\"muted\"><span class=\"app-id\">")
                 .t(a.pathKey()).raw("</span> · user <span class=\"user\">").t(a.sparkUser()).raw("</span> · Spark ")
-                .t(a.sparkVersion()).raw(" · <span class=\"status status-").raw(a.status().name().toLowerCase(Locale.ROOT))
+                .t(a.sparkVersion()).raw(" · <span id=\"app-status\" data-live-region class=\"status status-")
+                .raw(a.status().name().toLowerCase(Locale.ROOT))
                 .raw("\">").t(a.status().name().toLowerCase(Locale.ROOT)).raw("</span></p>");
+        if (a.status() == AppFilter.Status.RUNNING) {
+            Layout.live(h, Urls.appApi(a.appId(), a.attemptId()), "lastEventTime", a.lastEventTime() + "/"
+                    + a.status().name(), refreshSeconds, "the application is running");
+        }
         h.raw("<div class=\"buttons\">");
         HistoryLink.render(h, d);
         h.raw(" <a class=\"btn\" id=\"whatif-link\" href=\"")
@@ -43,11 +62,22 @@ final class AppView {
         AppTabs.render(h, a.appId(), a.attemptId(), AppTabs.Tab.OVERVIEW);
 
         Diagnosis diagnosis = Diagnosis.of(d.findings(), a.durationMs());
+        h.raw("<div id=\"live-fix-first\" data-live-region>");
         FixFirstView.render(h, diagnosis);
+        h.raw("</div><div id=\"live-metrics\" data-live-region>");
         metrics(h, a);
+        h.raw("</div><div id=\"live-findings\" data-live-region>");
         FindingsView.render(h, diagnosis, a.appId(), a.attemptId());
+        h.raw("</div>");
+        if (!streamingRuns.isEmpty()) {
+            h.raw("<div id=\"live-queries\" data-live-region>");
+            StreamingView.queryList(h, a, streamingRuns);
+            h.raw("</div>");
+        }
         config(h, d.config());
+        h.raw("<div id=\"live-stages\" data-live-region>");
         StageTableView.render(h, d.stages(), d.stageOperators(), a, sort, desc);
+        h.raw("</div>");
         h.raw("</article>");
         return Layout.end(h);
     }

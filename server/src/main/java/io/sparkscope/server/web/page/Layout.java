@@ -16,6 +16,7 @@ final class Layout {
         h.raw("<header class=\"top\"><a class=\"brand\" href=\"/\">Sparkscope</a><nav>");
         nav(h, "/", "Dashboard", active);
         nav(h, "/apps", "Applications", active);
+        nav(h, "/apps?status=running", "Running now", active);
         nav(h, "/compare", "Compare", active);
         nav(h, "/history", "History", active);
         h.raw("</nav></header><main>");
@@ -38,6 +39,25 @@ final class Layout {
                 .t(message).raw("</p><p><a href=\"/apps\">Search applications</a> · <a href=\"/\">Dashboard</a></p></section>");
         return end(h);
     }
+
+    /**
+     * The line that keeps a running application's page current (/static/live.js): it polls {@code apiUrl} every
+     * {@code refreshSeconds} and, when {@code field} (and the status) changed from {@code version}, swaps in the
+     * page's {@code data-live-region} parts fetched anew. {@code field} null compares the whole answer.
+     */
+    static void live(Html h, String apiUrl, String field, String version, int refreshSeconds, String situation) {
+        h.raw("<p id=\"live-status\" class=\"live\" data-live-url=\"").a(apiUrl).raw("\"");
+        if (field != null) {
+            h.raw(" data-live-field=\"").a(field).raw("\"");
+        }
+        h.raw(" data-live-version=\"").a(version == null ? "" : version).raw("\" data-refresh-ms=\"")
+                .a(refreshSeconds * 1000L).raw("\"><span class=\"live-dot\"></span> <span id=\"live-text\">Live: ")
+                .t(situation).raw("; this page updates every ").t(refreshSeconds).raw(" s (")
+                .raw("<code>?refresh=</code> sets it)</span></p><script src=\"/static/live.js\" defer></script>");
+    }
+
+    /** Seconds between a live page's updates unless {@code ?refresh=} says otherwise. */
+    static final int DEFAULT_REFRESH_SECONDS = 10;
 
     /** A severity badge, word and colour together: "HIGH" red, "LOW" yellow, "OK" (no finding) green. */
     static void severity(Html h, String worst) {

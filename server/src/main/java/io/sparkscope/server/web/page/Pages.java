@@ -3,16 +3,19 @@ package io.sparkscope.server.web.page;
 import io.javalin.http.Context;
 import io.sparkscope.core.analysis.whatif.TaskOrder;
 import io.sparkscope.server.web.api.ApiJson;
+import io.sparkscope.server.web.api.StreamingJson;
 import io.sparkscope.server.web.http.Params;
 import io.sparkscope.server.web.http.SearchParams;
 import io.sparkscope.server.web.http.WebException;
 import io.sparkscope.server.web.model.AppWhatIf;
 import io.sparkscope.server.web.model.Comparison;
+import io.sparkscope.server.web.model.QueryPage;
 import io.sparkscope.server.web.model.RunHistory;
 import io.sparkscope.server.web.model.RunPrediction;
 import io.sparkscope.server.web.model.WebData;
 import io.sparkscope.store.query.AppDetail;
 import io.sparkscope.store.query.AppDetailQuery;
+import io.sparkscope.store.query.StreamingQueries;
 
 import java.sql.SQLException;
 import java.util.List;
@@ -45,7 +48,8 @@ public final class Pages {
 
     public void search(Context ctx) throws SQLException {
         SearchParams p = SearchParams.parse(ctx, data.now(), false);
-        html(ctx, SearchView.render(p, data.search(p.filter(), SEARCH_COUNT_CAP), heuristicIds));
+        html(ctx, SearchView.render(p, data.search(p.filter(), SEARCH_COUNT_CAP), heuristicIds,
+                Params.refreshSeconds(ctx, Layout.DEFAULT_REFRESH_SECONDS)));
     }
 
     /** One application; {@code ?stageSort=&stageOrder=} sort its stage table (descending unless asked otherwise). */
@@ -54,7 +58,17 @@ public final class Pages {
         StageTableView.StageSort sort = Params.enumValue(ctx, "stageSort", StageTableView.StageSort.class);
         String order = Params.oneOf(ctx, "stageOrder", "asc", "desc");
         boolean desc = sort != null && !"asc".equals(order);
-        html(ctx, AppView.render(d, historyServerUrl, sort == null ? StageTableView.StageSort.ID : sort, desc));
+        int refresh = Params.refreshSeconds(ctx, Layout.DEFAULT_REFRESH_SECONDS);
+        html(ctx, AppView.render(d, data.streamingRuns(d.header()), historyServerUrl,
+                sort == null ? StageTableView.StageSort.ID : sort, desc, refresh));
+    }
+
+    /** One Structured Streaming query; {@code ?batches=} how many of each run's newest batches to show. */
+    public void query(Context ctx) throws SQLException {
+        int batches = Params.intValue(ctx, "batches", QueryPage.DEFAULT_BATCHES, 1, StreamingQueries.MAX_BATCHES);
+        int refresh = Params.refreshSeconds(ctx, Layout.DEFAULT_REFRESH_SECONDS);
+        QueryPage q = data.query(Params.appRef(ctx), Params.queryId(ctx), batches);
+        html(ctx, StreamingView.render(q, StreamingJson.queryJson(q), refresh));
     }
 
     public void whatIf(Context ctx) throws SQLException {

@@ -19,8 +19,16 @@ final class SearchView {
     }
 
     static String render(SearchParams p, AppSearchQuery.Result r, List<String> heuristics) {
+        return render(p, r, heuristics, Layout.DEFAULT_REFRESH_SECONDS);
+    }
+
+    /**
+     * @param refreshSeconds how often the list of running applications ({@code ?status=running}) updates itself
+     */
+    static String render(SearchParams p, AppSearchQuery.Result r, List<String> heuristics, int refreshSeconds) {
         Map<String, String> q = p.query();
-        Html h = Layout.start("Applications", "Applications");
+        boolean runningOnly = "running".equals(q.get("status"));
+        Html h = Layout.start(runningOnly ? "Running now" : "Applications", runningOnly ? "Running now" : "Applications");
         h.raw("<div class=\"search\"><aside class=\"filters\"><form method=\"get\" action=\"/apps\" id=\"filter-form\">"
                 + "<h2>Filters</h2>");
         input(h, "appId", "Application id", q.get("appId"), "text");
@@ -63,9 +71,20 @@ final class SearchView {
                 + " <a class=\"btn\" href=\"/apps\">Clear</a></div></form></aside><section class=\"results\">");
 
         long total = r.total();
-        h.raw("<div class=\"results-head\"><h1>Applications</h1><span class=\"muted\" id=\"result-count\">")
+        if (runningOnly) {
+            // The list itself changes while applications start and end: the whole answer is the version.
+            Layout.live(h, Urls.withQuery("/api/v1/apps", Urls.with(q, "page", null)), null, null, refreshSeconds,
+                    "these applications are running");
+        }
+        h.raw("<div id=\"live-results\" data-live-region>");
+        h.raw("<div class=\"results-head\"><h1>").t(runningOnly ? "Running now" : "Applications")
+                .raw("</h1><span class=\"muted\" id=\"result-count\">")
                 .t(Fmt.count(total)).raw(r.totalIsLowerBound() ? "+" : "")
                 .t(total == 1 && !r.totalIsLowerBound() ? " application" : " applications").raw("</span>");
+        // In the results' head rather than the filters, so the filter form keeps its height (its button in view).
+        h.raw(" <a class=\"btn small").raw(runningOnly ? " on" : "").raw("\" id=\"running-now\" href=\"")
+                .a(Urls.withQuery("/apps", Urls.with(q, "status", runningOnly ? null : "running", "page", null)))
+                .raw("\">running now</a>");
         h.raw("<span class=\"sort\">Sort: ");
         sortLink(h, q, "start", "desc", "newest");
         sortLink(h, q, "start", "asc", "oldest");
@@ -81,7 +100,7 @@ final class SearchView {
             panel(h, a);
         }
         pager(h, p, total, r.totalIsLowerBound());
-        h.raw("</section></div>");
+        h.raw("</div></section></div>");
         return Layout.end(h);
     }
 

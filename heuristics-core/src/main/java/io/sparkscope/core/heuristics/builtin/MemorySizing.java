@@ -1,0 +1,561 @@
+package io.sparkscope.core.heuristics.builtin;
+
+import io.sparkscope.core.analysis.efficiency.ContainerMemory;
+import io.sparkscope.core.analysis.efficiency.Efficiency;
+import io.sparkscope.core.analysis.efficiency.ExecutorUse;
+import io.sparkscope.core.analysis.efficiency.MemoryPeaks;
+import io.sparkscope.core.event.TaskMetric;
+import io.sparkscope.core.heuristics.Finding;
+import io.sparkscope.core.heuristics.Heuristic;
+import io.sparkscope.core.heuristics.HeuristicConfig;
+import io.sparkscope.core.heuristics.Impact;
+import io.sparkscope.core.heuristics.SettingAdvice;
+import io.sparkscope.core.heuristics.Severity;
+import io.sparkscope.core.heuristics.SparkSettings;
+import io.sparkscope.core.heuristics.Units;
+import io.sparkscope.core.model.AppSnapshot;
+import io.sparkscope.core.model.ExecutorSummary;
+import io.sparkscope.core.model.StageSummary;
+import io.sparkscope.core.model.TaskRecord;
+
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+
+/**
+ * Memory right-sizing from what Spark measured (the executors' and the driver's peak memory):
+ * <ul>
+ *   <li><b>Over-provisioned</b>: the largest heap any executor used stayed well under {@code spark.executor.memory}
+ *       across the run, and nothing says memory was short (no memory failure, no disk spill, little GC). It gets a
+ *       concrete {@code spark.executor.memory}: the peak plus a stated margin, rounded up as people write it
+ *       ({@code 6g}), and the GB-hours the smaller containers would have saved. The same for the driver of a cluster
+ *       application against {@code spark.driver.memory}.</li>
+ *   <li><b>Under-provisioned</b>: tasks ran out of heap, the heap peaked near its maximum with heavy GC, or the
+ *       cluster manager killed containers for exceeding their memory. It gets the value to raise, and which of the
+ *       heap ({@code spark.executor.memory}), the overhead ({@code spark.executor.memoryOverhead}), the Python
+ *       workers' memory ({@code spark.executor.pyspark.memory}) or Spark's off-heap memory
+ *       ({@code spark.memory.offHeap.size}) it is, from the error and the peaks.</li>
+ * </ul>
+ * A peak heap includes garbage not collected yet, so it overstates what the data needed: a recommendation from it
+ * is on the safe side. Executors whose memory Spark did not measure are not judged; when too little of the work
+ * ran on measured executors, the over-provisioning rule stays silent. Local mode is judged only for running out of
+ * memory (the heap there is the machine's own, and {@code spark.driver.memory}).
+ */
+public final class MemorySizing implements Heuristic {
+    public static final String ID = "MemorySizing";
+    static final String EXEC_MEM = "spark.executor.memory";
+    static final String OVERHEAD = "spark.executor.memoryOverhead";
+    static final String PYSPARK = "spark.executor.pyspark.memory";
+    static final String OFF_HEAP = "spark.memory.offHeap.size";
+
+    @Override
+    public String id() {
+        return ID;
+    }
+
+    /** What ran short, read from an error text. */
+    enum Shortage {
+        HEAP, OVERHEAD, PYTHON, OFF_HEAP
+    }
+
+    @Override
+    public List<Finding> evaluate(AppSnapshot app, HeuristicConfig cfg) {
+        SparkSettings conf = SparkSettings.of(app);
+        Efficiency eff = Efficiency.of(app);
+        List<Finding> out = new ArrayList<>();
+        boolean python = false;
+        for (ExecutorUse u : eff.executors()) {
+            python |= u.peaks().pythonRss() > 0;
+        }
+        Failures failures = Failures.of(app, conf, python);
+        double margin = cfg.threshold(ID + ".margin");
+        double gcShare = gcShare(app);
+        // In local mode the heap is the driver's, as its block manager tells when spark.driver.memory is unset.
+        long heap = eff.local() && !eff.executors().isEmpty() ? eff.executors().get(0).containerBytes()
+                : eff.local() ? conf.driverMemoryBytes() : conf.executorMemoryBytes();
+        String heapKey = eff.local() ? "spark.driver.memory" : EXEC_MEM;
+        long peakHeap = eff.maxPeakHeapBytes();
+
+        boolean heapShort = failures.has(Shortage.HEAP) || failures.has(Shortage.OFF_HEAP) && !offHeapEnabled(conf);
+        boolean heavyGc = peakHeap > 0 && peakHeap >= cfg.threshold(ID + ".nearMax.share") * heap
+                && gcShare >= cfg.threshold(ID + ".nearMax.gcShare");
+        if (heapShort || heavyGc) {
+            out.add(raiseHeap(app, conf, cfg, failures, heapKey, heap, peakHeap, gcShare, heapShort, margin));
+        }
+        if (!eff.local() && failures.has(Shortage.OVERHEAD)) {
+            out.add(raiseOverhead(app, conf, eff, failures, margin));
+        }
+        if (!eff.local() && failures.has(Shortage.PYTHON)) {
+            out.add(raisePython(app, conf, eff, failures, margin));
+        }
+        if (failures.has(Shortage.OFF_HEAP) && offHeapEnabled(conf)) {
+            out.add(raiseOffHeap(app, conf, failures));
+        }
+        if (out.isEmpty() && !eff.local() && !heavyGc && diskSpill(app) == 0
+                && gcShare < cfg.threshold(ID + ".nearMax.gcShare")) {
+            Finding lower = lowerExecutors(app, conf, cfg, eff, margin);
+            if (lower != null) {
+                out.add(lower);
+            }
+        }
+        if (!eff.local() && !failures.any()) {
+            Finding driver = lowerDriver(app, conf, cfg, eff, margin);
+            if (driver != null) {
+                out.add(driver);
+            }
+        }
+        return out;
+    }
+
+    // ---- over-provisioned -----------------------------------------------------------------------------------
+
+    private static Finding lowerExecutors(AppSnapshot app, SparkSettings conf, HeuristicConfig cfg, Efficiency eff,
+                                          double margin) {
+        long measuredTask = 0;
+        long allTask = 0;
+        long peak = -1;
+        String peakExecutor = null;
+        int measured = 0;
+        for (ExecutorUse u : eff.executors()) {
+            allTask += u.taskMs();
+            if (u.peaks().measured()) {
+                measured++;
+                measuredTask += u.taskMs();
+                if (u.peaks().jvmHeap() > peak) {
+                    peak = u.peaks().jvmHeap();
+                    peakExecutor = u.executorId();
+                }
+            }
+        }
+        if (peak <= 0 || allTask <= 0 || (double) measuredTask / allTask < cfg.threshold(ID + ".minMeasuredShare")) {
+            return null;
+        }
+        long heap = conf.executorMemoryBytes();
+        long recommended = roundUp(Math.max(Units.GiB, (long) Math.ceil(peak * (1 + margin))));
+        if (heap - recommended < cfg.bytes(ID + ".minSavingBytes")) {
+            return null;
+        }
+        double unused = 1 - (double) peak / heap;
+        long before = ContainerMemory.executor(conf).totalBytes();
+        long after = ContainerMemory.executorWithHeap(conf, recommended).totalBytes();
+        double savedGbHours = 0;
+        double heldGbHours = 0;
+        for (ExecutorUse u : eff.executors()) {
+            savedGbHours += (double) u.lifetimeMs() * (before - after) / Units.GiB / 3_600_000.0;
+            heldGbHours += (double) u.lifetimeMs() * before / Units.GiB / 3_600_000.0;
+        }
+        boolean big = savedGbHours >= cfg.threshold(ID + ".minGbHours");
+        Severity severity = cfg.levels(ID + ".unusedShare").grade(unused, big);
+        if (severity == Severity.NONE) {
+            return null;
+        }
+        String marginText = Units.percent(margin);
+        SettingAdvice smaller = conf.advise(EXEC_MEM, Units.sparkSize(recommended), "the largest heap any executor"
+                + " used was " + Units.bytes(peak) + " of " + Units.bytes(heap));
+        int executors = eff.executors().size();
+        Finding.Builder f = Finding.builder(ID, severity)
+                .location("executorsOverProvisioned")
+                .title("Executors used at most " + Units.bytes(peak) + " of their " + Units.bytes(heap) + " heap")
+                .message("The largest heap any executor used (executor " + peakExecutor + ") was " + Units.bytes(peak)
+                        + " of the " + Units.bytes(heap) + " spark.executor.memory (" + Units.percent(unused)
+                        + " never used), measured on " + measured + " of " + executors + " executors. "
+                        + (executors == 1 ? "The executor" : "The " + executors + " executors") + " held "
+                        + hours(heldGbHours) + " GB-hours of memory; with "
+                        + Units.sparkSize(recommended) + " heaps they would have held " + hours(savedGbHours)
+                        + " GB-hours less. The peak counts garbage not yet collected, so the data needed less.")
+                .recommendation("Size executors to what they use: " + smaller.phrase() + ", the peak heap plus a "
+                        + marginText + " margin. Watch the next run's GC and spill; the memory freed can run more"
+                        + " executors or other applications.")
+                .advise(smaller)
+                .impact(Impact.of(0, 0, "saves " + hours(savedGbHours) + " GB-hours of executor memory; no time"))
+                .detail("peakHeapBytes", peak)
+                .detail("heapBytes", heap)
+                .detail("recommendedHeapBytes", recommended)
+                .detail("margin", margin)
+                .detail("unusedShare", Units.round2(unused))
+                .detail("gbHoursHeld", Units.round2(heldGbHours))
+                .detail("gbHoursSaved", Units.round2(savedGbHours))
+                .detail("executorsMeasured", measured)
+                .detail("executors", executors);
+        f.executor(peakExecutor);
+        return f.build();
+    }
+
+    private static Finding lowerDriver(AppSnapshot app, SparkSettings conf, HeuristicConfig cfg, Efficiency eff,
+                                       double margin) {
+        MemoryPeaks p = eff.driverPeaks();
+        long appMs = eff.appMs();
+        if (!p.measured() || appMs <= 0 || app.driverGcTimeMs() > 0.05 * appMs) {
+            return null;
+        }
+        long heap = conf.driverMemoryBytes();
+        long recommended = roundUp(Math.max(Units.GiB, (long) Math.ceil(p.jvmHeap() * (1 + margin))));
+        if (heap - recommended < cfg.bytes(ID + ".minSavingBytes")) {
+            return null;
+        }
+        double unused = 1 - (double) p.jvmHeap() / heap;
+        // The driver's container exists in cluster deploy mode; in client mode its heap is still memory held.
+        long before = ContainerMemory.driver(conf, -1).totalBytes();
+        long after = before - (heap - recommended) - overheadDrop(conf, heap, recommended);
+        double savedGbHours = (double) appMs * (before - after) / Units.GiB / 3_600_000.0;
+        Severity severity = cfg.levels(ID + ".unusedShare").grade(unused, savedGbHours >= cfg.threshold(ID + ".minGbHours"));
+        if (severity == Severity.NONE) {
+            return null;
+        }
+        SettingAdvice smaller = conf.advise("spark.driver.memory", Units.sparkSize(recommended),
+                "the driver's heap peaked at " + Units.bytes(p.jvmHeap()) + " of " + Units.bytes(heap));
+        return Finding.builder(ID, Severity.LOW)
+                .location("driverOverProvisioned")
+                .title("The driver used at most " + Units.bytes(p.jvmHeap()) + " of its " + Units.bytes(heap) + " heap")
+                .message("The driver's heap peaked at " + Units.bytes(p.jvmHeap()) + " of the " + Units.bytes(heap)
+                        + " spark.driver.memory (" + Units.percent(unused) + " never used) over the application's "
+                        + Units.duration(appMs) + "; a " + Units.sparkSize(recommended) + " driver would have held "
+                        + hours(savedGbHours) + " GB-hours less.")
+                .recommendation("Give the driver what it uses: " + smaller.phrase() + ", the peak heap plus a "
+                        + Units.percent(margin) + " margin (raise it again if the application starts to collect"
+                        + " large results).")
+                .executor("driver")
+                .advise(smaller)
+                .impact(Impact.of(0, 0, "saves " + hours(savedGbHours) + " GB-hours of driver memory; no time"))
+                .detail("peakHeapBytes", p.jvmHeap())
+                .detail("heapBytes", heap)
+                .detail("recommendedHeapBytes", recommended)
+                .detail("margin", margin)
+                .detail("unusedShare", Units.round2(unused))
+                .detail("gbHoursSaved", Units.round2(savedGbHours))
+                .build();
+    }
+
+    private static long overheadDrop(SparkSettings conf, long heap, long recommended) {
+        if (conf.isSet("spark.driver.memoryOverhead")) {
+            return 0;
+        }
+        return Math.max(SparkSettings.MIN_OVERHEAD_BYTES, heap / 10) - Math.max(SparkSettings.MIN_OVERHEAD_BYTES,
+                recommended / 10);
+    }
+
+    // ---- under-provisioned ----------------------------------------------------------------------------------
+
+    private static Finding raiseHeap(AppSnapshot app, SparkSettings conf, HeuristicConfig cfg, Failures failures,
+                                     String heapKey, long heap, long peakHeap, double gcShare, boolean heapShort,
+                                     double margin) {
+        long target = (long) Math.ceil(heap * cfg.threshold(ID + ".raiseFactor"));
+        long recommended = roundUp(Math.max(target, (long) Math.ceil(Math.max(0, peakHeap) * (1 + margin))));
+        String why = heapShort ? failures.count(Shortage.HEAP) + failures.count(Shortage.OFF_HEAP)
+                + " task attempts ran out of heap" : "the heap peaked at " + Units.bytes(peakHeap) + " of "
+                + Units.bytes(heap) + " with " + Units.percent(gcShare) + " of task time in GC";
+        SettingAdvice more = conf.advise(heapKey, Units.sparkSize(recommended), why);
+        long lost = failures.lostTaskMs(Shortage.HEAP) + failures.lostTaskMs(Shortage.OFF_HEAP);
+        long gcSaved = heapShort ? 0 : gcAboveHealthy(app);
+        Finding.Builder f = Finding.builder(ID, heapShort ? Severity.HIGH : Severity.LOW)
+                .location("heap")
+                .title(heapShort ? "Tasks ran out of heap (" + Units.count(failures.count(Shortage.HEAP)
+                        + failures.count(Shortage.OFF_HEAP)) + " attempts)"
+                        : "The heap peaked at " + Units.percent((double) peakHeap / heap) + " of its size with heavy GC")
+                .message(heapShort
+                        ? Units.count(failures.count(Shortage.HEAP) + failures.count(Shortage.OFF_HEAP))
+                        + " task attempts failed for want of heap (" + failures.example(Shortage.HEAP, Shortage.OFF_HEAP)
+                        + ")" + (peakHeap > 0 ? "; the largest heap measured was " + Units.bytes(peakHeap) + " of "
+                        + Units.bytes(heap) : "") + "."
+                        : "The largest heap an executor used was " + Units.bytes(peakHeap) + " of the "
+                        + Units.bytes(heap) + " " + heapKey + ", and tasks spent " + Units.percent(gcShare)
+                        + " of their run time in GC: the heap is full, and collecting it is what the tasks wait for.")
+                .recommendation("Raise the heap: " + more.phrase() + (conf.isLocal() ? " (set it before the driver"
+                        + " JVM starts)" : ", or give each task more of it with fewer spark.executor.cores")
+                        + "; smaller partitions also lower what one task holds at once.")
+                .advise(more)
+                .impact(Facts.appWallShare(app, lost + gcSaved), lost + gcSaved, heapShort
+                        ? "time of the task attempts that ran out of memory"
+                        : "GC time above " + Units.percent(ExecutorGc.HEALTHY_SHARE) + " of task run time")
+                .detail("shortOf", "heap")
+                .detail("heapBytes", heap)
+                .detail("peakHeapBytes", peakHeap)
+                .detail("recommendedBytes", recommended)
+                .detail("gcShare", Units.round2(gcShare))
+                .detail("failedAttempts", failures.count(Shortage.HEAP) + failures.count(Shortage.OFF_HEAP));
+        failures.stages(Shortage.HEAP).forEach(f::stage);
+        failures.executors(Shortage.HEAP).forEach(f::executor);
+        return f.build();
+    }
+
+    private static Finding raiseOverhead(AppSnapshot app, SparkSettings conf, Efficiency eff, Failures failures,
+                                         double margin) {
+        ContainerMemory c = ContainerMemory.executor(conf);
+        long outside = 0; // the most memory measured outside the heap
+        for (ExecutorUse u : eff.executors()) {
+            if (u.peaks().processTreeMeasured()) {
+                outside = Math.max(outside, u.peaks().usedBytes() - c.heapBytes());
+            }
+        }
+        long recommended = roundUp(Math.max(2 * c.overheadBytes(), (long) Math.ceil(outside * (1 + margin))));
+        SettingAdvice more = conf.advise(OVERHEAD, Units.sparkSize(recommended), failures.count(Shortage.OVERHEAD)
+                + " times the cluster manager killed an executor for exceeding its memory");
+        long lost = failures.lostTaskMs(Shortage.OVERHEAD);
+        Finding.Builder f = Finding.builder(ID, Severity.HIGH)
+                .location("overhead")
+                .title("Executors killed for exceeding their memory (" + Units.count(failures.count(Shortage.OVERHEAD))
+                        + ")")
+                .message("The cluster manager killed executors whose process grew past the container ("
+                        + failures.example(Shortage.OVERHEAD) + "). The container is the heap ("
+                        + Units.bytes(c.heapBytes()) + ") plus the overhead (" + Units.bytes(c.overheadBytes())
+                        + ")" + (outside > 0 ? "; the processes used up to " + Units.bytes(outside)
+                        + " outside the heap" : "") + ": memory outside the heap (network buffers, native libraries,"
+                        + " Python workers) ran short, not the heap.")
+                .recommendation("Raise the overhead: " + more.phrase() + ". A larger heap would not help here.")
+                .advise(more)
+                .impact(Facts.appWallShare(app, lost), lost, "time of the task attempts lost with killed executors")
+                .detail("shortOf", "memoryOverhead")
+                .detail("overheadBytes", c.overheadBytes())
+                .detail("recommendedBytes", recommended)
+                .detail("outsideHeapBytes", outside)
+                .detail("kills", failures.count(Shortage.OVERHEAD));
+        failures.executors(Shortage.OVERHEAD).forEach(f::executor);
+        failures.stages(Shortage.OVERHEAD).forEach(f::stage);
+        return f.build();
+    }
+
+    private static Finding raisePython(AppSnapshot app, SparkSettings conf, Efficiency eff, Failures failures,
+                                       double margin) {
+        long pythonPeak = 0;
+        for (ExecutorUse u : eff.executors()) {
+            pythonPeak = Math.max(pythonPeak, u.peaks().pythonRss());
+        }
+        boolean limited = conf.isSet(PYSPARK);
+        String key = limited ? PYSPARK : OVERHEAD;
+        long current = limited ? conf.size(PYSPARK, Units.MiB).orElse(0)
+                : ContainerMemory.executor(conf).overheadBytes();
+        long recommended = roundUp(Math.max(current * 3 / 2, (long) Math.ceil(pythonPeak * (1 + margin))));
+        SettingAdvice more = conf.advise(key, Units.sparkSize(recommended), failures.count(Shortage.PYTHON)
+                + " Python workers ran out of memory");
+        long lost = failures.lostTaskMs(Shortage.PYTHON);
+        Finding.Builder f = Finding.builder(ID, Severity.HIGH)
+                .location("python")
+                .title("Python workers ran out of memory (" + Units.count(failures.count(Shortage.PYTHON)) + ")")
+                .message("Python workers failed for want of memory (" + failures.example(Shortage.PYTHON) + ")"
+                        + (pythonPeak > 0 ? "; they used up to " + Units.bytes(pythonPeak) : "") + ". Python"
+                        + " workers live outside the JVM heap, in " + (limited ? PYSPARK + " (set)"
+                        : "the executor's memory overhead (" + PYSPARK + " is not set)") + ".")
+                .recommendation("Raise the Python workers' memory: " + more.phrase() + "; a larger heap would not"
+                        + " help them.")
+                .advise(more)
+                .impact(Facts.appWallShare(app, lost), lost, "time of the task attempts whose Python worker failed")
+                .detail("shortOf", limited ? "pysparkMemory" : "memoryOverhead")
+                .detail("currentBytes", current)
+                .detail("recommendedBytes", recommended)
+                .detail("pythonPeakBytes", pythonPeak)
+                .detail("failedAttempts", failures.count(Shortage.PYTHON));
+        failures.stages(Shortage.PYTHON).forEach(f::stage);
+        return f.build();
+    }
+
+    private static Finding raiseOffHeap(AppSnapshot app, SparkSettings conf, Failures failures) {
+        long current = conf.size(OFF_HEAP, 1).orElse(0);
+        long recommended = roundUp(Math.max(Units.GiB, current * 3 / 2));
+        SettingAdvice more = conf.advise(OFF_HEAP, Units.sparkSize(recommended), failures.count(Shortage.OFF_HEAP)
+                + " task attempts could not get off-heap execution memory");
+        long lost = failures.lostTaskMs(Shortage.OFF_HEAP);
+        Finding.Builder f = Finding.builder(ID, Severity.HIGH)
+                .location("offHeap")
+                .title("Tasks ran out of off-heap memory (" + Units.count(failures.count(Shortage.OFF_HEAP)) + ")")
+                .message("With spark.memory.offHeap.enabled=true, tasks failed to get execution memory ("
+                        + failures.example(Shortage.OFF_HEAP) + ") from the " + Units.bytes(current)
+                        + " of spark.memory.offHeap.size.")
+                .recommendation("Raise Spark's off-heap memory: " + more.phrase() + " (the container grows with it).")
+                .advise(more)
+                .impact(Facts.appWallShare(app, lost), lost, "time of the task attempts that ran out of memory")
+                .detail("shortOf", "offHeap")
+                .detail("currentBytes", current)
+                .detail("recommendedBytes", recommended)
+                .detail("failedAttempts", failures.count(Shortage.OFF_HEAP));
+        failures.stages(Shortage.OFF_HEAP).forEach(f::stage);
+        return f.build();
+    }
+
+    // ---- facts ----------------------------------------------------------------------------------------------
+
+    /**
+     * A size as people write it, rounded up: at least 1g; whole gigabytes up to 8g, then even ones up to 32g, then
+     * multiples of 4g.
+     */
+    static long roundUp(long bytes) {
+        long g = Math.max(1, (bytes + Units.GiB - 1) / Units.GiB);
+        if (g > 32) {
+            g = (g + 3) / 4 * 4;
+        } else if (g > 8) {
+            g = (g + 1) / 2 * 2;
+        }
+        return g * Units.GiB;
+    }
+
+    private static String hours(double h) {
+        return h < 0.01 ? "<0.01" : String.format(Locale.ROOT, h < 10 ? "%.2f" : "%.1f", h);
+    }
+
+    private static boolean offHeapEnabled(SparkSettings conf) {
+        return conf.bool("spark.memory.offHeap.enabled", false);
+    }
+
+    private static double gcShare(AppSnapshot app) {
+        long gc = 0;
+        long run = 0;
+        for (StageSummary s : app.stages()) {
+            gc += s.totals().get(TaskMetric.JVM_GC_TIME);
+            run += s.totals().get(TaskMetric.EXECUTOR_RUN_TIME);
+        }
+        return run > 0 ? (double) gc / run : 0;
+    }
+
+    private static long gcAboveHealthy(AppSnapshot app) {
+        long gc = 0;
+        long run = 0;
+        for (StageSummary s : app.stages()) {
+            gc += s.totals().get(TaskMetric.JVM_GC_TIME);
+            run += s.totals().get(TaskMetric.EXECUTOR_RUN_TIME);
+        }
+        return Math.max(0, gc - Math.round(ExecutorGc.HEALTHY_SHARE * run));
+    }
+
+    private static long diskSpill(AppSnapshot app) {
+        long n = 0;
+        for (StageSummary s : app.stages()) {
+            n += s.totals().get(TaskMetric.DISK_BYTES_SPILLED);
+        }
+        return n;
+    }
+
+    /** The memory failures of an application: failed task attempts and executor removals, by what ran short. */
+    static final class Failures {
+        private final int[] counts = new int[Shortage.values().length];
+        private final long[] lostMs = new long[Shortage.values().length];
+        private final String[] examples = new String[Shortage.values().length];
+        private final List<Set<String>> stages = new ArrayList<>();
+        private final List<Set<String>> executors = new ArrayList<>();
+
+        private Failures() {
+            for (int i = 0; i < Shortage.values().length; i++) {
+                stages.add(new LinkedHashSet<>());
+                executors.add(new LinkedHashSet<>());
+            }
+        }
+
+        /** @param pythonSeen Python workers were measured on some executor */
+        static Failures of(AppSnapshot app, SparkSettings conf, boolean pythonSeen) {
+            Failures f = new Failures();
+            boolean python = pythonSeen || conf.isSet(PYSPARK) || conf.isSet("spark.pyspark.python")
+                    || conf.get("spark.submit.pyFiles", "").contains(".py");
+            Set<String> killedExecutors = new LinkedHashSet<>();
+            for (ExecutorSummary e : app.executors()) {
+                Shortage s = classify(e.removeReason(), python);
+                if (s == Shortage.OVERHEAD || s == Shortage.PYTHON) {
+                    f.add(s, e.removeReason(), null, e.executorId(), 0);
+                    killedExecutors.add(e.executorId());
+                }
+            }
+            for (StageSummary st : app.stages()) {
+                for (TaskRecord t : st.keptTasks()) {
+                    if (!"FAILED".equals(t.status()) || t.errorMessage() == null) {
+                        continue;
+                    }
+                    Shortage s = classify(t.errorMessage(), python);
+                    if (s == null) {
+                        continue;
+                    }
+                    if ((s == Shortage.OVERHEAD || s == Shortage.PYTHON) && killedExecutors.contains(t.executorId())) {
+                        // the kill is already counted with its executor; the lost attempt adds only its time
+                        f.lostMs[s.ordinal()] += t.durationMs();
+                        f.stages.get(s.ordinal()).add(st.key());
+                        continue;
+                    }
+                    f.add(s, t.errorMessage(), st.key(), t.executorId(), t.durationMs());
+                }
+            }
+            return f;
+        }
+
+        private void add(Shortage s, String text, String stage, String executor, long ms) {
+            int i = s.ordinal();
+            counts[i]++;
+            lostMs[i] += ms;
+            if (examples[i] == null) {
+                examples[i] = firstLine(text);
+            }
+            if (stage != null) {
+                stages.get(i).add(stage);
+            }
+            if (executor != null) {
+                executors.get(i).add(executor);
+            }
+        }
+
+        /** What an error text says ran short, or null when it is no memory failure. */
+        static Shortage classify(String text, boolean python) {
+            if (text == null || text.isEmpty()) {
+                return null;
+            }
+            String t = text.toLowerCase(Locale.ROOT);
+            if (t.contains("memoryerror") && (t.contains("python") || t.contains("pyspark")) || python
+                    && (t.contains("python worker exited unexpectedly") || t.contains("python worker crashed"))) {
+                return Shortage.PYTHON;
+            }
+            if (t.contains("exceeding memory limits") || t.contains("exceeding physical memory")
+                    || t.contains("memoryoverhead") || t.contains("oomkilled")
+                    || t.contains("exit code 137") || t.contains("exit status: 137") || t.contains("exited with code 137")
+                    || t.contains("direct buffer memory")) {
+                return python && t.contains("python") ? Shortage.PYTHON : Shortage.OVERHEAD;
+            }
+            if (t.contains("unable to acquire") && t.contains("bytes of memory")) {
+                return Shortage.OFF_HEAP; // execution memory; raiseHeap takes it when off-heap is not enabled
+            }
+            if (t.contains("java heap space") || t.contains("gc overhead limit exceeded")
+                    || t.contains("outofmemoryerror") && !t.contains("metaspace") && !t.contains("native thread")) {
+                return Shortage.HEAP;
+            }
+            return null;
+        }
+
+        boolean has(Shortage s) {
+            return counts[s.ordinal()] > 0;
+        }
+
+        boolean any() {
+            for (int c : counts) {
+                if (c > 0) {
+                    return true;
+                }
+            }
+            return false;
+        }
+
+        int count(Shortage s) {
+            return counts[s.ordinal()];
+        }
+
+        long lostTaskMs(Shortage s) {
+            return lostMs[s.ordinal()];
+        }
+
+        String example(Shortage... kinds) {
+            for (Shortage s : kinds) {
+                if (examples[s.ordinal()] != null) {
+                    return examples[s.ordinal()];
+                }
+            }
+            return "";
+        }
+
+        List<String> stages(Shortage s) {
+            return List.copyOf(stages.get(s.ordinal()));
+        }
+
+        List<String> executors(Shortage s) {
+            return List.copyOf(executors.get(s.ordinal()));
+        }
+
+        private static String firstLine(String text) {
+            String line = text.strip().split("\\R", 2)[0];
+            return line.length() > 200 ? line.substring(0, 200) + "…" : line;
+        }
+    }
+}
