@@ -5,6 +5,7 @@ import io.sparkscope.core.event.ExecutorPeaks;
 import io.sparkscope.core.event.SparkEvent;
 import io.sparkscope.core.event.StageInfo;
 import io.sparkscope.core.event.TaskEndReason;
+import io.sparkscope.core.sql.SqlMetricIds;
 import io.sparkscope.core.event.TaskInfo;
 import io.sparkscope.core.event.TaskMetric;
 import io.sparkscope.core.event.TaskMetrics;
@@ -147,8 +148,55 @@ final class SparkEventConverter {
     }
 
     static SparkEvent.TaskEnd taskEnd(SparkListenerTaskEnd e) {
+        return taskEnd(e, null);
+    }
+
+    /** @param sqlMetricIds the SQL metrics of running executions, whose updates the task's accumulables carry */
+    static SparkEvent.TaskEnd taskEnd(SparkListenerTaskEnd e, SqlMetricIds sqlMetricIds) {
+        SparkEvent.AccumUpdates updates = sqlMetricIds == null || sqlMetricIds.isEmpty() || e.taskInfo() == null
+                ? SparkEvent.AccumUpdates.NONE : sqlUpdates(e.taskInfo(), sqlMetricIds);
         return new SparkEvent.TaskEnd(e.stageId(), e.stageAttemptId(), e.taskType(), reason(e.reason()),
-                taskInfo(e.taskInfo()), metrics(e.taskMetrics()), executorPeaks(e.taskExecutorMetrics()));
+                taskInfo(e.taskInfo()), metrics(e.taskMetrics()), executorPeaks(e.taskExecutorMetrics()), updates);
+    }
+
+    /**
+     * The task's own updates of SQL metrics, from {@code TaskInfo.accumulables} — what Spark writes to the event log,
+     * so a live recording aggregates the same values as a replay of its log.
+     */
+    static SparkEvent.AccumUpdates sqlUpdates(org.apache.spark.scheduler.TaskInfo t, SqlMetricIds sqlMetricIds) {
+        scala.collection.Iterator<AccumulableInfo> it = t.accumulables().iterator();
+        long[] ids = null;
+        long[] values = null;
+        int n = 0;
+        while (it.hasNext()) {
+            AccumulableInfo a = it.next();
+            if (!sqlMetricIds.contains(a.id()) || a.update().isEmpty()) {
+                continue;
+            }
+            Object u = a.update().get();
+            long v;
+            if (u instanceof Number num) {
+                v = num.longValue();
+            } else {
+                try {
+                    v = Long.parseLong(String.valueOf(u));
+                } catch (NumberFormatException notAnInteger) {
+                    continue; // Spark's SQL tab fails on it too; nothing to aggregate
+                }
+            }
+            if (ids == null) {
+                ids = new long[8];
+                values = new long[8];
+            } else if (n == ids.length) {
+                ids = java.util.Arrays.copyOf(ids, n * 2);
+                values = java.util.Arrays.copyOf(values, n * 2);
+            }
+            ids[n] = a.id();
+            values[n] = v;
+            n++;
+        }
+        return n == 0 ? SparkEvent.AccumUpdates.NONE
+                : new SparkEvent.AccumUpdates(java.util.Arrays.copyOf(ids, n), java.util.Arrays.copyOf(values, n));
     }
 
     static TaskInfo taskInfo(org.apache.spark.scheduler.TaskInfo t) {

@@ -1,6 +1,7 @@
 package io.sparkscope.listener;
 
 import io.sparkscope.core.event.SparkEvent;
+import io.sparkscope.core.sql.SqlMetricIds;
 import io.sparkscope.core.heuristics.Finding;
 import io.sparkscope.core.model.AppSnapshot;
 import io.sparkscope.core.report.TextReport;
@@ -46,6 +47,11 @@ public class SparkscopeListener extends SparkListener {
     private final AtomicBoolean streamingErrorLogged = new AtomicBoolean();
     private volatile StreamingTriggers triggers;
     private final AtomicBoolean ended = new AtomicBoolean();
+    /**
+     * SQL metrics of the running executions; read and updated on Spark's listener-bus thread only (task ends and
+     * SQL events of one listener arrive on the same thread).
+     */
+    private final SqlMetricIds sqlMetricIds = new SqlMetricIds();
     /** The most recently created listener: Spark creates it from spark.extraListeners, so tests find it here. */
     private static volatile SparkscopeListener latest;
 
@@ -219,7 +225,7 @@ public class SparkscopeListener extends SparkListener {
 
     @Override
     public void onTaskEnd(SparkListenerTaskEnd e) {
-        enqueue(() -> SparkEventConverter.taskEnd(e));
+        enqueue(() -> SparkEventConverter.taskEnd(e, sqlMetricIds));
     }
 
     /**
@@ -255,6 +261,7 @@ public class SparkscopeListener extends SparkListener {
         try {
             SparkEvent converted = SqlEventConverter.convert(e);
             if (converted != null) {
+                sqlMetricIds.onEvent(converted);
                 pipeline.offer(converted);
             }
         } catch (Throwable t) {

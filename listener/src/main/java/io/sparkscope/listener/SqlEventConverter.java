@@ -36,9 +36,9 @@ final class SqlEventConverter {
                     plan(s.sparkPlanInfo()));
         }
         if (e instanceof SparkListenerDriverAccumUpdates s) {
-            Map<Long, Long> updates = new HashMap<>();
+            List<SparkEvent.AccumUpdate> updates = new ArrayList<>();
             for (scala.Tuple2<Object, Object> kv : ScalaInterop.list(s.accumUpdates())) {
-                updates.put(((Number) kv._1()).longValue(), ((Number) kv._2()).longValue());
+                updates.add(new SparkEvent.AccumUpdate(((Number) kv._1()).longValue(), ((Number) kv._2()).longValue()));
             }
             return new SparkEvent.DriverAccumUpdates(s.executionId(), updates);
         }

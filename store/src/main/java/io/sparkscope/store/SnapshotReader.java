@@ -7,6 +7,7 @@ import io.sparkscope.core.model.DistributionMetric;
 import io.sparkscope.core.model.ExecutorSummary;
 import io.sparkscope.core.model.JobSummary;
 import io.sparkscope.core.model.SqlExecutionSummary;
+import io.sparkscope.core.model.SqlMetricAggregate;
 import io.sparkscope.core.model.StageSummary;
 import io.sparkscope.core.model.TaskDistributions;
 import io.sparkscope.core.model.TaskRecord;
@@ -318,19 +319,65 @@ public final class SnapshotReader {
     }
 
     private static List<SqlExecutionSummary> sqlExecutions(Connection c, long pk) throws SQLException {
+        return sqlExecutions(c, pk, null);
+    }
+
+    /**
+     * The application's SQL executions in recorded order with their plans and per-task metric aggregates, or only
+     * the one with {@code executionId} when that is not null; the SQL views read them this way too.
+     */
+    public static List<SqlExecutionSummary> sqlExecutions(Connection c, long pk, Long executionId)
+            throws SQLException {
+        Map<Long, Map<Long, SqlMetricAggregate>> aggregates = sqlMetricAggregates(c, pk, executionId);
         List<SqlExecutionSummary> out = new ArrayList<>();
-        try (PreparedStatement ps = select(c, Tables.SQL_EXECUTION, " ORDER BY ord, execution_id")) {
+        try (PreparedStatement ps = c.prepareStatement("SELECT " + Tables.SQL_EXECUTION.selectList()
+                + " FROM sql_execution WHERE app_pk = ? AND (CAST(? AS bigint) IS NULL OR execution_id = ?)"
+                + " ORDER BY ord, execution_id")) {
             ps.setLong(1, pk);
+            ps.setObject(2, executionId, java.sql.Types.BIGINT);
+            ps.setObject(3, executionId, java.sql.Types.BIGINT);
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
-                    out.add(new SqlExecutionSummary(rs.getLong("execution_id"), rs.getString("description"),
+                    long id = rs.getLong("execution_id");
+                    out.add(new SqlExecutionSummary(id, rs.getString("description"),
                             rs.getLong("start_time"), rs.getLong("end_time"), rs.getString("error_message"),
                             rs.getString("physical_plan_description"), Json.plan(rs.getString("plan")),
-                            ints(rs.getArray("job_ids")), Json.idMap(rs.getString("metric_values"))));
+                            ints(rs.getArray("job_ids")), Json.idMap(rs.getString("metric_values")),
+                            aggregates.getOrDefault(id, Map.of()), ints(rs.getArray("stage_ids"))));
                 }
             }
         }
         return out;
+    }
+
+    /** Execution id → accumulator id → aggregate, from the node metric rows that carry one. */
+    private static Map<Long, Map<Long, SqlMetricAggregate>> sqlMetricAggregates(Connection c, long pk,
+                                                                                 Long executionId)
+            throws SQLException {
+        Map<Long, Map<Long, SqlMetricAggregate>> out = new HashMap<>();
+        try (PreparedStatement ps = c.prepareStatement("SELECT " + Tables.SQL_NODE_METRIC.selectList()
+                + " FROM sql_node_metric WHERE app_pk = ? AND (CAST(? AS bigint) IS NULL OR execution_id = ?)"
+                + " AND total IS NOT NULL")) {
+            ps.setLong(1, pk);
+            ps.setObject(2, executionId, java.sql.Types.BIGINT);
+            ps.setObject(3, executionId, java.sql.Types.BIGINT);
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    SqlMetricAggregate a = sqlMetricAggregate(rs);
+                    out.computeIfAbsent(rs.getLong("execution_id"), k -> new HashMap<>()).put(a.accumulatorId(), a);
+                }
+            }
+        }
+        return out;
+    }
+
+    /** One {@code sql_node_metric} row's aggregate (its total not null); the web views read it too. */
+    public static SqlMetricAggregate sqlMetricAggregate(ResultSet rs) throws SQLException {
+        return new SqlMetricAggregate(rs.getLong("accumulator_id"), rs.getString("metric_type"), rs.getLong("total"),
+                rs.getLong("value_count"), rs.getLong("min_value"), rs.getLong("median_value"),
+                rs.getLong("lower_median_value"), rs.getLong("max_value"), rs.getInt("max_stage_id"),
+                rs.getInt("max_stage_attempt_id"), rs.getLong("max_task_id"), rs.getLong("reported_values"),
+                rs.getBoolean("exact"), ints(rs.getArray("value_stage_ids")));
     }
 
     static List<Integer> ints(Array a) throws SQLException {

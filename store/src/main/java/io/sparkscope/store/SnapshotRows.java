@@ -5,7 +5,11 @@ import io.sparkscope.core.model.AppSnapshot;
 import io.sparkscope.core.model.DistributionMetric;
 import io.sparkscope.core.model.ExecutorSummary;
 import io.sparkscope.core.model.JobSummary;
+import io.sparkscope.core.event.SparkEvent.PlanMetric;
 import io.sparkscope.core.model.SqlExecutionSummary;
+import io.sparkscope.core.model.SqlMetricAggregate;
+import io.sparkscope.core.sql.PlanGraph;
+import io.sparkscope.core.sql.PlanStages;
 import io.sparkscope.core.model.StageSummary;
 import io.sparkscope.core.model.TaskDistributions;
 import io.sparkscope.core.model.TaskRecord;
@@ -106,6 +110,11 @@ final class SnapshotRows {
         }
         ordered(rows.get(Tables.SQL_EXECUTION), Tables.SQL_EXECUTION, s.sqlExecutions(),
                 byId ? q -> (int) Math.min(Integer.MAX_VALUE, q.executionId()) : null);
+        // Each listed execution comes with its whole plan graph, also in a partial snapshot (the writer then
+        // replaces that execution's plan rows and leaves those of executions it does not list).
+        for (SqlExecutionSummary q : s.sqlExecutions()) {
+            planGraph(rows, q);
+        }
         // Runs are ordered by when they started (whole seconds after the application's start), not by their place
         // in the list: a partial snapshot lists only the runs that changed, and they must still sort among the
         // stored ones. The reader breaks ties by start time.
@@ -121,6 +130,43 @@ final class SnapshotRows {
         }
         ordered(rows.get(Tables.FINDING), Tables.FINDING, findings);
         return rows;
+    }
+
+    /**
+     * The execution's plan graph as Spark draws it: its nodes with the stages that ran them, its edges, and every
+     * metric a node declares with its aggregate; aggregates of accumulators no node declares under node -1.
+     */
+    private static void planGraph(Map<Table<?>, List<Object[]>> rows, SqlExecutionSummary q) {
+        PlanGraph graph = PlanGraph.of(q.plan());
+        PlanStages stages = PlanStages.of(graph, q);
+        long id = q.executionId();
+        Set<Long> declared = new HashSet<>();
+        for (PlanGraph.Node n : graph.nodes()) {
+            rows.get(Tables.SQL_PLAN_NODE).add(Tables.SQL_PLAN_NODE.row(
+                    new Tables.PlanNodeRow(id, n, stages.stagesOf(n.id()))));
+            int ord = 0;
+            for (PlanMetric m : n.metrics()) {
+                declared.add(m.accumulatorId());
+                rows.get(Tables.SQL_NODE_METRIC).add(Tables.SQL_NODE_METRIC.row(
+                        new Tables.NodeMetricRow(id, n.id(), ord++, m, q.metrics().get(m.accumulatorId()))));
+            }
+        }
+        int ord = 0;
+        for (PlanGraph.Edge e : graph.edges()) {
+            rows.get(Tables.SQL_PLAN_EDGE).add(Tables.SQL_PLAN_EDGE.row(new Tables.PlanEdgeRow(id, ord++, e)));
+        }
+        List<SqlMetricAggregate> undeclared = new ArrayList<>();
+        q.metrics().values().forEach(a -> {
+            if (!declared.contains(a.accumulatorId())) {
+                undeclared.add(a);
+            }
+        });
+        undeclared.sort(java.util.Comparator.comparingLong(SqlMetricAggregate::accumulatorId));
+        ord = 0;
+        for (SqlMetricAggregate a : undeclared) {
+            rows.get(Tables.SQL_NODE_METRIC).add(Tables.SQL_NODE_METRIC.row(new Tables.NodeMetricRow(id, -1, ord++,
+                    new PlanMetric(null, a.accumulatorId(), a.metricType()), a)));
+        }
     }
 
     /** Seconds from the application's start to the run's; a run without a start time sorts last. */

@@ -357,6 +357,10 @@ public final class SnapshotWriter {
         List<Table<?>> tables = Tables.ALL;
         for (ListIterator<Table<?>> it = tables.listIterator(tables.size()); it.hasPrevious(); ) {
             Table<?> t = it.previous();
+            if (partial && Tables.SQL_PLAN_TABLES.contains(t)) {
+                deletePlanRowsOfShippedSql(c, appPk, t, rows, staged.contains(t));
+                continue;
+            }
             if (t == Tables.STREAMING_BATCH) {
                 // only the runs the snapshot lists (a partial one: those that changed): others keep their batches
                 deleteBatchesOutsideWindows(c, appPk, rows.get(Tables.STREAMING_QUERY));
@@ -378,6 +382,44 @@ public final class SnapshotWriter {
             } else {
                 deleteStale(c, appPk, t, rows.get(t));
             }
+        }
+    }
+
+    /**
+     * Stale plan rows (nodes, edges, node metrics) of the SQL executions a partial snapshot lists: each comes with its
+     * whole plan, which an adaptive re-plan may have changed since the stored one. Executions it does not list keep
+     * their stored plan.
+     */
+    private static void deletePlanRowsOfShippedSql(Connection c, long appPk, Table<?> t,
+                                                   Map<Table<?>, List<Object[]>> rows, boolean staged)
+            throws SQLException {
+        List<Object[]> executions = rows.get(Tables.SQL_EXECUTION);
+        if (executions.isEmpty()) {
+            return;
+        }
+        Object[] ids = new Object[executions.size()];
+        for (int i = 0; i < ids.length; i++) {
+            ids[i] = executions.get(i)[0]; // execution_id, the sql_execution row's only key
+        }
+        if (staged) {
+            try (Statement st = c.createStatement()) {
+                st.execute(t.indexStagingSql());
+            }
+        }
+        try (PreparedStatement ps = c.prepareStatement(t.deleteStaleWithinSql(staged))) {
+            ps.setLong(1, appPk);
+            ps.setArray(2, Column.array(c, t.keys.get(0).type().elementType(), ids));
+            if (!staged) {
+                List<Object[]> own = rows.get(t);
+                for (int k = 0; k < t.keys.size(); k++) {
+                    Object[] values = new Object[own.size()];
+                    for (int r = 0; r < own.size(); r++) {
+                        values[r] = own.get(r)[k];
+                    }
+                    ps.setArray(k + 3, Column.array(c, t.keys.get(k).type().elementType(), values));
+                }
+            }
+            ps.executeUpdate();
         }
     }
 

@@ -122,6 +122,24 @@ final class Table<R> {
                 + ") AS k(" + names(keys, "") + ") WHERE " + keyMatch() + ")";
     }
 
+    /**
+     * {@link #deleteStaleSql()} (or, staged, {@link #deleteStaleFromStagingSql()}) among the rows whose first key is
+     * in an array bound second: the child rows of the parents a partial snapshot lists (a listed SQL execution comes
+     * with its whole plan, so its plan rows no longer in it are stale; those of executions it does not list stay).
+     */
+    String deleteStaleWithinSql(boolean staged) {
+        Column<?> parent = keys.get(0);
+        String within = "t.app_pk = ? AND t." + parent.name() + " = ANY(CAST(? AS " + parent.type().arrayType()
+                + "))";
+        if (staged) {
+            return "DELETE FROM " + name + " t WHERE " + within + " AND NOT EXISTS (SELECT 1 FROM " + stagingName()
+                    + " k WHERE " + keyMatch() + ")";
+        }
+        String arrays = keys.stream().map(c -> "CAST(? AS " + c.type().arrayType() + ")").collect(Collectors.joining(", "));
+        return "DELETE FROM " + name + " t WHERE " + within + " AND NOT EXISTS (SELECT 1 FROM unnest(" + arrays
+                + ") AS k(" + names(keys, "") + ") WHERE " + keyMatch() + ")";
+    }
+
     private String keyMatch() {
         return keys.stream().map(c -> "t." + c.name() + " = k." + c.name()).collect(Collectors.joining(" AND "));
     }

@@ -1,11 +1,14 @@
 package io.sparkscope.store;
 
+import io.sparkscope.core.event.SparkEvent.PlanMetric;
 import io.sparkscope.core.event.TaskMetric;
 import io.sparkscope.core.heuristics.Finding;
 import io.sparkscope.core.model.DistributionMetric;
 import io.sparkscope.core.model.ExecutorSummary;
 import io.sparkscope.core.model.JobSummary;
 import io.sparkscope.core.model.SqlExecutionSummary;
+import io.sparkscope.core.model.SqlMetricAggregate;
+import io.sparkscope.core.sql.PlanGraph;
 import io.sparkscope.core.model.StageSummary;
 import io.sparkscope.core.model.StageTotals;
 import io.sparkscope.core.model.StreamingBatch;
@@ -224,8 +227,68 @@ final class Tables {
                             text("physical_plan_description", SqlExecutionSummary::physicalPlanDescription),
                             jsonb("plan", q -> Json.plan(q.plan())),
                             intArray("job_ids", SqlExecutionSummary::jobIds),
-                            jsonb("metric_values", q -> Json.write(q.metricValues())))
+                            jsonb("metric_values", q -> Json.write(q.metricValues())),
+                            // V13
+                            intArray("stage_ids", SqlExecutionSummary::stageIds))
                     .build();
+
+    /** A node of an execution's plan graph with the stages that ran it. */
+    record PlanNodeRow(long executionId, PlanGraph.Node node, List<Integer> stageIds) {
+    }
+
+    /** An edge of an execution's plan graph with its position. */
+    record PlanEdgeRow(long executionId, int ord, PlanGraph.Edge edge) {
+    }
+
+    /**
+     * A metric a node declares, with its aggregate (null when nothing reported it); node -1 for aggregates of
+     * accumulators no drawn node declares.
+     */
+    record NodeMetricRow(long executionId, long nodeId, int ord, PlanMetric metric, SqlMetricAggregate aggregate) {
+        <T> T agg(Function<SqlMetricAggregate, T> part) {
+            return aggregate == null ? null : part.apply(aggregate);
+        }
+    }
+
+    static final Table<PlanNodeRow> SQL_PLAN_NODE = Table.<PlanNodeRow>named("sql_plan_node")
+            .keys(bigint("execution_id", PlanNodeRow::executionId))
+            .keys(PlanNodeRow::node, bigint("node_id", PlanGraph.Node::id))
+            .values(PlanNodeRow::node,
+                    text("name", PlanGraph.Node::name),
+                    text("description", PlanGraph.Node::description),
+                    bool("is_cluster", PlanGraph.Node::cluster),
+                    bigint("cluster_id", PlanGraph.Node::clusterId),
+                    bigint("codegen_id", n -> n.cluster() ? n.codegenId() : -1L))
+            .values(intArray("stage_ids", PlanNodeRow::stageIds))
+            .build();
+
+    static final Table<PlanEdgeRow> SQL_PLAN_EDGE = Table.<PlanEdgeRow>named("sql_plan_edge")
+            .keys(bigint("execution_id", PlanEdgeRow::executionId), integer("ord", PlanEdgeRow::ord))
+            .values(PlanEdgeRow::edge,
+                    bigint("from_id", PlanGraph.Edge::fromId),
+                    bigint("to_id", PlanGraph.Edge::toId))
+            .build();
+
+    static final Table<NodeMetricRow> SQL_NODE_METRIC = Table.<NodeMetricRow>named("sql_node_metric")
+            .keys(bigint("execution_id", NodeMetricRow::executionId), bigint("node_id", NodeMetricRow::nodeId),
+                    integer("ord", NodeMetricRow::ord))
+            .values(NodeMetricRow::metric,
+                    bigint("accumulator_id", PlanMetric::accumulatorId),
+                    text("name", PlanMetric::name),
+                    text("metric_type", m -> m.metricType() == null ? "" : m.metricType()))
+            .values(bigint("total", r -> r.agg(SqlMetricAggregate::total)),
+                    bigint("value_count", r -> r.agg(SqlMetricAggregate::count)),
+                    bigint("min_value", r -> r.agg(SqlMetricAggregate::min)),
+                    bigint("median_value", r -> r.agg(SqlMetricAggregate::median)),
+                    bigint("lower_median_value", r -> r.agg(SqlMetricAggregate::lowerMedian)),
+                    bigint("max_value", r -> r.agg(SqlMetricAggregate::max)),
+                    integer("max_stage_id", r -> r.agg(SqlMetricAggregate::maxStageId)),
+                    integer("max_stage_attempt_id", r -> r.agg(SqlMetricAggregate::maxStageAttemptId)),
+                    bigint("max_task_id", r -> r.agg(SqlMetricAggregate::maxTaskId)),
+                    bigint("reported_values", r -> r.agg(SqlMetricAggregate::reportedValues)),
+                    bool("exact", r -> r.agg(SqlMetricAggregate::exact)),
+                    intArray("value_stage_ids", r -> r.agg(SqlMetricAggregate::stageIds)))
+            .build();
 
     static final Table<Ordered<StreamingQuerySummary>> STREAMING_QUERY =
             Table.<Ordered<StreamingQuerySummary>>named("streaming_query")
@@ -294,8 +357,12 @@ final class Tables {
                     jsonb("advice", f -> Json.advice(f.advice())))
             .build();
 
+    /** The rows of an SQL execution's plan graph: they come and go with their execution. */
+    static final List<Table<?>> SQL_PLAN_TABLES = List.of(SQL_PLAN_NODE, SQL_PLAN_EDGE, SQL_NODE_METRIC);
+
     static final List<Table<?>> ALL = List.of(CONFIGURATION, EXECUTOR, JOB, STAGE, STAGE_STATISTICS, TASK,
-            SQL_EXECUTION, STREAMING_QUERY, STREAMING_BATCH, FINDING);
+            SQL_EXECUTION, SQL_PLAN_NODE, SQL_PLAN_EDGE, SQL_NODE_METRIC, STREAMING_QUERY, STREAMING_BATCH,
+            FINDING);
 
     private Tables() {
     }

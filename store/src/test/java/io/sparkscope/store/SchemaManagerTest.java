@@ -26,7 +26,8 @@ class SchemaManagerTest {
         assertEquals(after.expected(), after.current());
         assertTrue(after.usable());
         for (String table : new String[]{"application", "configuration", "executor", "job", "stage_attempt",
-                "stage_statistics", "task", "sql_execution", "finding", SchemaManager.HISTORY_TABLE}) {
+                "stage_statistics", "task", "sql_execution", "sql_plan_node", "sql_plan_edge", "sql_node_metric", "finding",
+                SchemaManager.HISTORY_TABLE}) {
             assertEquals(1, TestDb.count(ds, "SELECT count(*) FROM pg_tables WHERE tablename = '" + table + "'"), table);
         }
         // zonky's PostgreSQL ships pg_trgm, so name search gets the trigram index rather than the fallback.

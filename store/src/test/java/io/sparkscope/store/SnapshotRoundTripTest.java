@@ -2,7 +2,10 @@ package io.sparkscope.store;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.sparkscope.core.heuristics.Finding;
+import io.sparkscope.core.event.SparkEvent.PlanMetric;
+import io.sparkscope.core.event.SparkEvent.PlanNode;
 import io.sparkscope.core.model.AppSnapshot;
+import io.sparkscope.core.model.SqlExecutionSummary;
 import io.sparkscope.core.model.StageSummary;
 import io.sparkscope.core.model.TaskRecord;
 import io.sparkscope.core.testing.Snapshots;
@@ -24,7 +27,7 @@ class SnapshotRoundTripTest {
     static DataSource ds;
     static final SnapshotWriter WRITER = new SnapshotWriter();
     static final String[] TABLES = {"application", "configuration", "executor", "job", "stage_attempt",
-            "stage_statistics", "task", "sql_execution", "finding"};
+            "stage_statistics", "task", "sql_execution", "sql_plan_node", "sql_plan_edge", "sql_node_metric", "finding"};
 
     @BeforeAll
     static void database() {
@@ -56,6 +59,60 @@ class SnapshotRoundTripTest {
         assertEquals(written, read);
         assertEquals(Snapshots.NASTY_CONFIG.get("spark.app.note"), read.config().get("spark.app.note").orElseThrow());
         assertTrue(SnapshotReader.read(ds, "no-such-app", null).isEmpty());
+    }
+
+    @Test
+    void planGraphRowsHoldSparksNodesEdgesMetricsAndStages() throws Exception {
+        WRITER.write(ds, Snapshots.rich("app-plan-rows", null, true), List.of());
+        String app = " x JOIN application a USING (app_pk) WHERE a.app_id = 'app-plan-rows'";
+        // AdaptiveSparkPlan(0) <- HashAggregate(1) <- Exchange(2) <- Scan(3), Spark's ids; the second execution has
+        // no plan and no rows. Only the scan's and the exchange's metrics name stage 0; the stages are not carried
+        // across the exchange, so the aggregate above it has none known
+        assertEquals("0:AdaptiveSparkPlan:{},1:HashAggregate:{},2:Exchange:{0},3:Scan parquet:{0}",
+                text("SELECT string_agg(node_id || ':' || x.name || ':' || stage_ids::text, ',' ORDER BY node_id)"
+                        + " FROM sql_plan_node" + app));
+        assertEquals("1->0,2->1,3->2", text("SELECT string_agg(from_id || '->' || to_id, ',' ORDER BY ord)"
+                + " FROM sql_plan_edge" + app));
+        // declared metrics, with an aggregate or without (102's has one, 999 is declared by no node)
+        assertEquals("2:103:size:123456:70000,3:101:sum:3:2,3:102:size:4096:4096,-1:999:timing:5:5",
+                text("SELECT string_agg(node_id || ':' || accumulator_id || ':' || metric_type || ':' || total || ':'"
+                        + " || max_value, ',' ORDER BY node_id = -1, node_id, ord) FROM sql_node_metric" + app));
+        // the stage → operators question in plain SQL
+        assertEquals("Exchange,Scan parquet", text("SELECT string_agg(x.name, ',' ORDER BY node_id) FROM sql_plan_node"
+                + app + " AND 0 = ANY(stage_ids) AND NOT is_cluster"));
+    }
+
+    @Test
+    void aPartialSnapshotReplacesThePlanOfTheExecutionsItListsAndKeepsTheOthers() throws Exception {
+        AppSnapshot full = Snapshots.rich("app-partial-plan", null, true);
+        WRITER.write(ds, full, List.of());
+        String app = " x JOIN application a USING (app_pk) WHERE a.app_id = 'app-partial-plan'";
+        String nodes = "SELECT count(*) || ':' || string_agg(x.name, ',' ORDER BY node_id) FROM sql_plan_node" + app;
+        assertEquals("4:AdaptiveSparkPlan,HashAggregate,Exchange,Scan parquet", text(nodes));
+
+        // a partial write that lists no SQL execution leaves every stored plan row as it was
+        assertTrue(WRITER.write(ds, partial(full, List.of(), full.eventCount() + 1), List.of()).written());
+        assertEquals("4:AdaptiveSparkPlan,HashAggregate,Exchange,Scan parquet", text(nodes));
+        assertEquals("3", text("SELECT count(*) FROM sql_plan_edge" + app));
+
+        // one that lists the execution after an adaptive re-plan carries its whole new plan: the old rows go
+        SqlExecutionSummary q = full.sqlExecutions().get(0);
+        PlanNode scan = new PlanNode("Scan parquet", "Scan parquet t", List.of(),
+                List.of(new PlanMetric("number of output rows", 101, "sum")));
+        SqlExecutionSummary replanned = new SqlExecutionSummary(q.executionId(), q.description(), q.startTime(),
+                q.endTime(), q.errorMessage(), q.physicalPlanDescription(), scan, q.jobIds(), q.metricValues(),
+                q.metrics(), q.stageIds());
+        assertTrue(WRITER.write(ds, partial(full, List.of(replanned), full.eventCount() + 2), List.of()).written());
+        assertEquals("1:Scan parquet", text(nodes));
+        assertEquals("0", text("SELECT count(*) FROM sql_plan_edge" + app));
+        assertEquals(full.sqlExecutions().size() + "", text("SELECT count(*) FROM sql_execution" + app),
+                "the executions the partial write did not list stay");
+    }
+
+    private static AppSnapshot partial(AppSnapshot s, List<SqlExecutionSummary> sql, long eventCount) {
+        return new AppSnapshot(s.appId(), s.attemptId(), s.appName(), s.sparkUser(), s.sparkVersion(), s.startTime(),
+                s.endTime(), s.lastEventTime(), s.complete(), s.config(), s.executors(), List.of(), List.of(), sql,
+                s.driverGcTimeMs(), s.driverMaxMemory(), eventCount, s.unknownEventTypes(), s.totals(), true);
     }
 
     @Test

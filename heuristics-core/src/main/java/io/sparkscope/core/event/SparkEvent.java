@@ -87,13 +87,53 @@ public sealed interface SparkEvent {
      * @param metrics         null when Spark reported none for this task (e.g. some failures, old logs)
      * @param executorMetrics the executor's peak metrics Spark sampled while the task ran ("Task Executor Metrics",
      *                        Spark 3.0+), or null when none were reported; all zeros means nothing was measured
+     * @param accumUpdates    this task's own updates of the SQL metrics of running SQL executions (from its
+     *                        accumulables); the adapters leave out every other accumulator, so it is usually empty
      */
     record TaskEnd(int stageId, int stageAttemptId, String taskType, TaskEndReason reason, TaskInfo taskInfo,
-                   TaskMetrics metrics, ExecutorPeaks executorMetrics) implements SparkEvent {
-        /** A task end without executor peaks (sources older than Spark 3.0, hand-built events). */
+                   TaskMetrics metrics, ExecutorPeaks executorMetrics, AccumUpdates accumUpdates) implements SparkEvent {
+        public TaskEnd {
+            accumUpdates = accumUpdates == null ? AccumUpdates.NONE : accumUpdates;
+        }
+
+        /** A task end without executor peaks or SQL metric updates (hand-built events). */
         public TaskEnd(int stageId, int stageAttemptId, String taskType, TaskEndReason reason, TaskInfo taskInfo,
                        TaskMetrics metrics) {
-            this(stageId, stageAttemptId, taskType, reason, taskInfo, metrics, null);
+            this(stageId, stageAttemptId, taskType, reason, taskInfo, metrics, null, AccumUpdates.NONE);
+        }
+
+        /** A task end without SQL metric updates. */
+        public TaskEnd(int stageId, int stageAttemptId, String taskType, TaskEndReason reason, TaskInfo taskInfo,
+                       TaskMetrics metrics, ExecutorPeaks executorMetrics) {
+            this(stageId, stageAttemptId, taskType, reason, taskInfo, metrics, executorMetrics, AccumUpdates.NONE);
+        }
+
+        /** A task end without executor peaks (sources older than Spark 3.0). */
+        public TaskEnd(int stageId, int stageAttemptId, String taskType, TaskEndReason reason, TaskInfo taskInfo,
+                       TaskMetrics metrics, AccumUpdates accumUpdates) {
+            this(stageId, stageAttemptId, taskType, reason, taskInfo, metrics, null, accumUpdates);
+        }
+    }
+
+    /**
+     * Accumulator updates of one task, as two parallel arrays in the order Spark listed them (accumulator id, the
+     * task's own value). Only SQL metrics are carried; a task updates a few dozen at most.
+     */
+    record AccumUpdates(long[] ids, long[] values) {
+        public static final AccumUpdates NONE = new AccumUpdates(new long[0], new long[0]);
+
+        public AccumUpdates {
+            if (ids.length != values.length) {
+                throw new IllegalArgumentException("ids and values differ in length");
+            }
+        }
+
+        public int size() {
+            return ids.length;
+        }
+
+        public boolean isEmpty() {
+            return ids.length == 0;
         }
     }
 
@@ -132,10 +172,14 @@ public sealed interface SparkEvent {
             implements SparkEvent {
     }
 
-    /** SQL metric values the driver computed itself (e.g. broadcast sizes), accumulator id to value. */
-    record DriverAccumUpdates(long executionId, Map<Long, Long> updates) implements SparkEvent {
+    /**
+     * SQL metric values the driver computed itself (e.g. broadcast sizes), in the order Spark sent them. One
+     * accumulator may come several times in one event (an adaptive shuffle read sends one size per partition), and
+     * Spark's SQL tab counts every one of them, so they are kept as a list, not a map.
+     */
+    record DriverAccumUpdates(long executionId, List<AccumUpdate> updates) implements SparkEvent {
         public DriverAccumUpdates {
-            updates = Map.copyOf(updates);
+            updates = List.copyOf(updates);
         }
     }
 
@@ -180,6 +224,10 @@ public sealed interface SparkEvent {
      * @param intervalMs the trigger interval (0 for "as fast as possible"), or -1 when the kind has none
      */
     record StreamingQueryTrigger(String queryId, String runId, String kind, long intervalMs) implements SparkEvent {
+    }
+
+    /** One (accumulator id, value) pair of {@link DriverAccumUpdates}. */
+    record AccumUpdate(long accumulatorId, long value) {
     }
 
     /** An event type Sparkscope does not use; counted, never an error. */

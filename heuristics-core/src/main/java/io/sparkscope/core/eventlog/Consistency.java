@@ -59,7 +59,7 @@ final class Consistency {
             TaskInfo info = taskEnd(t.stageId(), t.stageAttemptId(), t.taskInfo(), launchProblem);
             return info == t.taskInfo() ? e
                     : new SparkEvent.TaskEnd(t.stageId(), t.stageAttemptId(), t.taskType(), t.reason(), info, t.metrics(),
-                    t.executorMetrics());
+                    t.executorMetrics(), t.accumUpdates());
         }
         if (e instanceof SparkEvent.TaskStart t) {
             sawApplicationWork = true;

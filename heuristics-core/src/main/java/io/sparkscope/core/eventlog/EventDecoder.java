@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.sparkscope.core.event.SparkEvent;
+import io.sparkscope.core.sql.SqlMetricIds;
 
 import java.io.IOException;
 import java.util.HashMap;
@@ -36,10 +37,12 @@ final class EventDecoder {
     private final Map<String, SparkEvent.Unknown> unknowns = new HashMap<>();
     private final FieldChecks checks = new FieldChecks();
     private final Consistency consistency;
+    /** SQL metrics of the executions running at this point of the log: the task accumulables worth reading. */
+    private final SqlMetricIds sqlMetricIds = new SqlMetricIds();
 
     /** @param logName the log's file or rolling-directory name (for an application id the log lacks) */
     EventDecoder(String logName) {
-        this.tasks = new TaskDecoder(interner, checks);
+        this.tasks = new TaskDecoder(interner, checks, sqlMetricIds);
         this.consistency = new Consistency(checks, logName);
     }
 
@@ -61,7 +64,11 @@ final class EventDecoder {
     SparkEvent decode(byte[] buf, int off, int len) throws IOException, InvalidEventException {
         checks.begin();
         SparkEvent event = parse(buf, off, len);
-        return consistency.apply(event, tasks.launchProblem());
+        SparkEvent checked = consistency.apply(event, tasks.launchProblem());
+        if (!(checked instanceof SparkEvent.TaskEnd) && !(checked instanceof SparkEvent.TaskStart)) {
+            sqlMetricIds.onEvent(checked);
+        }
+        return checked;
     }
 
     private SparkEvent parse(byte[] buf, int off, int len) throws IOException, InvalidEventException {

@@ -9,16 +9,20 @@ import io.sparkscope.core.event.TaskEndReason;
 import io.sparkscope.core.event.TaskInfo;
 import io.sparkscope.core.event.TaskMetric;
 import io.sparkscope.core.event.TaskMetrics;
+import io.sparkscope.core.sql.SqlMetricIds;
 
 import java.io.IOException;
+import java.util.Arrays;
 
 import static io.sparkscope.core.eventlog.Json.boolValue;
 
 /**
  * Streaming decoder for task-start and task-end, the events that make up nearly all of a log. It touches only the
  * fields our records carry and skips the rest without building anything — above all the per-task "Accumulables",
- * most of a task-end line's bytes. "Task Executor Metrics" (about twenty numbers) is read into one primitive array,
- * each field found by one hash lookup of the name Jackson already holds. Field names and defaults follow Spark's
+ * most of a task-end line's bytes. Of the accumulables it keeps only the updates of SQL metrics that a running SQL
+ * execution declares ({@link SqlMetricIds}); with none running they are skipped whole. "Task Executor Metrics"
+ * (about twenty numbers) is read into one primitive array, each field found by one hash lookup of the name Jackson
+ * already holds. Field names and defaults follow Spark's
  * {@code JsonProtocol.taskInfoFromJson / taskMetricsFromJson}; fields are accepted in any order.
  *
  * <p>Values are checked with Spark's ranges ({@link FieldChecks}): an invalid id, index or attempt number skips the
@@ -33,15 +37,21 @@ final class TaskDecoder {
     private static final int ABSENT = Integer.MIN_VALUE;
     private final Interner interner;
     private final FieldChecks checks;
+    private final SqlMetricIds sqlMetricIds;
     /** Why the last Task Info's launch time is unknown (-1), or null when it was valid or absent. */
     private String launchProblem;
+    /** The SQL metric updates of the last Task Info read. */
+    private SparkEvent.AccumUpdates accumUpdates = SparkEvent.AccumUpdates.NONE;
+    private long[] scratchIds = new long[16];
+    private long[] scratchValues = new long[16];
     /** Reused for every task end's executor metrics: build() hands over its array and starts afresh. */
     private final ExecutorPeaks.Builder peakBuilder = ExecutorPeaks.builder();
     private final String[] scratch = new String[1];
 
-    TaskDecoder(Interner interner, FieldChecks checks) {
+    TaskDecoder(Interner interner, FieldChecks checks, SqlMetricIds sqlMetricIds) {
         this.interner = interner;
         this.checks = checks;
+        this.sqlMetricIds = sqlMetricIds;
     }
 
     String launchProblem() {
@@ -105,7 +115,7 @@ final class TaskDecoder {
         if (reason == null) {
             reason = new TaskEndReason("UnknownReason", "no Task End Reason logged", null);
         }
-        return new SparkEvent.TaskEnd(stageId, stageAttemptId, taskType, reason, info, metrics, peaks);
+        return new SparkEvent.TaskEnd(stageId, stageAttemptId, taskType, reason, info, metrics, peaks, accumUpdates);
     }
 
     private static TaskMetrics skip(JsonParser p) throws IOException {
@@ -163,6 +173,7 @@ final class TaskDecoder {
         boolean failed = false;
         boolean killed = false;
         launchProblem = null;
+        accumUpdates = SparkEvent.AccumUpdates.NONE;
         String[] what = new String[1];
         for (JsonToken t = p.nextToken(); t == JsonToken.FIELD_NAME; t = p.nextToken()) {
             String field = p.currentName();
@@ -195,7 +206,14 @@ final class TaskDecoder {
                 case "Finish Time" -> finishTime = zeroOrTime(p, field);
                 case "Failed" -> failed = boolValue(p);
                 case "Killed" -> killed = boolValue(p);
-                default -> p.skipChildren(); // "Accumulables" above all
+                case "Accumulables" -> {
+                    if (sqlMetricIds.isEmpty()) {
+                        p.skipChildren();
+                    } else {
+                        accumUpdates = sqlAccumulables(p);
+                    }
+                }
+                default -> p.skipChildren();
             }
         }
         if (taskId == Long.MIN_VALUE) {
@@ -203,6 +221,81 @@ final class TaskDecoder {
         }
         return new TaskInfo(taskId, index, attempt, partitionId, launchTime, executorId, host, locality,
                 speculative, gettingResultTime, finishTime, failed, killed);
+    }
+
+    /**
+     * The "Update" values of the accumulables that are SQL metrics of a running execution, in the log's order. Spark
+     * writes "ID" first, so every other accumulable is skipped after its first field. An update that is no integer
+     * (Spark would fail on it and lose the task's remaining updates) is left out with a warning.
+     */
+    private SparkEvent.AccumUpdates sqlAccumulables(JsonParser p) throws IOException {
+        if (p.currentToken() != JsonToken.START_ARRAY) {
+            p.skipChildren();
+            return SparkEvent.AccumUpdates.NONE;
+        }
+        int n = 0;
+        for (JsonToken t = p.nextToken(); t != JsonToken.END_ARRAY && t != null; t = p.nextToken()) {
+            if (t != JsonToken.START_OBJECT) {
+                p.skipChildren();
+                continue;
+            }
+            long id = 0;
+            boolean wanted = false;
+            boolean idSeen = false;
+            long update = 0;
+            boolean hasUpdate = false;
+            for (JsonToken f = p.nextToken(); f == JsonToken.FIELD_NAME; f = p.nextToken()) {
+                String field = p.currentName();
+                JsonToken v = p.nextToken();
+                if ("ID".equals(field)) {
+                    idSeen = true;
+                    if (v == JsonToken.VALUE_NUMBER_INT && p.getNumberType() != JsonParser.NumberType.BIG_INTEGER) {
+                        id = p.getLongValue();
+                        wanted = sqlMetricIds.contains(id);
+                    }
+                    if (!wanted) {
+                        skipFields(p);
+                        break;
+                    }
+                } else if ("Update".equals(field)) {
+                    if (v == JsonToken.VALUE_NUMBER_INT && p.getNumberType() != JsonParser.NumberType.BIG_INTEGER) {
+                        update = p.getLongValue();
+                        hasUpdate = true;
+                    } else if (v == JsonToken.VALUE_STRING) {
+                        try {
+                            update = Long.parseLong(p.getText());
+                            hasUpdate = true;
+                        } catch (NumberFormatException notAnInteger) {
+                            checks.invalid("Accumulables", "SQL metric update " + FieldChecks.quoted(p.getText())
+                                    + " is not an integer", "; this update is ignored");
+                        }
+                    } else {
+                        p.skipChildren();
+                    }
+                } else {
+                    p.skipChildren();
+                }
+            }
+            if (idSeen && wanted && hasUpdate) {
+                if (n == scratchIds.length) {
+                    scratchIds = Arrays.copyOf(scratchIds, n * 2);
+                    scratchValues = Arrays.copyOf(scratchValues, n * 2);
+                }
+                scratchIds[n] = id;
+                scratchValues[n] = update;
+                n++;
+            }
+        }
+        return n == 0 ? SparkEvent.AccumUpdates.NONE
+                : new SparkEvent.AccumUpdates(Arrays.copyOf(scratchIds, n), Arrays.copyOf(scratchValues, n));
+    }
+
+    /** Skips the remaining fields of the object the parser is in, leaving it on its END_OBJECT. */
+    private static void skipFields(JsonParser p) throws IOException {
+        for (JsonToken t = p.nextToken(); t == JsonToken.FIELD_NAME; t = p.nextToken()) {
+            p.nextToken();
+            p.skipChildren();
+        }
     }
 
     /** A time where 0 means "none": 0 or a valid time; anything else is 0 after a warning. */

@@ -222,7 +222,7 @@ final class TreeDecoders {
 
     static SparkEvent driverAccumUpdates(JsonNode n, FieldChecks checks) throws InvalidEventException {
         long executionId = executionId(n, checks);
-        Map<Long, Long> updates = new HashMap<>();
+        List<SparkEvent.AccumUpdate> updates = new ArrayList<>();
         JsonNode list = n.get("accumUpdates");
         if (list != null && list.isArray()) {
             String[] what = new String[1];
@@ -247,7 +247,7 @@ final class TreeDecoders {
                 if (v == FieldChecks.INVALID) {
                     checks.invalid("accumUpdates", what[0], ", that update is left out");
                 } else {
-                    updates.put(accumulator, v);
+                    updates.add(new SparkEvent.AccumUpdate(accumulator, v));
                 }
             }
         }

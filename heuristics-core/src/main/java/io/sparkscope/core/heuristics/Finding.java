@@ -99,6 +99,28 @@ public record Finding(
         return null;
     }
 
+    /** The {@code details} key of the plan operators a finding is about ({@link Builder#planNode}). */
+    public static final String PLAN_NODES = "planNodes";
+
+    /** A plan operator a finding names: a SQL execution and Spark's node id in its plan graph. */
+    public record PlanNodeRef(long sqlExecutionId, long nodeId, String nodeName) {
+    }
+
+    /** The plan operators this finding is about, from its details (empty when it names none). */
+    public List<PlanNodeRef> planNodes() {
+        List<PlanNodeRef> out = new ArrayList<>();
+        if (details.get(PLAN_NODES) instanceof List<?> list) {
+            for (Object o : list) {
+                if (o instanceof Map<?, ?> m && m.get("sqlExecutionId") instanceof Number e
+                        && m.get("nodeId") instanceof Number n) {
+                    out.add(new PlanNodeRef(e.longValue(), n.longValue(),
+                            m.get("nodeName") == null ? "" : String.valueOf(m.get("nodeName"))));
+                }
+            }
+        }
+        return out;
+    }
+
     public static Builder builder(String heuristic, Severity severity) {
         return new Builder(heuristic, severity);
     }
@@ -167,6 +189,7 @@ public record Finding(
         private final List<String> configKeys = new ArrayList<>();
         private final Map<String, Object> details = new LinkedHashMap<>();
         private final List<SettingAdvice> advice = new ArrayList<>();
+        private final List<Map<String, Object>> planNodes = new ArrayList<>();
         private Impact impact = Impact.NONE;
 
         private Builder(String heuristic, Severity severity) {
@@ -250,7 +273,26 @@ public record Finding(
             return this;
         }
 
+        /**
+         * An operator of a SQL plan the finding is about (the sort that spilled, the skewed join), so views can put it
+         * on that node: kept in {@code details} under {@link #PLAN_NODES} as {@code {sqlExecutionId, nodeId,
+         * nodeName}}, with Spark's node ids (those of its SQL tab and REST API).
+         */
+        public Builder planNode(long sqlExecutionId, long nodeId, String nodeName) {
+            Map<String, Object> ref = new LinkedHashMap<>();
+            ref.put("sqlExecutionId", sqlExecutionId);
+            ref.put("nodeId", nodeId);
+            ref.put("nodeName", nodeName == null ? "" : nodeName);
+            if (!planNodes.contains(ref)) {
+                planNodes.add(ref);
+            }
+            return this;
+        }
+
         public Finding build() {
+            if (!planNodes.isEmpty()) {
+                details.put(PLAN_NODES, List.copyOf(planNodes));
+            }
             String id = location == null || location.isEmpty() ? heuristic : heuristic + ":" + location;
             return AdviceReconciler.dropCurrentValues(new Finding(id, heuristic, severity, title, message,
                     recommendation, stageIds, executorIds, configKeys, details, impact, null, advice));

@@ -11,7 +11,12 @@ import java.util.Map;
  *
  * @param endTime      epoch ms, or -1 while running
  * @param plan         null when the source did not carry the plan tree
- * @param metricValues accumulator id → last reported value, for metrics declared in {@code plan}
+ * @param metricValues accumulator id → last reported value from stage accumulables and driver updates, for metrics
+ *                     declared in {@code plan}
+ * @param metrics      accumulator id → the metric aggregated over the execution's tasks as Spark's SQL tab does
+ *                     ({@link SqlMetricAggregate}); empty when the source carried no task accumulables (the History
+ *                     Server's REST API, older snapshots). Metrics nothing reported are absent, as in Spark
+ * @param stageIds     the stages of the execution's jobs, in the order Spark's SQL tab keeps them
  */
 public record SqlExecutionSummary(
         long executionId,
@@ -22,10 +27,22 @@ public record SqlExecutionSummary(
         String physicalPlanDescription,
         PlanNode plan,
         List<Integer> jobIds,
-        Map<Long, Long> metricValues) {
+        Map<Long, Long> metricValues,
+        Map<Long, SqlMetricAggregate> metrics,
+        List<Integer> stageIds) {
 
     public SqlExecutionSummary {
         jobIds = List.copyOf(jobIds);
         metricValues = Map.copyOf(metricValues);
+        metrics = metrics == null ? Map.of() : Map.copyOf(metrics);
+        stageIds = stageIds == null ? List.of() : List.copyOf(stageIds);
+    }
+
+    /** Without per-task aggregates (sources that carry none). */
+    public SqlExecutionSummary(long executionId, String description, long startTime, long endTime,
+                               String errorMessage, String physicalPlanDescription, PlanNode plan,
+                               List<Integer> jobIds, Map<Long, Long> metricValues) {
+        this(executionId, description, startTime, endTime, errorMessage, physicalPlanDescription, plan, jobIds,
+                metricValues, Map.of(), List.of());
     }
 }

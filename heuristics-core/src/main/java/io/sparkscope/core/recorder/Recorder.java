@@ -28,6 +28,7 @@ import io.sparkscope.core.event.SparkEvent.TaskStart;
 import io.sparkscope.core.event.SparkEvent.Unknown;
 import io.sparkscope.core.event.StageInfo;
 import io.sparkscope.core.event.StreamingProgress;
+import io.sparkscope.core.event.TaskInfo;
 import io.sparkscope.core.model.AppConfig;
 import io.sparkscope.core.model.AppSnapshot;
 import io.sparkscope.core.model.ExecutorSummary;
@@ -115,6 +116,11 @@ public final class Recorder {
     private final Map<Long, LiveStage> stages = new TreeMap<>();
     private final Map<Integer, List<Integer>> jobIdsByStage = new HashMap<>();
     private final Map<Long, LiveSqlExecution> sqlExecutions = new TreeMap<>();
+    /**
+     * Stage id → the running SQL execution that aggregates its tasks' SQL metric updates (the one whose job listed
+     * it last, as in Spark). Entries go when the execution ends.
+     */
+    private final Map<Integer, LiveSqlExecution> sqlStageOwner = new HashMap<>();
     /**
      * Stage attempts a JobStart named that have not been submitted since, with their task counts: the ones Spark
      * holds as pending and counts as skipped in a job that ends before they run (a stage reused from an earlier job
@@ -505,6 +511,9 @@ public final class Recorder {
                 LiveSqlExecution sql = sql(job.sqlExecutionId);
                 if (sql != null) {
                     sql.jobIds.add(e.jobId());
+                    for (int stageId : sql.jobStarted(e.stageIds(), e.stageInfos())) {
+                        sqlStageOwner.put(stageId, sql);
+                    }
                 }
             } catch (NumberFormatException ignored) {
                 // not a SQL job id we can link; the job stands on its own
@@ -631,6 +640,10 @@ public final class Recorder {
         }
         s.update(info);
         s.status = StageStatus.ACTIVE;
+        LiveSqlExecution sql = sqlStageOwner.get(info.stageId());
+        if (sql != null && sql.stageSubmitted(info.stageId(), info.attemptId())) {
+            sql.changedAt(eventCount);
+        }
         // As Spark: the stage's task ends count in the jobs still running that name it.
         pendingForJobs.remove(stageKey(info.stageId(), info.attemptId()));
         s.countingJobs.clear();
@@ -703,10 +716,11 @@ public final class Recorder {
         for (StageInfo.Accumulable acc : info.accumulables()) {
             LiveSqlExecution sql = sqlByMetricId.get(acc.id());
             if (sql != null) {
+                sql.stageAccumulable(info.stageId(), acc.id());
+                sql.changedAt(eventCount);
                 Long value = parseLong(acc.value());
                 if (value != null) {
                     sql.metricValues.put(acc.id(), value);
-                    sql.changedAt(eventCount);
                 }
             }
         }
@@ -765,6 +779,16 @@ public final class Recorder {
         LiveExecutor ex = executor(e.taskInfo().executorId());
         ex.taskEnded(e.reason(), e.taskInfo(), e.metrics());
         ex.peaks(e.executorMetrics());
+        if (!sqlStageOwner.isEmpty()) {
+            LiveSqlExecution sql = sqlStageOwner.get(e.stageId());
+            if (sql != null) {
+                TaskInfo info = e.taskInfo();
+                if (sql.taskEnded(e.stageId(), e.stageAttemptId(), info.taskId(), info.index(), info.successful(),
+                        e.accumUpdates())) {
+                    sql.changedAt(eventCount);
+                }
+            }
+        }
         // An impossible span says one of the two times is wrong: neither moves the application's clock.
         if (TaskTimes.known(e.taskInfo().launchTime(), e.taskInfo().finishTime())) {
             seen(e.taskInfo().finishTime());
@@ -804,10 +828,14 @@ public final class Recorder {
         if (sql == null || sql.ended) {
             return;
         }
-        sql.ended = true;
-        sql.changedAt(eventCount);
         sql.endTime = e.time();
         sql.errorMessage = e.errorMessage();
+        for (Integer stageId : sql.trackedStages()) {
+            sqlStageOwner.remove(stageId, sql);
+        }
+        sql.end();
+        sql.ended = true;
+        sql.changedAt(eventCount);
         sqlWindow.ended(sql, sql.errorMessage != null);
         evict();
     }
@@ -827,11 +855,12 @@ public final class Recorder {
         LiveSqlExecution sql = sqlExecutions.get(e.executionId());
         if (sql != null) {
             sql.changedAt(eventCount);
-            e.updates().forEach((id, v) -> {
-                if (sql.metricIds.contains(id)) {
-                    sql.metricValues.put(id, v);
+            for (SparkEvent.AccumUpdate u : e.updates()) {
+                if (sql.metricIds.contains(u.accumulatorId())) {
+                    sql.metricValues.put(u.accumulatorId(), u.value());
+                    sql.driverUpdate(u.accumulatorId(), u.value());
                 }
-            });
+            }
         }
     }
 

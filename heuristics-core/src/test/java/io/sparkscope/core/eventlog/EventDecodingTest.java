@@ -279,7 +279,8 @@ class EventDecodingTest {
                 5000), r.first(SparkEvent.SqlExecutionStart.class));
         assertEquals(new SparkEvent.SqlAdaptivePlanUpdate(3, "AQE plan", expectedPlan),
                 r.first(SparkEvent.SqlAdaptivePlanUpdate.class));
-        assertEquals(new SparkEvent.DriverAccumUpdates(3, Map.of(11L, 500L, 12L, 42L)),
+        assertEquals(new SparkEvent.DriverAccumUpdates(3, List.of(new SparkEvent.AccumUpdate(11, 500),
+                new SparkEvent.AccumUpdate(12, 42))),
                 r.first(SparkEvent.DriverAccumUpdates.class));
         List<SparkEvent.SqlExecutionEnd> ends = r.of(SparkEvent.SqlExecutionEnd.class);
         assertEquals(new SparkEvent.SqlExecutionEnd(3, 6000, null), ends.get(0));

@@ -14,6 +14,7 @@ import io.sparkscope.core.model.DistributionMetric;
 import io.sparkscope.core.model.ExecutorSummary;
 import io.sparkscope.core.model.JobSummary;
 import io.sparkscope.core.model.SqlExecutionSummary;
+import io.sparkscope.core.model.SqlMetricAggregate;
 import io.sparkscope.core.model.StageSummary;
 import io.sparkscope.core.model.StageTotals;
 import io.sparkscope.core.model.TaskDistributions;
@@ -83,7 +84,17 @@ public final class Snapshots {
         List<SqlExecutionSummary> sql = List.of(
                 new SqlExecutionSummary(0, "count at Rich.java:12", T0 + 1900, T0 + 9100, null,
                         "== Physical Plan ==\nAdaptiveSparkPlan (1)\n+- 'quoted' \"plan\"", root, List.of(0),
-                        Map.of(101L, 3L, 102L, 4096L, 103L, 123_456L)),
+                        Map.of(101L, 3L, 102L, 4096L, 103L, 123_456L),
+                        // per-task aggregates: a sum, a size with its statistics, one the driver reported (max from
+                        // the driver), and one no drawn node declares (kept under node -1)
+                        Map.of(101L, new SqlMetricAggregate(101, "sum", 3, 2, 1, 2, 1, 2, 0, 0, 7, 2, true, List.of(0)),
+                                103L, new SqlMetricAggregate(103, "size", 123_456, 4, 0, 30_000, 20_000, 70_000, 0, 1, 12,
+                                        3, false, List.of(0)),
+                                102L, new SqlMetricAggregate(102, "size", 4096, 1, 4096, 4096, 4096, 4096, -1, -1, -1, 1,
+                                        true, List.of()),
+                                999L, new SqlMetricAggregate(999, "timing", 5, 1, 5, 5, 5, 5, 0, 0, 3, 1, true,
+                                        List.of(0))),
+                        List.of(0)),
                 new SqlExecutionSummary(1, "save", T0 + 9900, complete ? T0 + 50_100 : -1,
                         complete ? "org.apache.spark.SparkException: boom" : null, null, null, List.of(1), Map.of()));
 

@@ -8,10 +8,13 @@ import io.sparkscope.core.heuristics.Heuristic;
 import io.sparkscope.core.heuristics.HeuristicEngine;
 import io.sparkscope.server.web.api.Api;
 import io.sparkscope.server.web.api.ExecutionApi;
+import io.sparkscope.server.web.api.SqlApi;
 import io.sparkscope.server.web.model.ExecutionData;
+import io.sparkscope.server.web.model.SqlData;
 import io.sparkscope.server.web.model.WebData;
 import io.sparkscope.server.web.page.ExecutionPages;
 import io.sparkscope.server.web.page.Pages;
+import io.sparkscope.server.web.page.SqlPages;
 import jakarta.servlet.DispatcherType;
 import org.eclipse.jetty.servlet.FilterHolder;
 
@@ -60,6 +63,8 @@ public final class WebServer {
     private final Api api;
     private final ExecutionPages executionPages;
     private final ExecutionApi executionApi;
+    private final SqlPages sqlPages;
+    private final SqlApi sqlApi;
     private Javalin app;
 
     /** @param clock now in epoch ms ("running", "last day" and the search's "since" are judged against it) */
@@ -72,6 +77,9 @@ public final class WebServer {
         ExecutionData execution = new ExecutionData(dataSource);
         this.executionPages = new ExecutionPages(execution);
         this.executionApi = new ExecutionApi(execution);
+        SqlData sql = new SqlData(dataSource);
+        this.sqlPages = new SqlPages(sql);
+        this.sqlApi = new SqlApi(sql, clock);
     }
 
     /** Starts on host:port (port 0 = any free port) and returns the bound port. */
@@ -130,7 +138,10 @@ public final class WebServer {
         forApp(app, "/apps", "/jobs", executionPages::jobs);
         forApp(app, "/apps", "/executors", executionPages::executors);
         forApp(app, "/apps", "/stages/{stageId}/{stageAttemptId}/tasks", executionPages::tasks);
+        forApp(app, "/apps", "/sql/{executionId}", sqlPages::execution);
+        forApp(app, "/apps", "/sql", sqlPages::list);
         forApp(app, "/apps", "", pages::app);
+        app.get("/compare/sql", sqlPages::compare);
         app.get("/compare", pages::compare);
         app.get("/history", pages::history);
 
@@ -146,6 +157,8 @@ public final class WebServer {
         forApp(app, "/api/v1/apps", "/executors", executionApi::executors);
         forApp(app, "/api/v1/apps", "/allexecutors", executionApi::allExecutors);
         forApp(app, "/api/v1/apps", "/stages/{stageId}/{stageAttemptId}/taskList", executionApi::taskList);
+        forApp(app, "/api/v1/apps", "/sql/{executionId}", sqlApi::execution);
+        forApp(app, "/api/v1/apps", "/sql", sqlApi::list);
         forApp(app, "/api/v1/apps", "", api::app);
         app.get("/api/v1/compare", api::compare);
         app.get("/api/v1/history", api::history);

@@ -108,10 +108,11 @@ public final class AppDetailQuery {
         Map<Long, Map<String, Map<String, String>>> config = config(c, pks, allScopes);
         Map<Long, List<StageRow>> stages = stages(c, pks);
         Map<Long, List<Finding>> findings = FindingRows.byApp(c, pks);
+        Map<Long, Map<Integer, List<SqlQuery.StageOperator>>> operators = SqlQuery.operatorsByStage(c, pks);
         List<AppDetail> out = new ArrayList<>();
         for (AppHeader h : headers) {
             out.add(new AppDetail(h, config.getOrDefault(h.pk(), Map.of()), stages.getOrDefault(h.pk(), List.of()),
-                    findings.getOrDefault(h.pk(), List.of())));
+                    findings.getOrDefault(h.pk(), List.of()), operators.getOrDefault(h.pk(), Map.of())));
         }
         return new Loaded(out, missing);
     }

@@ -13,6 +13,8 @@ import io.sparkscope.core.model.AppSnapshot;
 import io.sparkscope.core.model.StageSummary;
 import io.sparkscope.core.model.StageTotals;
 import io.sparkscope.core.model.TaskRecord;
+import io.sparkscope.core.model.SqlMetricAggregate;
+import io.sparkscope.core.sql.SqlPlans;
 
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -40,6 +42,7 @@ public final class DiskSpill implements Heuristic {
         SparkSettings conf = SparkSettings.of(app);
         Map<String, Facts.StageKind> kinds = Facts.stageKinds(app);
         int slots = Facts.slots(app, conf);
+        SqlPlans plans = SqlPlans.of(app);
         List<Finding> out = new ArrayList<>();
         for (StageSummary s : app.stages()) {
             StageTotals t = s.totals();
@@ -112,6 +115,13 @@ public final class DiskSpill implements Heuristic {
                         .detail("largestSpillTaskId", biggest.taskId())
                         .detail("largestSpillTaskMemoryBytes", biggest.metrics().get(TaskMetric.MEMORY_BYTES_SPILLED))
                         .detail("largestSpillTaskDiskBytes", biggest.metrics().get(TaskMetric.DISK_BYTES_SPILLED));
+            }
+            // The operators that spilled in this stage (a sort, an aggregate, a window), by their own spill metric.
+            for (SqlPlans.Operator o : plans.operators(s.stageId())) {
+                SqlMetricAggregate spill = o.metric("spill size");
+                if (spill != null && spill.total() > 0) {
+                    f.planNode(o.sql().executionId(), o.node().id(), o.node().name());
+                }
             }
             out.add(f.build());
         }

@@ -11,6 +11,7 @@ import io.sparkscope.core.heuristics.SparkSettings;
 import io.sparkscope.core.heuristics.Units;
 import io.sparkscope.core.model.AppSnapshot;
 import io.sparkscope.core.model.SqlExecutionSummary;
+import io.sparkscope.core.sql.PlanGraph;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -37,7 +38,7 @@ public final class JoinStrategy implements Heuristic {
         SparkSettings.Value threshold = conf.current(THRESHOLD_KEY);
         long thresholdBytes = conf.broadcastThresholdBytes();
         boolean disabled = thresholdBytes < 0;
-        record Join(SqlExecutionSummary sql, int index, long small, long large) {
+        record Join(SqlExecutionSummary sql, int index, long small, long large, PlanNode node) {
         }
         List<Join> found = new ArrayList<>();
         for (SqlExecutionSummary sql : app.sqlExecutions()) {
@@ -56,7 +57,7 @@ public final class JoinStrategy implements Heuristic {
                 if (left < 0 || right < 0 || Math.min(left, right) >= smallLimit) {
                     continue;
                 }
-                found.add(new Join(sql, i, Math.min(left, right), Math.max(left, right)));
+                found.add(new Join(sql, i, Math.min(left, right), Math.max(left, right), join));
             }
         }
         if (found.isEmpty()) {
@@ -81,6 +82,10 @@ public final class JoinStrategy implements Heuristic {
                     .detail("smallSideBytes", j.small())
                     .detail("largeSideBytes", j.large())
                     .detail("autoBroadcastJoinThreshold", threshold.value());
+            Long nodeId = PlanGraph.nodeIds(j.sql().plan()).get(j.node());
+            if (nodeId != null) {
+                f.planNode(j.sql().executionId(), nodeId, j.node().nodeName());
+            }
             String fits = " The broadcast side must fit in driver and executor memory.";
             if (disabled || thresholdBytes < suggested) {
                 SettingAdvice a = conf.advise(THRESHOLD_KEY, Units.sparkSize(suggested), "a sort-merge join's"

@@ -12,6 +12,7 @@ import io.sparkscope.core.model.DistributionMetric;
 import io.sparkscope.core.model.StageSummary;
 import io.sparkscope.core.model.TaskDistributions;
 import io.sparkscope.core.model.TaskRecord;
+import io.sparkscope.core.sql.SqlPlans;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -38,6 +39,7 @@ public final class LargePartition implements Heuristic {
         SparkSettings conf = SparkSettings.of(app);
         Map<String, Facts.StageKind> kinds = Facts.stageKinds(app);
         int slots = Facts.slots(app, conf);
+        SqlPlans plans = SqlPlans.of(app);
         List<Finding> out = new ArrayList<>();
         for (StageSummary s : app.stages()) {
             long largest = 0;
@@ -86,6 +88,12 @@ public final class LargePartition implements Heuristic {
             p.advice().forEach(f::advise);
             if (largestTask != null) {
                 f.executor(largestTask.executorId()).detail("taskId", largestTask.taskId());
+            }
+            // A partition that large read from input comes from a scan: the operator to look at (its files).
+            if (DistributionMetric.INPUT_BYTES_READ.path.equals(what)) {
+                plans.operators(s.stageId(), n -> n.startsWith("Scan") || n.contains("FileScan")
+                                || n.startsWith("BatchScan"))
+                        .forEach(o -> f.planNode(o.sql().executionId(), o.node().id(), o.node().name()));
             }
             out.add(f.build());
         }

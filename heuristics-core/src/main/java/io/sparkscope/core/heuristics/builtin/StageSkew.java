@@ -14,6 +14,7 @@ import io.sparkscope.core.model.TaskRecord;
 
 import io.sparkscope.core.heuristics.SettingAdvice;
 import io.sparkscope.core.heuristics.SparkSettings;
+import io.sparkscope.core.sql.SqlPlans;
 
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -47,6 +48,7 @@ public final class StageSkew implements Heuristic {
         long alwaysStageMs = cfg.count(ID + ".alwaysStageMs");
         long minSlowestTaskMs = cfg.count(ID + ".minSlowestTaskMs");
         long appMs = app.durationMs();
+        SqlPlans plans = SqlPlans.of(app);
 
         record Skewed(long excessMs, Finding finding) {
         }
@@ -99,6 +101,12 @@ public final class StageSkew implements Heuristic {
                         .detail("slowestTaskPartition", slowest.partitionId())
                         .detail("slowestTaskExecutor", slowest.executorId() == null ? "" : slowest.executorId());
             }
+            // The join the skew hits, else the aggregate: where the uneven keys meet in this stage.
+            List<SqlPlans.Operator> where = plans.operators(s.stageId(), n -> n.contains("Join"));
+            if (where.isEmpty()) {
+                where = plans.operators(s.stageId(), n -> n.contains("Aggregate"));
+            }
+            where.forEach(o -> f.planNode(o.sql().executionId(), o.node().id(), o.node().name()));
             skewed.add(new Skewed(excess, f.build()));
         }
         skewed.sort(Comparator.comparingLong(Skewed::excessMs).reversed());

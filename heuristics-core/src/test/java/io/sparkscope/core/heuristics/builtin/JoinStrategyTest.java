@@ -72,6 +72,13 @@ class JoinStrategyTest {
     }
 
     @Test
+    void theFindingNamesTheJoinNodeOfThePlanGraph() {
+        Finding f = single(Severity.LOW, join(Map.of(1L, 40 * MiB, 2L, 10 * GiB)));
+        // Spark's graph ids: AdaptiveSparkPlan 0, the join 1 (found by the tree's own node, metrics or not)
+        assertEquals(List.of(new Finding.PlanNodeRef(7, 1, "SortMergeJoin")), f.planNodes());
+    }
+
+    @Test
     void smallSideBelowHundredMegabytesIsLow() {
         Finding f = single(Severity.LOW, join(Map.of(1L, 40 * MiB, 2L, 10 * GiB)));
         assertEquals("JoinStrategy:7.0", f.id());

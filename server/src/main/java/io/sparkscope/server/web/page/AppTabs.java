@@ -2,10 +2,10 @@ package io.sparkscope.server.web.page;
 
 import io.sparkscope.server.web.http.Urls;
 
-/** The tab bar under an application's heading: its overview page, its jobs and its executors. */
+/** The tab bar under an application's heading: its overview page, its jobs, its executors and its SQL. */
 final class AppTabs {
     enum Tab {
-        OVERVIEW("Overview", null), JOBS("Jobs", "jobs"), EXECUTORS("Executors", "executors");
+        OVERVIEW("Overview", null), JOBS("Jobs", "jobs"), EXECUTORS("Executors", "executors"), SQL("SQL", "sql");
 
         final String label;
         /** Path segment after the application, null for the application page itself. */

@@ -76,7 +76,7 @@ final class AppView {
         }
         config(h, d.config());
         h.raw("<div id=\"live-stages\" data-live-region>");
-        StageTableView.render(h, d.stages(), a, sort, desc);
+        StageTableView.render(h, d.stages(), d.stageOperators(), a, sort, desc);
         h.raw("</div>");
         h.raw("</article>");
         return Layout.end(h);

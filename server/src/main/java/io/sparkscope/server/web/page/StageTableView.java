@@ -3,11 +3,13 @@ package io.sparkscope.server.web.page;
 import io.sparkscope.server.web.http.Urls;
 import io.sparkscope.server.web.model.Fmt;
 import io.sparkscope.store.query.AppHeader;
+import io.sparkscope.store.query.SqlQuery;
 import io.sparkscope.store.query.StageRow;
 
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Map;
 import java.util.Locale;
 
 /**
@@ -84,6 +86,12 @@ final class StageTableView {
     }
 
     static void render(Html h, List<StageRow> stages, AppHeader a, StageSort sort, boolean desc) {
+        render(h, stages, Map.of(), a, sort, desc);
+    }
+
+    /** @param operators stage id → the SQL plan operators it ran, named under the stage's name */
+    static void render(Html h, List<StageRow> stages, Map<Integer, List<SqlQuery.StageOperator>> operators,
+                       AppHeader a, StageSort sort, boolean desc) {
         List<StageRow> rows = new ArrayList<>(stages);
         Comparator<StageRow> cmp = switch (sort) {
             case ID -> Comparator.comparingInt(StageRow::stageId).thenComparingInt(StageRow::attemptId);
@@ -117,6 +125,7 @@ final class StageTableView {
             h.raw("<tr class=\"stage-row\" id=\"stage-").a(s.key()).raw("\" data-stage=\"").a(s.key()).raw("\"><td class=\"stage-key\">").t(s.key())
                     .raw("</td><td class=\"stage-name\">");
             name(h, s.name());
+            sqlOperators(h, a, operators.getOrDefault(s.stageId(), List.of()));
             if (s.failureReason() != null) {
                 h.raw("<details class=\"failure\"><summary>failure reason</summary><pre>").t(s.failureReason())
                         .raw("</pre></details>");
@@ -139,6 +148,32 @@ final class StageTableView {
             h.raw("</tr>");
         }
         h.raw("</tbody></table></div></section>");
+    }
+
+    /** Operators a stage row names: per query, "SQL 3: Sort, Exchange", each query a link to its plan. */
+    private static void sqlOperators(Html h, AppHeader a, List<SqlQuery.StageOperator> ops) {
+        if (ops.isEmpty()) {
+            return;
+        }
+        Map<Long, List<String>> byQuery = new java.util.LinkedHashMap<>();
+        for (SqlQuery.StageOperator o : ops) {
+            List<String> names = byQuery.computeIfAbsent(o.executionId(), k -> new ArrayList<>());
+            String n = o.name().strip();
+            if (!names.contains(n)) {
+                names.add(n);
+            }
+        }
+        h.raw("<div class=\"stage-sql muted small\">");
+        boolean first = true;
+        for (Map.Entry<Long, List<String>> q : byQuery.entrySet()) {
+            h.raw(first ? "" : "; ");
+            first = false;
+            String text = String.join(", ", q.getValue());
+            h.raw("<a class=\"stage-query\" href=\"").a(Urls.appTab(a.appId(), a.attemptId(), "sql/" + q.getKey()))
+                    .raw("\">SQL ").t(q.getKey()).raw("</a>: <span class=\"stage-operators\" title=\"").a(text)
+                    .raw("\">").t(shorten(text)).raw("</span>");
+        }
+        h.raw("</div>");
     }
 
     /** The name on one line: cut past {@link #NAME_CHARS} characters, the whole name in the hover text. */

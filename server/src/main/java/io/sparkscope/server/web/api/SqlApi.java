@@ -1,0 +1,74 @@
+package io.sparkscope.server.web.api;
+
+import io.javalin.http.Context;
+import io.sparkscope.core.model.JobSummary;
+import io.sparkscope.core.model.SqlExecutionSummary;
+import io.sparkscope.server.web.http.Params;
+import io.sparkscope.server.web.model.SqlData;
+import io.sparkscope.store.query.SqlQuery;
+
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.function.LongSupplier;
+
+/**
+ * {@code /api/v1/apps/{id}[/{attempt}]/sql} and {@code …/sql/{executionId}} with the parameters and answers of
+ * Spark's REST API ({@code details} and {@code planDescription}, both true unless "false", and for the list
+ * {@code offset} (0) and {@code length} (20) over the executions by id), so a script written for a History Server
+ * reads them unchanged.
+ */
+public final class SqlApi {
+    /** Executions one list answer may hold. */
+    static final int MAX_LENGTH = 100_000;
+
+    private final SqlData data;
+    private final LongSupplier clock;
+
+    public SqlApi(SqlData data, LongSupplier clock) {
+        this.data = data;
+        this.clock = clock;
+    }
+
+    public void list(Context ctx) throws SQLException {
+        boolean details = flag(ctx, "details");
+        boolean plan = flag(ctx, "planDescription");
+        int offset = Params.intValue(ctx, "offset", 0, 0, Integer.MAX_VALUE - MAX_LENGTH);
+        int length = Params.intValue(ctx, "length", 20, 1, MAX_LENGTH);
+        SqlQuery.Executions e = data.all(Params.appRef(ctx));
+        List<SqlExecutionSummary> byId = new ArrayList<>(e.executions());
+        byId.sort(Comparator.comparingLong(SqlExecutionSummary::executionId));
+        Map<Integer, JobSummary> jobs = e.jobsById();
+        long now = clock.getAsLong();
+        List<Object> out = new ArrayList<>();
+        for (int i = offset; i < byId.size() && i < (long) offset + length; i++) {
+            out.add(SqlJson.execution(byId.get(i), jobs, details, plan, now));
+        }
+        json(ctx, out);
+    }
+
+    public void execution(Context ctx) throws SQLException {
+        boolean details = flag(ctx, "details");
+        boolean plan = flag(ctx, "planDescription");
+        SqlQuery.Executions e = data.one(Params.appRef(ctx), SqlData.executionId(ctx));
+        json(ctx, SqlJson.execution(SqlData.only(e), e.jobsById(), details, plan, clock.getAsLong()));
+    }
+
+    /** Spark's boolean query parameters: true unless "false" (any case). */
+    private static boolean flag(Context ctx, String name) {
+        String v = Params.text(ctx, name);
+        if (v == null) {
+            return true;
+        }
+        if (!v.equalsIgnoreCase("true") && !v.equalsIgnoreCase("false")) {
+            throw io.sparkscope.server.web.http.WebException.badParam(name, "'" + v + "' is not true or false");
+        }
+        return v.equalsIgnoreCase("true");
+    }
+
+    private static void json(Context ctx, Object value) {
+        ctx.contentType("application/json").result(ApiJson.write(value));
+    }
+}

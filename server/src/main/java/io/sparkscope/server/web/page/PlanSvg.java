@@ -1,0 +1,98 @@
+package io.sparkscope.server.web.page;
+
+import io.sparkscope.core.heuristics.Finding;
+import io.sparkscope.core.heuristics.Severity;
+import io.sparkscope.core.sql.PlanGraph;
+import io.sparkscope.server.web.sql.PlanLayout;
+import io.sparkscope.server.web.sql.PlanPictures;
+import io.sparkscope.server.web.sql.SqlFindings;
+
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * A laid-out plan as inline SVG: whole-stage-codegen clusters as tinted boxes titled with their id, operators as
+ * boxes holding their name and metric totals, exchanges (the stage boundaries) in their own colour, findings marked
+ * on the node they are about, edges with arrows in the direction data flows. Every text is escaped; each box links
+ * to its row in the operator table.
+ */
+final class PlanSvg {
+    private PlanSvg() {
+    }
+
+    static void render(Html h, PlanPictures.Picture p, Map<Long, List<Finding>> findingsByNode) {
+        PlanLayout.Laid laid = p.laid();
+        h.raw("<div class=\"plan-scroll\" id=\"plan-graph\"><svg xmlns=\"http://www.w3.org/2000/svg\" class=\"plan\"")
+                .raw(" role=\"img\" aria-label=\"physical plan graph\" width=\"").t(px(laid.width()))
+                .raw("\" height=\"").t(px(laid.height())).raw("\" viewBox=\"0 0 ").t(px(laid.width())).raw(" ")
+                .t(px(laid.height())).raw("\"><defs><marker id=\"arrow\" viewBox=\"0 0 10 10\" refX=\"9\" refY=\"5\"")
+                .raw(" markerWidth=\"7\" markerHeight=\"7\" orient=\"auto-start-reverse\"><path d=\"M0,0L10,5L0,10z\"")
+                .raw(" class=\"plan-arrow\"/></marker></defs>");
+        // clusters first, so operators and edges are drawn over them
+        for (PlanGraph.Node n : p.graph().nodes()) {
+            PlanLayout.Box b = laid.boxes().get(n.id());
+            if (!n.cluster() || b == null) {
+                continue;
+            }
+            List<String> lines = p.lines().get(n.id());
+            h.raw("<g class=\"plan-cluster\" id=\"plan-node-").t(n.id()).raw("\" data-node=\"").t(n.id())
+                    .raw("\"><title>").t(n.name().strip()).raw("</title><rect x=\"").t(px(b.x())).raw("\" y=\"")
+                    .t(px(b.y())).raw("\" width=\"").t(px(b.width())).raw("\" height=\"").t(px(b.height()))
+                    .raw("\" rx=\"6\"/><text x=\"").t(px(b.x() + 8)).raw("\" y=\"").t(px(b.y() + 15)).raw("\">")
+                    .t(String.join(" · ", lines)).raw("</text></g>");
+        }
+        for (PlanLayout.Path e : laid.edges()) {
+            h.raw("<polyline class=\"plan-edge\" marker-end=\"url(#arrow)\" points=\"");
+            for (double[] pt : e.points()) {
+                h.t(px(pt[0])).raw(",").t(px(pt[1])).raw(" ");
+            }
+            h.raw("\"/>");
+        }
+        for (PlanGraph.Node n : p.graph().nodes()) {
+            PlanLayout.Box b = laid.boxes().get(n.id());
+            if (n.cluster() || b == null) {
+                continue;
+            }
+            List<Finding> on = findingsByNode.getOrDefault(n.id(), List.of());
+            Finding worst = SqlFindings.worst(on);
+            StringBuilder cls = new StringBuilder("plan-node");
+            if (isExchange(n)) {
+                cls.append(" exchange");
+            }
+            if (worst != null) {
+                cls.append(worst.severity() == Severity.HIGH ? " has-finding sev-high" : " has-finding sev-low");
+            }
+            h.raw("<a href=\"#node-").t(n.id()).raw("\"><g class=\"").raw(cls.toString()).raw("\" id=\"plan-node-")
+                    .t(n.id()).raw("\" data-node=\"").t(n.id()).raw("\"><title>").t(n.description().strip())
+                    .raw("</title><rect x=\"").t(px(b.x())).raw("\" y=\"").t(px(b.y())).raw("\" width=\"")
+                    .t(px(b.width())).raw("\" height=\"").t(px(b.height())).raw("\" rx=\"4\"/>");
+            List<String> lines = p.lines().get(n.id());
+            double y = b.y() + 8 + PlanPictures.LINE_HEIGHT - 3;
+            for (int i = 0; i < lines.size(); i++) {
+                h.raw("<text x=\"").t(px(b.x() + 8)).raw("\" y=\"").t(px(y)).raw("\"")
+                        .raw(i == 0 ? " class=\"op-name\"" : "").raw(">").t(lines.get(i)).raw("</text>");
+                y += PlanPictures.LINE_HEIGHT;
+            }
+            if (worst != null) {
+                String mark = "⚠ " + (worst.title() == null ? worst.heuristic() : worst.title());
+                h.raw("<text class=\"finding-mark\" x=\"").t(px(b.x() + 8)).raw("\" y=\"").t(px(y)).raw("\">")
+                        .t(mark.length() > PlanPictures.LINE_CHARS ? mark.substring(0, PlanPictures.LINE_CHARS - 1)
+                                + "…" : mark)
+                        .t(on.size() > 1 ? " (+" + (on.size() - 1) + ")" : "").raw("</text>");
+            }
+            h.raw("</g></a>");
+        }
+        h.raw("</svg></div>");
+    }
+
+    static boolean isExchange(PlanGraph.Node n) {
+        String name = n.name();
+        return name.contains("Exchange") || name.contains("ShuffleRead") || name.startsWith("AQEShuffleRead");
+    }
+
+    /** Coordinates rounded to a tenth of a pixel, with a dot whatever the locale. */
+    private static String px(double v) {
+        return String.format(Locale.ROOT, "%.1f", v);
+    }
+}

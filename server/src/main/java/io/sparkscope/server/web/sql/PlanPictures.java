@@ -1,0 +1,132 @@
+package io.sparkscope.server.web.sql;
+
+import io.sparkscope.core.event.SparkEvent.PlanMetric;
+import io.sparkscope.core.model.SqlExecutionSummary;
+import io.sparkscope.core.model.SqlMetricAggregate;
+import io.sparkscope.core.sql.PlanGraph;
+import io.sparkscope.core.sql.SparkMetricText;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * What the plan graph of an execution's page draws: each node's lines (its name, then its metrics as Spark's SQL
+ * tab prints their totals) and the positions {@link PlanLayout} gives boxes of that size. Laying out a plan of a
+ * thousand operators takes a good part of a second, so layouts are kept for the last {@link #KEPT} plans drawn:
+ * the key is the graph's shape and box sizes, so a running execution whose metrics grow a box is laid out again.
+ */
+public final class PlanPictures {
+    /** Layouts kept; a page of the same plan then costs the SVG text only. */
+    static final int KEPT = 64;
+    /** Characters of a line in a box before it is cut with "…" (the whole text is in the operator table). */
+    public static final int LINE_CHARS = 56;
+    /** Metric lines in a box before "+ n more". */
+    public static final int METRIC_LINES = 6;
+    /** Width of a character of the boxes' 11 px monospace font, and the height of a line, in pixels. */
+    public static final double CHAR_WIDTH = 6.7;
+    public static final double LINE_HEIGHT = 14;
+    /** Room in a box for a finding's mark line. */
+    static final double PADDING = 8;
+
+    /** A laid-out plan: the graph, positions, and each drawn node's lines. */
+    public record Picture(PlanGraph graph, PlanLayout.Laid laid, Map<Long, List<String>> lines) {
+    }
+
+    private final Map<String, PlanLayout.Laid> layouts = new LinkedHashMap<>(16, 0.75f, true) {
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<String, PlanLayout.Laid> eldest) {
+            return size() > KEPT;
+        }
+    };
+
+    /**
+     * @param markedNodes nodes that carry a finding: their boxes get one more line for its mark
+     */
+    public Picture of(SqlExecutionSummary sql, java.util.Set<Long> markedNodes) {
+        PlanGraph graph = PlanGraph.of(sql.plan());
+        Map<Long, List<String>> lines = new HashMap<>();
+        Map<Long, double[]> sizes = new HashMap<>();
+        StringBuilder key = new StringBuilder(graph.nodes().size() * 24);
+        for (PlanGraph.Node n : graph.nodes()) {
+            List<String> l = lines(n, sql.metrics());
+            lines.put(n.id(), l);
+            key.append(n.id()).append(n.cluster() ? 'c' : 'n').append(n.clusterId());
+            if (!n.cluster()) {
+                int chars = 0;
+                for (String s : l) {
+                    chars = Math.max(chars, s.length());
+                }
+                int rows = l.size() + (markedNodes.contains(n.id()) ? 1 : 0);
+                double[] wh = {Math.max(120, Math.ceil(2 * PADDING + chars * CHAR_WIDTH)),
+                        Math.ceil(2 * PADDING + rows * LINE_HEIGHT)};
+                sizes.put(n.id(), wh);
+                key.append(':').append((long) wh[0]).append('x').append((long) wh[1]);
+            }
+            key.append(';');
+        }
+        for (PlanGraph.Edge e : graph.edges()) {
+            key.append(e.fromId()).append('>').append(e.toId()).append(',');
+        }
+        String k = key.toString();
+        PlanLayout.Laid laid;
+        synchronized (layouts) {
+            laid = layouts.get(k);
+        }
+        if (laid == null) {
+            laid = PlanLayout.of(graph, sizes);
+            synchronized (layouts) {
+                layouts.put(k, laid);
+            }
+        }
+        return new Picture(graph, laid, lines);
+    }
+
+    /** A node's name, then one line per metric Spark reported: its name and Spark's total (with min, med, max). */
+    static List<String> lines(PlanGraph.Node n, Map<Long, SqlMetricAggregate> metrics) {
+        List<String> out = new ArrayList<>();
+        out.add(cut(n.name().strip()));
+        int shown = 0;
+        int more = 0;
+        for (PlanMetric m : n.metrics()) {
+            SqlMetricAggregate a = metrics.get(m.accumulatorId());
+            String text = a == null ? null : SparkMetricText.of(a);
+            if (text == null) {
+                continue;
+            }
+            if (shown == METRIC_LINES) {
+                more++;
+                continue;
+            }
+            out.add(cut((m.name() == null ? "" : m.name().strip()) + ": " + boxValue(text)));
+            shown++;
+        }
+        if (more > 0) {
+            out.add("+ " + more + " more");
+        }
+        return out;
+    }
+
+    /**
+     * The value line of Spark's text: a sum as it is; "total (min, med, max (stageId: taskId))" texts by their
+     * second line without the task that gave the max (the operator table has it).
+     */
+    static String boxValue(String sparkText) {
+        int nl = sparkText.indexOf('\n');
+        if (nl < 0) {
+            return sparkText;
+        }
+        String v = sparkText.substring(nl + 1);
+        int at = v.lastIndexOf(" (stage ");
+        if (at < 0) {
+            at = v.lastIndexOf(" (driver)");
+        }
+        return at > 0 ? v.substring(0, at) + ")" : v;
+    }
+
+    static String cut(String s) {
+        return s.length() <= LINE_CHARS ? s : s.substring(0, LINE_CHARS - 1) + "…";
+    }
+}
