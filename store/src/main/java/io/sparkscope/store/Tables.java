@@ -228,7 +228,7 @@ final class Tables {
                             jsonb("plan", q -> Json.plan(q.plan())),
                             intArray("job_ids", SqlExecutionSummary::jobIds),
                             jsonb("metric_values", q -> Json.write(q.metricValues())),
-                            // V13
+                            // V16
                             intArray("stage_ids", SqlExecutionSummary::stageIds))
                     .build();
 
