@@ -65,7 +65,7 @@ public final class PruneCommand implements Callable<Integer> {
         Pruner.Scope scope = keepFindings ? Pruner.Scope.TASK_ROWS : Pruner.Scope.APPLICATIONS;
         String before = Instant.ofEpochMilli(cutoff).truncatedTo(ChronoUnit.SECONDS).toString();
         long started = System.nanoTime();
-        try (HikariDataSource ds = db.open(1)) {
+        try (HikariDataSource ds = db.open(2)) {
             Pruner pruner = new Pruner(ds, new Pruner.Options(cutoff, scope, batchSize, dryRun));
             long[] lastLine = {System.nanoTime()};
             Pruner.Tally t = pruner.run(soFar -> {
