@@ -160,6 +160,7 @@ public final class WebServer {
         forApp(app, "/api/v1/apps", "/sql/{executionId}", sqlApi::execution);
         forApp(app, "/api/v1/apps", "/sql", sqlApi::list);
         forApp(app, "/api/v1/apps", "", api::app);
+        app.get("/api/v1/compare/sql", sqlApi::compare);
         app.get("/api/v1/compare", api::compare);
         app.get("/api/v1/history", api::history);
         app.get("/api/v1/jobs", api::jobs);

@@ -22,18 +22,9 @@ public final class SqlPages {
         html(ctx, SqlView.execution(data.one(Params.appRef(ctx), SqlData.executionId(ctx)), data.pictures()));
     }
 
-    /**
-     * {@code ?apps=A,B&execution=N[&otherExecution=M]}: query N of run A beside query M of run B (by default the one
-     * at N's place in B's order of queries).
-     */
+    /** One query in two runs, operator by operator ({@link SqlData#compare(Context)} says which). */
     public void compare(Context ctx) throws SQLException {
-        var refs = Params.appRefs(ctx, "apps", false, 2);
-        Long n = Params.longValue(ctx, "execution", 0, Long.MAX_VALUE);
-        if (n == null) {
-            throw io.sparkscope.server.web.http.WebException.badParam("execution", "give the SQL execution id to compare");
-        }
-        Long m = Params.longValue(ctx, "otherExecution", 0, Long.MAX_VALUE);
-        html(ctx, SqlCompareView.render(data.compare(refs.get(0), n, refs.get(1), m)));
+        html(ctx, SqlCompareView.render(data.compare(ctx)));
     }
 
     private static void html(Context ctx, String page) {
