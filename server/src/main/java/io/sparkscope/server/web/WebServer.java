@@ -75,10 +75,10 @@ public final class WebServer {
         this.pages = new Pages(data, heuristicIds, options.historyServerUrl());
         this.api = new Api(data);
         ExecutionData execution = new ExecutionData(dataSource);
-        this.executionPages = new ExecutionPages(execution);
+        this.executionPages = new ExecutionPages(execution, clock);
         this.executionApi = new ExecutionApi(execution);
         SqlData sql = new SqlData(dataSource);
-        this.sqlPages = new SqlPages(sql);
+        this.sqlPages = new SqlPages(sql, clock);
         this.sqlApi = new SqlApi(sql, clock);
     }
 
