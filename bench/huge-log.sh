@@ -2,7 +2,7 @@
 # A huge log through the whole path, under -Xmx512m, into a PostgreSQL of the bench's own (bench/own-postgres.sh):
 #  1. `analyze` and `import` of one 1 000 000-task log (SyntheticLog: 100 stages × 10 000 tasks, 2.5 GB of JSON,
 #     written once into $HUGE_LOG_DIR): wall time, peak RSS (/usr/bin/time -v), import/analyze ratio;
-#  2. `watch --interval 1s` while the same log is written into its directory 200 000 lines at a time with a 1 s
+#  2. `watch --interval 1s` while the same log is written into its directory GROW_LINES (200 000) lines at a time, 1 s
 #     pause (a running driver), then renamed without ".inprogress" (its end): the watcher's RSS every 2 s, and the
 #     time from the rename (the last write) to the application's row showing COMPLETE;
 #  3. CPU per idle scan of a directory of 10 000 small logs, all already stored (watch --interval 1s for 60 s):
@@ -14,6 +14,7 @@ cd "$(dirname "$0")/.."
 STAGES=${1:-100}; TASKS=${2:-10000}; SMALL=${3:-10000}
 WORK=${HUGE_LOG_DIR:-/tmp/sparkscope-huge-log}
 HEAP=${HEAP:--Xmx512m}
+GROW_LINES=${GROW_LINES:-200000}   # lines per second-apart chunk in step 2 (lower: a driver's pace)
 [ -x /usr/bin/time ] || { echo "GNU time missing: apt-get install -y time" >&2; exit 2; }
 source bench/own-postgres.sh
 fresh_db() { own_psql -d postgres -qc "DROP DATABASE IF EXISTS $1" && own_psql -d postgres -qc "CREATE DATABASE $1"; }
@@ -51,7 +52,7 @@ echo "import / analyze = $(echo "scale=2; $i / $a" | bc)"
 own_psql -d huge_import -qtAc "SELECT 'stored: ' || num_tasks || ' tasks, ' || (SELECT count(*) FROM task) || ' task rows, '
   || num_stages || ' stage attempts, status ' || status FROM application"
 
-echo "## 2. watch while the log grows (200 000 lines per second-apart chunk)"
+echo "## 2. watch while the log grows ($GROW_LINES lines per second-apart chunk)"
 fresh_db huge_watch
 rm -rf "$WORK/grow"; mkdir -p "$WORK/grow"
 java $HEAP -jar $JAR watch "$WORK/grow" --interval 1s --db "$(url huge_watch)" --user postgres 2>"$WORK/watch.err" &
@@ -64,7 +65,7 @@ sleep 3
 SAMPLER=$!
 t0=$(date +%s)
 last=$(java -cp "$CP" io.sparkscope.server.cli.HugeLogTool grow "$WORK/grow" application_1764000000000_9002 \
-  "$STAGES" "$TASKS" 200000 1000 | awk '/^last-write/ {print $2}')
+  "$STAGES" "$TASKS" "$GROW_LINES" 1000 | awk '/^last-write/ {print $2}')
 echo "log written in $(( $(date +%s) - t0 )) s"
 until [ "$(own_psql -d huge_watch -qtAc "SELECT status FROM application WHERE app_id = 'application_1764000000000_9002'" 2>/dev/null)" = COMPLETE ]; do
   sleep 0.1
