@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # A huge log through the whole path, under -Xmx512m, into a PostgreSQL of the bench's own (bench/own-postgres.sh):
-#  1. `analyze` and `import` of one 1 000 000-task log (SyntheticLog: 100 stages × 10 000 tasks, 2.5 GB of JSON,
+#  1. `analyze` and `import` of one 1 000 000-task log (SyntheticLog: 100 stages × 10 000 tasks, 1.6 GB of JSON,
 #     written once into $HUGE_LOG_DIR): wall time, peak RSS (/usr/bin/time -v), import/analyze ratio;
-#  2. `watch --interval 1s` while the same log is written into its directory GROW_LINES (200 000) lines at a time, 1 s
+#  2. `watch --interval 1s` while the same log is written into its directory GROW_LINES (200 000) lines at a time with a 1 s
 #     pause (a running driver), then renamed without ".inprogress" (its end): the watcher's RSS every 2 s, and the
 #     time from the rename (the last write) to the application's row showing COMPLETE;
 #  3. CPU per idle scan of a directory of 10 000 small logs, all already stored (watch --interval 1s for 60 s):

@@ -13,7 +13,7 @@ import java.util.Locale;
 /**
  * Event logs for bench/huge-log.sh, made with {@link SyntheticLog} (one line at a time, no memory):
  * <ul>
- *   <li>{@code write <file> <stages> <tasksPerStage>}: one complete log (100 × 10 000 = 1 000 000 tasks, 2.5 GB)</li>
+ *   <li>{@code write <file> <stages> <tasksPerStage>}: one complete log (100 × 10 000 = 1 000 000 tasks, 1.6 GB)</li>
  *   <li>{@code grow <dir> <appId> <stages> <tasksPerStage> <chunkLines> <pauseMs>}: the same log written into
  *       {@code dir/<appId>.inprogress} a chunk at a time with a pause after each, as a running driver writes it, then
  *       renamed without ".inprogress" as Spark does at the end; prints {@code last-write <epoch ms>} when done</li>
