@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Archive import on Spark vs the single-JVM import (BENCHMARKS.md, "Archive import"): one folder of event logs
 # (COPIES copies of the real Spark logs of ../shared/eventlogs up to 1 MB, each copy's App IDs made its own, so
-# every file is another application: 6 copies of 38 logs = 228 logs, 43 MB), imported into three fresh databases of
+# every file is another application: 6 copies of 36 file names = 216 logs, 42 MB; two pairs of the 38 logs share a
+# name in different folders, and the later one of each pair is kept), imported into three fresh databases of
 # a real PostgreSQL (Debian's PostgreSQL 15 on 127.0.0.1:5432): by `sparkscope import`, and by the archive import
 # through Spark's own SparkSubmit at local[1] and local[2]. Wall time of each whole command (JVM and Spark start
 # included), applications/s and MB/s, and the ratios to import; then the three databases' tables compared.
@@ -31,7 +32,6 @@ export SPARK_LOCAL_IP=127.0.0.1
 WORK=${BENCH_WORK:-/tmp/sparkscope-archive-bench}
 LOGS=$WORK/logs
 rm -rf "$WORK" && mkdir -p "$LOGS"
-n=0
 for f in $(cd "$SHARED" && find . -type f | sort); do
   size=$(stat -c %s "$SHARED/$f")
   [ "$(head -c1 "$SHARED/$f")" = "{" ] && [ "$size" -le 1000000 ] || continue
@@ -39,10 +39,10 @@ for f in $(cd "$SHARED" && find . -type f | sort); do
   for c in $(seq 1 "$COPIES"); do
     # another application each copy: its App ID (and the file's name) carry the copy's number
     sed "s/\"App ID\":\"\([^\"]*\)\"/\"App ID\":\"\1-copy$c\"/" "$SHARED/$f" > "$LOGS/$base-copy$c"
-    n=$((n + 1))
   done
 done
-BYTES=$(du -cb "$LOGS" | tail -1 | cut -f1)
+n=$(find "$LOGS" -type f | wc -l)
+BYTES=$(find "$LOGS" -type f -printf '%s\n' | awk '{s += $1} END {print s}')
 
 pg_lsclusters | grep -q ' online' || pg_ctlcluster 15 main start
 su postgres -c "psql -qc \"ALTER USER postgres PASSWORD '$PW'\"" >/dev/null
