@@ -36,12 +36,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * listener's partial snapshot still gets the figures of the whole run, and search sorts and filters by idle
  * core-hours through the V17 index.
  */
-class EfficiencyStoreTest {
+public class EfficiencyStoreTest {
     private static final long NOW = Snapshots.T0 + 3_600_000L;
     private static final double EPS = 1e-9;
 
     /** The rich fixture with one worker of {@code cores} cores that ran {@code taskMs} of tasks in its 59 s. */
-    static AppSnapshot withWorker(String appId, int cores, long taskMs) {
+    public static AppSnapshot withWorker(String appId, int cores, long taskMs) {
         AppSnapshot s = Snapshots.rich(appId, null, true);
         List<ExecutorSummary> executors = new ArrayList<>();
         for (ExecutorSummary e : s.executors()) {
