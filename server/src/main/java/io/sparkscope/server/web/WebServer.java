@@ -85,10 +85,10 @@ public final class WebServer {
         this.pages = new Pages(data, heuristicIds, options.historyServerUrl(), options.prices());
         this.api = new Api(data, options.prices());
         ExecutionData execution = new ExecutionData(dataSource);
-        this.executionPages = new ExecutionPages(execution);
+        this.executionPages = new ExecutionPages(execution, clock);
         this.executionApi = new ExecutionApi(execution);
         SqlData sql = new SqlData(dataSource);
-        this.sqlPages = new SqlPages(sql);
+        this.sqlPages = new SqlPages(sql, clock);
         this.sqlApi = new SqlApi(sql, clock);
     }
 
@@ -170,6 +170,7 @@ public final class WebServer {
         forApp(app, "/api/v1/apps", "/sql/{executionId}", sqlApi::execution);
         forApp(app, "/api/v1/apps", "/sql", sqlApi::list);
         forApp(app, "/api/v1/apps", "", api::app);
+        app.get("/api/v1/compare/sql", sqlApi::compare);
         app.get("/api/v1/compare", api::compare);
         app.get("/api/v1/history", api::history);
         app.get("/api/v1/jobs", api::jobs);

@@ -166,6 +166,54 @@ class SqlWebTest {
     }
 
     @Test
+    void sqlComparisonAsJson() throws Exception {
+        AppSnapshot a = SqlFixture.runs().get(0);
+        AppSnapshot b = SqlFixture.runs().get(1);
+        SqlExecutionSummary first = a.sqlExecutions().get(0);
+        var same = get("/api/v1/compare/sql?apps=" + a.appId() + "," + b.appId() + "&execution=" + first.executionId());
+        assertEquals(200, same.status(), same.body());
+        JsonNode j = JSON.readTree(same.body());
+        assertEquals(2, j.get("queries").size());
+        assertTrue(j.get("queries").get(0).get("baseline").asBoolean());
+        assertEquals(a.appId(), j.get("queries").get(0).get("appId").asText());
+        assertEquals(b.appId(), j.get("queries").get(1).get("appId").asText());
+        assertEquals(0.2, j.get("changeThreshold").asDouble());
+        long operators = PlanGraph.of(first.plan()).nodes().stream().filter(n -> !n.cluster()).count();
+        assertEquals(operators, j.get("operators").size(), "the same plan in both runs: one entry per operator");
+        boolean sawRows = false;
+        for (JsonNode op : j.get("operators")) {
+            assertTrue(op.get("onlyIn").isNull(), "both plans have " + op.get("name"));
+            assertFalse(op.get("baselineNodeId").isNull());
+            for (JsonNode m : op.get("metrics")) {
+                if (m.get("name").asText().equals("number of output rows")) {
+                    sawRows = true;
+                    assertEquals(m.get("baselineTotal").asLong(), m.get("otherTotal").asLong(), "same data, same rows");
+                    assertFalse(m.get("differs").asBoolean());
+                }
+            }
+        }
+        assertTrue(sawRows, "row counts are compared");
+
+        SqlExecutionSummary last = b.sqlExecutions().get(b.sqlExecutions().size() - 1);
+        var other = get("/api/v1/compare/sql?apps=" + a.appId() + "," + b.appId() + "&execution=" + first.executionId()
+                + "&otherExecution=" + last.executionId());
+        assertEquals(200, other.status(), other.body());
+        JsonNode o = JSON.readTree(other.body());
+        assertEquals(last.executionId(), o.get("queries").get(1).get("executionId").asLong());
+        assertTrue(o.get("operatorsDiffering").asInt() > 0, "another query: some operators differ");
+        int counted = 0;
+        for (JsonNode op : o.get("operators")) {
+            counted += op.get("differs").asBoolean() ? 1 : 0;
+        }
+        assertEquals(o.get("operatorsDiffering").asInt(), counted);
+
+        var missing = get("/api/v1/compare/sql?apps=" + a.appId() + "," + b.appId());
+        assertEquals(400, missing.status());
+        assertTrue(missing.body().contains("execution"), missing.body());
+        assertEquals(404, get("/api/v1/compare/sql?apps=" + a.appId() + ",no-such-app&execution=0").status());
+    }
+
+    @Test
     void unknownExecutionsAndBadIdsAreClearErrors() {
         var missing = get("/api/v1/apps/" + run().appId() + "/sql/99999");
         assertEquals(404, missing.status());

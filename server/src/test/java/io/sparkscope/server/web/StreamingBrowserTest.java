@@ -141,5 +141,16 @@ class StreamingBrowserTest {
         assertEquals(String.valueOf(later - 5), before);
         assertEquals(43L, js().executeScript("return window.sparkscopeNoReload;"));
         WebBrowserTest.noAlert();
+
+        // the jobs tab: each batch ran a job, and new ones appear in place
+        open("/apps/" + LIVE_APP + "/jobs?refresh=1");
+        js().executeScript("window.sparkscopeNoReload = 44;");
+        String rows = "return document.querySelectorAll('#job-table tbody tr').length;";
+        assertEquals((long) later, js().executeScript(rows));
+        int evenLater = StreamingFixture.advanceLive(3);
+        new WebDriverWait(WebBrowserTest.driver, Duration.ofSeconds(30))
+                .until(d -> ((Number) js().executeScript(rows)).intValue() == evenLater);
+        assertEquals(44L, js().executeScript("return window.sparkscopeNoReload;"), "updated in place, not reloaded");
+        WebBrowserTest.noAlert();
     }
 }

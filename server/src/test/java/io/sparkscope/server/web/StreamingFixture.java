@@ -118,6 +118,11 @@ final class StreamingFixture {
                     : "{\"clicks\":{\"0\":" + (id * rows) + "}}", "{\"clicks\":{\"0\":" + ((id + 1) * rows) + "}}",
                     "{\"clicks\":{\"0\":" + ((id + 1) * rows) + "}}", rows, input, processed,
                     Map.of("avgOffsetsBehindLatest", "0.0"));
+            if (runId.equals(LIVE_RUN)) {
+                // each batch of the live query runs one job, so the jobs tab of the running application grows too
+                r.onEvent(new SparkEvent.JobStart((int) id, t - duration, List.of(), List.of(), Map.of()));
+                r.onEvent(new SparkEvent.JobEnd((int) id, t - 10, true, null));
+            }
             r.onEvent(new SparkEvent.StreamingQueryProgress(new StreamingProgress(queryId, runId, name, t, id, duration,
                     phases, Map.of("watermark", id == first ? 0 : t - 10_000, "max", t - 1000), List.of(op),
                     List.of(src), new StreamingProgress.Sink("MemorySink", 5))));

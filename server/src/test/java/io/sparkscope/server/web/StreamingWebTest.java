@@ -5,6 +5,8 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.sparkscope.server.web.http.Urls;
 import org.junit.jupiter.api.Test;
 
+import java.util.List;
+
 import static io.sparkscope.server.web.StreamingFixture.DONE_APP;
 import static io.sparkscope.server.web.StreamingFixture.LIVE_APP;
 import static io.sparkscope.server.web.StreamingFixture.LIVE_QUERY;
@@ -106,6 +108,15 @@ class StreamingWebTest {
                 + "?batches=0");
         assertEquals(400, batches.status());
         assertTrue(batches.body().contains("\"parameter\":\"batches\""), batches.body());
+        for (String tab : List.of("jobs", "executors", "sql")) {
+            String page = StreamingFixture.get("/apps/" + LIVE_APP + "/" + tab + "?refresh=2").body();
+            assertTrue(page.contains("id=\"live-status\""), "the running app's " + tab + " tab keeps itself current");
+            assertTrue(page.contains("data-refresh-ms=\"2000\""), tab);
+            assertTrue(page.contains("id=\"tab-content\" data-live-region"), tab);
+            assertFalse(StreamingFixture.get("/apps/" + DONE_APP + "/" + tab).body().contains("id=\"live-status\""),
+                    "a finished application's " + tab + " tab does not poll");
+        }
+        assertEquals(400, StreamingFixture.get("/apps/" + LIVE_APP + "/jobs?refresh=0").status());
         assertEquals(400, StreamingFixture.get("/apps/" + LIVE_APP + "?refresh=0").status());
         assertEquals(404, StreamingFixture.get("/api/v1/apps/no-such-app/queries").status());
     }

@@ -16,8 +16,13 @@ public final class AppRefs {
      *
      * @param endTime epoch ms, -1 while running
      */
+    /** @param complete whether the application was seen ending (else it is running, or went silent) */
     public record Resolved(long pk, String appId, String attemptId, String name, long startTime, long endTime,
-                           long lastEventTime) {
+                           long lastEventTime, boolean complete) {
+        /** Running by the search page's rule: not seen ending and events still arriving at {@code now}. */
+        public boolean running(long now) {
+            return AppFilter.statusOf(complete, lastEventTime, now) == AppFilter.Status.RUNNING;
+        }
     }
 
     interface Body<T> {
@@ -50,7 +55,7 @@ public final class AppRefs {
      */
     static Resolved resolve(Connection c, String appId, String attemptId) throws SQLException {
         try (PreparedStatement ps = c.prepareStatement("SELECT app_pk, app_id, attempt_id, name, start_time, end_time,"
-                + " last_event_time FROM application"
+                + " last_event_time, complete FROM application"
                 + " WHERE app_id = ? AND (CAST(? AS text) IS NULL OR attempt_id = ?)"
                 + " ORDER BY (attempt_id = '') DESC, start_time DESC LIMIT 1")) {
             ps.setString(1, appId);
@@ -63,7 +68,7 @@ public final class AppRefs {
                 String attempt = rs.getString("attempt_id");
                 return new Resolved(rs.getLong("app_pk"), rs.getString("app_id"), attempt.isEmpty() ? null : attempt,
                         rs.getString("name"), rs.getLong("start_time"), rs.getLong("end_time"),
-                        rs.getLong("last_event_time"));
+                        rs.getLong("last_event_time"), rs.getBoolean("complete"));
             }
         }
     }

@@ -56,6 +56,14 @@ public final class SqlApi {
         json(ctx, SqlJson.execution(SqlData.only(e), e.jobsById(), details, plan, clock.getAsLong()));
     }
 
+    /**
+     * {@code /api/v1/compare/sql?apps=A,B&execution=N[&otherExecution=M]}: what the SQL compare page shows, as data
+     * (Spark's REST API has no comparison, so this shape is Sparkscope's own).
+     */
+    public void compare(Context ctx) throws SQLException {
+        json(ctx, SqlCompareJson.of(data.compare(ctx)));
+    }
+
     /** Spark's boolean query parameters: true unless "false" (any case). */
     private static boolean flag(Context ctx, String name) {
         String v = Params.text(ctx, name);

@@ -44,6 +44,20 @@ public final class SqlData {
         return Long.parseLong(raw);
     }
 
+    /**
+     * The comparison a request asks for, page and API alike: {@code ?apps=A,B&execution=N[&otherExecution=M]}, query
+     * N of run A beside query M of run B (by default the one at N's place in B's order of queries).
+     */
+    public Pair compare(io.javalin.http.Context ctx) throws SQLException {
+        var refs = io.sparkscope.server.web.http.Params.appRefs(ctx, "apps", false, 2);
+        Long n = io.sparkscope.server.web.http.Params.longValue(ctx, "execution", 0, Long.MAX_VALUE);
+        if (n == null) {
+            throw WebException.badParam("execution", "give the SQL execution id to compare");
+        }
+        Long m = io.sparkscope.server.web.http.Params.longValue(ctx, "otherExecution", 0, Long.MAX_VALUE);
+        return compare(refs.get(0), n, refs.get(1), m);
+    }
+
     /** The two runs' executions a SQL comparison puts side by side; 404 when one is not stored. */
     public record Pair(SqlQuery.Executions baseline, SqlQuery.Executions other) {
     }

@@ -20,21 +20,38 @@ final class AppTabs {
     private AppTabs() {
     }
 
-    /** A tab page's frame: the application's name and id as its heading, then the tabs. */
-    static Html page(io.sparkscope.store.query.AppRefs.Resolved app, Tab active, String what) {
+    /**
+     * How a tab page is shown: {@code now} judges whether the application is still running, and a running one's
+     * page updates itself every {@code refreshSeconds} (as its overview page does).
+     */
+    record Live(long now, int refreshSeconds) {
+    }
+
+    /**
+     * A tab page's frame: the application's name and id as its heading, then the tabs, then (closed by
+     * {@link #end}) the tab's content, which a running application's page swaps in anew when the application
+     * moved on.
+     */
+    static Html page(io.sparkscope.store.query.AppRefs.Resolved app, Tab active, String what, Live live) {
         String name = app.name() == null || app.name().isEmpty() ? app.appId() : app.name();
         String key = app.attemptId() == null ? app.appId() : app.appId() + "/" + app.attemptId();
         Html h = Layout.start(what + " · " + name, "Applications");
         h.raw("<article class=\"app-tab\"><div class=\"detail-head\"><h1><a href=\"").a(Urls.app(app.appId(), app.attemptId()))
                 .raw("\" id=\"app-title\">").t(name).raw("</a></h1><p class=\"muted\"><span class=\"app-id\">").t(key)
-                .raw("</span></p></div>");
+                .raw("</span></p>");
+        if (app.running(live.now())) {
+            Layout.live(h, Urls.appApi(app.appId(), app.attemptId()), "lastEventTime",
+                    app.lastEventTime() + "/RUNNING", live.refreshSeconds(), "the application is running");
+        }
+        h.raw("</div>");
         render(h, app.appId(), app.attemptId(), active);
+        h.raw("<div id=\"tab-content\" data-live-region>");
         return h;
     }
 
     /** Closes what {@link #page} opened. */
     static String end(Html h) {
-        h.raw("</article>");
+        h.raw("</div></article>");
         return Layout.end(h);
     }
 

@@ -6,6 +6,7 @@ import io.sparkscope.server.web.model.ExecutionData;
 import io.sparkscope.store.query.TaskListQuery;
 
 import java.sql.SQLException;
+import java.util.function.LongSupplier;
 
 /** The application's jobs and executors tabs and a stage's paged task table: parse, one data call, render. */
 public final class ExecutionPages {
@@ -13,17 +14,20 @@ public final class ExecutionPages {
     static final int PAGE_LENGTH = 100;
 
     private final ExecutionData data;
+    private final LongSupplier clock;
 
-    public ExecutionPages(ExecutionData data) {
+    /** @param clock now in epoch ms: whether the application still runs, so its tab updates itself */
+    public ExecutionPages(ExecutionData data, LongSupplier clock) {
         this.data = data;
+        this.clock = clock;
     }
 
     public void jobs(Context ctx) throws SQLException {
-        html(ctx, JobsView.render(data.jobs(Params.appRef(ctx))));
+        html(ctx, JobsView.render(data.jobs(Params.appRef(ctx)), live(ctx)));
     }
 
     public void executors(Context ctx) throws SQLException {
-        html(ctx, ExecutorsView.render(data.executors(Params.appRef(ctx))));
+        html(ctx, ExecutorsView.render(data.executors(Params.appRef(ctx)), live(ctx)));
     }
 
     /**
@@ -38,7 +42,11 @@ public final class ExecutionPages {
                 ExecutionData.offset(ctx), ExecutionData.length(ctx, PAGE_LENGTH),
                 sort == null ? TaskListQuery.Sort.ID : sort, desc, ExecutionData.statuses(ctx),
                 ExecutionData.executor(ctx));
-        html(ctx, TasksView.render(data.tasks(Params.appRef(ctx), r), r));
+        html(ctx, TasksView.render(data.tasks(Params.appRef(ctx), r), r, live(ctx)));
+    }
+
+    private AppTabs.Live live(Context ctx) {
+        return new AppTabs.Live(clock.getAsLong(), Params.refreshSeconds(ctx, Layout.DEFAULT_REFRESH_SECONDS));
     }
 
     private static void html(Context ctx, String page) {

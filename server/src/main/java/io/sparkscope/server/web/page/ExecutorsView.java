@@ -15,8 +15,8 @@ final class ExecutorsView {
     private ExecutorsView() {
     }
 
-    static String render(JobsExecutorsQuery.Executors e) {
-        Html h = AppTabs.page(e.app(), AppTabs.Tab.EXECUTORS, "Executors");
+    static String render(JobsExecutorsQuery.Executors e, AppTabs.Live live) {
+        Html h = AppTabs.page(e.app(), AppTabs.Tab.EXECUTORS, "Executors", live);
         long removed = e.executors().stream().filter(x -> x.removeTime() >= 0).count();
         h.raw("<section><h2 id=\"executors\">Executors (").t(e.executors().size()).raw(removed > 0 ? ", " : "")
                 .t(removed > 0 ? removed + " removed" : "").raw(")</h2>");

@@ -14,8 +14,8 @@ final class JobsView {
     private JobsView() {
     }
 
-    static String render(JobsExecutorsQuery.Jobs jobs) {
-        Html h = AppTabs.page(jobs.app(), AppTabs.Tab.JOBS, "Jobs");
+    static String render(JobsExecutorsQuery.Jobs jobs, AppTabs.Live live) {
+        Html h = AppTabs.page(jobs.app(), AppTabs.Tab.JOBS, "Jobs", live);
         long failed = jobs.jobs().stream().filter(j -> j.status() == JobSummary.JobStatus.FAILED).count();
         h.raw("<section><h2 id=\"jobs\">Jobs (").t(jobs.jobs().size()).raw(failed > 0 ? ", " : "")
                 .t(failed > 0 ? failed + " failed" : "").raw(")</h2>");

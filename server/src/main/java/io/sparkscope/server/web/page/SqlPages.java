@@ -5,35 +5,34 @@ import io.sparkscope.server.web.http.Params;
 import io.sparkscope.server.web.model.SqlData;
 
 import java.sql.SQLException;
+import java.util.function.LongSupplier;
 
 /** The application's SQL tab and one execution's page: parse, one data call, render. */
 public final class SqlPages {
     private final SqlData data;
+    private final LongSupplier clock;
 
-    public SqlPages(SqlData data) {
+    /** @param clock now in epoch ms: whether the application still runs, so its SQL tab updates itself */
+    public SqlPages(SqlData data, LongSupplier clock) {
         this.data = data;
+        this.clock = clock;
     }
 
     public void list(Context ctx) throws SQLException {
-        html(ctx, SqlView.list(data.all(Params.appRef(ctx))));
+        html(ctx, SqlView.list(data.all(Params.appRef(ctx)), live(ctx)));
     }
 
     public void execution(Context ctx) throws SQLException {
-        html(ctx, SqlView.execution(data.one(Params.appRef(ctx), SqlData.executionId(ctx)), data.pictures()));
+        html(ctx, SqlView.execution(data.one(Params.appRef(ctx), SqlData.executionId(ctx)), data.pictures(), live(ctx)));
     }
 
-    /**
-     * {@code ?apps=A,B&execution=N[&otherExecution=M]}: query N of run A beside query M of run B (by default the one
-     * at N's place in B's order of queries).
-     */
+    /** One query in two runs, operator by operator ({@link SqlData#compare(Context)} says which). */
     public void compare(Context ctx) throws SQLException {
-        var refs = Params.appRefs(ctx, "apps", false, 2);
-        Long n = Params.longValue(ctx, "execution", 0, Long.MAX_VALUE);
-        if (n == null) {
-            throw io.sparkscope.server.web.http.WebException.badParam("execution", "give the SQL execution id to compare");
-        }
-        Long m = Params.longValue(ctx, "otherExecution", 0, Long.MAX_VALUE);
-        html(ctx, SqlCompareView.render(data.compare(refs.get(0), n, refs.get(1), m)));
+        html(ctx, SqlCompareView.render(data.compare(ctx)));
+    }
+
+    private AppTabs.Live live(Context ctx) {
+        return new AppTabs.Live(clock.getAsLong(), Params.refreshSeconds(ctx, Layout.DEFAULT_REFRESH_SECONDS));
     }
 
     private static void html(Context ctx, String page) {

@@ -31,8 +31,8 @@ final class SqlView {
     private SqlView() {
     }
 
-    static String list(SqlQuery.Executions e) {
-        Html h = AppTabs.page(e.app(), AppTabs.Tab.SQL, "SQL");
+    static String list(SqlQuery.Executions e, AppTabs.Live live) {
+        Html h = AppTabs.page(e.app(), AppTabs.Tab.SQL, "SQL", live);
         Map<Integer, JobSummary> jobs = e.jobsById();
         h.raw("<section><h2 id=\"sql\">SQL executions (").t(e.executions().size()).raw(")</h2>");
         if (e.executions().isEmpty()) {
@@ -69,11 +69,11 @@ final class SqlView {
         return AppTabs.end(h);
     }
 
-    static String execution(SqlQuery.Executions e, PlanPictures pictures) {
+    static String execution(SqlQuery.Executions e, PlanPictures pictures, AppTabs.Live live) {
         SqlExecutionSummary sql = e.executions().get(0);
         String appId = e.app().appId();
         String attemptId = e.app().attemptId();
-        Html h = AppTabs.page(e.app(), AppTabs.Tab.SQL, "SQL " + sql.executionId());
+        Html h = AppTabs.page(e.app(), AppTabs.Tab.SQL, "SQL " + sql.executionId(), live);
         SqlStatus st = SqlStatus.of(sql, e.jobsById());
         List<Finding> findings = SqlFindings.of(sql, e.findings());
         Map<Long, List<Finding>> byNode = SqlFindings.byNode(sql.executionId(), findings);

@@ -22,10 +22,10 @@ final class TasksView {
     private TasksView() {
     }
 
-    static String render(TaskListQuery.Page p, TaskListQuery.Request r) {
+    static String render(TaskListQuery.Page p, TaskListQuery.Request r, AppTabs.Live live) {
         var app = p.app();
         String stageKey = r.stageId() + "." + r.stageAttemptId();
-        Html h = AppTabs.page(app, null, "Stage " + stageKey + " tasks");
+        Html h = AppTabs.page(app, null, "Stage " + stageKey + " tasks", live);
         TaskListQuery.Stage s = p.stage();
         String base = Urls.stageTasks(app.appId(), app.attemptId(), r.stageId(), r.stageAttemptId());
         h.raw("<section><h2 id=\"tasks\">Stage ").t(stageKey).raw(" · tasks</h2><p class=\"stage-name\">");
