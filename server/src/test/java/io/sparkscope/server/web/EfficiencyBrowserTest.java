@@ -5,6 +5,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.openqa.selenium.By;
+import org.openqa.selenium.Keys;
 import org.openqa.selenium.WebElement;
 import org.openqa.selenium.support.ui.WebDriverWait;
 
@@ -50,6 +51,22 @@ class EfficiencyBrowserTest {
         open(EfficiencyFixture.unpriced() + "/apps/app-eff-old");
         assertTrue(WebBrowserTest.driver.findElement(By.id("efficiency-not-computed")).getText()
                 .startsWith("Not computed"));
+    }
+
+    @Test
+    void theMinimumIdleCoreHoursFieldFiltersTheSearch() {
+        open(EfficiencyFixture.unpriced() + "/apps?sort=waste");
+        assertTrue(WebBrowserTest.driver.getPageSource().contains("app-eff-busy"));
+        WebElement min = WebBrowserTest.driver.findElement(By.id("f-minWaste"));
+        min.sendKeys("0.05");
+        min.sendKeys(Keys.ENTER);
+        new WebDriverWait(WebBrowserTest.driver, Duration.ofSeconds(20))
+                .until(d -> d.getCurrentUrl().contains("minWaste=0.05") && !d.findElements(By.tagName("footer")).isEmpty());
+        String page = WebBrowserTest.driver.getPageSource();
+        assertTrue(page.contains("app-eff-most"), "a wasteful run stays");
+        assertTrue(!page.contains("app-eff-busy") && !page.contains("app-eff-old"),
+                "the busy run and the one without figures are filtered out");
+        assertTrue(WebBrowserTest.driver.getCurrentUrl().contains("sort=waste"), "the sort is kept");
     }
 
     @Test

@@ -123,8 +123,8 @@ class EfficiencyWebTest {
         assertTrue(html.indexOf("app-eff-most") < html.indexOf("app-eff-some"), "page in the same order");
         assertFalse(html.contains("app-eff-busy"), "filtered out");
         assertTrue(html.contains("class=\"waste-cost\""), "each row's wasted money");
-        assertTrue(html.contains("name=\"minWaste\" id=\"f-minWaste\" value=\"" + (some - 1e-6) + "\""),
-                "the filter keeps its value");
+        assertTrue(html.contains("name=\"minWaste\" id=\"f-minWaste\" form=\"filter-form\" size=\"4\" value=\""
+                + (some - 1e-6) + "\""), "the filter keeps its value");
 
         EfficiencyFixture.Answer bad = get(unpriced() + "/api/v1/apps?minWaste=lots");
         assertEquals(400, bad.status());

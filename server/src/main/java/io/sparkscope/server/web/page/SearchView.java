@@ -66,7 +66,6 @@ final class SearchView {
             hs.add(q.get("heuristic"));
         }
         select(h, "heuristic", "Heuristic", q.get("heuristic"), hs, hs);
-        input(h, "minWaste", "At least idle core-hours", q.get("minWaste"), "text");
         select(h, "status", "Status", q.get("status"), List.of("running", "complete", "incomplete"),
                 List.of("running", "complete", "incomplete (no end, silent > 1 h)"));
         if (q.get("sort") != null) {
@@ -100,6 +99,11 @@ final class SearchView {
         sortLink(h, q, "duration", "asc", "shortest");
         sortLink(h, q, "saving", "desc", "largest saving");
         sortLink(h, q, "waste", "desc", "most idle core-hours");
+        // Beside its sort rather than in the filters, so the filter form keeps its height (its button in view); it
+        // still belongs to that form.
+        h.raw("<label class=\"min-waste\">at least <input type=\"text\" name=\"minWaste\" id=\"f-minWaste\""
+                + " form=\"filter-form\" size=\"4\" value=\"").a(q.get("minWaste") == null ? "" : q.get("minWaste"))
+                .raw("\" aria-label=\"at least this many idle core-hours\"> idle core-h</label>");
         h.raw("</span><form id=\"compare-form\" method=\"get\" action=\"/compare\">"
                 + "<button type=\"submit\" class=\"btn\" id=\"compare-selected\">Compare selected</button></form></div>");
         if (r.rows().isEmpty()) {
