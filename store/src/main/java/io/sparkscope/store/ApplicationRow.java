@@ -1,6 +1,7 @@
 package io.sparkscope.store;
 
 import io.sparkscope.core.analysis.JobKey;
+import io.sparkscope.core.analysis.efficiency.Efficiency;
 import io.sparkscope.core.event.TaskMetric;
 import io.sparkscope.core.heuristics.Finding;
 import io.sparkscope.core.heuristics.Severity;
@@ -18,14 +19,18 @@ import java.util.stream.Collectors;
 
 import static io.sparkscope.store.Column.bigint;
 import static io.sparkscope.store.Column.bool;
+import static io.sparkscope.store.Column.float8;
 import static io.sparkscope.store.Column.integer;
 import static io.sparkscope.store.Column.jsonb;
 import static io.sparkscope.store.Column.text;
 
 /** The {@code application} row: the natural key, the model's fields and the aggregates the search page shows. */
 final class ApplicationRow {
-    /** What the row is made of: the snapshot, the sums over its stages and executors, and its findings. */
-    record Source(AppSnapshot app, Sums sums, List<Finding> findings) {
+    /**
+     * What the row is made of: the snapshot, the sums over its stages and executors, its findings, and its efficiency
+     * figures (null when they could not be computed: the row then says "not computed").
+     */
+    record Source(AppSnapshot app, Sums sums, List<Finding> findings, Efficiency efficiency) {
     }
 
     /** Sums over the snapshot's stages, executors and jobs, computed once per write. */
@@ -84,6 +89,17 @@ final class ApplicationRow {
                     jsonb("banners", ApplicationRow::banners))
             // V9: what fixing its findings would save, so search can rank applications by it
             .values(bigint("saving_ms", s -> savingMs(s.app(), s.findings())))
+            // V17: what the executors held against what they used (resources; pages price them)
+            .values(Source::efficiency,
+                    float8("core_hours_allocated", e -> e == null ? null : e.coreHoursAllocated()),
+                    float8("core_hours_used", e -> e == null ? null : e.coreHoursUsed()),
+                    float8("core_hours_wasted", e -> e == null ? null : e.coreHoursIdle()),
+                    float8("core_hours_driver_alone", e -> e == null ? null : e.coreHoursDriverAlone()),
+                    float8("gb_hours_allocated", e -> e == null ? null : e.gbHoursAllocated()),
+                    float8("gb_hours_peak_used", e -> e == null || !e.memoryMeasured() ? null : e.gbHoursPeakUsed()),
+                    float8("gb_hours_wasted", e -> e == null || !e.memoryMeasured() ? null : e.gbHoursWasted()),
+                    float8("gb_hours_driver_alone", e -> e == null ? null : e.gbHoursDriverAlone()),
+                    bigint("driver_alone_ms", e -> e == null ? null : e.driverAloneMs()))
             .build();
 
     private static final List<Column<Source>> VALUES = TABLE.values;
@@ -111,7 +127,7 @@ final class ApplicationRow {
     static long upsert(Connection c, AppSnapshot s, List<Finding> findings, OptionalLong knownPk)
             throws SQLException {
         List<Column<Source>> cols = TABLE.columns();
-        Object[] values = TABLE.row(new Source(s, sums(s), findings));
+        Object[] values = TABLE.row(new Source(s, sums(s), findings, EfficiencyFigures.of(c, knownPk, s)));
         try (PreparedStatement ps = c.prepareStatement(UPSERT_SQL)) {
             for (int i = 0; i < cols.size(); i++) {
                 cols.get(i).bind(c, ps, i + 1, values[i]);

@@ -170,6 +170,37 @@ class StreamingStoreTest {
         assertEquals(Map.of("run-b", 2L), batchesByRun("app-streaming-gone"));
     }
 
+    @Test
+    void aPartialSnapshotWithOnlyTheChangedRunKeepsTheOthersStored() throws Exception {
+        Run r = new Run("app-streaming-partial", 50);
+        r.start("run-a");
+        r.batches("run-a", 0, 4);
+        r.stop("run-a", null);
+        r.start("run-b");
+        r.batches("run-b", 4, 3);
+        Recorder.Snapshots first = r.recorder.snapshots(false);
+        assertTrue(WRITER.write(ds, first.changed(), List.of()).written());
+        r.recorder.written(first.changed().eventCount());
+        Map<Long, Long> before = batchRowVersions("app-streaming-partial");
+
+        r.batches("run-b", 7, 2);
+        AppSnapshot changed = r.recorder.snapshots(false).changed();
+        assertTrue(changed.partial());
+        assertEquals(List.of("run-b"), changed.streamingQueries().stream().map(StreamingQuerySummary::runId).toList(),
+                "only the run that moved on is in the write");
+        assertTrue(WRITER.write(ds, changed, List.of()).written());
+
+        assertEquals(Map.of("run-a", 4L, "run-b", 5L), batchesByRun("app-streaming-partial"),
+                "the finished run and its batches stay stored; the running one gained its two new batches");
+        Map<Long, Long> after = batchRowVersions("app-streaming-partial");
+        for (long id = 0; id < 7; id++) {
+            assertEquals(before.get(id), after.get(id), "batch " + id + " was stored already: not written again");
+        }
+        AppSnapshot read = SnapshotReader.read(ds, "app-streaming-partial", null).orElseThrow();
+        assertEquals(r.snapshot().streamingQueries(), read.streamingQueries(),
+                "what is stored is the whole run, as a full snapshot would have written it");
+    }
+
     private static long pk(Connection c, String appId) throws Exception {
         try (PreparedStatement ps = c.prepareStatement("SELECT app_pk FROM application WHERE app_id = ?")) {
             ps.setString(1, appId);

@@ -69,15 +69,31 @@ public final class SqlPlans {
         if (c != null && c.app().get() == app) {
             return c.plans();
         }
-        SqlPlans built = build(app);
+        SqlPlans built = build(app, c == null ? null : c.plans());
         last = new Cached(new java.lang.ref.WeakReference<>(app), built);
         return built;
     }
 
-    private static SqlPlans build(AppSnapshot app) {
+    /**
+     * @param previous the plans built for the last application asked for, or null: a running application's next
+     *                 snapshot carries the same (unchanged, cached) summary objects for the executions that did not
+     *                 change, so their graphs are taken over instead of being laid out again at every flush
+     */
+    private static SqlPlans build(AppSnapshot app, SqlPlans previous) {
+        Map<SqlExecutionSummary, Plan> before = new java.util.IdentityHashMap<>();
+        if (previous != null) {
+            for (Plan p : previous.plans) {
+                before.put(p.sql(), p);
+            }
+        }
         List<Plan> plans = new ArrayList<>();
         for (SqlExecutionSummary sql : app.sqlExecutions()) {
             if (sql.plan() == null) {
+                continue;
+            }
+            Plan same = before.get(sql);
+            if (same != null) {
+                plans.add(same);
                 continue;
             }
             PlanGraph g = PlanGraph.of(sql.plan());

@@ -5,7 +5,8 @@ import picocli.CommandLine.Option;
 
 /**
  * {@code --cost-core-hour}, {@code --cost-gb-hour} and {@code --currency}: the operator's prices, for the cost of
- * each application {@code analyze} reports. Without them only resources (core-hours, GB-hours) are shown.
+ * each application {@code analyze} reports and {@code serve}'s pages show. Without them only resources (core-hours,
+ * GB-hours) are shown.
  */
 final class CostOptions {
     @Option(names = "--cost-core-hour", paramLabel = "<price>",

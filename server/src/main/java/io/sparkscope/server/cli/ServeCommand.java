@@ -1,6 +1,7 @@
 package io.sparkscope.server.cli;
 
 import com.zaxxer.hikari.HikariDataSource;
+import io.sparkscope.core.analysis.efficiency.Prices;
 import io.sparkscope.core.eventlog.LogLocations;
 import io.sparkscope.core.recorder.RecorderOptions;
 import io.sparkscope.server.notify.WebhookPoller;
@@ -96,6 +97,9 @@ public final class ServeCommand implements Callable<Integer> {
     @Mixin
     LogLocationOptions locations;
 
+    @Mixin
+    CostOptions cost;
+
     @Override
     public Integer call() throws InterruptedException {
         Running running = start();
@@ -176,6 +180,7 @@ public final class ServeCommand implements Callable<Integer> {
         if (concurrency < 0 || concurrency > 10_000) {
             throw new Main.UsageError("--max-concurrent-requests: " + concurrency + " is outside 0…10000");
         }
+        Prices prices = cost.prices();
         String token = authToken != null ? authToken : System.getenv("SPARKSCOPE_AUTH_TOKEN");
         if (token != null && token.isBlank()) {
             throw new Main.UsageError("--auth-token: empty token");
@@ -201,7 +206,8 @@ public final class ServeCommand implements Callable<Integer> {
             }
         }
         HikariDataSource ds = db.open(poolSize, true);
-        WebServer server = new WebServer(ds, new WebServer.Options(historyServerUrl, token, concurrency), System::currentTimeMillis);
+        WebServer server = new WebServer(ds, new WebServer.Options(historyServerUrl, token, concurrency, prices),
+                System::currentTimeMillis);
         int bound;
         try {
             bound = server.start(bind, port);

@@ -4,6 +4,7 @@ import io.javalin.Javalin;
 import io.javalin.config.JavalinConfig;
 import io.javalin.http.Handler;
 import io.javalin.http.staticfiles.Location;
+import io.sparkscope.core.analysis.efficiency.Prices;
 import io.sparkscope.core.heuristics.Heuristic;
 import io.sparkscope.core.heuristics.HeuristicEngine;
 import io.sparkscope.server.web.api.Api;
@@ -35,8 +36,17 @@ public final class WebServer {
      * @param historyServerUrl      base URL of a Spark History Server for "open in SHS" links, or null
      * @param authToken             when set, every request needs it (Bearer header, ?token= or the cookie it sets)
      * @param maxConcurrentRequests requests handled at once; the rest wait in arrival order (0 = no limit)
+     * @param prices                the operator's prices, for the cost pages show ({@link Prices#NONE}: figures only)
      */
-    public record Options(String historyServerUrl, String authToken, int maxConcurrentRequests) {
+    public record Options(String historyServerUrl, String authToken, int maxConcurrentRequests, Prices prices) {
+        public Options {
+            prices = prices == null ? Prices.NONE : prices;
+        }
+
+        public Options(String historyServerUrl, String authToken, int maxConcurrentRequests) {
+            this(historyServerUrl, authToken, maxConcurrentRequests, Prices.NONE);
+        }
+
         public Options(String historyServerUrl, String authToken) {
             this(historyServerUrl, authToken, defaultConcurrency());
         }
@@ -72,8 +82,8 @@ public final class WebServer {
         this.options = options;
         WebData data = new WebData(dataSource, clock);
         List<String> heuristicIds = HeuristicEngine.load().heuristics().stream().map(Heuristic::id).sorted().toList();
-        this.pages = new Pages(data, heuristicIds, options.historyServerUrl());
-        this.api = new Api(data);
+        this.pages = new Pages(data, heuristicIds, options.historyServerUrl(), options.prices());
+        this.api = new Api(data, options.prices());
         ExecutionData execution = new ExecutionData(dataSource);
         this.executionPages = new ExecutionPages(execution, clock);
         this.executionApi = new ExecutionApi(execution);

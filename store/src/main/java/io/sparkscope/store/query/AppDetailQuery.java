@@ -27,7 +27,8 @@ public final class AppDetailQuery {
             + " start_time, end_time, last_event_time, duration_ms, complete, num_jobs, num_failed_jobs, num_stages,"
             + " num_failed_stages, num_tasks, num_failed_tasks, num_executors, total_task_time_ms, total_run_time_ms,"
             + " total_cpu_time_ns, total_gc_time_ms, memory_bytes_spilled, disk_bytes_spilled, shuffle_read_bytes,"
-            + " shuffle_write_bytes, input_bytes, output_bytes, driver_gc_time_ms, num_findings, worst_severity, job_key";
+            + " shuffle_write_bytes, input_bytes, output_bytes, driver_gc_time_ms, num_findings, worst_severity, job_key, "
+            + AppEfficiency.COLUMNS;
 
     private final DataSource dataSource;
 
@@ -143,7 +144,7 @@ public final class AppDetailQuery {
                 rs.getLong("memory_bytes_spilled"), rs.getLong("disk_bytes_spilled"),
                 rs.getLong("shuffle_read_bytes"), rs.getLong("shuffle_write_bytes"), rs.getLong("input_bytes"),
                 rs.getLong("output_bytes"), rs.getLong("driver_gc_time_ms"), rs.getInt("num_findings"),
-                rs.getString("worst_severity"), rs.getString("job_key"));
+                rs.getString("worst_severity"), rs.getString("job_key"), AppEfficiency.read(rs));
     }
 
     private static Map<Long, Map<String, Map<String, String>>> config(Connection c, List<Long> pks, boolean allScopes)

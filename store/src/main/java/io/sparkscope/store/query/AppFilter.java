@@ -11,6 +11,7 @@ package io.sparkscope.store.query;
  * @param heuristic    applications with at least one finding of this heuristic id
  * @param status       see {@link Status}
  * @param now          the clock for {@link Status#RUNNING} vs {@link Status#INCOMPLETE}
+ * @param minWastedCoreHours applications with at least this many idle core-hours (never those not computed)
  */
 public record AppFilter(
         String appId,
@@ -27,7 +28,8 @@ public record AppFilter(
         boolean descending,
         int limit,
         int offset,
-        long now) {
+        long now,
+        Double minWastedCoreHours) {
 
     /**
      * An application never seen ending is RUNNING while events keep arriving and INCOMPLETE once it has been silent
@@ -35,8 +37,11 @@ public record AppFilter(
      */
     public enum Status { RUNNING, COMPLETE, INCOMPLETE }
 
-    /** SAVING: by the wall time fixing the application's findings could save (root causes only). */
-    public enum Sort { START, DURATION, SAVING }
+    /**
+     * SAVING: by the wall time fixing the application's findings could save (root causes only). WASTE: by idle
+     * core-hours (applications whose figures were not computed come after all others).
+     */
+    public enum Sort { START, DURATION, SAVING, WASTE }
 
     public static final long STALE_AFTER_MS = 60 * 60 * 1000L;
     public static final int MAX_LIMIT = 500;
@@ -49,9 +54,20 @@ public record AppFilter(
         if (offset < 0) {
             throw new IllegalArgumentException("offset must be ≥ 0");
         }
+        if (minWastedCoreHours != null && !(minWastedCoreHours >= 0 && Double.isFinite(minWastedCoreHours))) {
+            throw new IllegalArgumentException("minWastedCoreHours must be a number of at least 0");
+        }
         if (severity != null && !severity.equals("HIGH") && !severity.equals("LOW") && !severity.equals("NONE")) {
             throw new IllegalArgumentException("severity must be HIGH, LOW or NONE");
         }
+    }
+
+    /** Without the idle core-hours filter. */
+    public AppFilter(String appId, String nameContains, String user, Long startedFrom, Long startedTo, Long endedFrom,
+                     Long endedTo, String severity, String heuristic, Status status, Sort sort, boolean descending,
+                     int limit, int offset, long now) {
+        this(appId, nameContains, user, startedFrom, startedTo, endedFrom, endedTo, severity, heuristic, status, sort,
+                descending, limit, offset, now, null);
     }
 
     public static AppFilter all(long now) {

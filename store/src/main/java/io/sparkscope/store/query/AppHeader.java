@@ -8,6 +8,8 @@ package io.sparkscope.store.query;
  * @param endTime   epoch ms, -1 when no ApplicationEnd was seen
  * @param jobKey    the job its runs are grouped under for history, Regression and prediction; null for an
  *                  interactive session (or a row stored before schema V8, until reanalyzed)
+ * @param efficiency what its executors held against what they used; null when not computed (a row stored before
+ *                  schema V17, until reanalyzed)
  */
 public record AppHeader(
         long pk,
@@ -42,7 +44,8 @@ public record AppHeader(
         long driverGcTimeMs,
         int numFindings,
         String worstSeverity,
-        String jobKey) {
+        String jobKey,
+        AppEfficiency efficiency) {
 
     /** The {@code /apps/…} path segment(s) of this attempt. */
     public String pathKey() {

@@ -12,6 +12,7 @@ import java.util.List;
  * @param worstSeverity HIGH, LOW or null (green)
  * @param findings  the application's findings (for the banners), in stored order
  * @param savingMs  the wall time fixing its findings could save (the root causes' estimates, at most its duration)
+ * @param efficiency what its executors held against what they used; null when not computed
  */
 public record AppListRow(
         long pk,
@@ -30,5 +31,6 @@ public record AppListRow(
         int numFindings,
         String worstSeverity,
         List<Finding> findings,
-        long savingMs) {
+        long savingMs,
+        AppEfficiency efficiency) {
 }

@@ -47,11 +47,16 @@ public final class AppSearchQuery {
             case START -> "a.start_time";
             case DURATION -> "a.duration_ms";
             case SAVING -> "a.saving_ms";
+            case WASTE -> "a.core_hours_wasted";
         };
-        String order = column + dir + ", a.app_pk" + dir;
+        // As the V17 index orders it: figures not computed after all others when descending (its backward scan
+        // ascending), so either direction is read in index order.
+        String nulls = f.sort() != AppFilter.Sort.WASTE ? "" : f.descending() ? " NULLS LAST" : " NULLS FIRST";
+        String order = column + dir + nulls + ", a.app_pk" + dir;
         String sql = "SELECT a.app_pk, a.app_id, a.attempt_id, a.name, a.spark_user, a.start_time, a.end_time,"
                 + " a.duration_ms, a.complete, a.last_event_time, a.num_jobs, a.num_stages, a.num_tasks,"
-                + " a.num_failed_tasks, a.num_findings, a.worst_severity, a.banners::text AS banners, a.saving_ms FROM application a" + w.sql
+                + " a.num_failed_tasks, a.num_findings, a.worst_severity, a.banners::text AS banners, a.saving_ms, "
+                + prefixed("a.", AppEfficiency.COLUMNS) + " FROM application a" + w.sql
                 + " ORDER BY " + order + " LIMIT ? OFFSET ?";
         try (Connection c = dataSource.getConnection()) {
             List<AppListRow> rows = new ArrayList<>(f.limit());
@@ -70,7 +75,7 @@ public final class AppSearchQuery {
                                 rs.getInt("num_jobs"), rs.getInt("num_stages"), rs.getLong("num_tasks"),
                                 rs.getLong("num_failed_tasks"), rs.getInt("num_findings"),
                                 rs.getString("worst_severity"), Sql.banners(rs.getString("banners")),
-                                rs.getLong("saving_ms")));
+                                rs.getLong("saving_ms"), AppEfficiency.read(rs)));
                     }
                 }
             }
@@ -109,6 +114,10 @@ public final class AppSearchQuery {
     }
 
     private record Where(String sql, List<Object> params) {
+    }
+
+    private static String prefixed(String prefix, String columns) {
+        return prefix + String.join(", " + prefix, columns.split(",\\s*"));
     }
 
     private static Where where(AppFilter f) {
@@ -151,6 +160,10 @@ public final class AppSearchQuery {
                 parts.add("a.worst_severity = ?");
                 params.add(f.severity());
             }
+        }
+        if (f.minWastedCoreHours() != null) {
+            parts.add("a.core_hours_wasted >= ?"); // V17 index
+            params.add(f.minWastedCoreHours());
         }
         if (f.heuristic() != null) {
             parts.add("EXISTS (SELECT 1 FROM finding x WHERE x.app_pk = a.app_pk AND x.heuristic = ?)");

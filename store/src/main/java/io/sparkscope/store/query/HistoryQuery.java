@@ -25,10 +25,14 @@ public final class HistoryQuery {
         this.dataSource = dataSource;
     }
 
-    /** One run as the history page shows it. */
+    /**
+     * One run as the history page shows it.
+     *
+     * @param efficiency what its executors held against what they used; null when not computed
+     */
     public record Run(String appId, String attemptId, String name, String sparkUser, long startTime, long durationMs,
                       long totalTaskTimeMs, long inputBytes, long memoryBytesSpilled, long diskBytesSpilled,
-                      boolean complete, String worstSeverity, int numFindings) {
+                      boolean complete, String worstSeverity, int numFindings, AppEfficiency efficiency) {
         public String pathKey() {
             return attemptId == null ? appId : appId + "/" + attemptId;
         }
@@ -48,7 +52,7 @@ public final class HistoryQuery {
 
     private static final String RUN_COLUMNS = "app_id, attempt_id, name, spark_user, start_time, duration_ms,"
             + " total_task_time_ms, input_bytes, memory_bytes_spilled, disk_bytes_spilled, complete, worst_severity,"
-            + " num_findings";
+            + " num_findings, " + AppEfficiency.COLUMNS;
 
     /** The newest {@code limit} runs of one job, oldest first (from the job-key index). */
     public List<Run> runs(String jobKey, int limit) throws SQLException {
@@ -142,7 +146,7 @@ public final class HistoryQuery {
                 rs.getString("spark_user"), rs.getLong("start_time"), rs.getLong("duration_ms"),
                 rs.getLong("total_task_time_ms"), rs.getLong("input_bytes"), rs.getLong("memory_bytes_spilled"),
                 rs.getLong("disk_bytes_spilled"), rs.getBoolean("complete"), rs.getString("worst_severity"),
-                rs.getInt("num_findings"));
+                rs.getInt("num_findings"), AppEfficiency.read(rs));
     }
 
     /** Whether the database answers (for /healthz). */

@@ -27,6 +27,8 @@ final class Sql {
                 ps.setLong(i++, l);
             } else if (p instanceof Integer n) {
                 ps.setInt(i++, n);
+            } else if (p instanceof Double d) {
+                ps.setDouble(i++, d);
             } else if (p instanceof Long[] ls) {
                 ps.setArray(i++, ps.getConnection().createArrayOf("bigint", ls));
             } else {

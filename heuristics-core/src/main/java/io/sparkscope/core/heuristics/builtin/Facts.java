@@ -130,6 +130,25 @@ final class Facts {
      * execution. Built once per heuristic call (a map over jobs), so judging every stage stays linear.
      */
     static Map<String, StageKind> stageKinds(AppSnapshot app) {
+        StageKinds c = lastStageKinds;
+        if (c != null && c.app().get() == app) {
+            return c.kinds();
+        }
+        Map<String, StageKind> kinds = java.util.Collections.unmodifiableMap(buildStageKinds(app));
+        lastStageKinds = new StageKinds(new java.lang.ref.WeakReference<>(app), kinds);
+        return kinds;
+    }
+
+    /**
+     * The stage kinds of the last application asked for: most heuristics of one diagnosis ask for them, of the same
+     * snapshot, in turn. Held weakly, so it keeps nothing alive but one application's map.
+     */
+    private record StageKinds(java.lang.ref.WeakReference<AppSnapshot> app, Map<String, StageKind> kinds) {
+    }
+
+    private static volatile StageKinds lastStageKinds;
+
+    private static Map<String, StageKind> buildStageKinds(AppSnapshot app) {
         Map<Integer, JobSummary> jobs = new HashMap<>();
         for (JobSummary j : app.jobs()) {
             jobs.put(j.jobId(), j);

@@ -1,6 +1,7 @@
 package io.sparkscope.server.web.api;
 
 import io.javalin.http.Context;
+import io.sparkscope.core.analysis.efficiency.Prices;
 import io.sparkscope.core.analysis.whatif.TaskOrder;
 import io.sparkscope.core.model.TaskDistributions;
 import io.sparkscope.server.web.http.Params;
@@ -26,9 +27,12 @@ import java.util.List;
  */
 public final class Api {
     private final WebData data;
+    private final Prices prices;
 
-    public Api(WebData data) {
+    /** @param prices the operator's prices, for the cost in the answers (NONE: figures only) */
+    public Api(WebData data, Prices prices) {
         this.data = data;
+        this.prices = prices == null ? Prices.NONE : prices;
     }
 
     public void health(Context ctx) {
@@ -39,11 +43,11 @@ public final class Api {
 
     public void apps(Context ctx) throws SQLException {
         SearchParams p = SearchParams.parse(ctx, data.now(), true);
-        json(ctx, ApiJson.AppsPage.of(p.filter().limit(), p.filter().offset(), data.search(p.filter())));
+        json(ctx, ApiJson.AppsPage.of(p.filter().limit(), p.filter().offset(), data.search(p.filter()), prices));
     }
 
     public void app(Context ctx) throws SQLException {
-        json(ctx, ApiJson.Detail.of(data.app(Params.appRef(ctx))));
+        json(ctx, ApiJson.Detail.of(data.app(Params.appRef(ctx)), prices));
     }
 
     public void findings(Context ctx) throws SQLException {
@@ -82,7 +86,7 @@ public final class Api {
         TaskOrder order = Params.enumValue(ctx, "order", TaskOrder.class);
         List<Integer> executors = Params.wholeNumbers(ctx, "executors", 1, AppWhatIf.MAX_EXECUTORS,
                 AppWhatIf.MAX_COUNTS, AppWhatIf.EXECUTORS_HOW_TO);
-        json(ctx, ApiJson.whatIf(data.whatIf(Params.appRef(ctx), order, executors)));
+        json(ctx, ApiJson.whatIf(data.whatIf(Params.appRef(ctx), order, executors, prices)));
     }
 
     public void timeline(Context ctx) throws SQLException {
@@ -105,7 +109,7 @@ public final class Api {
             json(ctx, ApiJson.HistoryJson.none(lookup));
             return;
         }
-        json(ctx, ApiJson.HistoryJson.of(data.history(lookup.jobKey())));
+        json(ctx, ApiJson.HistoryJson.of(data.history(lookup.jobKey()), prices));
     }
 
     /** The jobs with at least two stored runs, the most recently run first. */

@@ -5,11 +5,14 @@ import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonUnwrapped;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.sparkscope.core.analysis.efficiency.Cost;
+import io.sparkscope.core.analysis.efficiency.Prices;
 import io.sparkscope.core.analysis.prediction.KeyStage;
 import io.sparkscope.core.analysis.prediction.Prediction;
 import io.sparkscope.core.analysis.prediction.StageKey;
 import io.sparkscope.core.analysis.prediction.StageMean;
 import io.sparkscope.core.analysis.whatif.WhatIfResult;
+import io.sparkscope.core.report.EfficiencyJson;
 import io.sparkscope.core.report.WhatIfJson;
 import io.sparkscope.server.web.http.Urls;
 import io.sparkscope.server.web.model.AppWhatIf;
@@ -17,6 +20,8 @@ import io.sparkscope.server.web.model.Comparison;
 import io.sparkscope.server.web.model.Diagnosis;
 import io.sparkscope.server.web.model.RunHistory;
 import io.sparkscope.server.web.model.RunPrediction;
+import io.sparkscope.server.web.model.StoredCost;
+import io.sparkscope.store.query.AppEfficiency;
 import io.sparkscope.store.query.AppDetail;
 import io.sparkscope.store.query.AppHeader;
 import io.sparkscope.store.query.AppListRow;
@@ -47,8 +52,33 @@ public final class ApiJson {
     }
 
     /** The history as its API route answers it, for the history page's chart. */
-    public static String historyJson(RunHistory h) {
-        return write(HistoryJson.of(h));
+    public static String historyJson(RunHistory h, Prices prices) {
+        return write(HistoryJson.of(h, prices));
+    }
+
+    /**
+     * An application's cost at the operator's prices, under the names of {@code analyze --json}'s
+     * {@code efficiency.cost}: {@code core-hours × perCoreHour + GB-hours × perGbHour}. Null without prices or figures.
+     */
+    record CostJson(String currency, double perCoreHour, double perGbHour, String formula, double allocated,
+                    double coreAllocated, double memoryAllocated, double used, double wasted, double coreWasted,
+                    double memoryWasted, double wastedShare, double driverAlone, boolean memoryWasteMeasured) {
+        static CostJson of(AppEfficiency e, Prices p) {
+            Cost c = StoredCost.of(e, p);
+            if (c == null) {
+                return null;
+            }
+            return new CostJson(p.currency(), p.perCoreHour(), p.perGbHour(),
+                    "core-hours × perCoreHour + GB-hours × perGbHour", round(c.allocated()),
+                    round(c.coreAllocated()), round(c.memoryAllocated()), round(c.used()), round(c.wasted()),
+                    round(c.coreWasted()), round(c.memoryWasted()), round(c.wastedShare()), round(c.driverAlone()),
+                    c.memoryMeasured());
+        }
+
+        /** Six decimals, as {@code analyze --json}: cents of large bills without float noise. */
+        private static double round(double v) {
+            return Math.round(v * 1e6) / 1e6;
+        }
     }
 
     /** The what-if as its API route answers it, for the what-if page's chart. */
@@ -65,15 +95,19 @@ public final class ApiJson {
 
     /** {@code /api/v1/apps}: one page of matches and how many there are in all. */
     record AppsPage(long total, int limit, int offset, List<Listed> apps) {
-        static AppsPage of(int limit, int offset, AppSearchQuery.Result r) {
+        static AppsPage of(int limit, int offset, AppSearchQuery.Result r, Prices prices) {
             return new AppsPage(r.total(), limit, offset, r.rows().stream()
-                    .map(a -> new Listed(a, FindingJson.Headline.all(a.findings()))).toList());
+                    .map(a -> new Listed(a, FindingJson.Headline.all(a.findings()),
+                            CostJson.of(a.efficiency(), prices))).toList());
         }
     }
 
-    /** One match: the search row and its findings' headlines. */
+    /**
+     * One match: the search row (its efficiency figures null when not computed), its findings' headlines and its
+     * cost at the operator's prices (null without prices or figures).
+     */
     record Listed(@JsonUnwrapped @JsonIgnoreProperties({"pk", "numFindings", "findings"}) AppListRow app,
-                  List<FindingJson.Headline> findings) {
+                  List<FindingJson.Headline> findings, CostJson cost) {
     }
 
     /**
@@ -81,12 +115,13 @@ public final class ApiJson {
      * three root causes with their saving and one sentence each) and its findings, root causes by estimated saving
      * each followed by its knock-ons.
      */
-    record Detail(@JsonUnwrapped @JsonIgnoreProperties("pk") AppHeader header, Map<String, Map<String, String>> config,
-                  int numStageAttempts, List<FindingJson.Fix> fixFirst, List<FindingJson> findings) {
-        static Detail of(AppDetail d) {
+    record Detail(@JsonUnwrapped @JsonIgnoreProperties("pk") AppHeader header, CostJson cost,
+                  Map<String, Map<String, String>> config, int numStageAttempts, List<FindingJson.Fix> fixFirst,
+                  List<FindingJson> findings) {
+        static Detail of(AppDetail d, Prices prices) {
             Diagnosis diagnosis = Diagnosis.of(d.findings(), d.header().durationMs());
-            return new Detail(d.header(), d.config(), d.stages().size(), FindingJson.Fix.all(diagnosis.fixFirst()),
-                    FindingJson.all(diagnosis));
+            return new Detail(d.header(), CostJson.of(d.header().efficiency(), prices), d.config(), d.stages().size(),
+                    FindingJson.Fix.all(diagnosis.fixFirst()), FindingJson.all(diagnosis));
         }
     }
 
@@ -106,9 +141,9 @@ public final class ApiJson {
      */
     record HistoryJson(String jobKey, String name, double slowFactor, List<HistoryRun> runs,
                        @JsonInclude(JsonInclude.Include.NON_NULL) String note) {
-        static HistoryJson of(RunHistory h) {
+        static HistoryJson of(RunHistory h, Prices prices) {
             return new HistoryJson(h.job().key(), h.name(), RunHistory.SLOW_FACTOR,
-                    h.runs().stream().map(HistoryRun::of).toList(), null);
+                    h.runs().stream().map(p -> HistoryRun.of(p, prices)).toList(), null);
         }
 
         static HistoryJson none(io.sparkscope.server.web.model.WebData.JobLookup l) {
@@ -116,15 +151,20 @@ public final class ApiJson {
         }
     }
 
-    /** @param previousMedianMs median duration of the runs before, -1 when there were too few to judge */
+    /**
+     * @param previousMedianMs median duration of the runs before, -1 when there were too few to judge
+     * @param efficiency       the run's efficiency figures, null when not computed
+     * @param cost             its cost at the operator's prices, null without prices or figures
+     */
     record HistoryRun(String appId, String attemptId, String url, long startTime, long durationMs, long totalTaskTimeMs,
                long inputBytes, long spillBytes, boolean complete, String worstSeverity, int numFindings,
-               long previousMedianMs, boolean slow) {
-        static HistoryRun of(RunHistory.Point p) {
+               long previousMedianMs, boolean slow, AppEfficiency efficiency, CostJson cost) {
+        static HistoryRun of(RunHistory.Point p, Prices prices) {
             var r = p.run();
             return new HistoryRun(r.appId(), r.attemptId(), Urls.app(r.appId(), r.attemptId()), r.startTime(), r.durationMs(),
                     r.totalTaskTimeMs(), r.inputBytes(), r.memoryBytesSpilled() + r.diskBytesSpilled(), r.complete(),
-                    r.worstSeverity(), r.numFindings(), p.previousMedianMs(), p.slow());
+                    r.worstSeverity(), r.numFindings(), p.previousMedianMs(), p.slow(), r.efficiency(),
+                    CostJson.of(r.efficiency(), prices));
         }
     }
 
@@ -201,6 +241,7 @@ public final class ApiJson {
         m.put("keptTasks", w.keptTasks());
         m.put("incompleteTaskData", w.incompleteTaskData());
         m.putAll(WhatIfJson.of(r));
+        m.put("cost", EfficiencyJson.whatIf(w.cost()));
         m.put("caveats", r.caveats().stream().map(c -> new Note(c.name(), AppWhatIf.describe(c, r))).toList());
         return m;
     }

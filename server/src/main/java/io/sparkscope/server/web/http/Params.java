@@ -120,6 +120,24 @@ public final class Params {
         }
     }
 
+    /** A number ({@code 2}, {@code 0.5}) in {@code min…max}, or null when absent. */
+    public static Double decimal(Context ctx, String name, double min, double max) {
+        String v = text(ctx, name);
+        if (v == null) {
+            return null;
+        }
+        double n;
+        try {
+            n = Double.parseDouble(v.replaceAll("[_ ]", ""));
+        } catch (NumberFormatException e) {
+            throw WebException.badParam(name, "'" + v + "' is not a number (e.g. 2 or 0.5)");
+        }
+        if (!(n >= min && n <= max)) {
+            throw WebException.badParam(name, v + " is outside " + min + "…" + max);
+        }
+        return n;
+    }
+
     /**
      * A size in bytes as a person types it: a number of bytes ({@code 1073741824}, {@code 1_000_000}) or a number with
      * a unit ({@code 1GB}, {@code 512m}, {@code 10 GiB}, {@code 1.5t}; binary units as Spark's, see

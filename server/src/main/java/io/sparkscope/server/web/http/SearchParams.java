@@ -29,7 +29,11 @@ public record SearchParams(AppFilter filter, Map<String, String> query, int page
         }
     }
 
-    public enum SortKey { START, DURATION, SAVING }
+    /** WASTE: by idle core-hours, the most first (applications without figures last). */
+    public enum SortKey { START, DURATION, SAVING, WASTE }
+
+    /** Largest {@code minWaste} one can ask for (idle core-hours). */
+    public static final double MAX_WASTE_FILTER = 1e9;
 
     public enum Order { DESC, ASC }
 
@@ -78,6 +82,8 @@ public record SearchParams(AppFilter filter, Map<String, String> query, int page
             q.put("severity", severity.toLowerCase(Locale.ROOT));
         }
         String heuristic = keep(q, "heuristic", Params.heuristic(ctx, "heuristic"));
+        Double minWaste = Params.decimal(ctx, "minWaste", 0, MAX_WASTE_FILTER);
+        keep(q, "minWaste", Params.text(ctx, "minWaste"));
         AppFilter.Status status = Params.enumValue(ctx, "status", AppFilter.Status.class);
         if (status != null) {
             q.put("status", status.name().toLowerCase(Locale.ROOT));
@@ -103,7 +109,7 @@ public record SearchParams(AppFilter filter, Map<String, String> query, int page
         }
         AppFilter f = new AppFilter(appId, name, user, startedFrom, startedTo, endedFrom, endedTo, severity, heuristic,
                 status, sort == null ? AppFilter.Sort.START : AppFilter.Sort.valueOf(sort.name()),
-                order != Order.ASC, limit, offset, now);
+                order != Order.ASC, limit, offset, now, minWaste);
         return new SearchParams(f, q, page);
     }
 

@@ -1,5 +1,7 @@
 package io.sparkscope.server.web.model;
 
+import io.sparkscope.core.analysis.efficiency.Prices;
+import io.sparkscope.core.analysis.efficiency.WhatIfCost;
 import io.sparkscope.core.analysis.whatif.ExecutorWhatIf;
 import io.sparkscope.core.analysis.whatif.TaskOrder;
 import io.sparkscope.core.analysis.whatif.WhatIfCaveat;
@@ -21,8 +23,10 @@ import java.util.List;
  * @param keptTasks  ended tasks the snapshot kept one by one (the slowest per stage and every failed one); the
  *                   simulation rebuilt {@code result.reconstructedTasks()} more from the stages' quantiles
  * @param requested  the executor counts asked for with {@code ?executors=}, or null for 25 %–400 %
+ * @param cost       each point's core-hours, GB-hours and cost at the operator's prices (core-hours without them)
  */
-public record AppWhatIf(AppHeader header, WhatIfResult result, long keptTasks, List<Integer> requested) {
+public record AppWhatIf(AppHeader header, WhatIfResult result, long keptTasks, List<Integer> requested,
+                        WhatIfCost cost) {
     /** Largest executor count one can ask for, and how many at once. */
     public static final int MAX_EXECUTORS = 100_000;
     public static final int MAX_COUNTS = 24;
@@ -38,7 +42,8 @@ public record AppWhatIf(AppHeader header, WhatIfResult result, long keptTasks, L
      *
      * @param executors counts to simulate instead of the default 25 %–400 % (the actual count is always added)
      */
-    public static AppWhatIf of(AppHeader header, AppSnapshot snapshot, TaskOrder order, List<Integer> executors) {
+    public static AppWhatIf of(AppHeader header, AppSnapshot snapshot, TaskOrder order, List<Integer> executors,
+                               Prices prices) {
         WhatIfOptions options = WhatIfOptions.DEFAULTS.withOrder(order);
         WhatIfResult result = ExecutorWhatIf.analyze(snapshot, options);
         if (executors != null && !executors.isEmpty()) {
@@ -50,7 +55,7 @@ public record AppWhatIf(AppHeader header, WhatIfResult result, long keptTasks, L
             }
             result = ExecutorWhatIf.analyze(snapshot, new WhatIfOptions(order, factors));
         }
-        return new AppWhatIf(header, result, keptTasks(snapshot), executors);
+        return new AppWhatIf(header, result, keptTasks(snapshot), executors, WhatIfCost.of(snapshot, result, prices));
     }
 
     /** Tasks with a real, ended duration in the snapshot, over the stages the simulation replays. */

@@ -1,5 +1,6 @@
 package io.sparkscope.server.web.model;
 
+import io.sparkscope.core.analysis.efficiency.Prices;
 import io.sparkscope.core.analysis.whatif.TaskOrder;
 import io.sparkscope.core.model.AppSnapshot;
 import io.sparkscope.core.model.StreamingQuerySummary;
@@ -14,6 +15,7 @@ import io.sparkscope.store.query.DashboardQuery;
 import io.sparkscope.store.query.HistoryQuery;
 import io.sparkscope.store.query.StreamingQueries;
 import io.sparkscope.store.query.TimelineQuery;
+import io.sparkscope.store.query.WasteQuery;
 
 import javax.sql.DataSource;
 import java.sql.SQLException;
@@ -40,6 +42,7 @@ public final class WebData {
     private final TimelineQuery timelines;
     private final SnapshotReader snapshots;
     private final StreamingQueries streaming;
+    private final WasteQuery waste;
 
     /** @param clock now in epoch ms: "running" and "last day" are judged against it */
     public WebData(DataSource dataSource, LongSupplier clock) {
@@ -52,6 +55,7 @@ public final class WebData {
         this.timelines = new TimelineQuery(dataSource);
         this.snapshots = new SnapshotReader(dataSource);
         this.streaming = new StreamingQueries(dataSource);
+        this.waste = new WasteQuery(dataSource);
     }
 
     public long now() {
@@ -65,6 +69,20 @@ public final class WebData {
 
     public DashboardQuery.Dashboard dashboard() throws SQLException {
         return dashboard.load(now());
+    }
+
+    /** Applications the dashboard ranks as most wasteful this week. */
+    public static final int WASTEFUL_LIMIT = 5;
+    private static final long WEEK_MS = 7 * 24 * 3600_000L;
+
+    /**
+     * The week's most wasteful applications and its total waste: ranked by wasted money at the operator's prices,
+     * by idle core-hours without prices.
+     */
+    public WasteQuery.Result waste(Prices prices) throws SQLException {
+        boolean priced = prices != null && prices.configured();
+        return waste.since(now() - WEEK_MS, priced ? prices.perCoreHour() : 1, priced ? prices.perGbHour() : 0,
+                WASTEFUL_LIMIT);
     }
 
     /** The matching applications with their exact count. */
@@ -91,10 +109,16 @@ public final class WebData {
      * @param executors counts to simulate, or null for 25 %–400 % of the run's own
      */
     public AppWhatIf whatIf(AppDetailQuery.Ref ref, TaskOrder order, List<Integer> executors) throws SQLException {
+        return whatIf(ref, order, executors, Prices.NONE);
+    }
+
+    /** As {@link #whatIf(AppDetailQuery.Ref, TaskOrder, List)}, each point priced at {@code prices}. */
+    public AppWhatIf whatIf(AppDetailQuery.Ref ref, TaskOrder order, List<Integer> executors, Prices prices)
+            throws SQLException {
         AppHeader header = app(ref).header();
         AppSnapshot snapshot = snapshots.read(header.appId(), header.attemptId()).orElseThrow(() ->
                 WebException.notFound("application " + header.pathKey() + " vanished from the database"));
-        return AppWhatIf.of(header, snapshot, order == null ? TaskOrder.LONGEST_FIRST : order, executors);
+        return AppWhatIf.of(header, snapshot, order == null ? TaskOrder.LONGEST_FIRST : order, executors, prices);
     }
 
     /** One stage attempt's tasks laid out as a timeline. */

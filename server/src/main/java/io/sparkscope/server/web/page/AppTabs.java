@@ -25,6 +25,11 @@ final class AppTabs {
      * page updates itself every {@code refreshSeconds} (as its overview page does).
      */
     record Live(long now, int refreshSeconds) {
+        /** Now by {@code clock}, and the request's {@code ?refresh=} (else the default interval). */
+        static Live of(io.javalin.http.Context ctx, java.util.function.LongSupplier clock) {
+            return new Live(clock.getAsLong(), io.sparkscope.server.web.http.Params.refreshSeconds(ctx,
+                    Layout.DEFAULT_REFRESH_SECONDS));
+        }
     }
 
     /**

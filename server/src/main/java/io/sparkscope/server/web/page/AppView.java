@@ -1,5 +1,6 @@
 package io.sparkscope.server.web.page;
 
+import io.sparkscope.core.analysis.efficiency.Prices;
 import io.sparkscope.server.web.http.Urls;
 import io.sparkscope.server.web.model.Diagnosis;
 import io.sparkscope.server.web.model.Fmt;
@@ -22,15 +23,16 @@ final class AppView {
     }
 
     static String render(AppDetail d, String historyServerUrl, StageTableView.StageSort sort, boolean desc) {
-        return render(d, List.of(), historyServerUrl, sort, desc, Layout.DEFAULT_REFRESH_SECONDS);
+        return render(d, List.of(), historyServerUrl, sort, desc, Layout.DEFAULT_REFRESH_SECONDS, Prices.NONE);
     }
 
     /**
      * @param streamingRuns  the application's Structured Streaming query runs (without batches), listed by query
      * @param refreshSeconds how often the page of a RUNNING application updates itself
+     * @param prices         the operator's prices for the efficiency section's cost
      */
     static String render(AppDetail d, List<StreamingQuerySummary> streamingRuns, String historyServerUrl,
-                         StageTableView.StageSort sort, boolean desc, int refreshSeconds) {
+                         StageTableView.StageSort sort, boolean desc, int refreshSeconds, Prices prices) {
         AppHeader a = d.header();
         String title = a.name() == null || a.name().isEmpty() ? a.appId() : a.name();
         Html h = Layout.start(title, "Applications");
@@ -66,6 +68,8 @@ final class AppView {
         FixFirstView.render(h, diagnosis);
         h.raw("</div><div id=\"live-metrics\" data-live-region>");
         metrics(h, a);
+        h.raw("</div><div id=\"live-efficiency\" data-live-region>");
+        EfficiencyView.render(h, a.efficiency(), prices);
         h.raw("</div><div id=\"live-findings\" data-live-region>");
         FindingsView.render(h, diagnosis, a.appId(), a.attemptId());
         h.raw("</div>");

@@ -1,15 +1,22 @@
 package io.sparkscope.server.web.page;
 
+import io.sparkscope.core.analysis.efficiency.Prices;
 import io.sparkscope.server.web.http.Urls;
 import io.sparkscope.server.web.model.Fmt;
 import io.sparkscope.store.query.AppListRow;
 import io.sparkscope.store.query.DashboardQuery;
+import io.sparkscope.store.query.WasteQuery;
 
 final class DashboardView {
     private DashboardView() {
     }
 
     static String render(DashboardQuery.Dashboard d) {
+        return render(d, null, Prices.NONE);
+    }
+
+    /** @param waste the week's waste, or null to leave the panel out */
+    static String render(DashboardQuery.Dashboard d, WasteQuery.Result waste, Prices prices) {
         Html h = Layout.start("Dashboard", "Dashboard");
         h.raw("<h1>Dashboard</h1><section class=\"cards\">");
         card(h, "Applications", Fmt.count(d.applications()));
@@ -59,6 +66,9 @@ final class DashboardView {
             h.raw("</tbody></table>");
         }
         h.raw("</div></section>");
+        if (waste != null) {
+            WasteView.render(h, waste, prices);
+        }
         return Layout.end(h);
     }
 

@@ -23,11 +23,11 @@ public final class ExecutionPages {
     }
 
     public void jobs(Context ctx) throws SQLException {
-        html(ctx, JobsView.render(data.jobs(Params.appRef(ctx)), live(ctx)));
+        html(ctx, JobsView.render(data.jobs(Params.appRef(ctx)), AppTabs.Live.of(ctx, clock)));
     }
 
     public void executors(Context ctx) throws SQLException {
-        html(ctx, ExecutorsView.render(data.executors(Params.appRef(ctx)), live(ctx)));
+        html(ctx, ExecutorsView.render(data.executors(Params.appRef(ctx)), AppTabs.Live.of(ctx, clock)));
     }
 
     /**
@@ -42,11 +42,7 @@ public final class ExecutionPages {
                 ExecutionData.offset(ctx), ExecutionData.length(ctx, PAGE_LENGTH),
                 sort == null ? TaskListQuery.Sort.ID : sort, desc, ExecutionData.statuses(ctx),
                 ExecutionData.executor(ctx));
-        html(ctx, TasksView.render(data.tasks(Params.appRef(ctx), r), r, live(ctx)));
-    }
-
-    private AppTabs.Live live(Context ctx) {
-        return new AppTabs.Live(clock.getAsLong(), Params.refreshSeconds(ctx, Layout.DEFAULT_REFRESH_SECONDS));
+        html(ctx, TasksView.render(data.tasks(Params.appRef(ctx), r), r, AppTabs.Live.of(ctx, clock)));
     }
 
     private static void html(Context ctx, String page) {

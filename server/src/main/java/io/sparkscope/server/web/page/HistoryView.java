@@ -5,11 +5,16 @@ import io.sparkscope.core.analysis.prediction.Prediction;
 import io.sparkscope.core.analysis.prediction.PredictionWarning;
 import io.sparkscope.core.analysis.prediction.StageKey;
 import io.sparkscope.core.analysis.prediction.StageMean;
+import io.sparkscope.core.analysis.efficiency.Cost;
+import io.sparkscope.core.analysis.efficiency.Prices;
+import io.sparkscope.core.report.EfficiencyText;
 import io.sparkscope.server.web.http.Urls;
 import io.sparkscope.server.web.model.Fmt;
 import io.sparkscope.server.web.model.RunHistory;
 import io.sparkscope.server.web.model.RecurringJob;
 import io.sparkscope.server.web.model.RunPrediction;
+import io.sparkscope.server.web.model.StoredCost;
+import io.sparkscope.store.query.AppEfficiency;
 import io.sparkscope.server.web.model.WebData;
 
 import java.util.List;
@@ -99,6 +104,11 @@ final class HistoryView {
     }
 
     static String render(RunHistory hist, String json, PredictForm form) {
+        return render(hist, json, form, Prices.NONE);
+    }
+
+    /** @param prices the operator's prices for each run's cost; without them each run's core-hours */
+    static String render(RunHistory hist, String json, PredictForm form, Prices prices) {
         Html h = Layout.start("History of " + hist.name(), "History");
         h.raw("<h1>History of <span id=\"history-name\">").t(hist.name()).raw("</span></h1><p class=\"muted\""
                 + " id=\"job-key\" data-job=\"").a(hist.job().key()).raw("\">Job: ").t(hist.job().description())
@@ -114,15 +124,19 @@ final class HistoryView {
         h.raw("<script src=\"/webjars/chart.js/4.5.1/dist/chart.umd.min.js\" defer></script>"
                 + "<script src=\"/static/history.js\" defer></script>");
         h.raw("<table class=\"grid\" id=\"history-table\"><thead><tr><th>Run</th><th>Start</th><th class=\"num\">Duration</th>"
-                + "<th class=\"num\">Task time</th><th class=\"num\">Input</th><th class=\"num\">Spill</th><th>Worst</th>"
-                + "<th></th></tr></thead><tbody>");
+                + "<th class=\"num\">Task time</th><th class=\"num\">Input</th><th class=\"num\">Spill</th>")
+                .raw(prices.configured() ? "<th class=\"num\">Cost (wasted)</th>"
+                        : "<th class=\"num\">Core-hours (idle)</th>")
+                .raw("<th>Worst</th><th></th></tr></thead><tbody>");
         for (RunHistory.Point p : hist.runs()) {
             var r = p.run();
             h.raw("<tr").raw(p.slow() ? " class=\"slow\"" : "").raw("><td>").link(Urls.app(r.appId(), r.attemptId()), r.pathKey())
                     .raw("</td><td>").t(Fmt.time(r.startTime())).raw("</td><td class=\"num\">").t(Fmt.duration(r.durationMs()))
                     .raw("</td><td class=\"num\">").t(Fmt.duration(r.totalTaskTimeMs())).raw("</td><td class=\"num input\">")
                     .t(r.inputBytes() > 0 ? Fmt.bytes(r.inputBytes()) : "—").raw("</td><td class=\"num\">")
-                    .t(Fmt.bytes(r.memoryBytesSpilled() + r.diskBytesSpilled())).raw("</td><td>");
+                    .t(Fmt.bytes(r.memoryBytesSpilled() + r.diskBytesSpilled())).raw("</td>");
+            runCost(h, r.efficiency(), prices);
+            h.raw("<td>");
             Layout.severity(h, r.worstSeverity());
             h.raw("</td><td>");
             if (p.slow()) {
@@ -131,8 +145,30 @@ final class HistoryView {
             h.raw("</td></tr>");
         }
         h.raw("</tbody></table>");
+        if (!prices.configured()) {
+            h.raw("<p class=\"hint\" id=\"cost-how-to\">No prices set, so core-hours instead of cost: ")
+                    .t(EfficiencyView.HOW_TO_PRICE).raw(".</p>");
+        }
         predict(h, hist.job().key(), form);
         return Layout.end(h);
+    }
+
+    /** One run's cost and waste at the prices, its core-hours without them, "not computed" without figures. */
+    private static void runCost(Html h, AppEfficiency e, Prices prices) {
+        if (e == null) {
+            h.raw("<td class=\"num muted cost\">not computed</td>");
+            return;
+        }
+        Cost c = StoredCost.of(e, prices);
+        if (c != null) {
+            h.raw("<td class=\"num cost\" data-cost=\"").a(c.allocated()).raw("\">")
+                    .t(EfficiencyText.money(c.allocated(), prices.currency())).raw(" (")
+                    .t(EfficiencyText.money(c.wasted(), prices.currency())).raw(")</td>");
+        } else {
+            h.raw("<td class=\"num cost\" data-core-hours=\"").a(e.coreHoursAllocated()).raw("\">")
+                    .t(EfficiencyText.hours(e.coreHoursAllocated())).raw(" (")
+                    .t(EfficiencyText.hours(e.coreHoursWasted())).raw(")</td>");
+        }
     }
 
     private static void predict(Html h, String jobKey, PredictForm form) {

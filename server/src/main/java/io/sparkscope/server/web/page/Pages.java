@@ -1,6 +1,7 @@
 package io.sparkscope.server.web.page;
 
 import io.javalin.http.Context;
+import io.sparkscope.core.analysis.efficiency.Prices;
 import io.sparkscope.core.analysis.whatif.TaskOrder;
 import io.sparkscope.server.web.api.ApiJson;
 import io.sparkscope.server.web.api.StreamingJson;
@@ -31,25 +32,28 @@ public final class Pages {
     private final WebData data;
     private final List<String> heuristicIds;
     private final String historyServerUrl;
+    private final Prices prices;
 
     /**
      * @param heuristicIds     the search form's heuristic choices
      * @param historyServerUrl base URL of a Spark History Server for "open in SHS" links, or null
+     * @param prices           the operator's prices: pages show costs with them, resources only without
      */
-    public Pages(WebData data, List<String> heuristicIds, String historyServerUrl) {
+    public Pages(WebData data, List<String> heuristicIds, String historyServerUrl, Prices prices) {
         this.data = data;
         this.heuristicIds = List.copyOf(heuristicIds);
         this.historyServerUrl = historyServerUrl;
+        this.prices = prices == null ? Prices.NONE : prices;
     }
 
     public void dashboard(Context ctx) throws SQLException {
-        html(ctx, DashboardView.render(data.dashboard()));
+        html(ctx, DashboardView.render(data.dashboard(), data.waste(prices), prices));
     }
 
     public void search(Context ctx) throws SQLException {
         SearchParams p = SearchParams.parse(ctx, data.now(), false);
         html(ctx, SearchView.render(p, data.search(p.filter(), SEARCH_COUNT_CAP), heuristicIds,
-                Params.refreshSeconds(ctx, Layout.DEFAULT_REFRESH_SECONDS)));
+                Params.refreshSeconds(ctx, Layout.DEFAULT_REFRESH_SECONDS), prices));
     }
 
     /** One application; {@code ?stageSort=&stageOrder=} sort its stage table (descending unless asked otherwise). */
@@ -60,7 +64,7 @@ public final class Pages {
         boolean desc = sort != null && !"asc".equals(order);
         int refresh = Params.refreshSeconds(ctx, Layout.DEFAULT_REFRESH_SECONDS);
         html(ctx, AppView.render(d, data.streamingRuns(d.header()), historyServerUrl,
-                sort == null ? StageTableView.StageSort.ID : sort, desc, refresh));
+                sort == null ? StageTableView.StageSort.ID : sort, desc, refresh, prices));
     }
 
     /** One Structured Streaming query; {@code ?batches=} how many of each run's newest batches to show. */
@@ -75,7 +79,7 @@ public final class Pages {
         TaskOrder order = Params.enumValue(ctx, "order", TaskOrder.class);
         List<Integer> executors = Params.wholeNumbers(ctx, "executors", 1, AppWhatIf.MAX_EXECUTORS,
                 AppWhatIf.MAX_COUNTS, AppWhatIf.EXECUTORS_HOW_TO);
-        AppWhatIf w = data.whatIf(Params.appRef(ctx), order, executors);
+        AppWhatIf w = data.whatIf(Params.appRef(ctx), order, executors, prices);
         html(ctx, WhatIfView.render(w, ApiJson.whatIfJson(w)));
     }
 
@@ -109,7 +113,7 @@ public final class Pages {
             return;
         }
         RunHistory h = data.history(lookup.jobKey());
-        html(ctx, HistoryView.render(h, ApiJson.historyJson(h), predictForm(ctx, h)));
+        html(ctx, HistoryView.render(h, ApiJson.historyJson(h, prices), predictForm(ctx, h), prices));
     }
 
     /** The prediction form's state: what was asked, and the prediction or why there is none (shown, not a 400). */

@@ -1,8 +1,13 @@
 package io.sparkscope.server.web.page;
 
+import io.sparkscope.core.analysis.efficiency.Cost;
+import io.sparkscope.core.analysis.efficiency.Prices;
+import io.sparkscope.core.report.EfficiencyText;
 import io.sparkscope.server.web.http.SearchParams;
 import io.sparkscope.server.web.http.Urls;
 import io.sparkscope.server.web.model.Fmt;
+import io.sparkscope.server.web.model.StoredCost;
+import io.sparkscope.store.query.AppEfficiency;
 import io.sparkscope.core.heuristics.Finding;
 import io.sparkscope.core.heuristics.Severity;
 import io.sparkscope.store.query.AppFilter;
@@ -19,13 +24,15 @@ final class SearchView {
     }
 
     static String render(SearchParams p, AppSearchQuery.Result r, List<String> heuristics) {
-        return render(p, r, heuristics, Layout.DEFAULT_REFRESH_SECONDS);
+        return render(p, r, heuristics, Layout.DEFAULT_REFRESH_SECONDS, Prices.NONE);
     }
 
     /**
      * @param refreshSeconds how often the list of running applications ({@code ?status=running}) updates itself
+     * @param prices         the operator's prices, for each application's wasted amount
      */
-    static String render(SearchParams p, AppSearchQuery.Result r, List<String> heuristics, int refreshSeconds) {
+    static String render(SearchParams p, AppSearchQuery.Result r, List<String> heuristics, int refreshSeconds,
+                         Prices prices) {
         Map<String, String> q = p.query();
         boolean runningOnly = "running".equals(q.get("status"));
         Html h = Layout.start(runningOnly ? "Running now" : "Applications", runningOnly ? "Running now" : "Applications");
@@ -91,20 +98,26 @@ final class SearchView {
         sortLink(h, q, "duration", "desc", "longest");
         sortLink(h, q, "duration", "asc", "shortest");
         sortLink(h, q, "saving", "desc", "largest saving");
+        sortLink(h, q, "waste", "desc", "most idle core-hours");
+        // Beside its sort rather than in the filters, so the filter form keeps its height (its button in view); it
+        // still belongs to that form.
+        h.raw("<label class=\"min-waste\">at least <input type=\"text\" name=\"minWaste\" id=\"f-minWaste\""
+                + " form=\"filter-form\" size=\"4\" value=\"").a(q.get("minWaste") == null ? "" : q.get("minWaste"))
+                .raw("\" aria-label=\"at least this many idle core-hours\"> idle core-h</label>");
         h.raw("</span><form id=\"compare-form\" method=\"get\" action=\"/compare\">"
                 + "<button type=\"submit\" class=\"btn\" id=\"compare-selected\">Compare selected</button></form></div>");
         if (r.rows().isEmpty()) {
             h.raw("<p class=\"empty\">No application matches these filters.</p>");
         }
         for (AppListRow a : r.rows()) {
-            panel(h, a);
+            panel(h, a, prices);
         }
         pager(h, p, total, r.totalIsLowerBound());
         h.raw("</div></section></div>");
         return Layout.end(h);
     }
 
-    private static void panel(Html h, AppListRow a) {
+    private static void panel(Html h, AppListRow a, Prices prices) {
         String key = a.attemptId() == null ? a.appId() : a.appId() + "/" + a.attemptId();
         h.raw("<article class=\"app-panel ").raw(Fmt.severityClass(a.worstSeverity())).raw("\" data-severity=\"")
                 .raw(Fmt.severityWord(a.worstSeverity())).raw("\">");
@@ -125,6 +138,7 @@ final class SearchView {
             h.raw("<dt>Could save</dt><dd class=\"saving\" data-ms=\"").t(a.savingMs()).raw("\">")
                     .t(Fmt.duration(a.savingMs())).raw("</dd>");
         }
+        waste(h, a.efficiency(), prices);
         h.raw("</dl>");
         if (!a.findings().isEmpty()) {
             h.raw("<div class=\"banners\">");
@@ -136,6 +150,26 @@ final class SearchView {
             h.raw("</div>");
         }
         h.raw("</article>");
+    }
+
+    /** Idle core-hours, unused GB-hours and, with prices, what they cost; "not computed" for a row without them. */
+    private static void waste(Html h, AppEfficiency e, Prices prices) {
+        h.raw("<dt>Wasted</dt>");
+        if (e == null) {
+            h.raw("<dd class=\"waste muted\">not computed</dd>");
+            return;
+        }
+        h.raw("<dd class=\"waste\" data-core-hours=\"").a(e.coreHoursWasted()).raw("\">")
+                .t(EfficiencyText.hours(e.coreHoursWasted())).raw(" idle core-h");
+        if (e.memoryMeasured()) {
+            h.raw(" · ").t(EfficiencyText.hours(e.gbHoursWasted())).raw(" unused GB-h");
+        }
+        Cost c = StoredCost.of(e, prices);
+        if (c != null) {
+            h.raw(" · <span class=\"waste-cost\">").t(EfficiencyText.money(c.wasted(), prices.currency()))
+                    .raw("</span> of ").t(EfficiencyText.money(c.allocated(), prices.currency()));
+        }
+        h.raw("</dd>");
     }
 
     private static void input(Html h, String name, String label, String value, String type) {

@@ -19,20 +19,17 @@ public final class SqlPages {
     }
 
     public void list(Context ctx) throws SQLException {
-        html(ctx, SqlView.list(data.all(Params.appRef(ctx)), live(ctx)));
+        html(ctx, SqlView.list(data.all(Params.appRef(ctx)), AppTabs.Live.of(ctx, clock)));
     }
 
     public void execution(Context ctx) throws SQLException {
-        html(ctx, SqlView.execution(data.one(Params.appRef(ctx), SqlData.executionId(ctx)), data.pictures(), live(ctx)));
+        html(ctx, SqlView.execution(data.one(Params.appRef(ctx), SqlData.executionId(ctx)), data.pictures(),
+                AppTabs.Live.of(ctx, clock)));
     }
 
     /** One query in two runs, operator by operator ({@link SqlData#compare(Context)} says which). */
     public void compare(Context ctx) throws SQLException {
         html(ctx, SqlCompareView.render(data.compare(ctx)));
-    }
-
-    private AppTabs.Live live(Context ctx) {
-        return new AppTabs.Live(clock.getAsLong(), Params.refreshSeconds(ctx, Layout.DEFAULT_REFRESH_SECONDS));
     }
 
     private static void html(Context ctx, String page) {

@@ -1,9 +1,11 @@
 package io.sparkscope.server.web.page;
 
+import io.sparkscope.core.analysis.efficiency.WhatIfCost;
 import io.sparkscope.core.analysis.whatif.TaskOrder;
 import io.sparkscope.core.analysis.whatif.WhatIfCaveat;
 import io.sparkscope.core.analysis.whatif.WhatIfPoint;
 import io.sparkscope.core.analysis.whatif.WhatIfResult;
+import io.sparkscope.core.report.EfficiencyText;
 import io.sparkscope.server.web.http.Urls;
 import io.sparkscope.server.web.model.AppWhatIf;
 import io.sparkscope.server.web.model.Fmt;
@@ -55,6 +57,7 @@ final class WhatIfView {
 
         cards(h, w);
         modelError(h, w);
+        conclusion(h, w);
 
         h.raw("<div class=\"chart-box\"><canvas id=\"whatif-chart\" aria-label=\"simulated wall time by ")
                 .t(w.unit()).raw("\"></canvas></div>");
@@ -101,21 +104,44 @@ final class WhatIfView {
                 .raw(")</strong>. Read the other estimates with at least that margin.</p>");
     }
 
+    /** The one-line trade-off between time and cost, e.g. "2 executors: +3 % time, −48 % cost". */
+    private static void conclusion(Html h, AppWhatIf w) {
+        WhatIfCost c = w.cost();
+        h.raw("<p id=\"whatif-conclusion\" data-verdict=\"").a(c.conclusion().verdict().name()).raw("\"><strong>")
+                .t(EfficiencyText.conclusion(c, w.result().local())).raw("</strong>");
+        if (c.priced()) {
+            h.raw(" <span class=\"muted\">(").t(EfficiencyText.formula(c.prices()))
+                    .raw(", each count's executors held for its simulated wall time)</span>");
+        } else {
+            h.raw(" <span class=\"muted\">(core-hours: no prices set; ").t(EfficiencyView.HOW_TO_PRICE)
+                    .raw(")</span>");
+        }
+        h.raw("</p>");
+    }
+
     private static void table(Html h, AppWhatIf w) {
         WhatIfResult r = w.result();
         String unit = w.unit();
         h.raw("<table class=\"grid\" id=\"whatif-table\"><thead><tr><th class=\"num\">")
                 .t(unit.substring(0, 1).toUpperCase(Locale.ROOT) + unit.substring(1))
                 .raw("</th><th class=\"num\">Slots</th><th class=\"num\">Simulated wall time</th>"
-                        + "<th class=\"num\">vs simulated actual</th><th></th></tr></thead><tbody>");
-        for (WhatIfPoint p : r.curve()) {
+                        + "<th class=\"num\">vs simulated actual</th><th class=\"num\">")
+                .t(w.cost().priced() ? "Cost" : "Core-hours").raw("</th><th class=\"num\">")
+                .t(w.cost().priced() ? "Cost vs actual" : "Core-hours vs actual").raw("</th><th></th></tr></thead><tbody>");
+        for (int i = 0; i < r.curve().size(); i++) {
+            WhatIfPoint p = r.curve().get(i);
+            WhatIfCost.Point c = w.cost().points().get(i);
             double change = r.estimatedActualMs() == 0 ? 0
                     : (double) (p.estimatedWallMs() - r.estimatedActualMs()) / r.estimatedActualMs();
             h.raw("<tr").raw(p.actual() ? " class=\"actual\"" : "").raw(" data-executors=\"").a(p.executors())
                     .raw("\" data-slots=\"").a(p.slots()).raw("\" data-ms=\"").a(p.estimatedWallMs())
                     .raw("\"><td class=\"num\">").t(p.executors()).raw("</td><td class=\"num\">").t(p.slots())
                     .raw("</td><td class=\"num\">").t(Fmt.duration(p.estimatedWallMs())).raw("</td><td class=\"num\">")
-                    .t(p.actual() ? "—" : signedPercent(change)).raw("</td><td>")
+                    .t(p.actual() ? "—" : signedPercent(change)).raw("</td><td class=\"num cost\" data-cost=\"")
+                    .a(c.cost()).raw("\">").t(w.cost().priced() ? EfficiencyText.money(c.cost(),
+                            w.cost().prices().currency()) : EfficiencyText.hours(c.coreHours()))
+                    .raw("</td><td class=\"num\">").t(p.actual() ? "—" : EfficiencyText.signedPercent(c.costChange()))
+                    .raw("</td><td>")
                     .t(p.actual() ? "the run's own count (actual wall time " + Fmt.duration(r.actualDurationMs()) + ")" : "")
                     .raw("</td></tr>");
         }
