@@ -273,6 +273,14 @@ public final class SnapshotWriter {
         return stored.eventCount() > incoming.eventCount() || (stored.complete() && !incoming.complete());
     }
 
+    /**
+     * Takes the lock every writer of this application holds while it writes (released when the transaction ends),
+     * for other changes to the application's rows, such as pruning, that must not interleave with a write.
+     */
+    public static void lockApplication(Connection c, String appId, String attemptId) throws SQLException {
+        lock(c, appId, attemptId);
+    }
+
     static void lock(Connection c, String appId, String attemptId) throws SQLException {
         try (PreparedStatement ps = c.prepareStatement("SELECT pg_advisory_xact_lock(?, hashtext(?))")) {
             ps.setInt(1, LOCK_NAMESPACE);

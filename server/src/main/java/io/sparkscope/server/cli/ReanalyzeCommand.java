@@ -6,6 +6,7 @@ import io.sparkscope.store.ingest.DatabaseErrors;
 import io.sparkscope.store.ingest.IngestResult;
 import io.sparkscope.store.ingest.IngestService;
 import io.sparkscope.store.ingest.StoredApplications;
+import io.sparkscope.store.prune.Pruner;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 
@@ -13,6 +14,7 @@ import java.io.PrintStream;
 import java.sql.SQLException;
 import java.util.List;
 import java.util.Locale;
+import java.util.Set;
 import java.util.concurrent.Callable;
 
 /**
@@ -44,15 +46,24 @@ public final class ReanalyzeCommand implements Callable<Integer> {
         int changed = 0;
         int unchanged = 0;
         int failed = 0;
+        int kept = 0;
         try (HikariDataSource ds = db.open(2)) {
             IngestService ingest = AnalysisOptions.ingest(ds, heuristics, regression, err).build();
             List<AppKey> keys;
+            Set<AppKey> pruned;
             try {
                 keys = StoredApplications.keys(ds);
+                // their findings were computed from task rows `prune --keep-findings` removed: run again without
+                // them, the heuristics would lose their evidence
+                pruned = Pruner.tasksPruned(ds);
             } catch (SQLException e) {
                 throw new Main.UsageError("cannot list the stored applications: " + DatabaseErrors.reason(e));
             }
             for (AppKey key : keys) {
+                if (pruned.contains(key)) {
+                    kept++;
+                    continue;
+                }
                 IngestResult r = ingest.reingest(key);
                 switch (r.outcome()) {
                     case WRITTEN -> changed++;
@@ -70,8 +81,9 @@ public final class ReanalyzeCommand implements Callable<Integer> {
                 }
             }
         }
-        err.printf(Locale.ROOT, "reanalyzed %d application(s): %d changed, %d unchanged, %d failed%n",
-                changed + unchanged, changed, unchanged, failed);
+        err.printf(Locale.ROOT, "reanalyzed %d application(s): %d changed, %d unchanged, %d failed%s%n",
+                changed + unchanged, changed, unchanged, failed, kept == 0 ? ""
+                        : "; " + kept + " with pruned task rows kept their findings");
         return failed > 0 ? 1 : 0;
     }
 }
