@@ -86,7 +86,7 @@ final class SqlView {
                 .raw("</dd><dt>Duration</dt><dd>").t(sql.endTime() >= 0 ? Fmt.duration(sql.endTime() - sql.startTime())
                         : "running").raw("</dd><dt>Jobs</dt><dd><a href=\"").a(Urls.appTab(appId, attemptId, "jobs"))
                 .raw("\">").t(ids(sql.jobIds())).raw("</a></dd><dt>Stages</dt><dd>");
-        stageLinks(h, appId, attemptId, sql.stageIds(), e.stages());
+        stageLinks(h, appId, attemptId, sql.stageIds(), latestAttempts(e.stages()));
         h.raw("</dd></dl>");
         if (sql.errorMessage() != null && !sql.errorMessage().isBlank()) {
             JobsView.reason(h, sql.errorMessage());
@@ -144,6 +144,8 @@ final class SqlView {
                                   String appId, String attemptId, List<SqlQuery.StageBrief> stages) {
         PlanStages ran = PlanStages.of(graph, sql);
         Map<Long, PlanGraph.Node> byId = graph.byId();
+        // once per page, not once per operator: a plan of a thousand operators over hundreds of stages
+        Map<Integer, SqlQuery.StageBrief> latest = latestAttempts(stages);
         h.raw("<h3 id=\"operators\">Operators</h3><div class=\"table-scroll\"><table class=\"grid\" id=\"operator-table\">"
                 + "<thead><tr><th>Node</th><th>Operator</th><th>Stages</th><th>Metrics</th><th>Findings</th></tr>"
                 + "</thead><tbody>");
@@ -160,7 +162,7 @@ final class SqlView {
                 h.raw("<div class=\"muted small\">in ").t(byId.get(n.clusterId()).name().strip()).raw("</div>");
             }
             h.raw("</td><td class=\"ids\">");
-            stageLinks(h, appId, attemptId, ran.stagesOf(n.id()), stages);
+            stageLinks(h, appId, attemptId, ran.stagesOf(n.id()), latest);
             h.raw("</td><td>");
             boolean any = false;
             for (PlanMetric m : n.metrics()) {
@@ -192,17 +194,10 @@ final class SqlView {
 
     /** Stage ids, each a link to its latest attempt's task table with its name in the hover text. */
     private static void stageLinks(Html h, String appId, String attemptId, List<Integer> ids,
-                                   List<SqlQuery.StageBrief> stages) {
+                                   Map<Integer, SqlQuery.StageBrief> latest) {
         if (ids.isEmpty()) {
             h.raw("<span class=\"muted\">—</span>");
             return;
-        }
-        Map<Integer, SqlQuery.StageBrief> latest = new HashMap<>();
-        for (SqlQuery.StageBrief s : stages) {
-            SqlQuery.StageBrief had = latest.get(s.stageId());
-            if (had == null || had.attemptId() < s.attemptId()) {
-                latest.put(s.stageId(), s);
-            }
         }
         boolean first = true;
         for (int id : ids) {
@@ -216,6 +211,18 @@ final class SqlView {
                         .raw("\" title=\"").a(s.name() == null ? "" : s.name()).raw("\">").t(id).raw("</a>");
             }
         }
+    }
+
+    /** Each stage's latest attempt, which its link opens. */
+    private static Map<Integer, SqlQuery.StageBrief> latestAttempts(List<SqlQuery.StageBrief> stages) {
+        Map<Integer, SqlQuery.StageBrief> latest = new HashMap<>();
+        for (SqlQuery.StageBrief s : stages) {
+            SqlQuery.StageBrief had = latest.get(s.stageId());
+            if (had == null || had.attemptId() < s.attemptId()) {
+                latest.put(s.stageId(), s);
+            }
+        }
+        return latest;
     }
 
     private static void status(Html h, String status) {
