@@ -35,8 +35,16 @@ echo "/api/v1/apps/app-big-plan/sql/0?details=true" > /tmp/urls-sql-api.txt
 # the first page lays the plan out; its time is the cold figure
 cold=$(curl -s -o /dev/null -w '%{time_total}' "http://127.0.0.1:$PORT/apps/app-big-plan/sql/0")
 echo "# $(date -u +%FT%TZ) $(nproc) vCPU, load $(cut -d' ' -f1-3 /proc/loadavg), $nodes plan nodes, cold page ${cold}s, wrk -t4 -c16 -d${SECS}s"
+# CPU ticks (1/100 s) used so far by one pid / by all PostgreSQL processes, as bench/web-latency.sh counts them: CPU
+# per request hardly depends on how busy the rest of the machine is, unlike the latencies.
+ticks() { awk '{print $14 + $15}' "/proc/$1/stat" 2>/dev/null || echo 0; }
+pg_ticks() { local t=0; for p in $(pgrep -x postgres); do t=$((t + $(ticks "$p"))); done; echo "$t"; }
 for kind in ${KINDS:-page list api}; do
   URLS_FILE=/tmp/urls-sql-$kind.txt wrk -t4 -c16 -d${WARMUP:-5}s -s bench/web-latency.lua "http://127.0.0.1:$PORT" >/dev/null
   printf '%-5s ' "$kind"
-  URLS_FILE=/tmp/urls-sql-$kind.txt wrk -t4 -c16 -d${SECS}s -s bench/web-latency.lua "http://127.0.0.1:$PORT" | grep '^RESULT'
+  j0=$(ticks $SERVER); p0=$(pg_ticks)
+  out=$(URLS_FILE=/tmp/urls-sql-$kind.txt wrk -t4 -c16 -d${SECS}s -s bench/web-latency.lua "http://127.0.0.1:$PORT" | grep '^RESULT')
+  j1=$(ticks $SERVER); p1=$(pg_ticks)
+  n=$(echo "$out" | sed 's/.*requests=\([0-9]*\).*/\1/')
+  echo "$out server_cpu_ms_per_req=$(echo "scale=2; ($j1 - $j0) * 10 / $n" | bc) pg_cpu_ms_per_req=$(echo "scale=2; ($p1 - $p0) * 10 / $n" | bc) load=$(cut -d' ' -f1 /proc/loadavg)"
 done
