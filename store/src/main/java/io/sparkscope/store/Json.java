@@ -1,6 +1,8 @@
 package io.sparkscope.store;
 
+import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.core.StreamReadConstraints;
 import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.JsonNode;
@@ -14,6 +16,7 @@ import io.sparkscope.core.event.TaskMetrics;
 import io.sparkscope.core.heuristics.SettingAdvice;
 import io.sparkscope.core.model.StageTotals;
 
+import java.io.IOException;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.Iterator;
@@ -71,13 +74,24 @@ final class Json {
         if (json == null) {
             return null;
         }
+        // Streamed rather than read as a tree: a task table page reads a hundred of these per request.
         TaskMetrics.Builder b = TaskMetrics.builder();
-        read(json).fields().forEachRemaining(e -> {
-            TaskMetric m = BY_NAME.get(e.getKey());
-            if (m != null) {
-                b.set(m, e.getValue().asLong());
+        try (JsonParser p = MAPPER.getFactory().createParser(json)) {
+            if (p.nextToken() != JsonToken.START_OBJECT) {
+                throw new IllegalStateException("stored task metrics are not a JSON object: " + json);
             }
-        });
+            while (p.nextToken() == JsonToken.FIELD_NAME) {
+                TaskMetric m = BY_NAME.get(p.currentName());
+                p.nextToken();
+                if (m != null) {
+                    b.set(m, p.getValueAsLong());
+                } else {
+                    p.skipChildren();
+                }
+            }
+        } catch (IOException e) {
+            throw new IllegalStateException("stored JSON is not readable: " + e.getMessage(), e);
+        }
         return b.build();
     }
 

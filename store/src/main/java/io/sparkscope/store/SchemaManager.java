@@ -91,6 +91,9 @@ public final class SchemaManager {
                 // A shared database may already hold other tables: baseline at 0 so V1 still runs there.
                 .baselineOnMigrate(true)
                 .baselineVersion("0")
+                // Version numbers are handed out to parallel pieces of work, so a lower one (an index) can land after
+                // a higher one was applied; it is applied then instead of failing validation.
+                .outOfOrder(true)
                 // The Spark driver log and server log get our own one-line status, not Flyway's banner.
                 .loggers("slf4j")
                 .load();

@@ -80,6 +80,17 @@ public final class Units {
             value /= 1024;
             i++;
         }
+        if (i < 4) {
+            // Below a PiB the value is bytes / unit exactly (a power of two divides without rounding) and no closer
+            // than 2^-44 to a rounding tie unless on it, so rounding the exact quotient half up in whole numbers
+            // writes what the formatter writes, at a fraction of its cost (a task table formats 600 sizes a page).
+            long unit = 1L << (10 * (i + 1));
+            if (value >= 100) {
+                return (2 * bytes + unit) / (2 * unit) + " " + names[i];
+            }
+            long tenths = (20 * bytes + unit) / (2 * unit);
+            return tenths / 10 + "." + tenths % 10 + " " + names[i];
+        }
         return String.format(Locale.ROOT, value >= 100 ? "%.0f %s" : "%.1f %s", value, names[i]);
     }
 

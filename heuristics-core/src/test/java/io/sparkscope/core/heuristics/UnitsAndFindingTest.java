@@ -22,6 +22,39 @@ class UnitsAndFindingTest {
         assertThrows(NumberFormatException.class, () -> Units.parseBytes("4x", Units.MiB));
     }
 
+    /** The whole-number rounding below a PiB must write exactly what String.format writes for the double. */
+    @Test
+    void sizesAreWrittenAsTheFormatterWritesThem() {
+        java.util.Random random = new java.util.Random(42);
+        List<Long> sizes = new java.util.ArrayList<>();
+        for (long unit = 1; unit <= Units.PiB * 4; unit *= 1024) {
+            for (long m = 0; m < 4096; m++) {
+                sizes.add(unit * m / 4); // quarters: exact ties such as 1.25 and 99.75
+                sizes.add(unit * m / 40 + 1); // just past a rounding point
+                sizes.add(Math.max(0, unit * m / 20 - 1)); // just short of one
+            }
+            for (int k = 0; k < 20_000; k++) {
+                sizes.add((long) (random.nextDouble() * 1100 * unit));
+            }
+        }
+        for (long b : sizes) {
+            String[] names = {"KiB", "MiB", "GiB", "TiB", "PiB"};
+            String expected;
+            if (b < 1024) {
+                expected = b + " B";
+            } else {
+                double value = b;
+                int i = -1;
+                while (value >= 1024 && i < names.length - 1) {
+                    value /= 1024;
+                    i++;
+                }
+                expected = String.format(java.util.Locale.ROOT, value >= 100 ? "%.0f %s" : "%.1f %s", value, names[i]);
+            }
+            assertEquals(expected, Units.bytes(b), "bytes(" + b + ")");
+        }
+    }
+
     @Test
     void formatsForPeople() {
         assertEquals("1.5 GiB", Units.bytes(3 * Units.GiB / 2));

@@ -9,18 +9,30 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
 /**
  * One page of one stage attempt's kept tasks, filtered by status and executor and sorted in the database, so a page
- * of a 100 000-task stage reads its rows and no others: the task-id order and Spark's run-time order come from an
- * index (primary key, {@code task_run_time_idx}) and need no sort; a filtered page counts its matches only up to
- * {@link #COUNT_CAP} past its offset. Everything in one read-only REPEATABLE READ transaction.
+ * of a 100 000-task stage reads its rows and no others: the task-id, run-time and duration orders and the status
+ * filter come from indexes and need no sort. A page deep into an order starts from a kept anchor (see
+ * {@link Anchors}) instead of skipping every row before it, and a filtered page's count of matches comes from the
+ * same anchors; where the stage has no digest to keep them by, the count stops {@link #COUNT_CAP} past the offset.
+ * Everything in one read-only REPEATABLE READ transaction.
  */
 public final class TaskListQuery {
-    /** A filtered list counts this many matches past its offset at most, then says "more". */
+    /** A filtered list without anchors counts this many matches past its offset at most, then says "more". */
     public static final int COUNT_CAP = 10_000;
+
+    /** Rows between two anchors: a page deep into an order skips fewer than this many index entries. */
+    static final int ANCHOR_STEP = 500;
+
+    /** Anchor sets kept (one per stage attempt, filter and order asked for; a few kilobytes each). */
+    private static final int ANCHOR_SETS = 512;
 
     /**
      * Spark's run-time sort key ({@code TaskDataWrapper}'s executorRunTime index): the run time of a successful task,
@@ -90,6 +102,30 @@ public final class TaskListQuery {
     public record Result(Outcome outcome, Page page) {
     }
 
+    /**
+     * Every {@link #ANCHOR_STEP}-th row of one order of one stage attempt's matching tasks (its sort key and task id;
+     * row 0, {@code STEP}, {@code 2·STEP}, …) and how many rows match. Kept by the stage's {@code tasks_digest}, which
+     * the writer stores with the task rows in the same transaction and which changes whenever any of them does, so a
+     * set read under the same digest describes exactly the rows this transaction sees. Row {@code offset} is then the
+     * {@code offset mod STEP}-th row from anchor {@code offset / STEP} on, found through the order's index.
+     */
+    record Anchors(long[] keys, long[] taskIds, long matching) {
+    }
+
+    /** What one anchor set describes: the stage attempt's rows as of one digest, one filter, one order. */
+    private record AnchorKey(long appPk, int stageId, int stageAttemptId, long digest, Sort sort,
+                             boolean descending, Set<String> statuses, String executorId) {
+    }
+
+    /** Least recently used anchor sets go first. */
+    private final Map<AnchorKey, Anchors> anchorSets = Collections.synchronizedMap(
+            new LinkedHashMap<>(64, 0.75f, true) {
+                @Override
+                protected boolean removeEldestEntry(Map.Entry<AnchorKey, Anchors> eldest) {
+                    return size() > ANCHOR_SETS;
+                }
+            });
+
     private final DataSource dataSource;
 
     public TaskListQuery(DataSource dataSource) {
@@ -101,14 +137,15 @@ public final class TaskListQuery {
         return AppRefs.readOnly(dataSource, c -> loadIn(c, appId, attemptId, r));
     }
 
-    private static Result loadIn(Connection c, String appId, String attemptId, Request r) throws SQLException {
+    private Result loadIn(Connection c, String appId, String attemptId, Request r) throws SQLException {
         AppRefs.Resolved app = AppRefs.resolve(c, appId, attemptId);
         if (app == null) {
             return new Result(Outcome.NO_APPLICATION, null);
         }
         Stage stage;
+        Long digest;
         try (PreparedStatement ps = c.prepareStatement("SELECT name, status, num_tasks, num_complete_tasks,"
-                + " num_failed_tasks, num_killed_tasks, task_detail, kept_tasks FROM stage_attempt"
+                + " num_failed_tasks, num_killed_tasks, task_detail, kept_tasks, tasks_digest FROM stage_attempt"
                 + " WHERE app_pk = ? AND stage_id = ? AND attempt_id = ?")) {
             ps.setLong(1, app.pk());
             ps.setInt(2, r.stageId());
@@ -117,6 +154,8 @@ public final class TaskListQuery {
                 if (!rs.next()) {
                     return new Result(Outcome.NO_STAGE, null);
                 }
+                long d = rs.getLong("tasks_digest");
+                digest = rs.wasNull() ? null : d;
                 int kept = rs.getInt("kept_tasks");
                 boolean keptKnown = !rs.wasNull();
                 stage = new Stage(rs.getString("name"), rs.getString("status"), rs.getInt("num_tasks"),
@@ -131,21 +170,26 @@ public final class TaskListQuery {
         if (r.executorId() != null) {
             where.append(" AND executor_id = ?");
         }
-        String dir = r.descending() ? " DESC" : " ASC";
-        String order = r.sort() == Sort.ID ? " ORDER BY task_id" + dir
-                : " ORDER BY " + r.sort().expression + dir + ", task_id" + dir;
+        String order = order(r);
+        AnchorKey anchorKey = digest == null ? null : new AnchorKey(app.pk(), r.stageId(),
+                r.stageAttemptId(), digest, r.sort(), r.descending(), r.statuses(), r.executorId());
+        Anchors anchors = anchorKey != null && r.offset() >= ANCHOR_STEP ? anchors(c, app.pk(), r, anchorKey) : null;
+        int anchor = anchors == null ? -1 : Math.min(r.offset() / ANCHOR_STEP, anchors.keys().length - 1);
         List<TaskRecord> tasks = new ArrayList<>();
-        // The page's task ids first, from the index alone (an offset deep into the stage then skips index entries,
-        // not whole rows), then those rows.
+        // The page's task ids first, from the index alone (what it skips are index entries, not whole rows), then
+        // those rows.
         try (PreparedStatement ps = c.prepareStatement("SELECT * FROM task WHERE app_pk = ? AND stage_id = ?"
-                + " AND stage_attempt_id = ? AND task_id IN (SELECT task_id FROM task" + where + order
-                + " LIMIT ? OFFSET ?)" + order)) {
+                + " AND stage_attempt_id = ? AND task_id IN (SELECT task_id FROM task" + where
+                + (anchor < 0 ? "" : " AND " + fromAnchor(r)) + order + " LIMIT ? OFFSET ?)" + order)) {
             ps.setLong(1, app.pk());
             ps.setInt(2, r.stageId());
             ps.setInt(3, r.stageAttemptId());
             int i = bind(c, ps, 4, app.pk(), r);
+            if (anchor >= 0) {
+                i = bindAnchor(ps, i, r, anchors, anchor);
+            }
             ps.setInt(i++, r.length());
-            ps.setInt(i, r.offset());
+            ps.setInt(i, anchor < 0 ? r.offset() : r.offset() - anchor * ANCHOR_STEP);
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
                     tasks.add(SnapshotReader.task(rs));
@@ -158,6 +202,8 @@ public final class TaskListQuery {
             matching = stage.keptTasks();
         } else if (tasks.size() < r.length() && (!tasks.isEmpty() || r.offset() == 0)) {
             matching = (long) r.offset() + tasks.size(); // the last page: no count needed
+        } else if (anchorKey != null) {
+            matching = (anchors != null ? anchors : anchors(c, app.pk(), r, anchorKey)).matching();
         } else {
             long upTo = (long) r.offset() + COUNT_CAP;
             matching = count(c, app.pk(), r, true, upTo);
@@ -173,6 +219,82 @@ public final class TaskListQuery {
             }
         }
         return new Result(Outcome.FOUND, new Page(app, stage, tasks, matching, capped, executors));
+    }
+
+    private static String order(Request r) {
+        String dir = r.descending() ? " DESC" : " ASC";
+        return r.sort() == Sort.ID ? " ORDER BY task_id" + dir
+                : " ORDER BY " + r.sort().expression + dir + ", task_id" + dir;
+    }
+
+    /** Rows at or after an anchor in the request's order: a row comparison the order's index answers. */
+    private static String fromAnchor(Request r) {
+        String op = r.descending() ? " <= " : " >= ";
+        return r.sort() == Sort.ID ? "task_id" + op + "?" : "(" + r.sort().expression + ", task_id)" + op + "(?, ?)";
+    }
+
+    private static int bindAnchor(PreparedStatement ps, int first, Request r, Anchors a, int anchor)
+            throws SQLException {
+        int i = first;
+        if (r.sort() != Sort.ID) {
+            ps.setLong(i++, a.keys()[anchor]);
+        }
+        ps.setLong(i++, a.taskIds()[anchor]);
+        return i;
+    }
+
+    /** The kept anchor set for this digest, filter and order, read (one pass over the order's index) when missing. */
+    private Anchors anchors(Connection c, long pk, Request r, AnchorKey key) throws SQLException {
+        Anchors kept = anchorSets.get(key);
+        if (kept != null) {
+            return kept;
+        }
+        StringBuilder where = new StringBuilder(" WHERE app_pk = ? AND stage_id = ? AND stage_attempt_id = ?");
+        if (!r.statuses().isEmpty()) {
+            where.append(" AND status = ANY(?)");
+        }
+        if (r.executorId() != null) {
+            where.append(" AND executor_id = ?");
+        }
+        String keyExpr = r.sort() == Sort.ID ? "task_id" : r.sort().expression;
+        String order = order(r);
+        long[] keys = new long[16];
+        long[] ids = new long[16];
+        int n = 0;
+        long last = -1;
+        try (PreparedStatement ps = c.prepareStatement("SELECT k, task_id, rn FROM (SELECT " + keyExpr
+                + " AS k, task_id, row_number() OVER (" + order.substring(1) + ") - 1 AS rn FROM task" + where
+                + ") ranked WHERE rn % " + ANCHOR_STEP + " = 0 ORDER BY rn")) {
+            bind(c, ps, pk, r);
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    if (n == keys.length) {
+                        keys = Arrays.copyOf(keys, n * 2);
+                        ids = Arrays.copyOf(ids, n * 2);
+                    }
+                    keys[n] = rs.getLong(1);
+                    ids[n++] = rs.getLong(2);
+                    last = rs.getLong(3);
+                }
+            }
+        }
+        long matching = 0;
+        if (n > 0) {
+            // rows from the last anchor on: fewer than one step, read through the same index
+            try (PreparedStatement ps = c.prepareStatement("SELECT count(*) FROM task" + where + " AND "
+                    + fromAnchor(r))) {
+                int i = bind(c, ps, pk, r);
+                Anchors partial = new Anchors(keys, ids, 0);
+                bindAnchor(ps, i, r, partial, n - 1);
+                try (ResultSet rs = ps.executeQuery()) {
+                    rs.next();
+                    matching = last + rs.getLong(1);
+                }
+            }
+        }
+        Anchors a = new Anchors(Arrays.copyOf(keys, n), Arrays.copyOf(ids, n), matching);
+        anchorSets.put(key, a);
+        return a;
     }
 
     private static int bind(Connection c, PreparedStatement ps, long pk, Request r) throws SQLException {
