@@ -88,6 +88,23 @@ class SchemaManagerTest {
         assertTrue(!status.message().contains("\n"), "one line: " + status.message());
     }
 
+    /** A lower version that lands after a higher one was applied (parallel work) is applied, not refused. */
+    @Test
+    void appliesALowerVersionMissingBelowTheAppliedOnes() throws Exception {
+        DataSource ds = TestDb.newDatabase();
+        SchemaManager.migrate(ds);
+        try (Connection c = ds.getConnection(); Statement st = c.createStatement()) {
+            st.execute("DROP INDEX task_stage_duration_idx");
+            st.execute("DROP INDEX task_stage_status_idx");
+            st.execute("DELETE FROM " + SchemaManager.HISTORY_TABLE + " WHERE version = '18'");
+        }
+        assertEquals(SchemaStatus.State.CURRENT, SchemaManager.migrate(ds).state());
+        assertEquals(2, TestDb.count(ds, "SELECT count(*) FROM pg_indexes WHERE indexname IN"
+                + " ('task_stage_duration_idx', 'task_stage_status_idx')"));
+        assertEquals(1, TestDb.count(ds, "SELECT count(*) FROM " + SchemaManager.HISTORY_TABLE
+                + " WHERE version = '18' AND success"));
+    }
+
     @Test
     void migratesIntoADatabaseThatAlreadyHoldsOtherTables() throws Exception {
         DataSource ds = TestDb.newDatabase();
