@@ -3,6 +3,7 @@ package io.sparkscope.store;
 import org.flywaydb.core.Flyway;
 import org.flywaydb.core.api.MigrationInfo;
 import org.flywaydb.core.api.MigrationInfoService;
+import org.flywaydb.core.api.MigrationState;
 import org.flywaydb.core.api.MigrationVersion;
 import org.flywaydb.core.api.exception.FlywayValidateException;
 import org.flywaydb.core.api.output.ValidateOutput;
@@ -33,19 +34,34 @@ public final class SchemaManager {
      * and reported as {@link SchemaStatus.State#NEWER}.
      */
     public static SchemaStatus migrate(DataSource dataSource) {
+        boolean late = lateVersions(dataSource);
         try {
-            flyway(dataSource).migrate();
+            flyway(dataSource, late).migrate();
         } catch (FlywayValidateException e) {
             // Flyway's own message is "Validate failed: Migrations have failed validation" with the detail on later
             // lines that one-line error reports drop; say which versions differ and what to do instead.
-            return mismatch(dataSource);
+            return mismatch(dataSource, late);
         }
         return check(dataSource);
     }
 
+    /**
+     * Whether a migration of this code is missing below the newest applied one. Version numbers are handed out to
+     * parallel pieces of work, so a lower one (an index) can land after a higher one was applied; Flyway then
+     * applies it out of order instead of failing validation. Only then, as Flyway warns about that mode each run.
+     */
+    private static boolean lateVersions(DataSource dataSource) {
+        for (MigrationInfo m : flyway(dataSource).info().all()) {
+            if (m.getState() == MigrationState.IGNORED) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     /** The versions whose history in the database differs from this code's migrations, in one sentence. */
-    private static SchemaStatus mismatch(DataSource dataSource) {
-        ValidateResult result = Flyway.configure().configuration(flyway(dataSource).getConfiguration())
+    private static SchemaStatus mismatch(DataSource dataSource, boolean late) {
+        ValidateResult result = Flyway.configure().configuration(flyway(dataSource, late).getConfiguration())
                 // not yet applied (an older database) and newer than this code are not mismatches: migrate and
                 // check() handle those
                 .ignoreMigrationPatterns("*:pending", "*:future")
@@ -127,6 +143,10 @@ public final class SchemaManager {
     }
 
     private static Flyway flyway(DataSource dataSource) {
+        return flyway(dataSource, false);
+    }
+
+    private static Flyway flyway(DataSource dataSource, boolean outOfOrder) {
         return Flyway.configure()
                 .dataSource(dataSource)
                 .locations(LOCATION)
@@ -134,9 +154,7 @@ public final class SchemaManager {
                 // A shared database may already hold other tables: baseline at 0 so V1 still runs there.
                 .baselineOnMigrate(true)
                 .baselineVersion("0")
-                // Version numbers are handed out to parallel pieces of work, so a lower one (an index) can land after
-                // a higher one was applied; it is applied then instead of failing validation.
-                .outOfOrder(true)
+                .outOfOrder(outOfOrder)
                 // The Spark driver log and server log get our own one-line status, not Flyway's banner.
                 .loggers("slf4j")
                 .load();
