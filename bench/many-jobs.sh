@@ -3,6 +3,9 @@
 # application runs JOBS one-task SQL jobs back to back, with no listener, with Spark's event log, and with Sparkscope
 # writing into a real PostgreSQL (Debian's PostgreSQL 15 on 127.0.0.1:5432), the variants alternated round by round
 # in one JVM; then one long run of HEAP_JOBS jobs with Sparkscope, heap after a full GC every HEAP_JOBS/10 jobs.
+# Each run also prints CPU per job (the JVM's, Sparkscope's threads', each listener queue's and the PostgreSQL backends'
+# of $DB, read from /proc): unlike wall time it hardly depends on what else runs on the machine, so it is the figure
+# to compare between code versions; the overhead part ends with a median CPU table.
 #
 #   bench/many-jobs.sh [JOBS=2000] [ROUNDS=3] [HEAP_JOBS=20000]
 #

@@ -23,7 +23,9 @@ import java.util.Map;
  *   <li>{@code sparkscope}: the listener writing into PostgreSQL ({@code spark.sparkscope.jdbc.url}).</li>
  * </ul>
  * Wall time covers the jobs only (not the session's start and stop). Heap: used heap after a full GC every
- * {@code N/10} jobs. Not a test: see {@code bench/many-jobs.sh} and BENCHMARKS.md.
+ * {@code N/10} jobs. CPU per job over the same stretch (forced GCs left out), which hardly depends on the machine's
+ * load: the JVM's process CPU, the part of it on Sparkscope's threads and on each Spark listener queue's thread, and
+ * the PostgreSQL server's ({@link CpuMeter}). Not a test: see {@code bench/many-jobs.sh} and BENCHMARKS.md.
  *
  * <pre>
  * java ... io.sparkscope.bench.ManyJobsBench overhead JOBS ROUNDS JDBC_URL USER PASSWORD
@@ -47,8 +49,9 @@ public final class ManyJobsBench {
         } else {
             Variant v = Variant.valueOf(args[2].toUpperCase(Locale.ROOT));
             Run r = run(v, jobs, url, user, password, Math.max(1, jobs / 10));
-            System.out.printf(Locale.ROOT, "# %s, %d jobs: %.1f s, %.2f ms/job; heap after GC (MB) by jobs done:%n",
-                    v, jobs, r.wallMs / 1e3, r.wallMs / jobs, r.wallMs);
+            System.out.printf(Locale.ROOT, "# %s, %d jobs: %.1f s, %.2f ms/job; %s%n", v, jobs, r.wallMs / 1e3,
+                    r.wallMs / jobs, r.cpuLine(jobs));
+            System.out.printf(Locale.ROOT, "# heap after GC (MB) by jobs done:%n");
             for (int i = 0; i < r.heapMb.size(); i++) {
                 System.out.printf(Locale.ROOT, "%8d %8.1f%n", r.heapAt.get(i), r.heapMb.get(i));
             }
@@ -62,6 +65,7 @@ public final class ManyJobsBench {
         }
         Map<Variant, List<Double>> walls = new EnumMap<>(Variant.class);
         Map<Variant, List<Double>> ratios = new EnumMap<>(Variant.class);
+        Map<Variant, List<Run>> runs = new EnumMap<>(Variant.class);
         System.out.printf(Locale.ROOT, "%-6s %-11s %9s %9s %9s %12s %8s%n", "round", "variant", "wall s", "ms/job",
                 "vs none", "heap MB", "load1");
         for (int round = 1; round <= rounds; round++) {
@@ -73,9 +77,10 @@ public final class ManyJobsBench {
                 Run r = run(v, jobs, url, user, password, Math.max(1, jobs / 4));
                 thisRound.put(v, r.wallMs);
                 walls.computeIfAbsent(v, x -> new ArrayList<>()).add(r.wallMs);
-                System.out.printf(Locale.ROOT, "%-6d %-11s %9.1f %9.2f %9s %5.0f → %-5.0f %8s%n", round,
+                runs.computeIfAbsent(v, x -> new ArrayList<>()).add(r);
+                System.out.printf(Locale.ROOT, "%-6d %-11s %9.1f %9.2f %9s %5.0f → %-5.0f %8s   %s%n", round,
                         v.name().toLowerCase(Locale.ROOT), r.wallMs / 1e3, r.wallMs / jobs, "",
-                        r.heapMb.get(0), r.heapMb.get(r.heapMb.size() - 1), load());
+                        r.heapMb.get(0), r.heapMb.get(r.heapMb.size() - 1), load(), r.cpuLine(jobs));
             }
             for (Variant v : Variant.values()) {
                 ratios.computeIfAbsent(v, x -> new ArrayList<>()).add(thisRound.get(v) / thisRound.get(Variant.NONE));
@@ -90,9 +95,50 @@ public final class ManyJobsBench {
                             + " (min %.3f, max %.3f)%n", v.name().toLowerCase(Locale.ROOT), median(walls.get(v)) / 1e3,
                     median(walls.get(v)) / jobs, median(ratios.get(v)), min(ratios.get(v)), max(ratios.get(v)));
         }
+        System.out.printf(Locale.ROOT, "%n# CPU per job, median over %d rounds (ms/job; PostgreSQL own = the backends of"
+                + " this database, all = every postgres process of the server)%n", rounds);
+        System.out.printf(Locale.ROOT, "%-11s %8s %9s %10s %9s %9s %9s %12s%n", "variant", "JVM", "JVM+PG", "sparkscope",
+                "bus-shrd", "bus-elog", "PG own", "PG all");
+        Map<Variant, Double> jvmPlusPg = new EnumMap<>(Variant.class);
+        for (Variant v : Variant.values()) {
+            List<Run> rs = runs.get(v);
+            double jvm = median(rs.stream().map(r -> r.cpu.processMs() / jobs).toList());
+            double pgOwn = median(rs.stream().map(r -> r.cpu.postgresOwnMs() / jobs).toList());
+            double pgAll = median(rs.stream().map(r -> r.cpu.postgresAllMs() / jobs).toList());
+            double total = median(rs.stream().map(r -> (r.cpu.processMs() + r.cpu.postgresOwnMs()) / jobs).toList());
+            jvmPlusPg.put(v, total);
+            System.out.printf(Locale.ROOT, "%-11s %8.2f %9.2f %10.2f %9.2f %9.2f %9.2f %12.2f%n",
+                    v.name().toLowerCase(Locale.ROOT), jvm, total, median(rs.stream().map(r -> r.sparkscopeMs() / jobs).toList()),
+                    median(rs.stream().map(r -> r.groupMs("bus-shared") / jobs).toList()),
+                    median(rs.stream().map(r -> r.groupMs("bus-eventLog") / jobs).toList()), pgOwn, pgAll);
+        }
+        System.out.printf(Locale.ROOT, "# CPU added per job over none (JVM + PostgreSQL own): eventlog %+.2f ms, "
+                        + "sparkscope %+.2f ms%n", jvmPlusPg.get(Variant.EVENTLOG) - jvmPlusPg.get(Variant.NONE),
+                jvmPlusPg.get(Variant.SPARKSCOPE) - jvmPlusPg.get(Variant.NONE));
     }
 
-    record Run(double wallMs, List<Integer> heapAt, List<Double> heapMb) {
+    record Run(double wallMs, List<Integer> heapAt, List<Double> heapMb, CpuMeter cpu) {
+        double groupMs(String group) {
+            return cpu.groupMs().getOrDefault(group, 0.0);
+        }
+
+        /** Sparkscope's own threads (recorder, writer, pool); its bus callbacks run on the shared queue's thread. */
+        double sparkscopeMs() {
+            return cpu.groupMs().entrySet().stream().filter(e -> e.getKey().startsWith("sparkscope"))
+                    .mapToDouble(Map.Entry::getValue).sum();
+        }
+
+        String cpuLine(int jobs) {
+            StringBuilder b = new StringBuilder(String.format(Locale.ROOT,
+                    "CPU ms/job: JVM %.2f, PostgreSQL own %.2f (all %.2f); threads:", cpu.processMs() / jobs,
+                    cpu.postgresOwnMs() / jobs, cpu.postgresAllMs() / jobs));
+            cpu.groupMs().forEach((g, ms) -> {
+                if (!g.equals("other")) {
+                    b.append(String.format(Locale.ROOT, " %s %.3f", g, ms / jobs));
+                }
+            });
+            return b.toString();
+        }
     }
 
     private static Run run(Variant v, int jobs, String url, String user, String password, int heapEvery)
@@ -119,16 +165,22 @@ public final class ManyJobsBench {
         heapAt.add(0);
         heapMb.add(usedAfterGc(memory) / 1e6);
         double wall = 0;
+        CpuMeter cpu = new CpuMeter(v == Variant.SPARKSCOPE ? database(url) : null);
+        cpu.resume();
         long t0 = System.nanoTime();
         for (int i = 1; i <= jobs; i++) {
             spark.range(0, 4, 1, 1).selectExpr("id * 2 AS x").collectAsList();
             if (i % heapEvery == 0 || i == jobs) {
                 wall += (System.nanoTime() - t0) / 1e6;
+                cpu.pause();
                 heapAt.add(i);
                 heapMb.add(usedAfterGc(memory) / 1e6);
+                cpu.resume();
                 t0 = System.nanoTime();
             }
         }
+        cpu.pause();
+        cpu.close();
         spark.stop();
         SparkSession.clearActiveSession();
         SparkSession.clearDefaultSession();
@@ -137,7 +189,14 @@ public final class ManyJobsBench {
                 files.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
             }
         }
-        return new Run(wall, heapAt, heapMb);
+        return new Run(wall, heapAt, heapMb, cpu);
+    }
+
+    /** The database name of a {@code jdbc:postgresql://host:port/NAME?...} URL. */
+    static String database(String url) {
+        String rest = url.substring(url.lastIndexOf('/') + 1);
+        int q = rest.indexOf('?');
+        return q < 0 ? rest : rest.substring(0, q);
     }
 
     private static long usedAfterGc(MemoryMXBean memory) {

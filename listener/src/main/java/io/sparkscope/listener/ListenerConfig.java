@@ -35,6 +35,8 @@ import java.util.regex.Pattern;
  *                         for the cost line of the driver-log report; {@link Prices#NONE} when unset
  * @param streamingLimits  {@code streaming.batchesPerQuery} (batches kept per Structured Streaming query run) and
  *                         {@code streaming.retainedQueries} (terminated runs kept)
+ * @param diagnosisIntervalMs {@code diagnosis.intervalMs}: how often a running application's findings are computed
+ *                         again; the flushes in between write the last ones (the final snapshot is always diagnosed)
  */
 public record ListenerConfig(
         boolean enabled,
@@ -58,7 +60,8 @@ public record ListenerConfig(
         int retainedStages,
         int retainedSqlExecutions,
         Prices prices,
-        StreamingLimits streamingLimits) {
+        StreamingLimits streamingLimits,
+        long diagnosisIntervalMs) {
 
     /** Default of each {@code retained.*} window: Spark's own UI defaults. */
     public static final int DEFAULT_RETAINED = 1000;
@@ -79,7 +82,7 @@ public record ListenerConfig(
                 + retainedJobs + ", retainedStages=" + retainedStages + ", retainedSqlExecutions="
                 + retainedSqlExecutions + ", spoolDir=" + spoolDir + ", spoolMaxBytes=" + spoolMaxBytes
                 + ", flushTimeoutMs=" + flushTimeoutMs + ", reportEnabled=" + reportEnabled + ", uiUrl=" + uiUrl
-                + ", regressionFactor=" + regressionFactor + ", webhookUrl=" + (webhookUrl == null ? null : "(set)")
+                + ", diagnosisIntervalMs=" + diagnosisIntervalMs + ", regressionFactor=" + regressionFactor + ", webhookUrl=" + (webhookUrl == null ? null : "(set)")
                 + ", streamingLimits=" + streamingLimits + "]";
     }
 
@@ -132,7 +135,8 @@ public record ListenerConfig(
                         (int) r.number("streaming.batchesPerQuery", StreamingLimits.DEFAULTS.batchesPerQuery(), 1,
                                 1_000_000),
                         (int) r.number("streaming.retainedQueries", StreamingLimits.DEFAULTS.retainedQueryRuns(), 0,
-                                100_000)));
+                                100_000)),
+                r.number("diagnosis.intervalMs", 30_000, 0, 86_400_000));
     }
 
     private record Reader(Map<String, String> conf, Consumer<String> warn) {

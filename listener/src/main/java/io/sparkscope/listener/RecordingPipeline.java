@@ -54,6 +54,8 @@ final class RecordingPipeline {
     private volatile AppSnapshot lastSnapshot;
     private volatile List<Finding> lastFindings = List.of();
     private volatile AppSnapshot lastChanged;
+    /** When the findings of a periodic snapshot were last computed (0: never). */
+    private long lastDiagnosisMs;
     /** Set by the JVM shutdown hook when the application never posted its end. */
     private volatile boolean flushRequested;
 
@@ -273,7 +275,19 @@ final class RecordingPipeline {
             // Nothing to key it by before ApplicationStart: such a snapshot could never be stored or replaced.
             return;
         }
-        List<Finding> findings = diagnosis.diagnose(retained);
+        // Diagnosing runs every heuristic over the retained window (up to a thousand jobs, stages and SQL executions):
+        // on a driver running many small jobs, doing it at every flush was a good part of the listener's CPU per job,
+        // taken from the job itself on a small driver. A running application's findings may therefore lag by up to
+        // diagnosis.intervalMs; the flushes in between write the last findings again (the store skips unchanged rows),
+        // and the final snapshot is always diagnosed.
+        long now = System.currentTimeMillis();
+        List<Finding> findings;
+        if (isFinal || lastDiagnosisMs == 0 || now - lastDiagnosisMs >= config.diagnosisIntervalMs()) {
+            findings = diagnosis.diagnose(retained);
+            lastDiagnosisMs = now;
+        } else {
+            findings = lastFindings;
+        }
         lastSnapshot = retained;
         lastFindings = findings;
         lastChanged = snapshots.changed();

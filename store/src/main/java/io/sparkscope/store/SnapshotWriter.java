@@ -154,10 +154,12 @@ public final class SnapshotWriter {
         long appPk = ApplicationRow.upsert(c, s, findings,
                 existing.map(e -> OptionalLong.of(e.pk())).orElse(OptionalLong.empty()));
         Map<Long, Long> digests = SnapshotRows.taskDigests(s);
-        Set<Long> unchanged = existing.isPresent() && skipUnchangedTasks
-                ? unchangedTaskStages(c, appPk, digests) : Set.of();
+        Map<Long, Long> storedDigests = existing.isPresent() ? storedTaskDigests(c, appPk, digests) : Map.of();
+        Set<Long> unchanged = skipUnchangedTasks ? unchangedTaskStages(digests, storedDigests) : Set.of();
         Map<String, Long> batchesStored = existing.isPresent() ? storedBatchWindows(c, appPk, s) : Map.of();
         Map<Table<?>, List<Object[]>> rows = SnapshotRows.of(s, findings, digests, unchanged, batchesStored);
+        Map<Table<?>, List<Object[]>> ofNewStages = existing.isPresent()
+                ? rowsOfNewStages(rows, storedDigests.keySet()) : Map.of();
         Set<Table<?>> bulk = bulkTables(c, rows);
         long n = 0;
         if (existing.isEmpty()) {
@@ -178,6 +180,13 @@ public final class SnapshotWriter {
                 n += bulk.contains(e.getKey())
                         ? upsertFromStaging(c, appPk, e.getKey(), e.getValue())
                         : upsertBatched(c, appPk, e.getKey(), e.getValue());
+                // after their stage rows (Tables.ALL order, parents first) and after the stale-row deletes
+                List<Object[]> fresh = ofNewStages.getOrDefault(e.getKey(), List.of());
+                if (!fresh.isEmpty()) {
+                    n += fresh.size() >= copyThreshold && c.isWrapperFor(PGConnection.class)
+                            ? copyInto(c, appPk, e.getKey(), fresh)
+                            : upsertBatched(c, appPk, e.getKey(), fresh);
+                }
             }
         }
         boolean noRowChanged = changesBefore >= 0 && rowChanges(c) == changesBefore;
@@ -325,22 +334,79 @@ public final class SnapshotWriter {
 
     /**
      * Stage attempts whose kept tasks are exactly what the database holds (same {@link TaskDigest} as stored with
-     * the stage row): their task rows are neither shipped nor compared again. Read under the app's advisory lock, in
-     * the writing transaction, so nobody changes them in between.
+     * the stage row): their task rows are neither shipped nor compared again.
      */
-    private static Set<Long> unchangedTaskStages(Connection c, long appPk, Map<Long, Long> digests)
-            throws SQLException {
+    private static Set<Long> unchangedTaskStages(Map<Long, Long> digests, Map<Long, Long> storedDigests) {
         Set<Long> out = new HashSet<>();
-        try (PreparedStatement ps = c.prepareStatement("SELECT stage_id, attempt_id, tasks_digest FROM stage_attempt"
-                + " WHERE app_pk = ? AND tasks_digest IS NOT NULL")) {
-            ps.setLong(1, appPk);
+        storedDigests.forEach((key, stored) -> {
+            Long digest = digests.get(key);
+            if (stored != null && digest != null && digest.longValue() == stored) {
+                out.add(key);
+            }
+        });
+        return out;
+    }
+
+    /**
+     * The statistics and task rows of stage attempts the database does not hold yet, taken out of {@code rows}: no
+     * stored row can match them (they hang off their stage row by a foreign key), so they go straight in (COPY into
+     * the table, or a batch) instead of through a staging table and an upsert that compares each with nothing. On a
+     * driver running many small jobs nearly every stage of a periodic write is new, and these rows (38 statistics rows
+     * per stage) were most of the database's work per write.
+     */
+    private static Map<Table<?>, List<Object[]>> rowsOfNewStages(Map<Table<?>, List<Object[]>> rows,
+                                                                 Set<Long> storedStages) {
+        Map<Table<?>, List<Object[]>> out = new java.util.HashMap<>();
+        for (Table<?> t : List.<Table<?>>of(Tables.STAGE_STATISTICS, Tables.TASK)) {
+            List<Object[]> all = rows.get(t);
+            if (all == null || all.isEmpty()) {
+                continue;
+            }
+            List<Object[]> stored = new java.util.ArrayList<>(all.size());
+            List<Object[]> fresh = new java.util.ArrayList<>();
+            for (Object[] row : all) {
+                // the first two key columns of both tables: stage_id, stage_attempt_id
+                long key = SnapshotRows.stageKey(((Number) row[0]).intValue(), ((Number) row[1]).intValue());
+                (storedStages.contains(key) ? stored : fresh).add(row);
+            }
+            if (!fresh.isEmpty()) {
+                rows.put(t, stored);
+                out.put(t, fresh);
+            }
+        }
+        return out;
+    }
+
+    /**
+     * The stored stage rows of the snapshot's stage attempts, with their task digest (null when none is stored), by
+     * {@link SnapshotRows#stageKey}. Read under the app's advisory lock, in the writing transaction, so nobody changes
+     * them in between. Only the snapshot's own stage attempts are looked up (by primary key): reading every stage row
+     * of the application made each periodic write of a long-running driver cost more the longer it ran.
+     */
+    private static Map<Long, Long> storedTaskDigests(Connection c, long appPk, Map<Long, Long> digests)
+            throws SQLException {
+        Map<Long, Long> out = new java.util.HashMap<>();
+        if (digests.isEmpty()) {
+            return out;
+        }
+        Integer[] ids = new Integer[digests.size()];
+        Integer[] attempts = new Integer[digests.size()];
+        int i = 0;
+        for (long key : digests.keySet()) {
+            ids[i] = (int) (key >> 32);
+            attempts[i++] = (int) key;
+        }
+        try (PreparedStatement ps = c.prepareStatement("SELECT s.stage_id, s.attempt_id, s.tasks_digest"
+                + " FROM stage_attempt s JOIN unnest(CAST(? AS integer[]), CAST(? AS integer[])) AS u(stage_id,"
+                + " attempt_id) ON s.stage_id = u.stage_id AND s.attempt_id = u.attempt_id WHERE s.app_pk = ?")) {
+            ps.setArray(1, c.createArrayOf("integer", ids));
+            ps.setArray(2, c.createArrayOf("integer", attempts));
+            ps.setLong(3, appPk);
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
                     long key = SnapshotRows.stageKey(rs.getInt("stage_id"), rs.getInt("attempt_id"));
-                    Long digest = digests.get(key);
-                    if (digest != null && digest == rs.getLong("tasks_digest")) {
-                        out.add(key);
-                    }
+                    long digest = rs.getLong("tasks_digest");
+                    out.put(key, rs.wasNull() ? null : digest);
                 }
             }
         }

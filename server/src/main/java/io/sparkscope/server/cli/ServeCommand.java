@@ -63,6 +63,11 @@ public final class ServeCommand implements Callable<Integer> {
                     + "${sys:sparkscope.defaultConcurrency}; 0 = no limit).")
     Integer maxConcurrentRequests;
 
+    @Option(names = "--sql-cache-mb", defaultValue = "64", paramLabel = "<MB>",
+            description = "Memory for completed applications' rendered SQL pages and SQL answers, kept until their "
+                    + "data is rewritten (default: ${DEFAULT-VALUE} MB; 0 = render every request).")
+    int sqlCacheMb;
+
     static {
         System.setProperty("sparkscope.defaultConcurrency", String.valueOf(WebServer.Options.defaultConcurrency()));
     }
@@ -180,6 +185,9 @@ public final class ServeCommand implements Callable<Integer> {
         if (concurrency < 0 || concurrency > 10_000) {
             throw new Main.UsageError("--max-concurrent-requests: " + concurrency + " is outside 0…10000");
         }
+        if (sqlCacheMb < 0 || sqlCacheMb > 1_000_000) {
+            throw new Main.UsageError("--sql-cache-mb: " + sqlCacheMb + " is outside 0…1000000");
+        }
         Prices prices = cost.prices();
         String token = authToken != null ? authToken : System.getenv("SPARKSCOPE_AUTH_TOKEN");
         if (token != null && token.isBlank()) {
@@ -206,7 +214,8 @@ public final class ServeCommand implements Callable<Integer> {
             }
         }
         HikariDataSource ds = db.open(poolSize, true);
-        WebServer server = new WebServer(ds, new WebServer.Options(historyServerUrl, token, concurrency, prices),
+        WebServer server = new WebServer(ds, new WebServer.Options(historyServerUrl, token, concurrency, prices,
+                        (long) sqlCacheMb << 20),
                 System::currentTimeMillis);
         int bound;
         try {

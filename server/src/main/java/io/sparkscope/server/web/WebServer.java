@@ -16,6 +16,7 @@ import io.sparkscope.server.web.model.WebData;
 import io.sparkscope.server.web.page.ExecutionPages;
 import io.sparkscope.server.web.page.Pages;
 import io.sparkscope.server.web.page.SqlPages;
+import io.sparkscope.server.web.sql.RenderedCache;
 import jakarta.servlet.DispatcherType;
 import org.eclipse.jetty.servlet.FilterHolder;
 
@@ -37,10 +38,16 @@ public final class WebServer {
      * @param authToken             when set, every request needs it (Bearer header, ?token= or the cookie it sets)
      * @param maxConcurrentRequests requests handled at once; the rest wait in arrival order (0 = no limit)
      * @param prices                the operator's prices, for the cost pages show ({@link Prices#NONE}: figures only)
+     * @param sqlCacheBytes         bytes of completed applications' rendered SQL pages and answers kept (0 = none)
      */
-    public record Options(String historyServerUrl, String authToken, int maxConcurrentRequests, Prices prices) {
+    public record Options(String historyServerUrl, String authToken, int maxConcurrentRequests, Prices prices,
+                          long sqlCacheBytes) {
         public Options {
             prices = prices == null ? Prices.NONE : prices;
+        }
+
+        public Options(String historyServerUrl, String authToken, int maxConcurrentRequests, Prices prices) {
+            this(historyServerUrl, authToken, maxConcurrentRequests, prices, RenderedCache.DEFAULT_MAX_BYTES);
         }
 
         public Options(String historyServerUrl, String authToken, int maxConcurrentRequests) {
@@ -87,7 +94,7 @@ public final class WebServer {
         ExecutionData execution = new ExecutionData(dataSource);
         this.executionPages = new ExecutionPages(execution, clock);
         this.executionApi = new ExecutionApi(execution);
-        SqlData sql = new SqlData(dataSource);
+        SqlData sql = new SqlData(dataSource, options.sqlCacheBytes());
         this.sqlPages = new SqlPages(sql, clock);
         this.sqlApi = new SqlApi(sql, clock);
     }

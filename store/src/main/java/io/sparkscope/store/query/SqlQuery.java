@@ -19,8 +19,9 @@ import java.util.Optional;
 
 /**
  * An application's SQL executions for the SQL tab, one execution's page and their REST-shaped API: the executions
- * with plans and metric aggregates, the jobs whose statuses make theirs, the findings that name their operators or
- * stages, and the stage attempts' names. One read-only transaction each.
+ * with plans and metric aggregates (or, for the tab, only the columns its rows show), the jobs whose statuses make
+ * theirs, the findings that name their operators or stages, and the stage attempts' names. One read-only transaction
+ * each, which also reads the {@linkplain #version version} of what it read, so a rendering of it can be kept.
  */
 public final class SqlQuery {
     private final DataSource dataSource;
@@ -36,9 +37,11 @@ public final class SqlQuery {
     /**
      * @param executions every execution (a list), or the one asked for (its page)
      * @param stages     every stage attempt of the application, in recorded order
+     * @param version    the {@link Version#stamp()} of these rows, read in the same transaction; null while the
+     *                   application is not complete (its rows still change)
      */
     public record Executions(AppRefs.Resolved app, List<SqlExecutionSummary> executions, List<JobSummary> jobs,
-                          List<Finding> findings, List<StageBrief> stages) {
+                          List<Finding> findings, List<StageBrief> stages, String version) {
         public Executions {
             executions = List.copyOf(executions);
             jobs = List.copyOf(jobs);
@@ -53,7 +56,72 @@ public final class SqlQuery {
         }
     }
 
-    /** All executions of the application; empty when it is not stored. */
+    /**
+     * What a rendering of an application's SQL views was made from, as one short text, so a kept rendering can be
+     * served again while the stored rows are still the ones it shows. A completed application changes only when it
+     * is written again: a re-import, or a reanalyze that rewrites its findings. Every writer upserts only rows whose
+     * values changed and deletes rows no longer there, and PostgreSQL gives every row a writing transaction touches a
+     * new {@code xmin} (a transaction id, larger than those of the rows it did not touch). So the stamp is: the
+     * application row ({@code updated_at} moves whenever one of its values changed; its event count), a digest of
+     * its finding rows (a reanalyze may rewrite their texts and nothing else), and the count and sum of the
+     * {@code xmin} of the SQL rows the view reads: a changed, added or deleted row changes one or the other.
+     *
+     * @param app   the application, as {@link AppRefs#resolve} finds it
+     * @param stamp null while the application is not complete: a running application's views change by themselves
+     */
+    public record Version(AppRefs.Resolved app, String stamp) {
+    }
+
+    /**
+     * The version of one execution's page ({@code executionId} not null: the execution row and its metric rows) or
+     * of the SQL tab (null: every execution row); empty when the application is not stored. One small statement.
+     */
+    public Optional<Version> version(String appId, String attemptId, Long executionId) throws SQLException {
+        try (Connection c = dataSource.getConnection()) {
+            return Optional.ofNullable(version(c, appId, attemptId, executionId));
+        }
+    }
+
+    /** As {@link AppRefs#resolve} (same choice of attempt), with the stamp's parts beside the application row. */
+    private static Version version(Connection c, String appId, String attemptId, Long executionId)
+            throws SQLException {
+        String sqlRows = executionId == null
+                ? "(SELECT count(*) || '/' || coalesce(sum(CAST(CAST(e.xmin AS text) AS bigint)), 0)"
+                + " FROM sql_execution e WHERE e.app_pk = a.app_pk)"
+                : "(SELECT coalesce(max(CAST(e.xmin AS text)), '-') FROM sql_execution e"
+                + " WHERE e.app_pk = a.app_pk AND e.execution_id = ?)"
+                + " || '/' || (SELECT count(*) || '/' || coalesce(sum(CAST(CAST(m.xmin AS text) AS bigint)), 0)"
+                + " FROM sql_node_metric m WHERE m.app_pk = a.app_pk AND m.execution_id = ?)";
+        try (PreparedStatement ps = c.prepareStatement("SELECT a.app_pk, a.app_id, a.attempt_id, a.name,"
+                + " a.start_time, a.end_time, a.last_event_time, a.complete, CAST(a.updated_at AS text), a.event_count,"
+                + " (SELECT coalesce(md5(string_agg(CAST(f AS text), '|' ORDER BY f.finding_id)), '-')"
+                + " FROM finding f WHERE f.app_pk = a.app_pk), " + sqlRows
+                + " FROM application a WHERE a.app_id = ? AND (CAST(? AS text) IS NULL OR a.attempt_id = ?)"
+                + " ORDER BY (a.attempt_id = '') DESC, a.start_time DESC LIMIT 1")) {
+            int i = 1;
+            if (executionId != null) {
+                ps.setLong(i++, executionId);
+                ps.setLong(i++, executionId);
+            }
+            ps.setString(i++, appId);
+            ps.setString(i++, attemptId);
+            ps.setString(i, attemptId);
+            try (ResultSet rs = ps.executeQuery()) {
+                if (!rs.next()) {
+                    return null;
+                }
+                String attempt = rs.getString(3);
+                AppRefs.Resolved app = new AppRefs.Resolved(rs.getLong(1), rs.getString(2),
+                        attempt.isEmpty() ? null : attempt, rs.getString(4), rs.getLong(5), rs.getLong(6),
+                        rs.getLong(7), rs.getBoolean(8));
+                String stamp = app.complete() ? app.pk() + "|" + rs.getString(9) + "|" + rs.getLong(10) + "|"
+                        + rs.getString(11) + "|" + rs.getString(12) : null;
+                return new Version(app, stamp);
+            }
+        }
+    }
+
+    /** All executions of the application with plans and metrics; empty when it is not stored. */
     public Optional<Executions> all(String appId, String attemptId) throws SQLException {
         return load(appId, attemptId, null);
     }
@@ -66,25 +134,64 @@ public final class SqlQuery {
         return load(appId, attemptId, executionId);
     }
 
-    private Optional<Executions> load(String appId, String attemptId, Long executionId) throws SQLException {
+    /**
+     * Every execution with only what a row of the SQL tab shows and its status needs: id, description, times,
+     * error, jobs and stages (the stages also say which findings are about it). No plan, no metrics (the plan of
+     * one big query alone is hundreds of kilobytes), and the plan text only when {@code planText}. The stage
+     * attempts are left out too. Empty when the application is not stored.
+     */
+    public Optional<Executions> summaries(String appId, String attemptId, boolean planText) throws SQLException {
         return AppRefs.readOnly(dataSource, c -> {
-            AppRefs.Resolved app = AppRefs.resolve(c, appId, attemptId);
-            if (app == null) {
+            Version v = version(c, appId, attemptId, null);
+            if (v == null) {
                 return Optional.empty();
             }
-            List<SqlExecutionSummary> executions = SnapshotReader.sqlExecutions(c, app.pk(), executionId);
-            List<JobSummary> jobs = new ArrayList<>();
-            try (PreparedStatement ps = c.prepareStatement("SELECT * FROM job WHERE app_pk = ? ORDER BY job_id")) {
-                ps.setLong(1, app.pk());
+            List<SqlExecutionSummary> executions = new ArrayList<>();
+            try (PreparedStatement ps = c.prepareStatement("SELECT execution_id, description, start_time, end_time,"
+                    + " error_message, " + (planText ? "physical_plan_description" : "NULL") + ", job_ids, stage_ids"
+                    + " FROM sql_execution WHERE app_pk = ? ORDER BY ord, execution_id")) {
+                ps.setLong(1, v.app().pk());
                 try (ResultSet rs = ps.executeQuery()) {
                     while (rs.next()) {
-                        jobs.add(SnapshotReader.job(rs));
+                        executions.add(new SqlExecutionSummary(rs.getLong(1), rs.getString(2), rs.getLong(3),
+                                rs.getLong(4), rs.getString(5), rs.getString(6), null, Sql.ints(rs.getArray(7)),
+                                Map.of(), Map.of(), Sql.ints(rs.getArray(8))));
                     }
                 }
             }
-            List<Finding> findings = FindingRows.byApp(c, List.of(app.pk())).getOrDefault(app.pk(), List.of());
-            return Optional.of(new Executions(app, executions, jobs, findings, stages(c, app.pk())));
+            return Optional.of(new Executions(v.app(), executions, jobs(c, v.app().pk()), findings(c, v.app().pk()),
+                    List.of(), v.stamp()));
         });
+    }
+
+    private Optional<Executions> load(String appId, String attemptId, Long executionId) throws SQLException {
+        return AppRefs.readOnly(dataSource, c -> {
+            Version v = version(c, appId, attemptId, executionId);
+            if (v == null) {
+                return Optional.empty();
+            }
+            long pk = v.app().pk();
+            List<SqlExecutionSummary> executions = SnapshotReader.sqlExecutions(c, pk, executionId);
+            return Optional.of(new Executions(v.app(), executions, jobs(c, pk), findings(c, pk), stages(c, pk),
+                    v.stamp()));
+        });
+    }
+
+    private static List<JobSummary> jobs(Connection c, long pk) throws SQLException {
+        List<JobSummary> jobs = new ArrayList<>();
+        try (PreparedStatement ps = c.prepareStatement("SELECT * FROM job WHERE app_pk = ? ORDER BY job_id")) {
+            ps.setLong(1, pk);
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    jobs.add(SnapshotReader.job(rs));
+                }
+            }
+        }
+        return jobs;
+    }
+
+    private static List<Finding> findings(Connection c, long pk) throws SQLException {
+        return FindingRows.byApp(c, List.of(pk)).getOrDefault(pk, List.of());
     }
 
     private static List<StageBrief> stages(Connection c, long pk) throws SQLException {

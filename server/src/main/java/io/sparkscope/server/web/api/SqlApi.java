@@ -5,8 +5,10 @@ import io.sparkscope.core.model.JobSummary;
 import io.sparkscope.core.model.SqlExecutionSummary;
 import io.sparkscope.server.web.http.Params;
 import io.sparkscope.server.web.model.SqlData;
+import io.sparkscope.server.web.sql.RenderedCache;
 import io.sparkscope.store.query.SqlQuery;
 
+import java.nio.charset.StandardCharsets;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -37,7 +39,8 @@ public final class SqlApi {
         boolean plan = flag(ctx, "planDescription");
         int offset = Params.intValue(ctx, "offset", 0, 0, Integer.MAX_VALUE - MAX_LENGTH);
         int length = Params.intValue(ctx, "length", 20, 1, MAX_LENGTH);
-        SqlQuery.Executions e = data.all(Params.appRef(ctx));
+        // without details the answer names no plan node: only the executions' own columns are read
+        SqlQuery.Executions e = details ? data.all(Params.appRef(ctx)) : data.summaries(Params.appRef(ctx), plan);
         List<SqlExecutionSummary> byId = new ArrayList<>(e.executions());
         byId.sort(Comparator.comparingLong(SqlExecutionSummary::executionId));
         Map<Integer, JobSummary> jobs = e.jobsById();
@@ -49,11 +52,23 @@ public final class SqlApi {
         json(ctx, out);
     }
 
+    /**
+     * One execution; a completed application's answer is kept rendered while its rows stay as they are, unless the
+     * execution never ended (its duration then counts up to now, as Spark's does).
+     */
     public void execution(Context ctx) throws SQLException {
         boolean details = flag(ctx, "details");
         boolean plan = flag(ctx, "planDescription");
-        SqlQuery.Executions e = data.one(Params.appRef(ctx), SqlData.executionId(ctx));
-        json(ctx, SqlJson.execution(SqlData.only(e), e.jobsById(), details, plan, clock.getAsLong()));
+        var ref = Params.appRef(ctx);
+        long executionId = SqlData.executionId(ctx);
+        String variant = (details ? "details" : "-") + "," + (plan ? "plan" : "-");
+        RenderedCache.send(ctx, "application/json", data.rendered(ctx, "api", ref, executionId, variant, () -> {
+            SqlQuery.Executions e = data.one(ref, executionId);
+            SqlExecutionSummary sql = SqlData.only(e);
+            byte[] body = ApiJson.write(SqlJson.execution(sql, e.jobsById(), details, plan, clock.getAsLong()))
+                    .getBytes(StandardCharsets.UTF_8);
+            return new RenderedCache.Rendered(body, sql.endTime() >= 0 ? e.version() : null);
+        }));
     }
 
     /**

@@ -3,6 +3,7 @@ package io.sparkscope.server.web.model;
 import io.sparkscope.core.model.SqlExecutionSummary;
 import io.sparkscope.server.web.http.WebException;
 import io.sparkscope.server.web.sql.PlanPictures;
+import io.sparkscope.server.web.sql.RenderedCache;
 import io.sparkscope.store.query.AppDetailQuery;
 import io.sparkscope.store.query.SqlQuery;
 
@@ -12,18 +13,47 @@ import java.util.List;
 
 /**
  * What the SQL tab, an execution's page and their Spark-shaped API read: one store query each, a 404 naming what is
- * not stored, and the plan layouts the pages keep ({@link PlanPictures}).
+ * not stored, the plan layouts the pages keep ({@link PlanPictures}) and the renderings of completed applications'
+ * views kept by the version of their rows ({@link RenderedCache}).
  */
 public final class SqlData {
     private final SqlQuery query;
     private final PlanPictures pictures = new PlanPictures();
+    private final RenderedCache rendered;
 
     public SqlData(DataSource dataSource) {
-        this.query = new SqlQuery(dataSource);
+        this(dataSource, RenderedCache.DEFAULT_MAX_BYTES);
     }
 
+    /** @param keptBytes bytes of rendered views kept at most (0: none) */
+    public SqlData(DataSource dataSource, long keptBytes) {
+        this.query = new SqlQuery(dataSource);
+        this.rendered = new RenderedCache(keptBytes);
+    }
+
+    /** Every execution with its plan and metrics (what the API's details give). */
     public SqlQuery.Executions all(AppDetailQuery.Ref ref) throws SQLException {
         return query.all(ref.appId(), ref.attemptId()).orElseThrow(() -> noApp(ref));
+    }
+
+    /** Every execution with only what a row of the SQL tab shows ({@link SqlQuery#summaries}). */
+    public SqlQuery.Executions summaries(AppDetailQuery.Ref ref, boolean planText) throws SQLException {
+        return query.summaries(ref.appId(), ref.attemptId(), planText).orElseThrow(() -> noApp(ref));
+    }
+
+    /**
+     * The rendering of {@code view} of the application (and execution, when not null): kept while the stored rows'
+     * version stays what it was made from, else made by {@code render}; 404 when the application is not stored.
+     *
+     * @param variant what else of the request changes the body (e.g. the API's flags)
+     */
+    public RenderedCache.Answer rendered(io.javalin.http.Context ctx, String view, AppDetailQuery.Ref ref,
+                                         Long executionId, String variant, RenderedCache.Render render)
+            throws SQLException {
+        SqlQuery.Version v = query.version(ref.appId(), ref.attemptId(), executionId).orElseThrow(() -> noApp(ref));
+        RenderedCache.Key key = new RenderedCache.Key(view, v.app().pk(), executionId == null ? -1 : executionId,
+                variant);
+        return rendered.get(key, v.stamp(), RenderedCache.acceptsGzip(ctx), render);
     }
 
     /** The application with only this execution; 404 when either is not stored. */
@@ -73,8 +103,8 @@ public final class SqlData {
         if (otherExecution != null) {
             return new Pair(a, one(other, otherExecution));
         }
-        SqlQuery.Executions allA = all(baseline);
-        SqlQuery.Executions allB = all(other);
+        SqlQuery.Executions allA = summaries(baseline, false);
+        SqlQuery.Executions allB = summaries(other, false);
         int index = byId(allA).indexOf(baselineExecution);
         List<Long> idsB = byId(allB);
         if (index < 0 || index >= idsB.size()) {
