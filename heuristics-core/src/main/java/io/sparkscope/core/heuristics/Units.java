@@ -80,7 +80,15 @@ public final class Units {
             value /= 1024;
             i++;
         }
-        return String.format(Locale.ROOT, value >= 100 ? "%.0f %s" : "%.1f %s", value, names[i]);
+        return fixed(value, value >= 100 ? 0 : 1) + " " + names[i];
+    }
+
+    /**
+     * {@code String.format(Locale.ROOT, "%.Nf", v)} for a finite non-negative v, without the Formatter (pages format
+     * hundreds of sizes per request): like the Formatter, it rounds the shortest decimal form of v half up.
+     */
+    public static String fixed(double v, int decimals) {
+        return java.math.BigDecimal.valueOf(v).setScale(decimals, java.math.RoundingMode.HALF_UP).toPlainString();
     }
 
     /** A size as a Spark config value, rounded up to a whole unit: "6g", "384m", "100k". */
