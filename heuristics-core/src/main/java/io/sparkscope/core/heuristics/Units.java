@@ -84,10 +84,17 @@ public final class Units {
     }
 
     /**
-     * {@code String.format(Locale.ROOT, "%.Nf", v)} for a finite non-negative v, without the Formatter (pages format
-     * hundreds of sizes per request): like the Formatter, it rounds the shortest decimal form of v half up.
+     * The text of {@code String.format(Locale.ROOT, "%.<decimals>f", v)} without the Formatter, which pages call
+     * hundreds of times per request: like the Formatter, it rounds the shortest decimal form of |v| half up and puts
+     * a minus sign before a negative value (-0.0 and -0.04 give "-0.0" at one decimal).
      */
     public static String fixed(double v, int decimals) {
+        if (!Double.isFinite(v)) {
+            return String.format(Locale.ROOT, "%." + decimals + "f", v);
+        }
+        if (Double.compare(v, 0.0) < 0) {
+            return "-" + fixed(-v, decimals);
+        }
         return java.math.BigDecimal.valueOf(v).setScale(decimals, java.math.RoundingMode.HALF_UP).toPlainString();
     }
 
@@ -191,7 +198,7 @@ public final class Units {
     /** A share 0..1 as "37 %" (one decimal below 10 %). */
     public static String percent(double share) {
         double p = share * 100;
-        return String.format(Locale.ROOT, p < 10 ? "%.1f %%" : "%.0f %%", p);
+        return fixed(p, p < 10 ? 1 : 0) + " %";
     }
 
     /** A count with thousands separators: "12,416". */
@@ -201,7 +208,7 @@ public final class Units {
 
     /** A ratio as "4.2×". */
     public static String times(double ratio) {
-        return String.format(Locale.ROOT, ratio < 10 ? "%.1f×" : "%.0f×", ratio);
+        return fixed(ratio, ratio < 10 ? 1 : 0) + "×";
     }
 
     /** Rounds for details: two decimals are plenty for ratios and keep the JSON readable. */
@@ -211,7 +218,7 @@ public final class Units {
 
     /** One decimal below 100 ("0.4", "12.5"), none from 100 on ("240"). */
     private static String decimal(double v) {
-        return String.format(Locale.ROOT, v < 100 ? "%.1f" : "%.0f", v);
+        return fixed(v, v < 100 ? 1 : 0);
     }
 
     private static long ceilDiv(long a, long b) {
