@@ -61,11 +61,13 @@ final class JdbcSnapshotStore implements SnapshotStore {
             switch (status.state()) {
                 case EMPTY, OLDER -> {
                     SchemaStatus migrated = SchemaManager.migrate(dataSource);
+                    if (!migrated.usable()) {
+                        throw new IllegalStateException(migrated.message());
+                    }
                     LOG.info("Sparkscope: {}", migrated.message());
                 }
                 case CURRENT -> { }
-                case NEWER -> throw new IllegalStateException(status.message());
-                case FAILED -> throw new IllegalStateException(status.message());
+                case NEWER, FAILED, MISMATCHED -> throw new IllegalStateException(status.message());
             }
             schemaChecked = true;
         }

@@ -4,6 +4,12 @@ import org.flywaydb.core.Flyway;
 import org.flywaydb.core.api.MigrationInfo;
 import org.flywaydb.core.api.MigrationInfoService;
 import org.flywaydb.core.api.MigrationVersion;
+import org.flywaydb.core.api.exception.FlywayValidateException;
+import org.flywaydb.core.api.output.ValidateOutput;
+import org.flywaydb.core.api.output.ValidateResult;
+
+import java.util.ArrayList;
+import java.util.List;
 
 import javax.sql.DataSource;
 
@@ -27,8 +33,45 @@ public final class SchemaManager {
      * and reported as {@link SchemaStatus.State#NEWER}.
      */
     public static SchemaStatus migrate(DataSource dataSource) {
-        flyway(dataSource).migrate();
+        try {
+            flyway(dataSource).migrate();
+        } catch (FlywayValidateException e) {
+            // Flyway's own message is "Validate failed: Migrations have failed validation" with the detail on later
+            // lines that one-line error reports drop; say which versions differ and what to do instead.
+            return mismatch(dataSource);
+        }
         return check(dataSource);
+    }
+
+    /** The versions whose history in the database differs from this code's migrations, in one sentence. */
+    private static SchemaStatus mismatch(DataSource dataSource) {
+        ValidateResult result = Flyway.configure().configuration(flyway(dataSource).getConfiguration())
+                // not yet applied (an older database) and newer than this code are not mismatches: migrate and
+                // check() handle those
+                .ignoreMigrationPatterns("*:pending", "*:future")
+                .load().validateWithResult();
+        List<String> what = new ArrayList<>();
+        for (ValidateOutput o : result.invalidMigrations) {
+            String detail = o.errorDetails == null || o.errorDetails.errorMessage == null ? ""
+                    : ": " + firstLine(o.errorDetails.errorMessage);
+            what.add("version " + o.version + (o.description == null || o.description.isBlank() ? ""
+                    : " (" + o.description + ")") + detail);
+        }
+        if (what.isEmpty()) {
+            what.add(firstLine(result.getAllErrorMessages() == null ? "no detail from Flyway"
+                    : result.getAllErrorMessages()));
+        }
+        SchemaStatus versions = check(dataSource);
+        return new SchemaStatus(versions.current(), versions.expected(), SchemaStatus.State.MISMATCHED,
+                "the Sparkscope schema history in this database (table " + HISTORY_TABLE + ") does not match this"
+                        + " Sparkscope's migrations: " + String.join("; ", what) + ". A database written by another"
+                        + " build of Sparkscope? Use a new database, or run Flyway repair on " + HISTORY_TABLE
+                        + " once you know the schema is the same");
+    }
+
+    private static String firstLine(String s) {
+        int nl = s.indexOf('\n');
+        return (nl < 0 ? s : s.substring(0, nl)).strip();
     }
 
     /** Compares the database's schema version with this code's, without changing anything. */

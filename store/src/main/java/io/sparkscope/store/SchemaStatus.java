@@ -20,7 +20,13 @@ public record SchemaStatus(String current, String expected, State state, String 
         /** A newer Sparkscope migrated this database; this code may not understand the schema. */
         NEWER,
         /** A migration failed half-way; a human has to look (Flyway repair after fixing). */
-        FAILED
+        FAILED,
+        /**
+         * The database's migration history does not match this code's migrations (a version applied there that this
+         * code does not ship, or a script whose checksum differs): typically a database written by another
+         * development build. Nothing is changed; a human decides.
+         */
+        MISMATCHED
     }
 
     /** True when this code can read and write the database as it is. */

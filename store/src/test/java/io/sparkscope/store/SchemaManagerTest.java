@@ -70,6 +70,25 @@ class SchemaManagerTest {
     }
 
     @Test
+    void namesTheVersionsOfAHistoryThatDoesNotMatchThisCode() throws Exception {
+        DataSource ds = TestDb.migrated();
+        // What a development build's migration V1.5 (since renumbered) and an edited V2 leave in the history table.
+        try (Connection c = ds.getConnection(); Statement st = c.createStatement()) {
+            st.execute("INSERT INTO " + SchemaManager.HISTORY_TABLE + " (installed_rank, version, description, type,"
+                    + " script, checksum, installed_by, execution_time, success) VALUES"
+                    + " (100, '1.5', 'sql plan graph', 'SQL', 'V1.5__sql_plan_graph.sql', 1, 'test', 1, true)");
+            st.execute("UPDATE " + SchemaManager.HISTORY_TABLE + " SET checksum = 12345 WHERE version = '2'");
+        }
+        SchemaStatus status = SchemaManager.migrate(ds);
+        assertEquals(SchemaStatus.State.MISMATCHED, status.state(), status.message());
+        assertTrue(!status.usable());
+        assertTrue(status.message().contains("version 1.5 (sql plan graph)"), status.message());
+        assertTrue(status.message().contains("version 2 "), status.message());
+        assertTrue(status.message().contains(SchemaManager.HISTORY_TABLE), status.message());
+        assertTrue(!status.message().contains("\n"), "one line: " + status.message());
+    }
+
+    @Test
     void migratesIntoADatabaseThatAlreadyHoldsOtherTables() throws Exception {
         DataSource ds = TestDb.newDatabase();
         try (Connection c = ds.getConnection(); Statement st = c.createStatement()) {
