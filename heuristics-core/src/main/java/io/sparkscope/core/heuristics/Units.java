@@ -91,7 +91,22 @@ public final class Units {
             long tenths = (20 * bytes + unit) / (2 * unit);
             return tenths / 10 + "." + tenths % 10 + " " + names[i];
         }
-        return String.format(Locale.ROOT, value >= 100 ? "%.0f %s" : "%.1f %s", value, names[i]);
+        return fixed(value, value >= 100 ? 0 : 1) + " " + names[i];
+    }
+
+    /**
+     * The text of {@code String.format(Locale.ROOT, "%.<decimals>f", v)} without the Formatter, which pages call
+     * hundreds of times per request: like the Formatter, it rounds the shortest decimal form of |v| half up and puts
+     * a minus sign before a negative value (-0.0 and -0.04 give "-0.0" at one decimal).
+     */
+    public static String fixed(double v, int decimals) {
+        if (!Double.isFinite(v)) {
+            return String.format(Locale.ROOT, "%." + decimals + "f", v);
+        }
+        if (Double.compare(v, 0.0) < 0) {
+            return "-" + fixed(-v, decimals);
+        }
+        return java.math.BigDecimal.valueOf(v).setScale(decimals, java.math.RoundingMode.HALF_UP).toPlainString();
     }
 
     /** A size as a Spark config value, rounded up to a whole unit: "6g", "384m", "100k". */
@@ -194,7 +209,7 @@ public final class Units {
     /** A share 0..1 as "37 %" (one decimal below 10 %). */
     public static String percent(double share) {
         double p = share * 100;
-        return String.format(Locale.ROOT, p < 10 ? "%.1f %%" : "%.0f %%", p);
+        return fixed(p, p < 10 ? 1 : 0) + " %";
     }
 
     /** A count with thousands separators: "12,416". */
@@ -204,7 +219,7 @@ public final class Units {
 
     /** A ratio as "4.2×". */
     public static String times(double ratio) {
-        return String.format(Locale.ROOT, ratio < 10 ? "%.1f×" : "%.0f×", ratio);
+        return fixed(ratio, ratio < 10 ? 1 : 0) + "×";
     }
 
     /** Rounds for details: two decimals are plenty for ratios and keep the JSON readable. */
@@ -214,7 +229,7 @@ public final class Units {
 
     /** One decimal below 100 ("0.4", "12.5"), none from 100 on ("240"). */
     private static String decimal(double v) {
-        return String.format(Locale.ROOT, v < 100 ? "%.1f" : "%.0f", v);
+        return fixed(v, v < 100 ? 1 : 0);
     }
 
     private static long ceilDiv(long a, long b) {

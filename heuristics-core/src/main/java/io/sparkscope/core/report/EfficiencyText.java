@@ -33,10 +33,10 @@ public final class EfficiencyText {
             return "<0.01";
         }
         if (h < 10) {
-            return String.format(Locale.ROOT, "%.2f", h);
+            return Units.fixed(h, 2);
         }
         if (h < 100) {
-            return String.format(Locale.ROOT, "%.1f", h);
+            return Units.fixed(h, 1);
         }
         return String.format(Locale.ROOT, "%,.0f", h).replace(',', ' ');
     }

@@ -8,12 +8,16 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.Statement;
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.EnumSet;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.TreeMap;
 
 /**
@@ -50,30 +54,61 @@ public final class AppDetailQuery {
     public record Loaded(List<AppDetail> apps, List<Ref> missing) {
     }
 
+    /**
+     * What besides the application row a view shows; the parts it leaves out are not read (an {@link AppDetail}
+     * then holds them empty). The stages API, for one, needs neither configuration, findings nor SQL operators.
+     */
+    public enum Part {
+        /** Configuration of every scope ({@link #SPARK_CONFIG} alone: only the {@code spark} scope). */
+        CONFIG,
+        SPARK_CONFIG,
+        STAGES,
+        FINDINGS,
+        STAGE_OPERATORS;
+
+        /** Everything: the application page and the detail API. */
+        public static final Set<Part> ALL = Collections.unmodifiableSet(EnumSet.of(CONFIG, STAGES, FINDINGS,
+                STAGE_OPERATORS));
+    }
+
     public Optional<AppDetail> load(Ref ref, long now) throws SQLException {
-        Loaded l = load(List.of(ref), now, true);
+        return load(ref, now, Part.ALL);
+    }
+
+    /** One application with only the given parts read. */
+    public Optional<AppDetail> load(Ref ref, long now, Set<Part> parts) throws SQLException {
+        Loaded l = load(List.of(ref), now, parts);
         return l.apps().isEmpty() ? Optional.empty() : Optional.of(l.apps().get(0));
     }
 
     public Loaded load(List<Ref> refs, long now, boolean allConfigScopes) throws SQLException {
+        return load(refs, now, allConfigScopes ? Part.ALL
+                : EnumSet.of(Part.SPARK_CONFIG, Part.STAGES, Part.FINDINGS, Part.STAGE_OPERATORS));
+    }
+
+    public Loaded load(List<Ref> refs, long now, Set<Part> parts) throws SQLException {
         try (Connection c = dataSource.getConnection()) {
             c.setAutoCommit(false);
             c.setReadOnly(true);
-            c.setTransactionIsolation(Connection.TRANSACTION_REPEATABLE_READ);
             try {
-                Loaded l = loadIn(c, refs, now, allConfigScopes);
+                // The snapshot level set inside this transaction only, instead of the connection's
+                // setTransactionIsolation: that costs a statement to set and another when the pool resets it.
+                try (Statement st = c.createStatement()) {
+                    st.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ");
+                }
+                Loaded l = loadIn(c, refs, now, parts);
                 c.commit();
                 return l;
             } catch (SQLException | RuntimeException e) {
                 c.rollback();
                 throw e;
             } finally {
-                c.setAutoCommit(true); // Hikari resets isolation/read-only; autocommit back for other users
+                c.setAutoCommit(true); // Hikari resets read-only; autocommit back for other users
             }
         }
     }
 
-    private Loaded loadIn(Connection c, List<Ref> refs, long now, boolean allScopes) throws SQLException {
+    private Loaded loadIn(Connection c, List<Ref> refs, long now, Set<Part> parts) throws SQLException {
         List<AppHeader> headers = new ArrayList<>();
         List<Ref> missing = new ArrayList<>();
         // One statement resolves all refs: an exact attempt, or (attempt omitted) the attempt-less row, else the
@@ -106,10 +141,13 @@ public final class AppDetailQuery {
         if (pks.isEmpty()) {
             return new Loaded(List.of(), missing);
         }
-        Map<Long, Map<String, Map<String, String>>> config = config(c, pks, allScopes);
-        Map<Long, List<StageRow>> stages = stages(c, pks);
-        Map<Long, List<Finding>> findings = FindingRows.byApp(c, pks);
-        Map<Long, Map<Integer, List<SqlQuery.StageOperator>>> operators = SqlQuery.operatorsByStage(c, pks);
+        boolean anyConfig = parts.contains(Part.CONFIG) || parts.contains(Part.SPARK_CONFIG);
+        Map<Long, Map<String, Map<String, String>>> config = anyConfig
+                ? config(c, pks, parts.contains(Part.CONFIG)) : Map.of();
+        Map<Long, List<StageRow>> stages = parts.contains(Part.STAGES) ? stages(c, pks) : Map.of();
+        Map<Long, List<Finding>> findings = parts.contains(Part.FINDINGS) ? FindingRows.byApp(c, pks) : Map.of();
+        Map<Long, Map<Integer, List<SqlQuery.StageOperator>>> operators = parts.contains(Part.STAGE_OPERATORS)
+                ? SqlQuery.operatorsByStage(c, pks) : Map.of();
         List<AppDetail> out = new ArrayList<>();
         for (AppHeader h : headers) {
             out.add(new AppDetail(h, config.getOrDefault(h.pk(), Map.of()), stages.getOrDefault(h.pk(), List.of()),

@@ -53,9 +53,12 @@ public final class AppSearchQuery {
         // ascending), so either direction is read in index order.
         String nulls = f.sort() != AppFilter.Sort.WASTE ? "" : f.descending() ? " NULLS LAST" : " NULLS FIRST";
         String order = column + dir + nulls + ", a.app_pk" + dir;
+        // banners is selected as the column itself, not banners::text: PostgreSQL evaluates a select list's
+        // expressions for the rows an OFFSET skips too (page 20 turned 1 000 banners into text for 50 shown); the
+        // column's text form is made only for the rows sent.
         String sql = "SELECT a.app_pk, a.app_id, a.attempt_id, a.name, a.spark_user, a.start_time, a.end_time,"
                 + " a.duration_ms, a.complete, a.last_event_time, a.num_jobs, a.num_stages, a.num_tasks,"
-                + " a.num_failed_tasks, a.num_findings, a.worst_severity, a.banners::text AS banners, a.saving_ms, "
+                + " a.num_failed_tasks, a.num_findings, a.worst_severity, a.banners, a.saving_ms, "
                 + prefixed("a.", AppEfficiency.COLUMNS) + " FROM application a" + w.sql
                 + " ORDER BY " + order + " LIMIT ? OFFSET ?";
         try (Connection c = dataSource.getConnection()) {

@@ -1,17 +1,19 @@
 package io.sparkscope.store.query;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonToken;
 import io.sparkscope.core.heuristics.Finding;
 import io.sparkscope.core.heuristics.Severity;
 
+import java.io.IOException;
 import java.sql.Array;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 
@@ -82,24 +84,44 @@ final class Sql {
     /**
      * The banners of {@code application.banners} (V7: [[id, heuristic, severity, title, message], …]) as findings with
      * just those fields; null or an unreadable value gives none (a banner is a hint, never worth failing a page).
+     * Read token by token: a search page reads 50 of these, and building a JSON tree of each cost more than the rest
+     * of reading the page's rows.
      */
     static List<Finding> banners(String json) {
         if (json == null) {
             return List.of();
         }
-        try {
-            JsonNode arr = BANNER_JSON.readTree(json);
-            List<Finding> out = new ArrayList<>(arr.size());
-            for (JsonNode b : arr) {
-                Severity severity = severity(text(b, 2));
-                if (text(b, 0) == null || text(b, 1) == null || severity == null) {
+        try (JsonParser p = BANNER_JSON.createParser(json)) {
+            if (p.nextToken() != JsonToken.START_ARRAY) {
+                return List.of();
+            }
+            List<Finding> out = new ArrayList<>();
+            String[] fields = new String[5];
+            JsonToken t;
+            while ((t = p.nextToken()) != JsonToken.END_ARRAY) {
+                if (t != JsonToken.START_ARRAY) {
+                    p.skipChildren(); // not a banner this version wrote
+                    continue;
+                }
+                Arrays.fill(fields, null);
+                int i = 0;
+                while ((t = p.nextToken()) != JsonToken.END_ARRAY) {
+                    if (t == JsonToken.START_ARRAY || t == JsonToken.START_OBJECT) {
+                        p.skipChildren();
+                    } else if (i < fields.length && t != JsonToken.VALUE_NULL) {
+                        fields[i] = p.getText();
+                    }
+                    i++;
+                }
+                Severity severity = severity(fields[2]);
+                if (fields[0] == null || fields[1] == null || severity == null) {
                     continue; // not a banner this version wrote
                 }
-                out.add(new Finding(text(b, 0), text(b, 1), severity, text(b, 3), text(b, 4), null, List.of(),
+                out.add(new Finding(fields[0], fields[1], severity, fields[3], fields[4], null, List.of(),
                         List.of(), List.of(), Map.of()));
             }
             return out;
-        } catch (JsonProcessingException e) {
+        } catch (IOException | RuntimeException e) {
             return List.of();
         }
     }
@@ -108,11 +130,5 @@ final class Sql {
         return "HIGH".equals(stored) ? Severity.HIGH : "LOW".equals(stored) ? Severity.LOW : null;
     }
 
-    private static final ObjectMapper BANNER_JSON =
-            new ObjectMapper();
-
-    private static String text(JsonNode b, int i) {
-        JsonNode v = b.get(i);
-        return v == null || v.isNull() ? null : v.asText();
-    }
+    private static final JsonFactory BANNER_JSON = new JsonFactory();
 }

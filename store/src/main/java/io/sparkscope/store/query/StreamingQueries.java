@@ -6,6 +6,7 @@ import io.sparkscope.store.StreamingRows;
 import javax.sql.DataSource;
 import java.sql.Connection;
 import java.sql.SQLException;
+import java.sql.Statement;
 import java.util.List;
 
 /**
@@ -37,8 +38,12 @@ public final class StreamingQueries {
         try (Connection c = dataSource.getConnection()) {
             c.setAutoCommit(false);
             c.setReadOnly(true);
-            c.setTransactionIsolation(Connection.TRANSACTION_REPEATABLE_READ);
             try {
+                // set for this transaction only: the connection-wide setting costs a statement, and another when
+                // the pool resets it
+                try (Statement st = c.createStatement()) {
+                    st.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ");
+                }
                 List<StreamingQuerySummary> out = StreamingRows.runs(c, appPk, queryId, maxBatches);
                 c.commit();
                 return out;

@@ -14,6 +14,7 @@ import io.sparkscope.server.web.model.QueryPage;
 import io.sparkscope.server.web.model.RunPrediction;
 import io.sparkscope.server.web.model.WebData;
 import io.sparkscope.store.query.AppDetail;
+import io.sparkscope.store.query.AppHeader;
 import io.sparkscope.store.query.StageRow;
 import io.sparkscope.store.query.StreamingQueries;
 
@@ -51,13 +52,13 @@ public final class Api {
     }
 
     public void findings(Context ctx) throws SQLException {
-        AppDetail d = data.app(Params.appRef(ctx));
+        AppDetail d = data.appFindings(Params.appRef(ctx));
         json(ctx, FindingJson.all(Diagnosis.of(d.findings(), d.header().durationMs())));
     }
 
     /** Every stage attempt, its task summary at {@code ?quantiles=} (Spark's five by default) when all were stored. */
     public void stages(Context ctx) throws SQLException {
-        AppDetail d = data.app(Params.appRef(ctx));
+        AppDetail d = data.appStages(Params.appRef(ctx));
         double[] q = Params.quantiles(ctx, "quantiles", TaskDistributions.SPARK_DEFAULT_QUANTILES);
         List<StageJson> out = new ArrayList<>();
         for (StageRow s : d.stages()) {
@@ -72,8 +73,8 @@ public final class Api {
 
     /** The application's Structured Streaming queries with their runs (lifecycle, trigger, totals; no batches). */
     public void queries(Context ctx) throws SQLException {
-        AppDetail d = data.app(Params.appRef(ctx));
-        json(ctx, StreamingJson.Queries.of(d.header(), data.streamingRuns(d.header())));
+        AppHeader header = data.appHeader(Params.appRef(ctx));
+        json(ctx, StreamingJson.Queries.of(header, data.streamingRuns(header)));
     }
 
     /** One query: its runs and their newest {@code ?batches=} batches, as its page charts them. */

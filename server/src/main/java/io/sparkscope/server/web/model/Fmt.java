@@ -5,7 +5,6 @@ import io.sparkscope.core.heuristics.Units;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
-import java.util.Locale;
 
 /** Display formats: times in UTC (the server cannot know the reader's zone without JavaScript), sizes binary. */
 public final class Fmt {
@@ -62,7 +61,7 @@ public final class Fmt {
     }
 
     public static String percent(double share) {
-        return Double.isFinite(share) ? String.format(Locale.ROOT, "%.1f %%", share * 100) : "—";
+        return Double.isFinite(share) ? Units.fixed(share * 100, 1) + " %" : "—";
     }
 
     /** The CSS class of a severity: its colour goes with its word ({@link #severityWord}) everywhere. */

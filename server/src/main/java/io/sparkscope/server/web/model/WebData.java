@@ -19,7 +19,9 @@ import io.sparkscope.store.query.WasteQuery;
 
 import javax.sql.DataSource;
 import java.sql.SQLException;
+import java.util.EnumSet;
 import java.util.List;
+import java.util.Set;
 import java.util.function.LongSupplier;
 
 /**
@@ -97,8 +99,27 @@ public final class WebData {
 
     /** One application with its configuration, stages and findings (attempt id null: its newest attempt). */
     public AppDetail app(AppDetailQuery.Ref ref) throws SQLException {
-        return details.load(ref, now()).orElseThrow(() -> WebException.notFound("no application " + ref.appId()
-                + (ref.attemptId() == null ? "" : " attempt " + ref.attemptId()) + " in the database"));
+        return app(ref, AppDetailQuery.Part.ALL);
+    }
+
+    /** One application with only its stages (no configuration, findings or SQL operators are read). */
+    public AppDetail appStages(AppDetailQuery.Ref ref) throws SQLException {
+        return app(ref, EnumSet.of(AppDetailQuery.Part.STAGES));
+    }
+
+    /** One application with only its findings. */
+    public AppDetail appFindings(AppDetailQuery.Ref ref) throws SQLException {
+        return app(ref, EnumSet.of(AppDetailQuery.Part.FINDINGS));
+    }
+
+    /** One application's row alone (attempt resolved as on its page). */
+    public AppHeader appHeader(AppDetailQuery.Ref ref) throws SQLException {
+        return app(ref, EnumSet.noneOf(AppDetailQuery.Part.class)).header();
+    }
+
+    private AppDetail app(AppDetailQuery.Ref ref, Set<AppDetailQuery.Part> parts) throws SQLException {
+        return details.load(ref, now(), parts).orElseThrow(() -> WebException.notFound("no application "
+                + ref.appId() + (ref.attemptId() == null ? "" : " attempt " + ref.attemptId()) + " in the database"));
     }
 
     /**
@@ -115,7 +136,7 @@ public final class WebData {
     /** As {@link #whatIf(AppDetailQuery.Ref, TaskOrder, List)}, each point priced at {@code prices}. */
     public AppWhatIf whatIf(AppDetailQuery.Ref ref, TaskOrder order, List<Integer> executors, Prices prices)
             throws SQLException {
-        AppHeader header = app(ref).header();
+        AppHeader header = appHeader(ref);
         AppSnapshot snapshot = snapshots.read(header.appId(), header.attemptId()).orElseThrow(() ->
                 WebException.notFound("application " + header.pathKey() + " vanished from the database"));
         return AppWhatIf.of(header, snapshot, order == null ? TaskOrder.LONGEST_FIRST : order, executors, prices);
@@ -140,7 +161,7 @@ public final class WebData {
 
     /** One streaming query of an application: its runs with their newest {@code maxBatches} batches each. */
     public QueryPage query(AppDetailQuery.Ref ref, String queryId, int maxBatches) throws SQLException {
-        AppDetail app = app(ref);
+        AppDetail app = appFindings(ref);
         var runs = streaming.query(app.header().pk(), queryId, maxBatches);
         if (runs.isEmpty()) {
             throw WebException.notFound("no streaming query " + queryId + " in application " + app.header().pathKey());
@@ -150,7 +171,9 @@ public final class WebData {
 
     /** Two or more runs side by side; a 404 names every one that is not stored. */
     public Comparison compare(List<AppDetailQuery.Ref> refs) throws SQLException {
-        AppDetailQuery.Loaded l = details.load(refs, now(), false);
+        // compare shows the spark-scope configuration, findings and stage figures, not the stages' SQL operators
+        AppDetailQuery.Loaded l = details.load(refs, now(), EnumSet.of(AppDetailQuery.Part.SPARK_CONFIG,
+                AppDetailQuery.Part.STAGES, AppDetailQuery.Part.FINDINGS));
         if (!l.missing().isEmpty()) {
             throw WebException.notFound("no application " + String.join(", ",
                     l.missing().stream().map(Object::toString).toList()) + " in the database");
