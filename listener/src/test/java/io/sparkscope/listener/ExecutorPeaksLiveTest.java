@@ -63,10 +63,15 @@ class ExecutorPeaksLiveTest {
         }
         // The log's peaks are of heartbeats and task ends while a stage ran; the listener also sees the heartbeats
         // in between. So live >= logged for each metric, and the cache (held all along) is the same in both.
+        // The GC counters are not peaks but totals that only grow: each side's value is simply the last sample it
+        // saw. A CI run on a loaded machine once found the log's last driver sample 12 ms of GC later than the live
+        // one (5178 against 5166 ms), so those are compared within 1 %; the memory peaks stay strict.
         for (Map.Entry<String, Long> m : logged.peakMetrics().entrySet()) {
             Long ours = live.peakMetrics().get(m.getKey());
             assertNotNull(ours, m.getKey() + " logged but not seen live");
-            assertTrue(ours >= m.getValue(), m.getKey() + ": live " + ours + " < logged " + m.getValue());
+            long floor = m.getKey().endsWith("GCTime") || m.getKey().endsWith("GCCount")
+                    ? m.getValue() - m.getValue() / 100 : m.getValue();
+            assertTrue(ours >= floor, m.getKey() + ": live " + ours + " < logged " + m.getValue());
         }
         assertEquals(logged.peakMetrics().get("OnHeapStorageMemory"), live.peakMetrics().get("OnHeapStorageMemory"));
         double heapRatio = (double) live.peakMetrics().get("JVMHeapMemory") / logged.peakMetrics().get("JVMHeapMemory");
