@@ -86,7 +86,7 @@ final class ApplicationRow {
             .values(Source::findings,
                     integer("num_findings", List::size),
                     text("worst_severity", ApplicationRow::worstSeverity),
-                    jsonb("banners", ApplicationRow::banners))
+                    text("banners", ApplicationRow::banners)) // JSON text (V20: a text column)
             // V9: what fixing its findings would save, so search can rank applications by it
             .values(bigint("saving_ms", s -> savingMs(s.app(), s.findings())))
             // V17: what the executors held against what they used (resources; pages price them)

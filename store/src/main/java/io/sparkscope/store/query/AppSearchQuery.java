@@ -131,7 +131,9 @@ public final class AppSearchQuery {
             params.add(f.appId());
         }
         if (f.nameContains() != null && !f.nameContains().isEmpty()) {
-            parts.add("a.name ILIKE ?"); // pg_trgm index (V2)
+            // ILIKE is lower(name) LIKE lower(pattern); the lower-cased name is stored (V20), so no row's case is
+            // folded per query
+            parts.add("a.name_lower LIKE lower(?)");
             params.add("%" + Sql.escapeLike(f.nameContains()) + "%");
         }
         if (f.user() != null) {
