@@ -171,7 +171,8 @@ public final class AppSearchQuery {
             params.add(f.minWastedCoreHours());
         }
         if (f.heuristic() != null) {
-            parts.add("EXISTS (SELECT 1 FROM finding x WHERE x.app_pk = a.app_pk AND x.heuristic = ?)");
+            // the row's own list of its findings' heuristics (V21, GIN-indexed), not a probe of finding per row
+            parts.add("a.heuristics @> ARRAY[?]::text[]");
             params.add(f.heuristic());
         }
         return new Where(parts.isEmpty() ? "" : " WHERE " + String.join(" AND ", parts), params);
