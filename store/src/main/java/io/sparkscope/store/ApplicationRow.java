@@ -88,7 +88,7 @@ final class ApplicationRow {
                     integer("num_findings", List::size),
                     text("worst_severity", ApplicationRow::worstSeverity),
                     text("banners", ApplicationRow::banners), // JSON text (V20: a text column)
-                    // V21: the search page's heuristic filter
+                    // V20: the search page's heuristic filter
                     textArray("heuristics", ApplicationRow::heuristics))
             // V9: what fixing its findings would save, so search can rank applications by it
             .values(bigint("saving_ms", s -> savingMs(s.app(), s.findings())))
@@ -219,7 +219,7 @@ final class ApplicationRow {
         return app.durationMs() > 0 ? Math.min(sum, app.durationMs()) : sum;
     }
 
-    /** The distinct heuristics of the findings, sorted (V21); empty without findings. */
+    /** The distinct heuristics of the findings, sorted (V20); empty without findings. */
     static List<String> heuristics(List<Finding> findings) {
         return findings.stream().map(Finding::heuristic).distinct().sorted().toList();
     }

@@ -28,7 +28,7 @@ class SearchBannersTest {
                 .map(f -> List.of(f.id(), f.heuristic(), f.severity().name(), f.title(), f.message())).toList();
     }
 
-    /** How many applications the search's heuristic filter (V21: the row's own heuristics) finds. */
+    /** How many applications the search's heuristic filter (V20: the row's own heuristics) finds. */
     private static long withHeuristic(DataSource ds, String heuristic) throws Exception {
         return new AppSearchQuery(ds).search(new AppFilter(null, null, null, null, null, null, null, null, heuristic,
                 null, AppFilter.Sort.START, true, 50, 0, NOW)).total();
@@ -101,6 +101,6 @@ class SearchBannersTest {
         }
         assertTrue(SchemaManager.migrate(ds).usable());
         assertEquals(expected(two), banners(ds), "V7 copied the existing findings, in order");
-        assertHeuristicFilter(ds, two); // V21 filled the row's heuristics from the same findings
+        assertHeuristicFilter(ds, two); // V20 filled the row's heuristics from the same findings
     }
 }

@@ -20,34 +20,16 @@ public final class Html {
     private byte[] buf = new byte[16 * 1024];
     private int len;
 
-    /** Trusted markup: string literals of this package only (non-ASCII characters become character references). */
+    /**
+     * Trusted markup: string literals of this package only (non-ASCII characters become character references). The
+     * scan is a char loop and the copy one array copy per ASCII run (a map of converted literals was slower: its
+     * look-up cost more than scanning a 30-character literal).
+     */
     public Html raw(String markup) {
-        byte[] b = markup.length() <= RAW_CACHE_CHARS ? RAW_ASCII.get(markup) : null;
-        if (b == null) {
-            if (markup.length() > RAW_CACHE_CHARS || RAW_ASCII.size() >= RAW_CACHE_SIZE) {
-                return rawUncached(markup);
-            }
-            b = new Html().rawUncached(markup).utf8();
-            RAW_ASCII.putIfAbsent(markup, b);
-        }
-        ensure(b.length);
-        System.arraycopy(b, 0, buf, len, b.length);
-        len += b.length;
-        return this;
+        return writeAscii(markup);
     }
 
-    /**
-     * The ASCII form of short markup, kept per literal: the same few hundred literals make every page, and scanning
-     * each for non-ASCII characters on every call was a tenth of the search page's rendering. Long or built markup
-     * (an embedded JSON or SVG) is converted each time, and the number kept is bounded, so markup made at run time
-     * cannot grow it without end.
-     */
-    private static final java.util.concurrent.ConcurrentHashMap<String, byte[]> RAW_ASCII =
-            new java.util.concurrent.ConcurrentHashMap<>();
-    private static final int RAW_CACHE_CHARS = 512;
-    private static final int RAW_CACHE_SIZE = 4096;
-
-    private Html rawUncached(String markup) {
+    private Html writeAscii(String markup) {
         int n = markup.length();
         int clean = 0; // markup[clean, i) is ASCII, copied in one go
         for (int i = 0; i < n; i++) {
