@@ -23,7 +23,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
  * another type, fails here rather than on the first write of a user's application.
  */
 class ColumnSchemaTest {
-    /** Columns the database fills itself (identity, trigger, default, the generated lower-cased name), which no writer names. */
+    /** Columns the database fills itself (identity, trigger, default, generated), which no writer names. */
     private static final Map<String, Set<String>> FILLED_BY_THE_DATABASE = Map.of(
             "application", Set.of("app_pk", "updated_at", "completed_at", "name_lower"));
 
