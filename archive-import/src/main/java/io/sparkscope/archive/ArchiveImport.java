@@ -2,7 +2,7 @@ package io.sparkscope.archive;
 
 import com.zaxxer.hikari.HikariDataSource;
 import io.sparkscope.archive.LogOutcome.Kind;
-import io.sparkscope.core.analysis.Diagnoser;
+import io.sparkscope.cli.AnalysisOptions;
 import io.sparkscope.core.eventlog.EventLogException;
 import io.sparkscope.core.eventlog.LogLocations;
 import io.sparkscope.store.LogWatchStates;
@@ -16,15 +16,12 @@ import org.apache.spark.api.java.JavaFutureAction;
 import org.apache.spark.api.java.JavaSparkContext;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import scala.Tuple2;
 
-import java.io.IOException;
 import java.io.PrintStream;
-import java.io.Reader;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -88,17 +85,9 @@ public final class ArchiveImport implements Callable<Integer> {
                     + "no more than Spark's default parallelism (default: ${DEFAULT-VALUE}, at least 2).")
     int maxConnections;
 
-    @Option(names = "--tasks-per-stage", paramLabel = "N", defaultValue = "10000",
-            description = "Tasks kept in detail per stage, as import's option (default: ${DEFAULT-VALUE}).")
-    int tasksPerStage;
-
-    @Option(names = "--regression-factor", paramLabel = "X", defaultValue = "1.5",
-            description = "As import's option (default: ${DEFAULT-VALUE}).")
-    double regressionFactor;
-
-    @Option(names = "--heuristics-config", paramLabel = "<file>",
-            description = "Properties file overriding heuristic thresholds, read on the driver.")
-    Path heuristicsConfig;
+    /** --tasks-per-stage, --regression-factor and --heuristics-config, as the sparkscope command declares them. */
+    @Mixin
+    AnalysisOptions analysis;
 
     @Option(names = "--hadoop-conf", paramLabel = "<key=value>",
             description = "A Hadoop setting for hdfs:, s3a:, abfs:, gs: locations (repeatable), on top of Spark's "
@@ -113,11 +102,11 @@ public final class ArchiveImport implements Callable<Integer> {
     private static volatile SparkContext used;
 
     /** A one-line error and exit status 2. */
-    static final class UsageError extends RuntimeException {
+    static final class UsageError extends io.sparkscope.cli.UsageError {
         private static final long serialVersionUID = 1L;
 
         UsageError(String message) {
-            super(message, null, false, false);
+            super(message);
         }
     }
 
@@ -136,7 +125,7 @@ public final class ArchiveImport implements Callable<Integer> {
     public static int run(String... args) {
         CommandLine cl = new CommandLine(new ArchiveImport());
         cl.setExecutionExceptionHandler((ex, commandLine, parseResult) -> {
-            if (ex instanceof UsageError) {
+            if (ex instanceof io.sparkscope.cli.UsageError) {
                 commandLine.getErr().println(PREFIX + ex.getMessage());
                 return 2;
             }
@@ -224,34 +213,14 @@ public final class ArchiveImport implements Callable<Integer> {
             throw new UsageError("--max-connections must be at least 2 (one for the driver, one for a task), got "
                     + maxConnections);
         }
-        if (tasksPerStage < 0) {
-            throw new UsageError("--tasks-per-stage must be >= 0, got " + tasksPerStage);
-        }
-        if (!(regressionFactor >= 1) || Double.isInfinite(regressionFactor)) {
-            throw new UsageError("--regression-factor must be a number of at least 1, got " + regressionFactor);
-        }
+        int tasksPerStage = analysis.tasksPerStage();
+        double regressionFactor = analysis.regression().factor();
         if (progressSeconds < 1) {
             throw new UsageError("--progress-interval must be at least 1 second, got " + progressSeconds);
         }
-        Map<String, String> heuristics = new TreeMap<>();
-        String source = null;
-        if (heuristicsConfig != null) {
-            source = heuristicsConfig.toString();
-            Properties props = new Properties();
-            try (Reader r = Files.newBufferedReader(heuristicsConfig, StandardCharsets.UTF_8)) {
-                props.load(r);
-            } catch (IOException e) {
-                throw new UsageError("--heuristics-config: cannot read " + heuristicsConfig + ": " + e.getMessage());
-            }
-            for (String name : props.stringPropertyNames()) {
-                heuristics.put(name.trim(), props.getProperty(name).trim());
-            }
-            try {
-                Diagnoser.withOverrides(heuristics, source);
-            } catch (IllegalArgumentException e) {
-                throw new UsageError("--heuristics-config: " + e.getMessage());
-            }
-        }
+        // The settings themselves, not the file: the tasks read them on executors, where the driver's file is not.
+        Map<String, String> heuristics = new TreeMap<>(analysis.heuristics().overrides());
+        String source = analysis.heuristics().source();
         String pw = password != null ? password : System.getenv("SPARKSCOPE_DB_PASSWORD");
         return new TaskSettings(url, user, pw, 1, false, tasksPerStage, regressionFactor, heuristics, source,
                 Map.of());

@@ -184,4 +184,27 @@ class ArchiveImportTest {
         assertTrue(lines.get(0).startsWith(ArchiveImport.PREFIX + "cannot connect to jdbc:postgresql://127.0.0.1:1/"),
                 run.out());
     }
+
+    @Test
+    void badAnalysisOptionsAreOneLineNamingTheOption(@TempDir Path tmp) throws Exception {
+        Path thresholds = tmp.resolve("thresholds.properties");
+        Files.writeString(thresholds, "NoSuchHeuristic.limit=1\n", StandardCharsets.UTF_8);
+        String db = "jdbc:postgresql://127.0.0.1:1/nothing"; // never reached: options are checked first
+        List<List<String>> cases = List.of(
+                List.of("--tasks-per-stage", "-1"),
+                List.of("--regression-factor", "0.5"),
+                List.of("--heuristics-config", thresholds.toString()));
+        List<String> expected = List.of("--tasks-per-stage must be >= 0, got -1",
+                "--regression-factor must be a number of at least 1, got 0.5",
+                "--heuristics-config: Unknown heuristics setting 'NoSuchHeuristic.limit'");
+        for (int i = 0; i < cases.size(); i++) {
+            List<String> args = new java.util.ArrayList<>(List.of(tmp.toString(), "--db-url", db));
+            args.addAll(cases.get(i));
+            Run run = sparkImport(args.toArray(String[]::new));
+            assertEquals(2, run.code(), run.out());
+            List<String> lines = run.lines().stream().filter(l -> !l.isBlank()).toList();
+            assertEquals(1, lines.size(), run.out());
+            assertTrue(lines.get(0).startsWith(ArchiveImport.PREFIX + expected.get(i)), run.out());
+        }
+    }
 }

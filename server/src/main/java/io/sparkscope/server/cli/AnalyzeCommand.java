@@ -1,5 +1,6 @@
 package io.sparkscope.server.cli;
 
+import io.sparkscope.cli.AnalysisOptions;
 import io.sparkscope.core.analysis.Diagnoser;
 import io.sparkscope.core.analysis.EventLogAnalysis;
 import io.sparkscope.core.analysis.efficiency.Efficiency;

@@ -1,5 +1,6 @@
 package io.sparkscope.server.cli;
 
+import io.sparkscope.cli.AnalysisOptions;
 import com.zaxxer.hikari.HikariDataSource;
 import io.sparkscope.server.fetch.FetchOptions;
 import io.sparkscope.server.fetch.FetchReport;
@@ -115,7 +116,7 @@ public final class FetchCommand implements Callable<Integer> {
             // A fetched snapshot with fewer events than the stored one (REST against a copy read from event logs)
             // keeps the stored copy when that one is complete; over an unfinished copy (a listener that died) the
             // completed History Server picture is written.
-            IngestService ingest = AnalysisOptions.ingest(ds, analysis.heuristics, analysis.regression, err)
+            IngestService ingest = AnalysisOptions.ingest(ds, analysis.heuristics(), analysis.regression(), err)
                     .replace(IngestService.Replace.COMPLETE_OVER_RUNNING)
                     .build();
             FetchReport report;

@@ -1,5 +1,6 @@
 package io.sparkscope.server.cli;
 
+import io.sparkscope.cli.AnalysisOptions;
 import com.zaxxer.hikari.HikariDataSource;
 import io.sparkscope.core.analysis.EventLogAnalysis;
 import io.sparkscope.core.eventlog.EventLogSource;
@@ -141,7 +142,7 @@ public final class ImportCommand implements Callable<Integer> {
         long started = System.nanoTime();
         Tally tally = new Tally(sources.size() + spooled.size());
         try (HikariDataSource ds = db.open(2)) {
-            IngestService.Builder builder = AnalysisOptions.ingest(ds, analysis.heuristics, analysis.regression, err);
+            IngestService.Builder builder = AnalysisOptions.ingest(ds, analysis.heuristics(), analysis.regression(), err);
             if (notifier != null) {
                 builder.onWritten(notifier::notifyFinished);
             }

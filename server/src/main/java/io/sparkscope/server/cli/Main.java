@@ -23,7 +23,7 @@ public final class Main implements Runnable {
         CommandLine cl = new CommandLine(new Main());
         cl.setExecutionExceptionHandler((ex, commandLine, parseResult) -> {
             // Expected problems are UsageErrors with a one-line message; anything else is a bug worth a trace.
-            if (ex instanceof UsageError) {
+            if (ex instanceof io.sparkscope.cli.UsageError) {
                 commandLine.getErr().println("sparkscope " + commandLine.getCommandName() + ": " + ex.getMessage());
                 return 2;
             }
@@ -38,9 +38,11 @@ public final class Main implements Runnable {
     }
 
     /** An expected, user-caused error: printed as one line, exit code 2, no stack trace. */
-    public static final class UsageError extends RuntimeException {
+    public static final class UsageError extends io.sparkscope.cli.UsageError {
+        private static final long serialVersionUID = 1L;
+
         public UsageError(String message) {
-            super(message, null, false, false);
+            super(message);
         }
     }
 }

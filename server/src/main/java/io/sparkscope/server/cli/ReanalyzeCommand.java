@@ -1,5 +1,6 @@
 package io.sparkscope.server.cli;
 
+import io.sparkscope.cli.AnalysisOptions;
 import com.zaxxer.hikari.HikariDataSource;
 import io.sparkscope.store.ingest.AppKey;
 import io.sparkscope.store.ingest.DatabaseErrors;

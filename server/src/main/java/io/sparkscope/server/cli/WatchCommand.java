@@ -1,5 +1,6 @@
 package io.sparkscope.server.cli;
 
+import io.sparkscope.cli.AnalysisOptions;
 import com.zaxxer.hikari.HikariDataSource;
 import io.sparkscope.core.analysis.Diagnoser;
 import io.sparkscope.core.eventlog.LogLocations;
@@ -85,7 +86,7 @@ public final class WatchCommand implements Callable<Integer> {
         Path dir = directory(locations, location);
         PrintStream err = System.err;
         HikariDataSource ds = db.open(2);
-        IngestService ingest = AnalysisOptions.ingest(ds, analysis.heuristics, analysis.regression, err).build();
+        IngestService ingest = AnalysisOptions.ingest(ds, analysis.heuristics(), analysis.regression(), err).build();
         LogWatcher watcher = new LogWatcher(dir, ingest, new LogWatchStates(ds, owner(), options.lease()), options,
                 err::println);
         err.println("sparkscope watch: " + LogLocations.mask(dir.toString()) + " every "
