@@ -25,7 +25,10 @@ import java.util.Map;
  * Wall time covers the jobs only (not the session's start and stop). Heap: used heap after a full GC every
  * {@code N/10} jobs. CPU per job over the same stretch (forced GCs left out), which hardly depends on the machine's
  * load: the JVM's process CPU, the part of it on Sparkscope's threads and on each Spark listener queue's thread, and
- * the PostgreSQL server's ({@link CpuMeter}). Not a test: see {@code bench/many-jobs.sh} and BENCHMARKS.md.
+ * the PostgreSQL server's, the JVM's GC, JIT and VM threads and the bytes each thread group allocated
+ * ({@link CpuMeter}). The overhead mode first runs a warm-up round of every variant at the full job count, printed but
+ * not counted ({@code -Dbench.warmupRounds=0} leaves it out). Not a test: see {@code bench/many-jobs.sh} and
+ * BENCHMARKS.md.
  *
  * <pre>
  * java ... io.sparkscope.bench.ManyJobsBench overhead JOBS ROUNDS JDBC_URL USER PASSWORD
