@@ -5,7 +5,12 @@
 # in one JVM; then one long run of HEAP_JOBS jobs with Sparkscope, heap after a full GC every HEAP_JOBS/10 jobs.
 # Each run also prints CPU per job (the JVM's, Sparkscope's threads', each listener queue's and the PostgreSQL backends'
 # of $DB, read from /proc): unlike wall time it hardly depends on what else runs on the machine, so it is the figure
-# to compare between code versions; the overhead part ends with a median CPU table.
+# to compare between code versions; the overhead part ends with a median CPU table. Beside the thread groups it
+# prints the JVM's native threads (GC workers and concurrent marking, JIT compilers, VM thread; from /proc/self/task)
+# and the bytes each Java thread group allocated per job, so that the JVM's own work for a variant can be told apart.
+# Round 0 is a warm-up round of every variant at the full job count, printed but not counted (class loading, JIT,
+# Spark's codegen cache and the schema migration happen there, not in the first counted round);
+# -Dbench.warmupRounds=0 in JAVA_OPTS leaves it out.
 #
 #   bench/many-jobs.sh [JOBS=2000] [ROUNDS=3] [HEAP_JOBS=20000]
 #
@@ -32,7 +37,7 @@ opens="$(sed -n 's:.*<spark.jvm.opens>\(.*\)</spark.jvm.opens>.*:\1:p' pom.xml)"
 cp="bench/target/classes:$(cat bench/target/classpath.txt)"
 export SPARK_LOCAL_IP=127.0.0.1
 mkdir -p target
-JAVA=(java -Xmx2g $opens -Dlog4j2.configurationFile=listener/src/test/resources/log4j2.properties -cp "$cp")
+JAVA=(java -Xmx2g ${JAVA_OPTS:-} $opens -Dlog4j2.configurationFile=listener/src/test/resources/log4j2.properties -cp "$cp")
 
 echo "# $(date -u +%FT%TZ), $(nproc) vCPU, $(free -g | awk '/Mem:/{print $2}') GB, $(java -version 2>&1 | head -1)"
 echo "# PostgreSQL: $(su postgres -c "psql -qtAc 'SHOW server_version'")"

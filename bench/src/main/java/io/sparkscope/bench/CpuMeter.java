@@ -8,6 +8,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.stream.Stream;
@@ -22,6 +23,12 @@ import java.util.stream.Stream;
  * Two sums: the backends connected to the benchmark's own database (their process title names it: only the listener's
  * writes, whatever else runs on a shared server) and all PostgreSQL processes (also the WAL writer, checkpointer and
  * autovacuum the writes cause, but also other users of the same server).
+ *
+ * <p>Also, from {@code /proc/self/task}, the CPU of the JVM's own native threads: garbage collection ({@code gc}: G1's
+ * "GC Thread#", "G1 Conc#", "G1 Refine#" and other G1 threads), the JIT compilers ({@code jit}) and the VM thread
+ * ({@code vm}), which the process CPU includes but no Java thread shows; and the bytes each Java thread group allocated
+ * ({@code com.sun.management.ThreadMXBean#getThreadAllocatedBytes}), which drives the GC's share and, unlike CPU, does
+ * not depend on the load at all.
  */
 final class CpuMeter implements AutoCloseable {
     private static final long TICK_NS = 10_000_000L; // USER_HZ = 100 on Linux
@@ -44,6 +51,11 @@ final class CpuMeter implements AutoCloseable {
     private long startProcessNs;
     private Map<Long, Long> startThreadNs;
     private final Map<Long, String> threadNames = new HashMap<>();
+    private final Map<String, Long> allocated = new TreeMap<>();
+    private Map<Long, Long> startAllocated;
+    private final Map<String, Long> nativeNs = new TreeMap<>();
+    private Map<Integer, Long> startNative;
+    private final Map<Integer, String> nativeNames = new HashMap<>();
 
     /** @param database the benchmark's database name (null: count no backend as its own) */
     CpuMeter(String database) {
@@ -67,6 +79,8 @@ final class CpuMeter implements AutoCloseable {
     void resume() {
         startProcessNs = os.getProcessCpuTime();
         startThreadNs = threadCpu();
+        startAllocated = threadAllocated();
+        startNative = nativeCpu();
     }
 
     void pause() {
@@ -76,6 +90,99 @@ final class CpuMeter implements AutoCloseable {
             long before = startThreadNs.getOrDefault(id, 0L);
             groupNs.merge(group(threadNames.get(id)), Math.max(0, ns - before), Long::sum);
         });
+        threadAllocated().forEach((id, bytes) -> allocated.merge(group(threadNames.get(id)),
+                Math.max(0, bytes - startAllocated.getOrDefault(id, 0L)), Long::sum));
+        nativeCpu().forEach((tid, ticks) -> {
+            String g = nativeGroup(nativeNames.get(tid));
+            if (g != null) {
+                nativeNs.merge(g, Math.max(0, ticks - startNative.getOrDefault(tid, 0L)) * TICK_NS, Long::sum);
+            }
+        });
+    }
+
+    /** Java thread group (as {@link #groupMs}) -> bytes allocated over the measured stretch. */
+    Map<String, Long> allocatedBytes() {
+        return new TreeMap<>(allocated);
+    }
+
+    /**
+     * The JVM's native threads -> CPU ms (10 ms ticks): {@code gc} in all, of it {@code gc-pause} (the parallel workers
+     * of the stop-the-world collections), {@code gc-mark} (concurrent marking) and {@code gc-other} (refinement,
+     * service); {@code jit}; {@code vm} (the VM thread, which also runs parts of each pause).
+     */
+    Map<String, Double> nativeMs() {
+        Map<String, Double> out = new java.util.LinkedHashMap<>();
+        long gc = 0;
+        for (String g : List.of("gc-pause", "gc-mark", "gc-other")) {
+            gc += nativeNs.getOrDefault(g, 0L);
+        }
+        out.put("gc", gc / 1e6);
+        for (String g : List.of("gc-pause", "gc-mark", "gc-other", "jit", "vm")) {
+            out.put(g, nativeNs.getOrDefault(g, 0L) / 1e6);
+        }
+        return out;
+    }
+
+    static String nativeGroup(String comm) {
+        if (comm == null) {
+            return null;
+        }
+        if (comm.startsWith("GC Thread")) {
+            return "gc-pause";
+        }
+        if (comm.startsWith("G1 Conc") || comm.startsWith("G1 Main Marker")) {
+            return "gc-mark";
+        }
+        if (comm.startsWith("G1 ")) {
+            return "gc-other";
+        }
+        if (comm.startsWith("C1 Compiler") || comm.startsWith("C2 Compiler")) {
+            return "jit";
+        }
+        if (comm.equals("VM Thread")) {
+            return "vm";
+        }
+        return null;
+    }
+
+    private Map<Long, Long> threadAllocated() {
+        Map<Long, Long> out = new HashMap<>();
+        if (threads instanceof com.sun.management.ThreadMXBean sun) {
+            long[] ids = threads.getAllThreadIds();
+            long[] bytes = sun.getThreadAllocatedBytes(ids);
+            for (int i = 0; i < ids.length; i++) {
+                if (bytes[i] >= 0) {
+                    out.put(ids[i], bytes[i]);
+                }
+            }
+        }
+        return out;
+    }
+
+    /** tid -> utime + stime ticks of the JVM's native threads (GC, JIT, VM), from /proc/self/task. */
+    private Map<Integer, Long> nativeCpu() {
+        Map<Integer, Long> out = new HashMap<>();
+        try (Stream<Path> tasks = Files.list(Path.of("/proc/self/task"))) {
+            tasks.forEach(t -> {
+                try {
+                    String stat = Files.readString(t.resolve("stat"));
+                    int close = stat.lastIndexOf(')');
+                    String comm = stat.substring(stat.indexOf('(') + 1, close);
+                    if (nativeGroup(comm) == null) {
+                        return;
+                    }
+                    String[] fields = stat.substring(close + 2).split(" ");
+                    int tid = Integer.parseInt(t.getFileName().toString());
+                    nativeNames.put(tid, comm);
+                    out.put(tid, Long.parseLong(fields[11]) + Long.parseLong(fields[12]));
+                } catch (IOException | RuntimeException e) {
+                    // the thread ended between the listing and the read
+                }
+            });
+        } catch (IOException e) {
+            // no /proc: native threads stay 0
+        }
+        return out;
     }
 
     @Override

@@ -25,7 +25,10 @@ import java.util.Map;
  * Wall time covers the jobs only (not the session's start and stop). Heap: used heap after a full GC every
  * {@code N/10} jobs. CPU per job over the same stretch (forced GCs left out), which hardly depends on the machine's
  * load: the JVM's process CPU, the part of it on Sparkscope's threads and on each Spark listener queue's thread, and
- * the PostgreSQL server's ({@link CpuMeter}). Not a test: see {@code bench/many-jobs.sh} and BENCHMARKS.md.
+ * the PostgreSQL server's, the JVM's GC, JIT and VM threads and the bytes each thread group allocated
+ * ({@link CpuMeter}). The overhead mode first runs a warm-up round of every variant at the full job count, printed but
+ * not counted ({@code -Dbench.warmupRounds=0} leaves it out). Not a test: see {@code bench/many-jobs.sh} and
+ * BENCHMARKS.md.
  *
  * <pre>
  * java ... io.sparkscope.bench.ManyJobsBench overhead JOBS ROUNDS JDBC_URL USER PASSWORD
@@ -59,16 +62,19 @@ public final class ManyJobsBench {
     }
 
     private static void overhead(int jobs, int rounds, String url, String user, String password) throws Exception {
-        // One untimed warm-up of each variant: class loading, JIT, Spark's codegen cache, the schema migration.
-        for (Variant v : Variant.values()) {
-            run(v, Math.min(jobs, 200), url, user, password, Integer.MAX_VALUE);
-        }
+        // Round 0 is a warm-up, printed but not counted: a whole round of every variant at the full job count, so
+        // that class loading, the JIT (of Spark's code and of Sparkscope's: its window fills and starts evicting only
+        // after 1 000 jobs, its diagnosis runs every 30 s), Spark's codegen cache and the schema migration are done
+        // before the first counted round. A 200-job warm-up left the first counted round 20-30 % slower for every
+        // variant and gave its JIT work to whichever variant ran first.
         Map<Variant, List<Double>> walls = new EnumMap<>(Variant.class);
         Map<Variant, List<Double>> ratios = new EnumMap<>(Variant.class);
         Map<Variant, List<Run>> runs = new EnumMap<>(Variant.class);
         System.out.printf(Locale.ROOT, "%-6s %-11s %9s %9s %9s %12s %8s%n", "round", "variant", "wall s", "ms/job",
                 "vs none", "heap MB", "load1");
-        for (int round = 1; round <= rounds; round++) {
+        int firstRound = Integer.getInteger("bench.warmupRounds", 1) > 0 ? 0 : 1;
+        for (int round = firstRound; round <= rounds; round++) {
+            boolean warmUp = round == 0;
             Map<Variant, Double> thisRound = new EnumMap<>(Variant.class);
             // Rotate the order every round so that no variant always runs first (a warmer or colder machine).
             Variant[] order = Variant.values();
@@ -76,16 +82,21 @@ public final class ManyJobsBench {
                 Variant v = order[(k + round) % order.length];
                 Run r = run(v, jobs, url, user, password, Math.max(1, jobs / 4));
                 thisRound.put(v, r.wallMs);
-                walls.computeIfAbsent(v, x -> new ArrayList<>()).add(r.wallMs);
-                runs.computeIfAbsent(v, x -> new ArrayList<>()).add(r);
-                System.out.printf(Locale.ROOT, "%-6d %-11s %9.1f %9.2f %9s %5.0f → %-5.0f %8s   %s%n", round,
-                        v.name().toLowerCase(Locale.ROOT), r.wallMs / 1e3, r.wallMs / jobs, "",
+                if (!warmUp) {
+                    walls.computeIfAbsent(v, x -> new ArrayList<>()).add(r.wallMs);
+                    runs.computeIfAbsent(v, x -> new ArrayList<>()).add(r);
+                }
+                System.out.printf(Locale.ROOT, "%-6s %-11s %9.1f %9.2f %9s %5.0f → %-5.0f %8s   %s%n",
+                        warmUp ? "0 (w)" : String.valueOf(round), v.name().toLowerCase(Locale.ROOT), r.wallMs / 1e3, r.wallMs / jobs, "",
                         r.heapMb.get(0), r.heapMb.get(r.heapMb.size() - 1), load(), r.cpuLine(jobs));
             }
-            for (Variant v : Variant.values()) {
-                ratios.computeIfAbsent(v, x -> new ArrayList<>()).add(thisRound.get(v) / thisRound.get(Variant.NONE));
+            if (!warmUp) {
+                for (Variant v : Variant.values()) {
+                    ratios.computeIfAbsent(v, x -> new ArrayList<>()).add(thisRound.get(v) / thisRound.get(Variant.NONE));
+                }
             }
-            System.out.printf(Locale.ROOT, "       ratios round %d: eventlog %.3f, sparkscope %.3f%n", round,
+            System.out.printf(Locale.ROOT, "       ratios round %d%s: eventlog %.3f, sparkscope %.3f%n", round,
+                    warmUp ? " (warm-up, not counted)" : "",
                     thisRound.get(Variant.EVENTLOG) / thisRound.get(Variant.NONE),
                     thisRound.get(Variant.SPARKSCOPE) / thisRound.get(Variant.NONE));
         }
@@ -97,8 +108,9 @@ public final class ManyJobsBench {
         }
         System.out.printf(Locale.ROOT, "%n# CPU per job, median over %d rounds (ms/job; PostgreSQL own = the backends of"
                 + " this database, all = every postgres process of the server)%n", rounds);
-        System.out.printf(Locale.ROOT, "%-11s %8s %9s %10s %9s %9s %9s %12s%n", "variant", "JVM", "JVM+PG", "sparkscope",
-                "bus-shrd", "bus-elog", "PG own", "PG all");
+        System.out.printf(Locale.ROOT, "%-11s %8s %9s %10s %9s %9s %9s %12s %8s %8s %11s %11s %9s%n", "variant", "JVM",
+                "JVM+PG", "sparkscope", "bus-shrd", "bus-elog", "PG own", "PG all", "GC thr", "JIT thr", "alloc KB",
+                "alloc sscp", "other thr");
         Map<Variant, Double> jvmPlusPg = new EnumMap<>(Variant.class);
         for (Variant v : Variant.values()) {
             List<Run> rs = runs.get(v);
@@ -107,10 +119,15 @@ public final class ManyJobsBench {
             double pgAll = median(rs.stream().map(r -> r.cpu.postgresAllMs() / jobs).toList());
             double total = median(rs.stream().map(r -> (r.cpu.processMs() + r.cpu.postgresOwnMs()) / jobs).toList());
             jvmPlusPg.put(v, total);
-            System.out.printf(Locale.ROOT, "%-11s %8.2f %9.2f %10.2f %9.2f %9.2f %9.2f %12.2f%n",
+            System.out.printf(Locale.ROOT, "%-11s %8.2f %9.2f %10.2f %9.2f %9.2f %9.2f %12.2f %8.2f %8.2f %11.1f %11.1f %9.2f%n",
                     v.name().toLowerCase(Locale.ROOT), jvm, total, median(rs.stream().map(r -> r.sparkscopeMs() / jobs).toList()),
                     median(rs.stream().map(r -> r.groupMs("bus-shared") / jobs).toList()),
-                    median(rs.stream().map(r -> r.groupMs("bus-eventLog") / jobs).toList()), pgOwn, pgAll);
+                    median(rs.stream().map(r -> r.groupMs("bus-eventLog") / jobs).toList()), pgOwn, pgAll,
+                    median(rs.stream().map(r -> r.cpu.nativeMs().get("gc") / jobs).toList()),
+                    median(rs.stream().map(r -> r.cpu.nativeMs().get("jit") / jobs).toList()),
+                    median(rs.stream().map(r -> r.allocatedKb(null, jobs)).toList()),
+                    median(rs.stream().map(r -> r.allocatedKb("sparkscope", jobs)).toList()),
+                    median(rs.stream().map(r -> r.groupMs("other") / jobs).toList()));
         }
         System.out.printf(Locale.ROOT, "# CPU added per job over none (JVM + PostgreSQL own): eventlog %+.2f ms, "
                         + "sparkscope %+.2f ms%n", jvmPlusPg.get(Variant.EVENTLOG) - jvmPlusPg.get(Variant.NONE),
@@ -128,15 +145,28 @@ public final class ManyJobsBench {
                     .mapToDouble(Map.Entry::getValue).sum();
         }
 
+        /** KB allocated per job by a thread group's Java threads, or by all of them (group null). */
+        double allocatedKb(String group, int jobs) {
+            long bytes = 0;
+            for (var e : cpu.allocatedBytes().entrySet()) {
+                if (group == null || e.getKey().startsWith(group)) {
+                    bytes += e.getValue();
+                }
+            }
+            return bytes / 1024.0 / jobs;
+        }
+
         String cpuLine(int jobs) {
             StringBuilder b = new StringBuilder(String.format(Locale.ROOT,
                     "CPU ms/job: JVM %.2f, PostgreSQL own %.2f (all %.2f); threads:", cpu.processMs() / jobs,
                     cpu.postgresOwnMs() / jobs, cpu.postgresAllMs() / jobs));
-            cpu.groupMs().forEach((g, ms) -> {
-                if (!g.equals("other")) {
-                    b.append(String.format(Locale.ROOT, " %s %.3f", g, ms / jobs));
-                }
-            });
+            // "other": Spark's own Java threads (main, DAG scheduler, task workers, RPC) and the bench's
+            cpu.groupMs().forEach((g, ms) -> b.append(String.format(Locale.ROOT, " %s %.3f", g, ms / jobs)));
+            b.append("; JVM native:");
+            cpu.nativeMs().forEach((g, ms) -> b.append(String.format(Locale.ROOT, " %s %.2f", g, ms / jobs)));
+            b.append(String.format(Locale.ROOT, "; allocated KB/job: all %.1f,", allocatedKb(null, jobs)));
+            cpu.allocatedBytes().forEach((g, bytes) -> b.append(String.format(Locale.ROOT, " %s %.1f", g,
+                    bytes / 1024.0 / jobs)));
             return b.toString();
         }
     }

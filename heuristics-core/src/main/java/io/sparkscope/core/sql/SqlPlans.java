@@ -63,14 +63,26 @@ public final class SqlPlans {
     }
 
     private static volatile Cached last;
+    /**
+     * The widest recent build, besides the last one: a live recorder diagnoses each SQL execution leaving its window
+     * on a snapshot holding that one execution, between two diagnoses of the whole window. Were the last build the
+     * only one kept, each such one-execution snapshot would drop the window's graphs and the next diagnosis of the
+     * window would lay out all of them (up to a thousand) again. A build replaces it unless it holds fewer than half
+     * as many plans, so it follows a window that shrinks and keeps at most one more application's plans alive.
+     */
+    private static volatile SqlPlans widest;
 
     public static SqlPlans of(AppSnapshot app) {
         Cached c = last;
         if (c != null && c.app().get() == app) {
             return c.plans();
         }
-        SqlPlans built = build(app, c == null ? null : c.plans());
+        SqlPlans wide = widest;
+        SqlPlans built = build(app, c == null ? null : c.plans(), wide);
         last = new Cached(new java.lang.ref.WeakReference<>(app), built);
+        if (wide == null || built.plans.size() >= wide.plans.size() / 2) {
+            widest = built;
+        }
         return built;
     }
 
@@ -78,12 +90,15 @@ public final class SqlPlans {
      * @param previous the plans built for the last application asked for, or null: a running application's next
      *                 snapshot carries the same (unchanged, cached) summary objects for the executions that did not
      *                 change, so their graphs are taken over instead of being laid out again at every flush
+     * @param wide     the widest recent build ({@link #widest}), or null: taken over from in the same way
      */
-    private static SqlPlans build(AppSnapshot app, SqlPlans previous) {
+    private static SqlPlans build(AppSnapshot app, SqlPlans previous, SqlPlans wide) {
         Map<SqlExecutionSummary, Plan> before = new java.util.IdentityHashMap<>();
-        if (previous != null) {
-            for (Plan p : previous.plans) {
-                before.put(p.sql(), p);
+        for (SqlPlans earlier : new SqlPlans[]{wide, previous}) {
+            if (earlier != null) {
+                for (Plan p : earlier.plans) {
+                    before.put(p.sql(), p);
+                }
             }
         }
         List<Plan> plans = new ArrayList<>();
