@@ -23,6 +23,7 @@ import static io.sparkscope.store.Column.float8;
 import static io.sparkscope.store.Column.integer;
 import static io.sparkscope.store.Column.jsonb;
 import static io.sparkscope.store.Column.text;
+import static io.sparkscope.store.Column.textArray;
 
 /** The {@code application} row: the natural key, the model's fields and the aggregates the search page shows. */
 final class ApplicationRow {
@@ -86,7 +87,9 @@ final class ApplicationRow {
             .values(Source::findings,
                     integer("num_findings", List::size),
                     text("worst_severity", ApplicationRow::worstSeverity),
-                    jsonb("banners", ApplicationRow::banners))
+                    text("banners", ApplicationRow::banners), // JSON text (V20: a text column)
+                    // V20: the search page's heuristic filter
+                    textArray("heuristics", ApplicationRow::heuristics))
             // V9: what fixing its findings would save, so search can rank applications by it
             .values(bigint("saving_ms", s -> savingMs(s.app(), s.findings())))
             // V17: what the executors held against what they used (resources; pages price them)
@@ -214,6 +217,11 @@ final class ApplicationRow {
             }
         }
         return app.durationMs() > 0 ? Math.min(sum, app.durationMs()) : sum;
+    }
+
+    /** The distinct heuristics of the findings, sorted (V20); empty without findings. */
+    static List<String> heuristics(List<Finding> findings) {
+        return findings.stream().map(Finding::heuristic).distinct().sorted().toList();
     }
 
     /** The search page's banners (V7): [[id, heuristic, severity, title, message], …] in finding order, or null. */

@@ -28,6 +28,21 @@ class SearchBannersTest {
                 .map(f -> List.of(f.id(), f.heuristic(), f.severity().name(), f.title(), f.message())).toList();
     }
 
+    /** How many applications the search's heuristic filter (V20: the row's own heuristics) finds. */
+    private static long withHeuristic(DataSource ds, String heuristic) throws Exception {
+        return new AppSearchQuery(ds).search(new AppFilter(null, null, null, null, null, null, null, null, heuristic,
+                null, AppFilter.Sort.START, true, 50, 0, NOW)).total();
+    }
+
+    /** The heuristic filter finds the application for each heuristic it has a finding of, and for no other. */
+    private static void assertHeuristicFilter(DataSource ds, List<Finding> findings) throws Exception {
+        for (Finding f : Snapshots.findings()) {
+            boolean has = findings.stream().anyMatch(x -> x.heuristic().equals(f.heuristic()));
+            assertEquals(has ? 1 : 0, withHeuristic(ds, f.heuristic()), f.heuristic());
+        }
+        assertEquals(0, withHeuristic(ds, "NoSuchHeuristic"));
+    }
+
     private static List<List<String>> expected(List<Finding> fs) {
         return fs.stream().map(f -> List.of(f.id(), f.heuristic(), f.severity().name(), f.title(), f.message())).toList();
     }
@@ -40,13 +55,16 @@ class SearchBannersTest {
         List<Finding> two = Snapshots.findings();
         new SnapshotWriter().write(ds, app, two);
         assertEquals(expected(two), banners(ds), "in finding order, with messages");
+        assertHeuristicFilter(ds, two);
 
         List<Finding> one = List.of(two.get(1));
         new SnapshotWriter().overwrite(ds, app, one); // e.g. reanalyze with other thresholds
         assertEquals(expected(one), banners(ds));
+        assertHeuristicFilter(ds, one);
 
         new SnapshotWriter().overwrite(ds, app, List.of());
         assertEquals(List.of(), banners(ds));
+        assertHeuristicFilter(ds, List.of());
         assertEquals(1, TestDb.count(ds, "SELECT count(*) FROM application WHERE banners IS NULL"));
     }
 
@@ -83,5 +101,6 @@ class SearchBannersTest {
         }
         assertTrue(SchemaManager.migrate(ds).usable());
         assertEquals(expected(two), banners(ds), "V7 copied the existing findings, in order");
+        assertHeuristicFilter(ds, two); // V20 filled the row's heuristics from the same findings
     }
 }

@@ -58,6 +58,25 @@ public record AppEfficiency(double coreHoursAllocated, double coreHoursUsed, dou
                 rs.getDouble("gb_hours_driver_alone"), rs.getLong("driver_alone_ms"));
     }
 
+    /**
+     * As {@link #read(ResultSet)} where {@link #COLUMNS} stand in the select list from column {@code first} on: by
+     * position, for the search page, whose 50 rows looked each column up by name.
+     */
+    static AppEfficiency read(ResultSet rs, int first) throws SQLException {
+        double coreAllocated = rs.getDouble(first);
+        if (rs.wasNull()) {
+            return null;
+        }
+        return new AppEfficiency(coreAllocated, rs.getDouble(first + 1), rs.getDouble(first + 2),
+                rs.getDouble(first + 3), rs.getDouble(first + 4), nullable(rs, first + 5), nullable(rs, first + 6),
+                rs.getDouble(first + 7), rs.getLong(first + 8));
+    }
+
+    private static Double nullable(ResultSet rs, int column) throws SQLException {
+        double v = rs.getDouble(column);
+        return rs.wasNull() ? null : v;
+    }
+
     private static Double nullable(ResultSet rs, String column) throws SQLException {
         double v = rs.getDouble(column);
         return rs.wasNull() ? null : v;

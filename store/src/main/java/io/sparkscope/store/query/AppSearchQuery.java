@@ -69,16 +69,16 @@ public final class AppSearchQuery {
                 params.add(f.offset());
                 Sql.bind(ps, params);
                 try (ResultSet rs = ps.executeQuery()) {
-                    while (rs.next()) {
-                        String attempt = rs.getString("attempt_id");
-                        rows.add(new AppListRow(rs.getLong("app_pk"), rs.getString("app_id"),
-                                attempt.isEmpty() ? null : attempt, rs.getString("name"), rs.getString("spark_user"),
-                                rs.getLong("start_time"), rs.getLong("end_time"), rs.getLong("duration_ms"),
-                                AppFilter.statusOf(rs.getBoolean("complete"), rs.getLong("last_event_time"), f.now()),
-                                rs.getInt("num_jobs"), rs.getInt("num_stages"), rs.getLong("num_tasks"),
-                                rs.getLong("num_failed_tasks"), rs.getInt("num_findings"),
-                                rs.getString("worst_severity"), Sql.banners(rs.getString("banners")),
-                                rs.getLong("saving_ms"), AppEfficiency.read(rs)));
+                    while (rs.next()) { // by position in the select list above (by name, 27 look-ups a row)
+                        String attempt = rs.getString(3);
+                        rows.add(new AppListRow(rs.getLong(1), rs.getString(2),
+                                attempt.isEmpty() ? null : attempt, rs.getString(4), rs.getString(5),
+                                rs.getLong(6), rs.getLong(7), rs.getLong(8),
+                                AppFilter.statusOf(rs.getBoolean(9), rs.getLong(10), f.now()),
+                                rs.getInt(11), rs.getInt(12), rs.getLong(13),
+                                rs.getLong(14), rs.getInt(15),
+                                rs.getString(16), Sql.banners(rs.getString(17)),
+                                rs.getLong(18), AppEfficiency.read(rs, 19)));
                     }
                 }
             }
@@ -131,7 +131,9 @@ public final class AppSearchQuery {
             params.add(f.appId());
         }
         if (f.nameContains() != null && !f.nameContains().isEmpty()) {
-            parts.add("a.name ILIKE ?"); // pg_trgm index (V2)
+            // ILIKE is lower(name) LIKE lower(pattern); the lower-cased name is stored (V20), so no row's case is
+            // folded per query
+            parts.add("a.name_lower LIKE lower(?)");
             params.add("%" + Sql.escapeLike(f.nameContains()) + "%");
         }
         if (f.user() != null) {
@@ -169,7 +171,8 @@ public final class AppSearchQuery {
             params.add(f.minWastedCoreHours());
         }
         if (f.heuristic() != null) {
-            parts.add("EXISTS (SELECT 1 FROM finding x WHERE x.app_pk = a.app_pk AND x.heuristic = ?)");
+            // the row's own list of its findings' heuristics (V20, GIN-indexed), not a probe of finding per row
+            parts.add("a.heuristics @> ARRAY[?]::text[]");
             params.add(f.heuristic());
         }
         return new Where(parts.isEmpty() ? "" : " WHERE " + String.join(" AND ", parts), params);

@@ -15,7 +15,31 @@ public final class Fmt {
     }
 
     public static String time(long epochMs) {
-        return epochMs <= 0 ? "—" : TIME.format(Instant.ofEpochMilli(epochMs));
+        if (epochMs <= 0) {
+            return "—";
+        }
+        // As TIME formats it, without the formatter (a search page formats 100 times, the formatter cost 3 % of the
+        // page); years outside four digits keep the formatter's own form.
+        java.time.LocalDateTime t = java.time.LocalDateTime.ofEpochSecond(Math.floorDiv(epochMs, 1000L), 0,
+                ZoneOffset.UTC);
+        if (t.getYear() < 1000 || t.getYear() > 9999) {
+            return TIME.format(Instant.ofEpochMilli(epochMs));
+        }
+        char[] c = "0000-00-00 00:00:00 UTC".toCharArray();
+        digits(c, 0, 4, t.getYear());
+        digits(c, 5, 2, t.getMonthValue());
+        digits(c, 8, 2, t.getDayOfMonth());
+        digits(c, 11, 2, t.getHour());
+        digits(c, 14, 2, t.getMinute());
+        digits(c, 17, 2, t.getSecond());
+        return new String(c);
+    }
+
+    private static void digits(char[] c, int at, int width, int v) {
+        for (int i = at + width - 1; i >= at; i--) {
+            c[i] = (char) ('0' + v % 10);
+            v /= 10;
+        }
     }
 
     public static String duration(long ms) {

@@ -12,43 +12,88 @@ package io.sparkscope.server.web.page;
  * several times slower (it was a third of the search page's CPU time). Browsers show the same text.
  */
 public final class Html {
-    private final StringBuilder sb = new StringBuilder(16 * 1024);
+    /**
+     * The page as bytes: every character written is ASCII (the class's rule), so one byte per character, and runs of
+     * text are copied in bulk ({@link String#getBytes(int, int, byte[], int)} is an array copy for a Latin-1 string;
+     * JDK 17's StringBuilder copies a substring char by char).
+     */
+    private byte[] buf = new byte[16 * 1024];
+    private int len;
 
-    /** Trusted markup: string literals of this package only (non-ASCII characters become character references). */
+    /**
+     * Trusted markup: string literals of this package only (non-ASCII characters become character references). The
+     * scan is a char loop and the copy one array copy per ASCII run (a map of converted literals was slower: its
+     * look-up cost more than scanning a 30-character literal).
+     */
     public Html raw(String markup) {
-        int i = firstNonAscii(markup);
-        if (i < 0) {
-            sb.append(markup);
-        } else {
-            sb.append(markup, 0, i);
-            for (int k = i; k < markup.length(); ) {
-                int cp = markup.codePointAt(k);
-                if (cp < 0x80) {
-                    sb.append((char) cp);
-                } else {
-                    sb.append("&#").append(cp).append(';');
-                }
-                k += Character.charCount(cp);
-            }
-        }
-        return this;
+        return writeAscii(markup);
     }
 
-    private static int firstNonAscii(String s) {
-        for (int i = 0; i < s.length(); i++) {
-            if (s.charAt(i) >= 0x80) {
-                return i;
+    private Html writeAscii(String markup) {
+        int n = markup.length();
+        int clean = 0; // markup[clean, i) is ASCII, copied in one go
+        for (int i = 0; i < n; i++) {
+            if (markup.charAt(i) >= 0x80) {
+                copy(markup, clean, i);
+                int cp = markup.codePointAt(i);
+                ascii('&');
+                ascii('#');
+                t(cp);
+                ascii(';');
+                i += Character.charCount(cp) - 1;
+                clean = i + 1;
             }
         }
-        return -1;
+        copy(markup, clean, n);
+        return this;
     }
 
     /** Text content, escaped. Null prints nothing. */
     public Html t(Object value) {
         if (value != null) {
-            escape(String.valueOf(value), sb);
+            text(String.valueOf(value));
         }
         return this;
+    }
+
+    /** Text content, escaped. Null prints nothing. */
+    public Html t(String value) {
+        if (value != null) {
+            text(value);
+        }
+        return this;
+    }
+
+    /** A whole number (digits need no escaping), written without making a String of it. */
+    public Html t(long value) {
+        ensure(20);
+        if (value < 0) {
+            if (value == Long.MIN_VALUE) {
+                return raw(Long.toString(value));
+            }
+            buf[len++] = '-';
+            value = -value;
+        }
+        int digits = 1;
+        for (long v = value; v >= 10; v /= 10) {
+            digits++;
+        }
+        for (int i = len + digits - 1; i >= len; i--) {
+            buf[i] = (byte) ('0' + value % 10);
+            value /= 10;
+        }
+        len += digits;
+        return this;
+    }
+
+    /** As {@link #t(long)} (an int argument would otherwise pick {@link #t(Object)} and box). */
+    public Html t(int value) {
+        return t((long) value);
+    }
+
+    /** One character as text (without this overload a char would print as its code through {@link #t(int)}). */
+    public Html t(char value) {
+        return text(String.valueOf(value));
     }
 
     /** An attribute value (the caller writes the surrounding double quotes), escaped. */
@@ -56,65 +101,106 @@ public final class Html {
         return t(value);
     }
 
+    /** An attribute value, escaped. */
+    public Html a(String value) {
+        return t(value);
+    }
+
+    /** A whole-number attribute value. */
+    public Html a(long value) {
+        return t(value);
+    }
+
+    /** A whole-number attribute value. */
+    public Html a(int value) {
+        return t((long) value);
+    }
+
     /** {@code <tag class="cls">text</tag>} with text escaped. */
     public Html el(String tag, String cls, Object text) {
-        sb.append('<').append(tag);
+        ascii('<');
+        raw(tag);
         if (cls != null) {
-            sb.append(" class=\"").append(cls).append('"');
+            raw(" class=\"").raw(cls).ascii('"');
         }
-        sb.append('>');
+        ascii('>');
         t(text);
-        sb.append("</").append(tag).append('>');
+        raw("</").raw(tag).ascii('>');
         return this;
     }
 
     /** {@code <a href="url">text</a>}; url is escaped as an attribute (our URLs are built by {@link Urls}). */
     public Html link(String url, Object text) {
-        sb.append("<a href=\"");
+        raw("<a href=\"");
         t(url);
-        sb.append("\">");
+        raw("\">");
         t(text);
-        sb.append("</a>");
+        raw("</a>");
         return this;
     }
 
     @Override
     public String toString() {
-        return sb.toString();
+        return new String(buf, 0, len, java.nio.charset.StandardCharsets.ISO_8859_1);
+    }
+
+    /** The page as UTF-8 (which is its ASCII bytes), without making a String of it first. */
+    public byte[] utf8() {
+        return java.util.Arrays.copyOf(buf, len);
     }
 
     public static String escape(String s) {
-        StringBuilder out = new StringBuilder(s.length() + 16);
-        escape(s, out);
-        return out.toString();
+        return new Html().t(s).toString();
     }
 
-    private static void escape(String s, StringBuilder out) {
+    private void ascii(char c) {
+        ensure(1);
+        buf[len++] = (byte) c;
+    }
+
+    private void ensure(int more) {
+        if (len + more > buf.length) {
+            buf = java.util.Arrays.copyOf(buf, Math.max(buf.length * 2, len + more));
+        }
+    }
+
+    /** Escaped text: runs needing no escape are copied in bulk, the rest as entities. */
+    @SuppressWarnings("deprecation") // getBytes(int, int, byte[], int) keeps each char's low byte: right for ASCII
+    private Html text(String s) {
         int n = s.length();
-        int clean = 0; // s[clean, i) needs no escaping and is appended in one copy
+        int clean = 0; // s[clean, i) is ASCII needing no escape, copied in one go
         for (int i = 0; i < n; i++) {
             char c = s.charAt(i);
             if (c >= 0x80 || c == '<' || c == '>' || c == '&' || c == '"' || c == '\'') {
-                out.append(s, clean, i);
+                copy(s, clean, i);
                 switch (c) {
-                    case '<' -> out.append("&lt;");
-                    case '>' -> out.append("&gt;");
-                    case '&' -> out.append("&amp;");
-                    case '"' -> out.append("&quot;");
-                    case '\'' -> out.append("&#39;");
+                    case '<' -> raw("&lt;");
+                    case '>' -> raw("&gt;");
+                    case '&' -> raw("&amp;");
+                    case '"' -> raw("&quot;");
+                    case '\'' -> raw("&#39;");
                     default -> {
                         int cp = s.codePointAt(i);
-                        out.append("&#").append(cp).append(';');
+                        ascii('&');
+                        ascii('#');
+                        t(cp);
+                        ascii(';');
                         i += Character.charCount(cp) - 1;
                     }
                 }
                 clean = i + 1;
             }
         }
-        if (clean == 0) {
-            out.append(s);
-        } else {
-            out.append(s, clean, n);
+        copy(s, clean, n);
+        return this;
+    }
+
+    @SuppressWarnings("deprecation")
+    private void copy(String s, int from, int to) {
+        if (to > from) {
+            ensure(to - from);
+            s.getBytes(from, to, buf, len);
+            len += to - from;
         }
     }
 
