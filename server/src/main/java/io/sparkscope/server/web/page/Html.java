@@ -18,6 +18,15 @@ public final class Html {
      * JDK 17's StringBuilder copies a substring char by char).
      */
     private byte[] buf = new byte[16 * 1024];
+
+    /** The ASCII characters text and attribute values write as entities: one table look-up per char, not five tests. */
+    private static final boolean[] ESCAPED = new boolean[0x80];
+
+    static {
+        for (char c : new char[] {'<', '>', '&', '"', '\''}) {
+            ESCAPED[c] = true;
+        }
+    }
     private int len;
 
     /**
@@ -171,7 +180,7 @@ public final class Html {
         int clean = 0; // s[clean, i) is ASCII needing no escape, copied in one go
         for (int i = 0; i < n; i++) {
             char c = s.charAt(i);
-            if (c >= 0x80 || c == '<' || c == '>' || c == '&' || c == '"' || c == '\'') {
+            if (c >= 0x80 || ESCAPED[c]) {
                 copy(s, clean, i);
                 switch (c) {
                     case '<' -> raw("&lt;");

@@ -2,6 +2,7 @@ package io.sparkscope.server.web.page;
 
 import io.sparkscope.core.analysis.efficiency.Cost;
 import io.sparkscope.core.analysis.efficiency.Prices;
+import io.sparkscope.core.heuristics.Units;
 import io.sparkscope.core.report.EfficiencyText;
 import io.sparkscope.server.web.http.SearchParams;
 import io.sparkscope.server.web.http.Urls;
@@ -159,7 +160,8 @@ final class SearchView {
             h.raw("<dd class=\"waste muted\">not computed</dd>");
             return;
         }
-        h.raw("<dd class=\"waste\" data-core-hours=\"").a(e.coreHoursWasted()).raw("\">")
+        // six decimals (a second of one core is 0.000278 h): machine-readable without Double.toString per row
+        h.raw("<dd class=\"waste\" data-core-hours=\"").a(Units.fixed(e.coreHoursWasted(), 6)).raw("\">")
                 .t(EfficiencyText.hours(e.coreHoursWasted())).raw(" idle core-h");
         if (e.memoryMeasured()) {
             h.raw(" · ").t(EfficiencyText.hours(e.gbHoursWasted())).raw(" unused GB-h");
