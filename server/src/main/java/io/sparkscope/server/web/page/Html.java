@@ -44,12 +44,7 @@ public final class Html {
         for (int i = 0; i < n; i++) {
             if (markup.charAt(i) >= 0x80) {
                 copy(markup, clean, i);
-                int cp = markup.codePointAt(i);
-                ascii('&');
-                ascii('#');
-                t(cp);
-                ascii(';');
-                i += Character.charCount(cp) - 1;
+                i += characterReference(markup, i) - 1;
                 clean = i + 1;
             }
         }
@@ -188,20 +183,23 @@ public final class Html {
                     case '&' -> raw("&amp;");
                     case '"' -> raw("&quot;");
                     case '\'' -> raw("&#39;");
-                    default -> {
-                        int cp = s.codePointAt(i);
-                        ascii('&');
-                        ascii('#');
-                        t(cp);
-                        ascii(';');
-                        i += Character.charCount(cp) - 1;
-                    }
+                    default -> i += characterReference(s, i) - 1;
                 }
                 clean = i + 1;
             }
         }
         copy(s, clean, n);
         return this;
+    }
+
+    /** Writes the character at {@code s[i]} as {@code &#code;}; returns its length in chars (2 for a surrogate pair). */
+    private int characterReference(String s, int i) {
+        int cp = s.codePointAt(i);
+        ascii('&');
+        ascii('#');
+        t(cp);
+        ascii(';');
+        return Character.charCount(cp);
     }
 
     @SuppressWarnings("deprecation")
