@@ -46,21 +46,17 @@ public record AppEfficiency(double coreHoursAllocated, double coreHoursUsed, dou
         return gbHoursAllocated > 0 ? gbHoursDriverAlone / gbHoursAllocated : 0;
     }
 
-    /** The figures on the current row, or null when they were never computed (stored before they existed). */
+    /**
+     * The figures on the current row, or null when they were never computed (stored before they existed). Every query
+     * selects {@link #COLUMNS} together and in their order, so one name look-up finds the first and the rest follow.
+     */
     static AppEfficiency read(ResultSet rs) throws SQLException {
-        double coreAllocated = rs.getDouble("core_hours_allocated");
-        if (rs.wasNull()) {
-            return null;
-        }
-        return new AppEfficiency(coreAllocated, rs.getDouble("core_hours_used"), rs.getDouble("core_hours_wasted"),
-                rs.getDouble("core_hours_driver_alone"), rs.getDouble("gb_hours_allocated"),
-                nullable(rs, "gb_hours_peak_used"), nullable(rs, "gb_hours_wasted"),
-                rs.getDouble("gb_hours_driver_alone"), rs.getLong("driver_alone_ms"));
+        return read(rs, rs.findColumn("core_hours_allocated"));
     }
 
     /**
      * As {@link #read(ResultSet)} where {@link #COLUMNS} stand in the select list from column {@code first} on: by
-     * position, for the search page, whose 50 rows looked each column up by name.
+     * position, for the search page, which reads all its columns so.
      */
     static AppEfficiency read(ResultSet rs, int first) throws SQLException {
         double coreAllocated = rs.getDouble(first);
@@ -73,11 +69,6 @@ public record AppEfficiency(double coreHoursAllocated, double coreHoursUsed, dou
     }
 
     private static Double nullable(ResultSet rs, int column) throws SQLException {
-        double v = rs.getDouble(column);
-        return rs.wasNull() ? null : v;
-    }
-
-    private static Double nullable(ResultSet rs, String column) throws SQLException {
         double v = rs.getDouble(column);
         return rs.wasNull() ? null : v;
     }
