@@ -20,7 +20,8 @@ import java.util.function.Function;
  * <p>Application-wide findings come from the retained snapshot, whose run totals cover the whole run. Findings about
  * one stage or one SQL execution (skew, spill, failed tasks, a join strategy) need that entity's own numbers, which
  * leave the driver with it. They are computed on the entity's last look as it leaves the window (the heuristics run
- * on a snapshot holding it alone, with the application's configuration and executors) and kept, at most
+ * on a snapshot holding it and the others of its kind leaving in the same eviction round, with the application's
+ * configuration and executors; see {@link Recorder.EvictionListener}) and kept, at most
  * {@code maxKept}, HIGH ones first. Recomputing them later from the database instead would mean reading back the
  * whole run in the driver at the end, which is what the window exists to avoid; the price is that such a finding is
  * judged with the application as it stood when the entity left (a threshold relative to the application's duration
@@ -30,10 +31,20 @@ import java.util.function.Function;
  * the task spans of stages that left); one that sums over the listed stages by itself sees the window: today
  * {@code SerializerConfig}, which weighs the RDD data of the listed stages only.
  *
- * <p>A finding of a last look is kept when it is about the leaving entity: it has a location (its id is not the bare
- * heuristic), it names the leaving stage (for a stage), and the same heuristics on the same context without the
- * entity do not produce it (configuration findings, for instance, appear either way and come from the retained
- * snapshot). Not thread-safe: the recorder's thread calls both methods.
+ * <p>A finding of a last look is kept when it is about a leaving entity: it has a location (its id is not the bare
+ * heuristic), it names one of the leaving stages (for stages), and the same heuristics on the same context without
+ * the entities do not produce it (configuration findings, for instance, appear either way and come from the retained
+ * snapshot).
+ *
+ * <p>Entities leave together, not one by one, because a diagnosis has a fixed cost (every heuristic, the configuration
+ * read, the run without the entities) that a look per entity paid for each. The built-in per-stage and per-query
+ * findings judge each stage or execution on its own numbers, so a stage's finding reads the same whether it left
+ * alone or with others. What can differ is what ties findings together: a stage's finding may be linked to the
+ * failure of another stage that left with it ({@code causedBy}), advice on one key is reconciled across the
+ * findings of one look, and a located finding about the application that names the stage it was worst in (one per
+ * id is kept) names the worst of the look's stages rather than the first to leave.
+ *
+ * <p>Not thread-safe: the recorder's thread calls both methods.
  */
 public final class WindowedDiagnosis implements Recorder.EvictionListener {
     public static final int DEFAULT_MAX_KEPT = 1000;
@@ -58,9 +69,12 @@ public final class WindowedDiagnosis implements Recorder.EvictionListener {
     public void leaving(AppSnapshot lastLook) {
         List<Finding> found = heuristics.apply(lastLook);
         List<Finding> candidates = new ArrayList<>();
-        String stageKey = lastLook.stages().isEmpty() ? null : lastLook.stages().get(0).key();
+        Set<String> stageKeys = new HashSet<>();
+        for (StageSummary s : lastLook.stages()) {
+            stageKeys.add(s.key());
+        }
         for (Finding f : found) {
-            if (!f.id().equals(f.heuristic()) && (stageKey == null || f.stageIds().contains(stageKey))) {
+            if (!f.id().equals(f.heuristic()) && (stageKeys.isEmpty() || namesAny(f, stageKeys))) {
                 candidates.add(f);
             }
         }
@@ -76,6 +90,15 @@ public final class WindowedDiagnosis implements Recorder.EvictionListener {
                 keep(f);
             }
         }
+    }
+
+    private static boolean namesAny(Finding f, Set<String> stageKeys) {
+        for (String id : f.stageIds()) {
+            if (stageKeys.contains(id)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private void keep(Finding f) {

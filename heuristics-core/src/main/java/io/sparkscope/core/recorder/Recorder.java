@@ -158,6 +158,12 @@ public final class Recorder {
     /** SQL execution by the accumulator ids its plan declares, so a stage's metrics find theirs at once. */
     private final Map<Long, LiveSqlExecution> sqlByMetricId = new HashMap<>();
     private EvictionListener evictionListener;
+    /** Summaries of entities that left since the last hand-over, for the listener's next last look. */
+    private final List<StageSummary> leavingStages = new ArrayList<>();
+    private final List<SqlExecutionSummary> leavingSql = new ArrayList<>();
+    /** The redactor of {@link #config}, made again only when the configuration changes. */
+    private AppConfig redactorConfig;
+    private SnapshotRedactor redactor;
 
     public Recorder() {
         this(RecorderOptions.DEFAULTS);
@@ -177,13 +183,24 @@ public final class Recorder {
     }
 
     /**
-     * Gets a last look at every stage attempt and SQL execution leaving the window: a snapshot holding that one
-     * entity with the application's configuration, executors and times (and nothing else), taken on the recording
-     * thread. The listener keeps the findings about it from there.
+     * Gets a last look at the stage attempts and SQL executions leaving the window: a snapshot holding leaving
+     * entities of one kind (stages, or SQL executions) with the application's configuration, executors and times (and
+     * nothing else), taken on the recording thread. Entities that left are handed over together, at each snapshot
+     * (each flush of a live recorder) or once as many as the window's limit (at most {@link #LEAVING_BATCH}) wait:
+     * running the heuristics once on a few hundred stages costs little more than on one, while a look per entity
+     * repeated the fixed cost of a diagnosis for each. The look shows the application as it stands at the hand-over
+     * (a little later than when each entity left). The listener keeps the findings about them from there.
      */
     public interface EvictionListener {
         void leaving(AppSnapshot lastLook);
     }
+
+    /**
+     * Most entities in one last look, and fewer when the window's limit is smaller: what waits for the listener is at
+     * most one limit of each kind beside the window's own (at most twice the limit), within
+     * {@link RecorderOptions#windowBytesBound()}.
+     */
+    public static final int LEAVING_BATCH = 256;
 
     public void setEvictionListener(EvictionListener listener) {
         this.evictionListener = listener;
@@ -956,6 +973,7 @@ public final class Recorder {
     /** See {@link Snapshots}; {@code runningTaskDetail} as in {@link #snapshot(boolean)}. */
     public Snapshots snapshots(boolean runningTaskDetail) {
         evict();
+        handOverLeaving();
         long written = writtenUpTo.get();
         List<StageSummary> stageSummaries = new ArrayList<>(stages.size());
         List<StageSummary> changedStages = new ArrayList<>();
@@ -1011,7 +1029,7 @@ public final class Recorder {
         RunTotals totals = all.totals(goneSpans.build(), jobsGone, stagesGone, sqlGone);
         boolean anyGone = jobsGone + stagesGone + sqlGone > 0;
         // The application's own redaction settings, also for a snapshot that leaves its unchanged configuration out.
-        SnapshotRedactor redactor = SnapshotRedactor.of(Redactor.forSparkProperties(config.sparkProperties()));
+        SnapshotRedactor redactor = redactor();
         AppSnapshot retained = redactor.apply(app(config, executorSummaries, jobSummaries, stageSummaries, sql,
                 streaming, totals, anyGone));
         // An unchanged configuration is left out of the snapshot of changes, all but what names the job: the store
@@ -1042,6 +1060,15 @@ public final class Recorder {
         sqlWindow.evict(written, q -> true, this::sqlLeaves);
     }
 
+    /** The application's own redaction settings, read again only when its configuration changed. */
+    private SnapshotRedactor redactor() {
+        if (redactor == null || redactorConfig != config) {
+            redactor = SnapshotRedactor.of(Redactor.forSparkProperties(config.sparkProperties()));
+            redactorConfig = config;
+        }
+        return redactor;
+    }
+
     private void jobLeaves(LiveJob job) {
         gone.add(job.summary());
         jobs.remove(job.jobId);
@@ -1061,7 +1088,10 @@ public final class Recorder {
     private void stageLeaves(LiveStage s) {
         StageSummary summary = s.summary(quantiles);
         if (evictionListener != null) {
-            evictionListener.leaving(lastLook(List.of(summary), List.of()));
+            leavingStages.add(summary);
+            if (leavingStages.size() >= Math.min(LEAVING_BATCH, options.retainedStages())) {
+                handOverLeaving();
+            }
         }
         gone.add(summary);
         goneSpans.fold(startTime, s.firstTaskLaunchedTime, s.lastTaskFinishedTime, summary.key());
@@ -1079,7 +1109,10 @@ public final class Recorder {
     private void sqlLeaves(LiveSqlExecution q) {
         SqlExecutionSummary summary = q.summary();
         if (evictionListener != null) {
-            evictionListener.leaving(lastLook(List.of(), List.of(summary)));
+            leavingSql.add(summary);
+            if (leavingSql.size() >= Math.min(LEAVING_BATCH, options.retainedSqlExecutions())) {
+                handOverLeaving();
+            }
         }
         gone.add(summary);
         sqlExecutions.remove(q.executionId);
@@ -1090,13 +1123,34 @@ public final class Recorder {
         }
     }
 
-    /** One leaving entity with the application's context, redacted as the snapshots are. */
-    private AppSnapshot lastLook(List<StageSummary> st, List<SqlExecutionSummary> sql) {
+    /**
+     * Gives the listener a last look at what left since the last hand-over: the stages in one look, the SQL executions
+     * in another (a finding located on neither kind is judged the same way as before batching: see
+     * {@link io.sparkscope.core.analysis.WindowedDiagnosis}). Nothing leaves while a look is taken, so every look of
+     * a round shares one list of executor summaries.
+     */
+    private void handOverLeaving() {
+        if (leavingStages.isEmpty() && leavingSql.isEmpty()) {
+            return;
+        }
         List<ExecutorSummary> ex = new ArrayList<>(executors.size());
         for (LiveExecutor e : executors.values()) {
             ex.add(e.summary());
         }
-        return SnapshotRedactor.of(Redactor.forSparkProperties(config.sparkProperties()))
-                .apply(app(config, ex, List.of(), st, sql, List.of(), null, false));
+        if (!leavingStages.isEmpty()) {
+            List<StageSummary> st = List.copyOf(leavingStages);
+            leavingStages.clear();
+            evictionListener.leaving(lastLook(ex, st, List.of()));
+        }
+        if (!leavingSql.isEmpty()) {
+            List<SqlExecutionSummary> sql = List.copyOf(leavingSql);
+            leavingSql.clear();
+            evictionListener.leaving(lastLook(ex, List.of(), sql));
+        }
+    }
+
+    /** Leaving entities with the application's context, redacted as the snapshots are. */
+    private AppSnapshot lastLook(List<ExecutorSummary> ex, List<StageSummary> st, List<SqlExecutionSummary> sql) {
+        return redactor().apply(app(config, ex, List.of(), st, sql, List.of(), null, false));
     }
 }

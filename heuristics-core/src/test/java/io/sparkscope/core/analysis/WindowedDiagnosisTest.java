@@ -8,10 +8,12 @@ import io.sparkscope.core.event.TaskMetric;
 import io.sparkscope.core.event.TaskMetrics;
 import io.sparkscope.core.heuristics.Finding;
 import io.sparkscope.core.model.AppSnapshot;
+import io.sparkscope.core.model.StageSummary;
 import io.sparkscope.core.recorder.Recorder;
 import io.sparkscope.core.recorder.RecorderOptions;
 import org.junit.jupiter.api.Test;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -53,6 +55,43 @@ class WindowedDiagnosisTest {
         assertEquals(byId(expected), byId(actual));
     }
 
+    @Test
+    void aStageLeavingWithOthersKeepsTheFindingsItKeptLeavingAlone() {
+        Diagnoser diagnoser = Diagnoser.defaults();
+        Recorder whole = new Recorder(RecorderOptions.DEFAULTS);
+        feed(whole, null);
+        List<Finding> expected = diagnoser.diagnose(whole.snapshot());
+
+        Recorder windowed = new Recorder(RecorderOptions.DEFAULTS.withWindow(5, 5, 5));
+        WindowedDiagnosis together = new WindowedDiagnosis(diagnoser::diagnose);
+        WindowedDiagnosis alone = new WindowedDiagnosis(diagnoser::diagnose);
+        List<Integer> lookSizes = new ArrayList<>();
+        windowed.setEvictionListener(look -> {
+            lookSizes.add(look.stages().size());
+            together.leaving(look);
+            // The same look cut into one look per stage: what each saw before entities left together.
+            for (StageSummary s : look.stages()) {
+                alone.leaving(with(look, List.of(s)));
+            }
+            if (look.stages().isEmpty()) {
+                alone.leaving(look);
+            }
+        });
+        feed(windowed, windowed, 5);
+        AppSnapshot retained = windowed.snapshot();
+
+        assertTrue(lookSizes.stream().anyMatch(n -> n >= 5), "stages left together: " + lookSizes);
+        assertTrue(together.kept().size() >= 5, "findings kept of stages that left: " + together.kept().size());
+        assertEquals(byId(alone.kept()), byId(together.kept()));
+        assertEquals(byId(expected), byId(together.diagnose(retained)));
+    }
+
+    private static AppSnapshot with(AppSnapshot s, List<StageSummary> stages) {
+        return new AppSnapshot(s.appId(), s.attemptId(), s.appName(), s.sparkUser(), s.sparkVersion(), s.startTime(),
+                s.endTime(), s.lastEventTime(), s.complete(), s.config(), s.executors(), s.jobs(), stages,
+                s.sqlExecutions(), s.driverGcTimeMs(), s.driverMaxMemory(), s.eventCount(), s.unknownEventTypes());
+    }
+
     /** id → severity, title and message: what a user reads. */
     private static Map<String, String> byId(List<Finding> findings) {
         Map<String, String> out = new TreeMap<>();
@@ -64,6 +103,11 @@ class WindowedDiagnosisTest {
 
     /** 40 RDD jobs of one 20-task stage each; every 10th has a 70 s straggler, every 7th 3 failed tasks. */
     private static void feed(Recorder r, Recorder flushTo) {
+        feed(r, flushTo, 1);
+    }
+
+    /** As above, with a written snapshot every {@code flushEvery} jobs, so that as many stages leave in one round. */
+    private static void feed(Recorder r, Recorder flushTo, int flushEvery) {
         r.onEvent(new SparkEvent.ApplicationStart("long", "app-long", null, START, "alice"));
         r.onEvent(new SparkEvent.EnvironmentUpdate(Map.of("spark.master", "local[4]",
                 "spark.serializer", "org.apache.spark.serializer.KryoSerializer"), Map.of(), Map.of(), Map.of()));
@@ -99,7 +143,7 @@ class WindowedDiagnosisTest {
                     end, null, List.of())));
             r.onEvent(new SparkEvent.JobEnd(i, end + 1, true, null));
             t = end + 100;
-            if (flushTo != null) {
+            if (flushTo != null && (i + 1) % flushEvery == 0) {
                 flushTo.written(flushTo.snapshots(false).changed().eventCount());
             }
         }

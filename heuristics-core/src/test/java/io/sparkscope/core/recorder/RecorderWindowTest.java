@@ -187,4 +187,47 @@ class RecorderWindowTest {
         }
         assertEquals(busyAll, w.totals().taskSpans().busyMs() + busyOfListed, "jobs run one after another");
     }
+
+    @Test
+    void entitiesThatLeftComeInLooksOfAtMostTheBatchEachOfOneKindAndAllAtTheNextSnapshot() {
+        int window = 300;
+        Recorder r = started(RecorderOptions.DEFAULTS.withWindow(window, window, window));
+        List<AppSnapshot> looks = new ArrayList<>();
+        r.setEvictionListener(looks::add);
+        LongRun run = new LongRun();
+        int jobs = 2 * window;
+        for (int i = 0; i < jobs; i++) {
+            run.job(r, i, 1, false);
+        }
+        assertTrue(looks.isEmpty(), "nothing written yet, nothing past twice the window: nothing leaves");
+        // One write lets the oldest 300 stages and 300 SQL executions leave in one round.
+        r.written(r.snapshots(false).changed().eventCount());
+        run.job(r, jobs, 1, false);
+        assertTrue(looks.stream().anyMatch(l -> l.stages().size() == Recorder.LEAVING_BATCH)
+                && looks.stream().anyMatch(l -> l.sqlExecutions().size() == Recorder.LEAVING_BATCH),
+                "a full batch of each kind is handed over at once, before any snapshot");
+        AppSnapshot retained = r.snapshot();
+        assertTrue(retained.stages().size() <= window + 1);
+
+        int stages = 0;
+        int sql = 0;
+        int biggest = 0;
+        for (AppSnapshot look : looks) {
+            assertTrue(look.stages().isEmpty() || look.sqlExecutions().isEmpty(), "one kind per look");
+            assertTrue(look.jobs().isEmpty());
+            int size = look.stages().size() + look.sqlExecutions().size();
+            assertTrue(size > 0 && size <= Recorder.LEAVING_BATCH, "look of " + size);
+            biggest = Math.max(biggest, size);
+            stages += look.stages().size();
+            sql += look.sqlExecutions().size();
+            assertEquals("local[2]", look.config().sparkProperties().get("spark.master"), "the application's context");
+            assertFalse(look.executors().isEmpty());
+        }
+        // The job after the write let one more of each leave; the snapshot handed over the rest.
+        assertEquals(window + 1, stages, "every stage that left was looked at once");
+        assertEquals(window + 1, sql);
+        assertEquals(Recorder.LEAVING_BATCH, biggest, "a round larger than the batch is cut at the batch");
+        assertTrue(looks.size() >= 4, "looks: " + looks.size());
+        assertEquals(0, looks.get(0).stages().get(0).stageId(), "the oldest leave first");
+    }
 }
