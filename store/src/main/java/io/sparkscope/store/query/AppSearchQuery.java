@@ -10,10 +10,13 @@ import java.util.List;
 
 /**
  * The search page's query: one page of applications with their banners (stored on the application row, V7) in one
- * statement, plus the total for paging when the page is full. SQL is built only from fixed fragments; every value is
+ * statement, with the (capped) total for paging in the same statement. SQL is built only from fixed fragments; every value is
  * a parameter.
  */
 public final class AppSearchQuery {
+    /** The capped count's place in the page statement: after the 18 columns of the row and the efficiency figures. */
+    private static final int COUNT_COLUMN = 19 + AppEfficiency.COLUMNS.split(",").length;
+
     private final DataSource dataSource;
 
     public AppSearchQuery(DataSource dataSource) {
@@ -56,20 +59,35 @@ public final class AppSearchQuery {
         // banners is selected as the column itself, not banners::text: PostgreSQL evaluates a select list's
         // expressions for the rows an OFFSET skips too (page 20 turned 1 000 banners into text for 50 shown); the
         // column's text form is made only for the rows sent.
+        long cap = (long) f.offset() + countCap;
+        // With a cap, the capped count rides along as the last column: an uncorrelated subquery, which PostgreSQL
+        // runs once (an InitPlan) when the first row is sent. One statement instead of two saves a round trip and
+        // the parsing, planning and start-up of a second statement on every full page.
+        String countColumn = countCap > 0
+                ? ", (SELECT count(*) FROM (SELECT 1 FROM application a" + w.sql + " LIMIT ?) capped)" : "";
         String sql = "SELECT a.app_pk, a.app_id, a.attempt_id, a.name, a.spark_user, a.start_time, a.end_time,"
                 + " a.duration_ms, a.complete, a.last_event_time, a.num_jobs, a.num_stages, a.num_tasks,"
                 + " a.num_failed_tasks, a.num_findings, a.worst_severity, a.banners, a.saving_ms, "
-                + prefixed("a.", AppEfficiency.COLUMNS) + " FROM application a" + w.sql
+                + prefixed("a.", AppEfficiency.COLUMNS) + countColumn + " FROM application a" + w.sql
                 + " ORDER BY " + order + " LIMIT ? OFFSET ?";
         try (Connection c = dataSource.getConnection()) {
             List<AppListRow> rows = new ArrayList<>(f.limit());
+            long cappedCount = -1; // from the page's own statement, when it has a row
             try (PreparedStatement ps = c.prepareStatement(sql)) {
-                List<Object> params = new ArrayList<>(w.params);
+                List<Object> params = new ArrayList<>(w.params.size() * 2 + 3);
+                if (countCap > 0) {
+                    params.addAll(w.params);
+                    params.add(cap + 1);
+                }
+                params.addAll(w.params);
                 params.add(f.limit());
                 params.add(f.offset());
                 Sql.bind(ps, params);
                 try (ResultSet rs = ps.executeQuery()) {
                     while (rs.next()) { // by position in the select list above (by name, 27 look-ups a row)
+                        if (countCap > 0 && cappedCount < 0) {
+                            cappedCount = rs.getLong(COUNT_COLUMN);
+                        }
                         String attempt = rs.getString(3);
                         rows.add(new AppListRow(rs.getLong(1), rs.getString(2),
                                 attempt.isEmpty() ? null : attempt, rs.getString(4), rs.getString(5),
@@ -88,16 +106,10 @@ public final class AppSearchQuery {
             if (rows.size() < f.limit() && (f.offset() == 0 || !rows.isEmpty())) {
                 total = f.offset() + rows.size();
             } else if (countCap > 0) {
-                long cap = (long) f.offset() + countCap;
-                try (PreparedStatement ps = c.prepareStatement(
-                        "SELECT count(*) FROM (SELECT 1 FROM application a" + w.sql + " LIMIT ?) capped")) {
-                    List<Object> params = new ArrayList<>(w.params);
-                    params.add(cap + 1);
-                    Sql.bind(ps, params);
-                    try (ResultSet rs = ps.executeQuery()) {
-                        rs.next();
-                        total = rs.getLong(1);
-                    }
+                if (cappedCount >= 0) {
+                    total = cappedCount;
+                } else { // a page past the end has no row to carry the count
+                    total = cappedCount(c, w, cap);
                 }
                 if (total > cap) {
                     total = cap;
@@ -113,6 +125,20 @@ public final class AppSearchQuery {
                 }
             }
             return new Result(rows, total, lowerBound);
+        }
+    }
+
+    /** The matches, counted up to {@code cap + 1}. */
+    private static long cappedCount(Connection c, Where w, long cap) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement(
+                "SELECT count(*) FROM (SELECT 1 FROM application a" + w.sql + " LIMIT ?) capped")) {
+            List<Object> params = new ArrayList<>(w.params);
+            params.add(cap + 1);
+            Sql.bind(ps, params);
+            try (ResultSet rs = ps.executeQuery()) {
+                rs.next();
+                return rs.getLong(1);
+            }
         }
     }
 

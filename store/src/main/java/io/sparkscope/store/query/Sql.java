@@ -178,20 +178,27 @@ final class Sql {
             i++;
         }
 
+        /** Where the next backslash is at or after {@link #i} (the text's length when none is left); -1 not looked yet. */
+        private int nextBackslash = -1;
+
         private String string() {
             expect('"');
             int start = i;
-            int n = s.length();
-            while (i < n) { // no escape: one substring
-                char c = s.charAt(i);
-                if (c == '"') {
-                    return s.substring(start, i++);
-                }
-                if (c == '\\') {
-                    break;
-                }
-                i++;
+            // String.indexOf is a vectorised search: the closing quote and the next backslash (looked for once, then
+            // again only when passed) are found without reading the text char by char.
+            int quote = s.indexOf('"', start);
+            if (quote < 0) {
+                throw new IllegalStateException("unterminated string");
             }
+            if (nextBackslash < start) {
+                int b = s.indexOf('\\', start);
+                nextBackslash = b < 0 ? s.length() : b;
+            }
+            if (quote < nextBackslash) { // no escape: one substring
+                i = quote + 1;
+                return s.substring(start, quote);
+            }
+            i = nextBackslash;
             StringBuilder out = new StringBuilder(i - start + 16).append(s, start, i);
             while (true) {
                 char c = s.charAt(i++);

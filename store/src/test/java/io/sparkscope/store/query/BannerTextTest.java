@@ -30,6 +30,19 @@ class BannerTextTest {
         assertEquals(banners, fields(Sql.banners(json)));
     }
 
+    /** Escaped and plain strings in any order: the remembered next backslash never makes a string end early. */
+    @Test
+    void plainStringsBeforeAndAfterEscapedOnesReadWhole() throws Exception {
+        List<List<String>> banners = List.of(
+                List.of("f1", "A", "HIGH", "plain title", "plain message"),
+                List.of("f2", "B", "LOW", "tab\there", "quote \"q\" and \\"),
+                List.of("f3", "C", "LOW", "after", "all plain <>&'"),
+                List.of("f4", "D", "HIGH", "\\", "\"" ));
+        String json = new ObjectMapper().writeValueAsString(banners);
+        assertEquals(banners, fields(Sql.BannerScanner.scan(json)));
+        assertNull(Sql.BannerScanner.scan("[[\"f1\",\"A\",\"LOW\",\"t\",\"cut short]]"));
+    }
+
     @Test
     void readsPostgresJsonbTextWithSpaces() {
         String json = "[[\"f1\", \"Skew\", \"LOW\", \"Task skew\", \"max 10 \\u00e9 \\\"x\\\"\"], [\"f2\", \"Gc\", \"HIGH\", \"t\", \"m\"]]";

@@ -17,7 +17,7 @@ public final class Html {
      * text are copied in bulk ({@link String#getBytes(int, int, byte[], int)} is an array copy for a Latin-1 string;
      * JDK 17's StringBuilder copies a substring char by char).
      */
-    private byte[] buf = new byte[16 * 1024];
+    private byte[] buf;
 
     /** The ASCII characters text and attribute values write as entities: one table look-up per char, not five tests. */
     private static final boolean[] ESCAPED = new boolean[0x80];
@@ -28,6 +28,44 @@ public final class Html {
         }
     }
     private int len;
+
+    public Html() {
+        this(16 * 1024);
+    }
+
+    /**
+     * @param capacity the bytes to start with: a page that knows it is large (the search page's ~100 kB) asks for that
+     *                 at once instead of growing 16, 32, 64, 128 kB and copying the page at each step
+     */
+    public Html(int capacity) {
+        buf = new byte[Math.max(capacity, 64)];
+    }
+
+    /**
+     * Trusted markup converted once: a constant of the view, for fragments written once per table row, so the page
+     * does not scan the same literal for non-ASCII characters 50 times (see {@link #raw(Markup)}).
+     */
+    public static final class Markup {
+        private final byte[] bytes;
+
+        private Markup(byte[] bytes) {
+            this.bytes = bytes;
+        }
+    }
+
+    /** A literal of markup as a {@link Markup}: its non-ASCII characters become character references, as in raw. */
+    public static Markup markup(String literal) {
+        return new Markup(new Html(literal.length() + 16).raw(literal).utf8());
+    }
+
+    /** Trusted markup made by {@link #markup}: one array copy. */
+    public Html raw(Markup markup) {
+        byte[] b = markup.bytes;
+        ensure(b.length);
+        System.arraycopy(b, 0, buf, len, b.length);
+        len += b.length;
+        return this;
+    }
 
     /**
      * Trusted markup: string literals of this package only (non-ASCII characters become character references). The
@@ -151,6 +189,19 @@ public final class Html {
     /** The page as UTF-8 (which is its ASCII bytes), without making a String of it first. */
     public byte[] utf8() {
         return java.util.Arrays.copyOf(buf, len);
+    }
+
+    /**
+     * The page's bytes to send, read from this builder's own array (no copy): the builder must not be written to
+     * afterwards. The stream supports mark/reset, so a caller may read it and hand it on.
+     */
+    public java.io.InputStream stream() {
+        return new java.io.ByteArrayInputStream(buf, 0, len);
+    }
+
+    /** How many bytes the page has. */
+    public int length() {
+        return len;
     }
 
     public static String escape(String s) {

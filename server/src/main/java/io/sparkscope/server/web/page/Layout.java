@@ -8,7 +8,12 @@ final class Layout {
     }
 
     static Html start(String title, String active) {
-        Html h = new Html();
+        return start(title, active, 16 * 1024);
+    }
+
+    /** As {@link #start(String, String)}, with room for {@code capacity} bytes from the start. */
+    static Html start(String title, String active, int capacity) {
+        Html h = new Html(capacity);
         h.raw("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
                 + "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"><title>");
         h.t(title).raw(" · Sparkscope</title><link rel=\"stylesheet\" href=\"/static/sparkscope.css\">"
@@ -29,8 +34,13 @@ final class Layout {
     }
 
     static String end(Html h) {
+        return finish(h).toString();
+    }
+
+    /** The page's last markup, the builder handed back to be sent as bytes ({@link Html#stream()}). */
+    static Html finish(Html h) {
         h.raw("</main><footer>Sparkscope · times in UTC · <a href=\"/api/v1/apps\">JSON API</a></footer></body></html>");
-        return h.toString();
+        return h;
     }
 
     static String error(int status, String title, String message) {

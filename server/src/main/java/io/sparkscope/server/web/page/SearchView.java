@@ -34,9 +34,16 @@ final class SearchView {
      */
     static String render(SearchParams p, AppSearchQuery.Result r, List<String> heuristics, int refreshSeconds,
                          Prices prices) {
+        return page(p, r, heuristics, refreshSeconds, prices).toString();
+    }
+
+    /** As {@link #render(SearchParams, AppSearchQuery.Result, List, int, Prices)}: the page as its builder, to send. */
+    static Html page(SearchParams p, AppSearchQuery.Result r, List<String> heuristics, int refreshSeconds,
+                     Prices prices) {
         Map<String, String> q = p.query();
         boolean runningOnly = "running".equals(q.get("status"));
-        Html h = Layout.start(runningOnly ? "Running now" : "Applications", runningOnly ? "Running now" : "Applications");
+        Html h = Layout.start(runningOnly ? "Running now" : "Applications", runningOnly ? "Running now" : "Applications",
+                capacity(r.rows()));
         h.raw("<div class=\"search\"><aside class=\"filters\"><form method=\"get\" action=\"/apps\" id=\"filter-form\">"
                 + "<h2>Filters</h2>");
         input(h, "appId", "Application id", q.get("appId"), "text");
@@ -115,63 +122,111 @@ final class SearchView {
         }
         pager(h, p, total, r.totalIsLowerBound());
         h.raw("</div></section></div>");
-        return Layout.end(h);
+        return Layout.finish(h);
+    }
+
+    // The fragments written once per application (50 a page), converted to bytes once.
+    private static final Html.Markup PANEL_OPEN = Html.markup("<article class=\"app-panel ");
+    private static final Html.Markup PANEL_SEVERITY = Html.markup("\" data-severity=\"");
+    private static final Html.Markup PANEL_PICK = Html.markup("\"><div class=\"panel-head\"><label class=\"pick\">"
+            + "<input type=\"checkbox\" name=\"apps\" form=\"compare-form\" value=\"");
+    private static final Html.Markup PICK_END = Html.markup("\" title=\"Pick to compare\"></label>");
+    private static final Html.Markup PILL_OPEN = Html.markup("<span class=\"pill ");
+    private static final Html.Markup TAG_END = Html.markup("\">");
+    private static final Html.Markup SPAN_END = Html.markup("</span>");
+    private static final Html.Markup NAME_OPEN = Html.markup(" <a class=\"app-name\" href=\"");
+    private static final Html.Markup NAME_END = Html.markup("</a> <span class=\"app-id\">");
+    private static final Html.Markup STATUS_OPEN = Html.markup("</span><span class=\"status status-");
+    private static final Html.Markup FACTS_USER = Html.markup("</span></div><dl class=\"facts\"><dt>User</dt>"
+            + "<dd class=\"user\">");
+    private static final Html.Markup FACTS_START = Html.markup("</dd><dt>Start</dt><dd>");
+    private static final Html.Markup FACTS_END = Html.markup("</dd><dt>End</dt><dd>");
+    private static final Html.Markup FACTS_DURATION = Html.markup("</dd><dt>Duration</dt><dd>");
+    private static final Html.Markup FACTS_COUNTS = Html.markup("</dd><dt>Jobs / stages / tasks</dt><dd>");
+    private static final Html.Markup SLASH = Html.markup(" / ");
+    private static final Html.Markup DD_END = Html.markup("</dd>");
+    private static final Html.Markup SAVING_OPEN = Html.markup("<dt>Could save</dt><dd class=\"saving\" data-ms=\"");
+    private static final Html.Markup FACTS_CLOSE = Html.markup("</dl>");
+    private static final Html.Markup BANNERS_OPEN = Html.markup("<div class=\"banners\">");
+    private static final Html.Markup BANNER_HIGH = Html.markup("<span class=\"banner banner-high\" title=\"");
+    private static final Html.Markup BANNER_LOW = Html.markup("<span class=\"banner banner-low\" title=\"");
+    private static final Html.Markup DOT = Html.markup(" · ");
+    private static final Html.Markup COLON = Html.markup(": ");
+    private static final Html.Markup BANNERS_CLOSE = Html.markup("</div>");
+    private static final Html.Markup PANEL_CLOSE = Html.markup("</article>");
+    private static final Html.Markup WASTE_NONE = Html.markup("<dt>Wasted</dt><dd class=\"waste muted\">not computed</dd>");
+    private static final Html.Markup WASTE_OPEN = Html.markup("<dt>Wasted</dt><dd class=\"waste\" data-core-hours=\"");
+    private static final Html.Markup IDLE_CORE_H = Html.markup(" idle core-h");
+    private static final Html.Markup UNUSED_GB_H = Html.markup(" unused GB-h");
+    private static final Html.Markup COST_OPEN = Html.markup(" · <span class=\"waste-cost\">");
+    private static final Html.Markup COST_OF = Html.markup("</span> of ");
+
+    /** Room for the page: the fixed parts, each panel's facts and its banners' text (which make most of a page). */
+    private static int capacity(List<AppListRow> rows) {
+        int bytes = 12 * 1024;
+        for (AppListRow a : rows) {
+            bytes += 1200;
+            for (Finding f : a.findings()) {
+                bytes += 120 + length(f.heuristic()) + length(f.title()) + length(f.message()) * 9 / 8;
+            }
+        }
+        return bytes;
+    }
+
+    private static int length(String s) {
+        return s == null ? 0 : s.length();
     }
 
     private static void panel(Html h, AppListRow a, Prices prices) {
         String key = a.attemptId() == null ? a.appId() : a.appId() + "/" + a.attemptId();
-        h.raw("<article class=\"app-panel ").raw(Fmt.severityClass(a.worstSeverity())).raw("\" data-severity=\"")
-                .raw(Fmt.severityWord(a.worstSeverity())).raw("\">");
-        h.raw("<div class=\"panel-head\"><label class=\"pick\"><input type=\"checkbox\" name=\"apps\" form=\"compare-form\""
-                + " value=\"").a(key).raw("\" title=\"Pick to compare\"></label>");
-        Layout.severity(h, a.worstSeverity());
-        h.raw(" <a class=\"app-name\" href=\"").a(Urls.app(a.appId(), a.attemptId())).raw("\">")
-                .t(a.name() == null || a.name().isEmpty() ? "(no name)" : a.name()).raw("</a>");
-        h.raw(" <span class=\"app-id\">").t(key).raw("</span>");
-        h.raw("<span class=\"status status-").raw(a.status().name().toLowerCase(Locale.ROOT)).raw("\">")
-                .t(a.status().name().toLowerCase(Locale.ROOT)).raw("</span></div>");
-        h.raw("<dl class=\"facts\"><dt>User</dt><dd class=\"user\">").t(a.sparkUser()).raw("</dd><dt>Start</dt><dd>")
-                .t(Fmt.time(a.startTime())).raw("</dd><dt>End</dt><dd>").t(a.endTime() > 0 ? Fmt.time(a.endTime()) : "—")
-                .raw("</dd><dt>Duration</dt><dd>").t(Fmt.duration(a.durationMs())).raw("</dd><dt>Jobs / stages / tasks</dt><dd>")
-                .t(Fmt.count(a.numJobs())).t(" / ").t(Fmt.count(a.numStages())).t(" / ").t(Fmt.count(a.numTasks()))
-                .raw("</dd>");
+        String severityClass = Fmt.severityClass(a.worstSeverity());
+        h.raw(PANEL_OPEN).raw(severityClass).raw(PANEL_SEVERITY).raw(Fmt.severityWord(a.worstSeverity()))
+                .raw(PANEL_PICK).a(key).raw(PICK_END);
+        // as Layout.severity writes it
+        h.raw(PILL_OPEN).raw(severityClass).raw(TAG_END).t(Fmt.severityWord(a.worstSeverity())).raw(SPAN_END);
+        String status = a.status().name().toLowerCase(Locale.ROOT);
+        h.raw(NAME_OPEN).a(Urls.app(a.appId(), a.attemptId())).raw(TAG_END)
+                .t(a.name() == null || a.name().isEmpty() ? "(no name)" : a.name()).raw(NAME_END);
+        h.t(key).raw(STATUS_OPEN).raw(status).raw(TAG_END).t(status);
+        h.raw(FACTS_USER).t(a.sparkUser()).raw(FACTS_START)
+                .t(Fmt.time(a.startTime())).raw(FACTS_END).t(a.endTime() > 0 ? Fmt.time(a.endTime()) : "—")
+                .raw(FACTS_DURATION).t(Fmt.duration(a.durationMs())).raw(FACTS_COUNTS)
+                .t(Fmt.count(a.numJobs())).raw(SLASH).t(Fmt.count(a.numStages())).raw(SLASH).t(Fmt.count(a.numTasks()))
+                .raw(DD_END);
         if (a.savingMs() > 0) {
-            h.raw("<dt>Could save</dt><dd class=\"saving\" data-ms=\"").t(a.savingMs()).raw("\">")
-                    .t(Fmt.duration(a.savingMs())).raw("</dd>");
+            h.raw(SAVING_OPEN).t(a.savingMs()).raw(TAG_END).t(Fmt.duration(a.savingMs())).raw(DD_END);
         }
         waste(h, a.efficiency(), prices);
-        h.raw("</dl>");
+        h.raw(FACTS_CLOSE);
         if (!a.findings().isEmpty()) {
-            h.raw("<div class=\"banners\">");
+            h.raw(BANNERS_OPEN);
             for (Finding f : a.findings()) {
-                h.raw("<span class=\"banner ").raw(f.severity() == Severity.HIGH ? "banner-high" : "banner-low")
-                        .raw("\" title=\"").a(f.message()).raw("\">").t(f.severity().name()).raw(" · ").t(f.heuristic()).raw(": ")
-                        .t(f.title()).raw("</span>");
+                h.raw(f.severity() == Severity.HIGH ? BANNER_HIGH : BANNER_LOW).a(f.message()).raw(TAG_END)
+                        .t(f.severity().name()).raw(DOT).t(f.heuristic()).raw(COLON).t(f.title()).raw(SPAN_END);
             }
-            h.raw("</div>");
+            h.raw(BANNERS_CLOSE);
         }
-        h.raw("</article>");
+        h.raw(PANEL_CLOSE);
     }
 
     /** Idle core-hours, unused GB-hours and, with prices, what they cost; "not computed" for a row without them. */
     private static void waste(Html h, AppEfficiency e, Prices prices) {
-        h.raw("<dt>Wasted</dt>");
         if (e == null) {
-            h.raw("<dd class=\"waste muted\">not computed</dd>");
+            h.raw(WASTE_NONE);
             return;
         }
         // six decimals (a second of one core is 0.000278 h): machine-readable without Double.toString per row
-        h.raw("<dd class=\"waste\" data-core-hours=\"").a(Units.fixed(e.coreHoursWasted(), 6)).raw("\">")
-                .t(EfficiencyText.hours(e.coreHoursWasted())).raw(" idle core-h");
+        h.raw(WASTE_OPEN).a(Units.fixed(e.coreHoursWasted(), 6)).raw(TAG_END)
+                .t(EfficiencyText.hours(e.coreHoursWasted())).raw(IDLE_CORE_H);
         if (e.memoryMeasured()) {
-            h.raw(" · ").t(EfficiencyText.hours(e.gbHoursWasted())).raw(" unused GB-h");
+            h.raw(DOT).t(EfficiencyText.hours(e.gbHoursWasted())).raw(UNUSED_GB_H);
         }
         Cost c = StoredCost.of(e, prices);
         if (c != null) {
-            h.raw(" · <span class=\"waste-cost\">").t(EfficiencyText.money(c.wasted(), prices.currency()))
-                    .raw("</span> of ").t(EfficiencyText.money(c.allocated(), prices.currency()));
+            h.raw(COST_OPEN).t(EfficiencyText.money(c.wasted(), prices.currency()))
+                    .raw(COST_OF).t(EfficiencyText.money(c.allocated(), prices.currency()));
         }
-        h.raw("</dd>");
+        h.raw(DD_END);
     }
 
     private static void input(Html h, String name, String label, String value, String type) {
