@@ -87,6 +87,9 @@ class SnapshotRedactionTest {
         assertSame(first.sqlExecutions().get(0).plan(), second.sqlExecutions().get(0).plan(),
                 "a plan tree is redacted once");
         assertSame(first.config(), second.config());
+        // the job and the SQL execution both held secrets, so a field-by-field redaction would copy them anew
+        assertSame(first.jobs().get(0), second.jobs().get(0), "a job is redacted once");
+        assertSame(first.sqlExecutions().get(0), second.sqlExecutions().get(0), "a SQL execution is redacted once");
         assertEquals(first, second);
     }
 }
