@@ -68,6 +68,8 @@ final class RecordingPipeline {
     private final AtomicInteger pending = new AtomicInteger();
     private final int wakeLevel;
     private final long napMs;
+    /** Set with the application's end: the recorder thread folds it without napping first. */
+    private volatile boolean urgent;
     private final Thread thread;
     private volatile AppSnapshot lastSnapshot;
     private volatile List<Finding> lastFindings = List.of();
@@ -128,9 +130,15 @@ final class RecordingPipeline {
     /** Called on Spark's bus thread: constant time, never blocks, never throws. */
     void offer(SparkEvent event) {
         if (queue.offer(event)) {
-            // Counted after the event is in the queue, so the woken thread finds it. The application's end is
-            // waited for by the bus thread (onApplicationEnd), so it is folded at once rather than after a nap.
-            if (pending.incrementAndGet() == wakeLevel || event instanceof SparkEvent.ApplicationEnd) {
+            // Counted after the event is in the queue, so the woken thread finds it. The first event into an empty
+            // queue wakes the idle recorder (which then naps a little to let more gather); the one reaching the
+            // wake level cuts that nap short. The application's end is waited for by the bus thread
+            // (onApplicationEnd), so it is folded at once rather than after a nap.
+            int n = pending.incrementAndGet();
+            if (event instanceof SparkEvent.ApplicationEnd) {
+                urgent = true;
+                LockSupport.unpark(thread);
+            } else if (n == 1 || n == wakeLevel) {
                 LockSupport.unpark(thread);
             }
         } else {
@@ -222,10 +230,21 @@ final class RecordingPipeline {
                     nextFlush = now + config.flushIntervalMs();
                 }
                 // A wake-up that came while this drain was under way may have found the count already past the wake
-                // level (the drained events are subtracted only afterwards): no nap then either.
-                if (n < DRAIN_BATCH && pending.get() < wakeLevel) {
-                    // Nap until the next flush is due, at most napMs; an offer reaching the wake level, the
-                    // application's end and a shutdown-hook flush request cut it short.
+                // level (the drained events are subtracted only afterwards): go on at once then.
+                if (n == DRAIN_BATCH || pending.get() >= wakeLevel) {
+                    continue;
+                }
+                if (pending.get() == 0) {
+                    // Idle: sleep until the next flush is due; the next event (or a flush request) wakes us.
+                    LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(Math.max(1, nextFlush - now)));
+                    if (Thread.currentThread().isInterrupted()) {
+                        return;
+                    }
+                    now = System.currentTimeMillis();
+                }
+                if (pending.get() > 0 && !urgent && !flushRequested) {
+                    // Events are waiting: let more of them arrive before the next drain, at most napMs and not past
+                    // the next flush; the wake level, the application's end and a flush request cut it short.
                     LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(Math.max(1, Math.min(napMs, nextFlush - now))));
                     if (Thread.currentThread().isInterrupted()) {
                         return;
