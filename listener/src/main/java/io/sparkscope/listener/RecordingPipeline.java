@@ -18,8 +18,8 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.locks.LockSupport;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.LockSupport;
 import java.util.function.BiConsumer;
 import java.util.function.Function;
 
@@ -42,9 +42,10 @@ final class RecordingPipeline {
     static final long LATE_EVENT_QUIET_MS = 300;
     /**
      * Longest nap of the recorder thread between drains of the queue. Waking it for every event (a tiny job posts
-     * about ten) cost a futex wake and two context switches each, on both the bus thread and ours; napping instead
-     * lets events gather and be folded in batches. Events wait at most this long before they are recorded, far less
-     * than the flush interval that decides when anyone sees them.
+     * about ten) cost a futex wake and context switches each, on both the bus thread and ours; instead the first
+     * event into an empty queue wakes it, and it naps this long so that the events behind it gather and are folded
+     * in one batch. Events wait at most this long before they are recorded, far less than the flush interval that
+     * decides when anyone sees them.
      */
     static final long NAP_MS = 25;
     /** Most events a drain takes at once; a full drain goes on at once without a nap (a burst is being worked off). */
@@ -242,7 +243,10 @@ final class RecordingPipeline {
                     }
                     now = System.currentTimeMillis();
                 }
-                if (pending.get() > 0 && !urgent && !flushRequested) {
+                int waiting = pending.get();
+                // Read after the idle sleep ended: the wake-ups of the first event and of the wake level may have
+                // come together and ended it once, so a count already at the wake level means a drain at once.
+                if (waiting > 0 && waiting < wakeLevel && !urgent && !flushRequested) {
                     // Events are waiting: let more of them arrive before the next drain, at most napMs and not past
                     // the next flush; the wake level, the application's end and a flush request cut it short.
                     LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(Math.max(1, Math.min(napMs, nextFlush - now))));
