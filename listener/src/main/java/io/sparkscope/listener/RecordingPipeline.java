@@ -17,7 +17,9 @@ import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.LockSupport;
 import java.util.function.BiConsumer;
 import java.util.function.Function;
 
@@ -38,6 +40,16 @@ final class RecordingPipeline {
     static final long LATE_EVENT_GRACE_MS = 3_000;
     /** ... but only while they keep coming: this long without an event ends the wait. */
     static final long LATE_EVENT_QUIET_MS = 300;
+    /**
+     * Longest nap of the recorder thread between drains of the queue. Waking it for every event (a tiny job posts
+     * about ten) cost a futex wake and context switches each, on both the bus thread and ours; instead the first
+     * event into an empty queue wakes it, and it naps this long so that the events behind it gather and are folded
+     * in one batch. Events wait at most this long before they are recorded, far less than the flush interval that
+     * decides when anyone sees them.
+     */
+    static final long NAP_MS = 25;
+    /** Most events a drain takes at once; a full drain goes on at once without a nap (a burst is being worked off). */
+    static final int DRAIN_BATCH = 4096;
 
     private final ListenerConfig config;
     private final BlockingQueue<SparkEvent> queue;
@@ -50,6 +62,15 @@ final class RecordingPipeline {
     private final AtomicLong dropped = new AtomicLong();
     private final AtomicBoolean dropLogged = new AtomicBoolean();
     private final AtomicBoolean failureLogged = new AtomicBoolean();
+    /**
+     * Events queued and not yet taken by the recorder thread. The thread offering the event that brings it to
+     * {@link #wakeLevel} wakes the napping recorder, so a burst is worked off long before the queue could overflow.
+     */
+    private final AtomicInteger pending = new AtomicInteger();
+    private final int wakeLevel;
+    private final long napMs;
+    /** Set with the application's end: the recorder thread folds it without napping first. */
+    private volatile boolean urgent;
     private final Thread thread;
     private volatile AppSnapshot lastSnapshot;
     private volatile List<Finding> lastFindings = List.of();
@@ -72,9 +93,18 @@ final class RecordingPipeline {
     /** @param notifier the webhook, or null; {@link #awaitDone} also waits (within its timeout) for its POSTs */
     RecordingPipeline(ListenerConfig config, SnapshotDelivery delivery, Function<AppSnapshot, List<Finding>> diagnose,
                       BiConsumer<AppSnapshot, List<Finding>> onFinal, WebhookNotifier notifier) {
+        this(config, delivery, diagnose, onFinal, notifier, NAP_MS);
+    }
+
+    /** @param napMs the recorder thread's longest nap between drains (tests lengthen it to see what wakes it) */
+    RecordingPipeline(ListenerConfig config, SnapshotDelivery delivery, Function<AppSnapshot, List<Finding>> diagnose,
+                      BiConsumer<AppSnapshot, List<Finding>> onFinal, WebhookNotifier notifier, long napMs) {
+        this.napMs = napMs;
         this.notifier = notifier;
         this.config = config;
         this.queue = new ArrayBlockingQueue<>(config.queueCapacity());
+        // A quarter of the queue: room for three more quarters to arrive while the woken thread gets going.
+        this.wakeLevel = Math.max(1, Math.min(DRAIN_BATCH, config.queueCapacity() / 4));
         this.recorder = new Recorder(RecorderOptions.DEFAULTS.withTasksPerStage(config.tasksPerStage())
                 .withRetainedDetailTasks(config.tasksRetained())
                 .withWindow(config.retainedJobs(), config.retainedStages(), config.retainedSqlExecutions()),
@@ -100,7 +130,19 @@ final class RecordingPipeline {
 
     /** Called on Spark's bus thread: constant time, never blocks, never throws. */
     void offer(SparkEvent event) {
-        if (!queue.offer(event)) {
+        if (queue.offer(event)) {
+            // Counted after the event is in the queue, so the woken thread finds it. The first event into an empty
+            // queue wakes the idle recorder (which then naps a little to let more gather); the one reaching the
+            // wake level cuts that nap short. The application's end is waited for by the bus thread
+            // (onApplicationEnd), so it is folded at once rather than after a nap.
+            int n = pending.incrementAndGet();
+            if (event instanceof SparkEvent.ApplicationEnd) {
+                urgent = true;
+                LockSupport.unpark(thread);
+            } else if (n == 1 || n == wakeLevel) {
+                LockSupport.unpark(thread);
+            }
+        } else {
             long n = dropped.incrementAndGet();
             if (dropLogged.compareAndSet(false, true)) {
                 LOG.warn("Sparkscope: recorder queue full ({} events); dropping events (first drop; "
@@ -140,6 +182,7 @@ final class RecordingPipeline {
     /** From the shutdown hook: publish what we have as final, even without ApplicationEnd. */
     void requestFinalFlush() {
         flushRequested = true;
+        LockSupport.unpark(thread);
     }
 
     void stop() {
@@ -156,41 +199,61 @@ final class RecordingPipeline {
         while (true) {
             try {
                 if (flushRequested) {
-                    for (SparkEvent e = queue.poll(); e != null; e = queue.poll()) {
+                    for (SparkEvent e = take(); e != null; e = take()) {
                         apply(e);
                     }
                     finish();
                     return;
                 }
-                // Short polls so a shutdown-hook flush request is seen quickly.
-                long wait = Math.max(1, Math.min(200, nextFlush - System.currentTimeMillis()));
-                SparkEvent first = queue.poll(wait, TimeUnit.MILLISECONDS);
-                if (first != null) {
-                    batch.add(first);
-                    queue.drainTo(batch, 4096);
-                    for (SparkEvent e : batch) {
-                        apply(e);
-                        dirty = true;
-                        if (e instanceof SparkEvent.ApplicationEnd) {
-                            finish();
-                            afterEnd();
-                            if (delivery != null) {
-                                delivery.stopWhenIdle();
-                            }
-                            return;
+                int n = drain(batch);
+                for (int i = 0; i < n; i++) {
+                    SparkEvent e = batch.get(i);
+                    apply(e);
+                    dirty = true;
+                    if (e instanceof SparkEvent.ApplicationEnd) {
+                        finish();
+                        // Whatever followed the end in this batch came late, as the events still to come.
+                        afterEnd(batch.subList(i + 1, n));
+                        if (delivery != null) {
+                            delivery.stopWhenIdle();
                         }
+                        return;
                     }
-                    batch.clear();
                 }
-                if (dirty && System.currentTimeMillis() >= nextFlush) {
+                batch.clear();
+                long now = System.currentTimeMillis();
+                if (dirty && now >= nextFlush) {
                     publish(false);
                     dirty = false;
+                    now = System.currentTimeMillis();
                 }
-                if (System.currentTimeMillis() >= nextFlush) {
-                    nextFlush = System.currentTimeMillis() + config.flushIntervalMs();
+                if (now >= nextFlush) {
+                    nextFlush = now + config.flushIntervalMs();
                 }
-            } catch (InterruptedException e) {
-                return;
+                // A wake-up that came while this drain was under way may have found the count already past the wake
+                // level (the drained events are subtracted only afterwards): go on at once then.
+                if (n == DRAIN_BATCH || pending.get() >= wakeLevel) {
+                    continue;
+                }
+                if (pending.get() == 0) {
+                    // Idle: sleep until the next flush is due; the next event (or a flush request) wakes us.
+                    LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(Math.max(1, nextFlush - now)));
+                    if (Thread.currentThread().isInterrupted()) {
+                        return;
+                    }
+                    now = System.currentTimeMillis();
+                }
+                int waiting = pending.get();
+                // Read after the idle sleep ended: the wake-ups of the first event and of the wake level may have
+                // come together and ended it once, so a count already at the wake level means a drain at once.
+                if (waiting > 0 && waiting < wakeLevel && !urgent && !flushRequested) {
+                    // Events are waiting: let more of them arrive before the next drain, at most napMs and not past
+                    // the next flush; the wake level, the application's end and a flush request cut it short.
+                    LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(Math.max(1, Math.min(napMs, nextFlush - now))));
+                    if (Thread.currentThread().isInterrupted()) {
+                        return;
+                    }
+                }
             } catch (Throwable t) {
                 // Keep recording: one bad event must not end the recording of the whole application.
                 if (failureLogged.compareAndSet(false, true)) {
@@ -201,12 +264,30 @@ final class RecordingPipeline {
         }
     }
 
+    /** Moves up to {@link #DRAIN_BATCH} queued events into {@code batch}; how many. */
+    private int drain(List<SparkEvent> batch) {
+        int n = queue.drainTo(batch, DRAIN_BATCH);
+        if (n > 0) {
+            pending.addAndGet(-n);
+        }
+        return n;
+    }
+
+    /** The next queued event, or null. */
+    private SparkEvent take() {
+        SparkEvent e = queue.poll();
+        if (e != null) {
+            pending.decrementAndGet();
+        }
+        return e;
+    }
+
     /**
      * Spark may post events after ApplicationEnd: a failed job's JobEnd can follow the user's {@code stop()} (the
      * user's thread learns of the failure before the scheduler posts the end). For a short grace period, such
      * late events are still recorded and the final snapshot is written again.
      */
-    private void afterEnd() {
+    private void afterEnd(List<SparkEvent> alreadyTaken) {
         boolean late = false;
         try {
             // The bus thread is held in onApplicationEnd until the final snapshot is written, so late events can only
@@ -214,6 +295,10 @@ final class RecordingPipeline {
             // write longer than the quiet window used to end the wait before the late JobEnd could arrive.
             if (delivery != null) {
                 delivery.awaitFinal(config.flushTimeoutMs());
+            }
+            for (SparkEvent e : alreadyTaken) {
+                apply(e);
+                late = true;
             }
             long deadline = System.currentTimeMillis() + LATE_EVENT_GRACE_MS;
             // Late events come right behind ApplicationEnd on Spark's bus: stop once the queue has been quiet a while.
@@ -223,6 +308,7 @@ final class RecordingPipeline {
                 if (e == null) {
                     break;
                 }
+                pending.decrementAndGet();
                 apply(e);
                 late = true;
             }

@@ -72,7 +72,16 @@ public final class SqlPlans {
      */
     private static volatile SqlPlans widest;
 
+    /** An application without SQL executions has no plans. */
+    private static final SqlPlans NONE = new SqlPlans(List.of());
+
     public static SqlPlans of(AppSnapshot app) {
+        if (app.sqlExecutions().isEmpty()) {
+            // A live recorder's last look at leaving stages holds no SQL execution, and neither does the context
+            // those looks are diagnosed against: answer at once, and leave the caches to the snapshots with plans,
+            // so the window's next diagnosis still takes its graphs over from the last build.
+            return NONE;
+        }
         Cached c = last;
         if (c != null && c.app().get() == app) {
             return c.plans();

@@ -73,4 +73,16 @@ class SqlPlansCacheTest {
             assertSame(other.sqlExecutions().get(i), otherPlans.plans().get(i).sql());
         }
     }
+
+    @Test
+    void aSnapshotWithoutSqlHasNoPlansAndLeavesTheCacheAlone() {
+        AppSnapshot first = window();
+        SqlPlans firstPlans = SqlPlans.of(first);
+        // a last look at leaving stages: no SQL execution in it
+        SqlPlans none = SqlPlans.of(with(first, List.of()));
+        assertEquals(List.of(), none.plans());
+        assertEquals(List.of(), none.operators(1));
+        // the window asked again: the last build is still the one answered, not built again
+        assertSame(firstPlans, SqlPlans.of(first));
+    }
 }
