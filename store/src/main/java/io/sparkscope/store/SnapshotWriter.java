@@ -150,7 +150,12 @@ public final class SnapshotWriter {
         if (!force && existing.isPresent() && isStale(existing.get(), s)) {
             return new WriteResult(existing.get().pk(), WriteResult.Outcome.SKIPPED_STALE, 0);
         }
-        long changesBefore = existing.isPresent() ? rowChanges(c) : -1;
+        // Whether the write changed any row, for UNCHANGED, needs PostgreSQL's row counters before and after it
+        // (two more statements). When the stored event count differs from the snapshot's, the application row's
+        // upsert is bound to rewrite that row (event_count is one of the values it compares), so the write changes a
+        // row and the counters are not needed: a live listener's periodic write always brings new events.
+        boolean sameEvents = existing.isPresent() && existing.get().eventCount() == s.eventCount();
+        long changesBefore = sameEvents ? rowChanges(c) : -1;
         long appPk = ApplicationRow.upsert(c, s, findings,
                 existing.map(e -> OptionalLong.of(e.pk())).orElse(OptionalLong.empty()));
         Map<Long, Long> digests = SnapshotRows.taskDigests(s);
@@ -190,6 +195,7 @@ public final class SnapshotWriter {
             }
         }
         boolean noRowChanged = changesBefore >= 0 && rowChanges(c) == changesBefore;
+        // (a new application, or one whose event count moved, always changed a row: noRowChanged stays false)
         return new WriteResult(appPk, noRowChanged ? WriteResult.Outcome.UNCHANGED : WriteResult.Outcome.WRITTEN, n);
     }
 
@@ -349,7 +355,8 @@ public final class SnapshotWriter {
 
     /**
      * The statistics and task rows of stage attempts the database does not hold yet, taken out of {@code rows}: no
-     * stored row can match them (they hang off their stage row by a foreign key), so they go straight in (COPY into
+     * stored row can match them (they go when their stage row goes: a foreign key for tasks, a trigger for
+     * statistics), so they go straight in (COPY into
      * the table, or a batch) instead of through a staging table and an upsert that compares each with nothing. On a
      * driver running many small jobs nearly every stage of a periodic write is new, and these rows (38 statistics rows
      * per stage) were most of the database's work per write.
