@@ -65,6 +65,8 @@ public final class SnapshotWriter {
     private final int copyThreshold;
     /** Whether stages whose kept tasks did not change since the stored snapshot skip their task rows (see TaskDigest). */
     private final boolean skipUnchangedTasks;
+    /** What this writer's partial writes left in the database, so the next one's efficiency figures need not read it. */
+    private final EfficiencyFigures.Memory efficiencyMemory = new EfficiencyFigures.Memory();
 
     public SnapshotWriter() {
         this(1000);
@@ -90,6 +92,11 @@ public final class SnapshotWriter {
         this.batchSize = batchSize;
         this.copyThreshold = copyThreshold;
         this.skipUnchangedTasks = skipUnchangedTasks;
+    }
+
+    /** What this writer remembers for its partial writes' efficiency figures (tests). */
+    EfficiencyFigures.Memory efficiencyMemory() {
+        return efficiencyMemory;
     }
 
     /** Writes unless the database already holds a newer snapshot of this application. */
@@ -122,10 +129,15 @@ public final class SnapshotWriter {
         boolean autoCommit = c.getAutoCommit();
         c.setAutoCommit(false);
         WriteResult result;
+        Remember remember = new Remember();
         try {
-            result = writeLocked(c, snapshot, fs, force);
+            result = writeLocked(c, snapshot, fs, force, remember);
             c.commit();
+            remember.committed(efficiencyMemory);
         } catch (SQLException | RuntimeException e) {
+            if (remember.pk >= 0) {
+                efficiencyMemory.forget(remember.pk); // the write did not happen: the database holds what it held
+            }
             // On a connection the database just lost, these fail too: the first error is the one that says why.
             try {
                 c.rollback();
@@ -143,8 +155,21 @@ public final class SnapshotWriter {
         return result;
     }
 
-    private WriteResult writeLocked(Connection c, AppSnapshot s, List<Finding> findings, boolean force)
-            throws SQLException {
+    /** What to remember once the write commits (see {@link EfficiencyFigures.Memory}). */
+    private static final class Remember {
+        long pk = -1;
+        long version;
+        EfficiencyFigures.Stored stored;
+
+        void committed(EfficiencyFigures.Memory memory) {
+            if (pk >= 0 && stored != null) {
+                memory.remember(pk, version, stored);
+            }
+        }
+    }
+
+    private WriteResult writeLocked(Connection c, AppSnapshot s, List<Finding> findings, boolean force,
+                                    Remember remember) throws SQLException {
         lock(c, s.appId(), s.attemptId());
         Optional<ApplicationRow.Existing> existing = ApplicationRow.find(c, s.appId(), s.attemptId());
         if (!force && existing.isPresent() && isStale(existing.get(), s)) {
@@ -156,8 +181,15 @@ public final class SnapshotWriter {
         // row and the counters are not needed: a live listener's periodic write always brings new events.
         boolean sameEvents = existing.isPresent() && existing.get().eventCount() == s.eventCount();
         long changesBefore = sameEvents ? rowChanges(c) : -1;
-        long appPk = ApplicationRow.upsert(c, s, findings,
-                existing.map(e -> OptionalLong.of(e.pk())).orElse(OptionalLong.empty()));
+        EfficiencyFigures.Figures figures = EfficiencyFigures.of(c, existing, s, efficiencyMemory);
+        ApplicationRow.Upserted app = ApplicationRow.upsert(c, s, findings,
+                existing.map(e -> OptionalLong.of(e.pk())).orElse(OptionalLong.empty()), figures.efficiency());
+        long appPk = app.pk();
+        remember.pk = appPk;
+        remember.stored = figures.after();
+        // not rewritten (-1): the row keeps the version it had (only an existing row can be left as it was)
+        remember.version = app.version() >= 0 ? app.version() : existing.map(ApplicationRow.Existing::version)
+                .orElse(-1L);
         Map<Long, Long> digests = SnapshotRows.taskDigests(s);
         Map<Long, Long> storedDigests = existing.isPresent() ? storedTaskDigests(c, appPk, digests) : Map.of();
         Set<Long> unchanged = skipUnchangedTasks ? unchangedTaskStages(digests, storedDigests) : Set.of();
