@@ -7,7 +7,6 @@ import org.postgresql.PGConnection;
 import org.postgresql.copy.CopyIn;
 
 import javax.sql.DataSource;
-import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -45,8 +44,8 @@ import java.util.Set;
  *       into a session-private staging table ({@code ON COMMIT DROP}), then one {@code INSERT … SELECT … ON
  *       CONFLICT … DO UPDATE … WHERE … IS DISTINCT FROM} and one {@code DELETE … WHERE NOT EXISTS} per table: the
  *       same upsert and stale-row rules as the batched path, but one statement (one plan, one executor start-up)
- *       for all rows instead of one per 128-row batch. Values are sent as COPY text data, never spliced into SQL
- *       ({@link CopyText}).</li>
+ *       for all rows instead of one per 128-row batch. Values are sent as binary COPY data, never spliced into SQL
+ *       ({@link CopyBinary}).</li>
  *   <li>Small tables, and every table when the connection is not pgjdbc's, travel in JDBC batches. Add
  *       {@code reWriteBatchedInserts=true} to the pgjdbc URL (as {@link StoreDataSources} does) so the driver folds
  *       each batch into multi-row INSERTs.</li>
@@ -59,7 +58,7 @@ public final class SnapshotWriter {
     /** Tables with at least this many rows in a snapshot go through COPY; below it a batch is as cheap. */
     static final int DEFAULT_COPY_THRESHOLD = 256;
 
-    private static final int COPY_CHUNK_CHARS = 1 << 16;
+    private static final int COPY_CHUNK_BYTES = 1 << 16;
 
     private final int batchSize;
     private final int copyThreshold;
@@ -266,7 +265,7 @@ public final class SnapshotWriter {
 
     /** COPYs the rows of a brand-new application straight into the child table. */
     static long copyInto(Connection c, long appPk, Table<?> table, List<Object[]> rows) throws SQLException {
-        copy(c, table.copyIntoSql(), appPk + "\t", table.columns(), rows);
+        copy(c, table.copyIntoSql() + BINARY, appPk, table.columns(), rows);
         return rows.size();
     }
 
@@ -275,22 +274,27 @@ public final class SnapshotWriter {
         try (Statement st = c.createStatement()) {
             st.execute(table.createStagingSql());
         }
-        copy(c, table.copySql(), "", table.columns(), rows);
+        copy(c, table.copySql() + BINARY, null, table.columns(), rows);
     }
 
-    private static void copy(Connection c, String sql, String prefix, List<? extends Column<?>> cols, List<Object[]> rows)
+    /** Binary COPY ({@link CopyBinary}): no number or array is printed here and parsed again by the server. */
+    private static final String BINARY = " (FORMAT binary)";
+
+    /** {@code appPk} not null: each row starts with it (COPY straight into a child table). */
+    private static void copy(Connection c, String sql, Long appPk, List<? extends Column<?>> cols, List<Object[]> rows)
             throws SQLException {
         CopyIn in = c.unwrap(PGConnection.class).getCopyAPI().copyIn(sql);
         try {
-            StringBuilder sb = new StringBuilder(COPY_CHUNK_CHARS + 4096);
+            CopyBinary out = new CopyBinary(COPY_CHUNK_BYTES + 4096);
+            out.header();
             for (Object[] row : rows) {
-                sb.append(prefix);
-                CopyText.appendRow(sb, cols, row);
-                if (sb.length() >= COPY_CHUNK_CHARS) {
-                    send(in, sb);
+                out.row(appPk, cols, row);
+                if (out.length() >= COPY_CHUNK_BYTES) {
+                    send(in, out);
                 }
             }
-            send(in, sb);
+            out.trailer();
+            send(in, out);
             in.endCopy();
         } finally {
             if (in.isActive()) {
@@ -299,11 +303,10 @@ public final class SnapshotWriter {
         }
     }
 
-    private static void send(CopyIn in, StringBuilder sb) throws SQLException {
-        if (sb.length() > 0) {
-            byte[] bytes = sb.toString().getBytes(StandardCharsets.UTF_8); // pgjdbc always talks UTF8
-            in.writeToCopy(bytes, 0, bytes.length);
-            sb.setLength(0);
+    private static void send(CopyIn in, CopyBinary out) throws SQLException {
+        if (out.length() > 0) {
+            in.writeToCopy(out.bytes(), 0, out.length());
+            out.reset();
         }
     }
 
