@@ -116,7 +116,7 @@ final class ApplicationRow {
             + ", updated_at = now() WHERE ("
             + VALUES.stream().map(c -> "t." + c.name()).collect(Collectors.joining(", ")) + ") IS DISTINCT FROM ("
             + VALUES.stream().map(c -> "EXCLUDED." + c.name()).collect(Collectors.joining(", ")) + ")"
-            + " RETURNING app_pk";
+            + " RETURNING app_pk, " + Existing.VERSION;
 
     private ApplicationRow() {
     }
@@ -129,37 +129,55 @@ final class ApplicationRow {
     /** Upserts the row; returns app_pk, from RETURNING or, when the update was a no-op, from {@code knownPk}. */
     static long upsert(Connection c, AppSnapshot s, List<Finding> findings, OptionalLong knownPk)
             throws SQLException {
+        return upsert(c, s, findings, knownPk, EfficiencyFigures.of(c, knownPk, s)).pk();
+    }
+
+    /**
+     * The row's key and version after an upsert: version is the row's {@link Existing#version} when the upsert
+     * rewrote it, -1 when the stored row already held these values (and so kept its version).
+     */
+    record Upserted(long pk, long version) {
+    }
+
+    /** Upserts the row with the given efficiency figures (null: not computed). */
+    static Upserted upsert(Connection c, AppSnapshot s, List<Finding> findings, OptionalLong knownPk,
+                           Efficiency efficiency) throws SQLException {
         List<Column<Source>> cols = TABLE.columns();
-        Object[] values = TABLE.row(new Source(s, sums(s), findings, EfficiencyFigures.of(c, knownPk, s)));
+        Object[] values = TABLE.row(new Source(s, sums(s), findings, efficiency));
         try (PreparedStatement ps = c.prepareStatement(UPSERT_SQL)) {
             for (int i = 0; i < cols.size(); i++) {
                 cols.get(i).bind(c, ps, i + 1, values[i]);
             }
             try (ResultSet rs = ps.executeQuery()) {
                 if (rs.next()) {
-                    return rs.getLong(1);
+                    return new Upserted(rs.getLong(1), rs.getLong(2));
                 }
             }
         }
         if (knownPk.isPresent()) {
-            return knownPk.getAsLong();
+            return new Upserted(knownPk.getAsLong(), -1);
         }
-        return find(c, s.appId(), s.attemptId()).orElseThrow(
-                () -> new SQLException("application " + s.appId() + " vanished during its upsert")).pk();
+        return new Upserted(find(c, s.appId(), s.attemptId()).orElseThrow(
+                () -> new SQLException("application " + s.appId() + " vanished during its upsert")).pk(), -1);
     }
 
-    record Existing(long pk, long eventCount, boolean complete) {
+    /**
+     * The stored row: key, what the stale-snapshot check compares, and its version: the id of the transaction that
+     * last wrote it ({@code xmin}), which changes with every rewrite of the row by anyone.
+     */
+    record Existing(long pk, long eventCount, boolean complete, long version) {
+        static final String VERSION = "CAST(CAST(xmin AS text) AS bigint)";
     }
 
     static java.util.Optional<Existing> find(Connection c, String appId, String attemptId) throws SQLException {
-        try (PreparedStatement ps = c.prepareStatement(
-                "SELECT app_pk, event_count, complete FROM application WHERE app_id = ? AND attempt_id = ?")) {
+        try (PreparedStatement ps = c.prepareStatement("SELECT app_pk, event_count, complete, " + Existing.VERSION
+                + " FROM application WHERE app_id = ? AND attempt_id = ?")) {
             ps.setString(1, appId);
             ps.setString(2, attemptKey(attemptId));
             try (ResultSet rs = ps.executeQuery()) {
                 return rs.next()
-                        ? java.util.Optional.of(new Existing(rs.getLong("app_pk"), rs.getLong("event_count"),
-                        rs.getBoolean("complete")))
+                        ? java.util.Optional.of(new Existing(rs.getLong(1), rs.getLong(2), rs.getBoolean(3),
+                        rs.getLong(4)))
                         : java.util.Optional.empty();
             }
         }

@@ -16,6 +16,7 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -26,6 +27,14 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * that changed, and leaves an unchanged configuration out. For such a write the stored configuration and the stored
  * stages' task spans fill in what it left out, so the figures always describe the whole run; they are read inside the
  * write's transaction, under its lock.
+ *
+ * <p>Reading them costs one row per stage of the run on every periodic write, so a driver that ran thousands of jobs
+ * paid more per write the longer it ran. A {@link Memory} (one per writer) therefore remembers, per application it
+ * wrote a partial snapshot of, what the database holds after that write: the configuration and the stages reduced to
+ * what the figures read. The next partial write uses it instead of reading the rows when the application row is still
+ * the version that write left ({@code xmin}, the transaction that last wrote the row): anyone else's write of the
+ * application rewrites that row (its event count, figures, timestamps) and so makes the memory unusable, and a
+ * deleted and re-created application has another key. The figures come out of the same inputs either way.
  */
 final class EfficiencyFigures {
     private static final Logger LOG = LoggerFactory.getLogger(EfficiencyFigures.class);
@@ -36,20 +45,152 @@ final class EfficiencyFigures {
 
     /** The figures, or null when they cannot be computed (logged once; the rest of the write goes on). */
     static Efficiency of(Connection c, OptionalLong storedPk, AppSnapshot s) throws SQLException {
+        AppSnapshot whole;
         try {
-            AppSnapshot whole = s.partial() && storedPk.isPresent() ? completed(c, storedPk.getAsLong(), s) : s;
+            whole = s.partial() && storedPk.isPresent() ? completed(s, read(c, storedPk.getAsLong()).after(s)) : s;
+        } catch (RuntimeException e) {
+            return failed(s, e);
+        }
+        return compute(s, whole);
+    }
+
+    private static Efficiency compute(AppSnapshot s, AppSnapshot whole) {
+        try {
             return Efficiency.of(whole);
         } catch (RuntimeException e) {
-            if (WARNED.compareAndSet(false, true)) {
-                LOG.warn("Sparkscope: cannot compute the efficiency figures of {} ({}); stored without them",
-                        s.appId(), e.toString());
-            }
-            return null;
+            return failed(s, e);
         }
     }
 
-    /** The partial snapshot with the stored configuration under its own and the stored stages it does not list. */
-    private static AppSnapshot completed(Connection c, long pk, AppSnapshot s) throws SQLException {
+    private static Efficiency failed(AppSnapshot s, RuntimeException e) {
+        if (WARNED.compareAndSet(false, true)) {
+            LOG.warn("Sparkscope: cannot compute the efficiency figures of {} ({}); stored without them",
+                    s.appId(), e.toString());
+        }
+        return null;
+    }
+
+    /** The figures of a write, and what the database holds once that write commits (null: nothing to remember). */
+    record Figures(Efficiency efficiency, Stored after) {
+    }
+
+    /**
+     * The figures of the snapshot about to be written over {@code existing} (empty: a new application), using and
+     * preparing {@code memory}'s entry for a partial snapshot. The caller remembers {@link Figures#after} only once
+     * the write committed ({@link Memory#remember}).
+     */
+    static Figures of(Connection c, Optional<ApplicationRow.Existing> existing, AppSnapshot s, Memory memory)
+            throws SQLException {
+        if (!s.partial()) {
+            existing.ifPresent(e -> memory.forget(e.pk()));
+            return new Figures(compute(s, s), null);
+        }
+        if (existing.isEmpty()) {
+            // nothing stored yet: after this write the database holds exactly what the snapshot lists
+            Stored after = Stored.EMPTY.after(s);
+            return new Figures(compute(s, s), after);
+        }
+        long pk = existing.get().pk();
+        Stored after;
+        AppSnapshot whole;
+        try {
+            Stored before = memory.recall(pk, existing.get().version());
+            if (before == null) {
+                before = read(c, pk);
+            }
+            after = before.after(s);
+            whole = completed(s, after);
+        } catch (RuntimeException e) {
+            return new Figures(failed(s, e), null); // the write goes on without figures, and nothing remembered
+        }
+        return new Figures(compute(s, whole), after);
+    }
+
+    /**
+     * What the figures read of one application's stored rows: its spark and system configuration, and its stages
+     * reduced to their task spans (by {@link SnapshotRows#stageKey}).
+     */
+    static final class Stored {
+        static final Stored EMPTY = new Stored(Map.of(), Map.of(), Map.of());
+
+        private final Map<String, String> spark;
+        private final Map<String, String> system;
+        private final Map<Long, StageSummary> stages;
+
+        private Stored(Map<String, String> spark, Map<String, String> system, Map<Long, StageSummary> stages) {
+            this.spark = spark;
+            this.system = system;
+            this.stages = stages;
+        }
+
+        /**
+         * What the database holds after a partial snapshot is written over this: a partial write deletes no
+         * configuration entry and no stage, and replaces those it lists.
+         */
+        Stored after(AppSnapshot s) {
+            Map<String, String> sp = new HashMap<>(spark);
+            sp.putAll(s.config().sparkProperties());
+            Map<String, String> sy = new HashMap<>(system);
+            sy.putAll(s.config().systemProperties());
+            Map<Long, StageSummary> st = new HashMap<>(stages);
+            for (StageSummary stage : s.stages()) {
+                st.put(key(stage.stageId(), stage.attemptId()), span(stage.stageId(), stage.attemptId(),
+                        stage.status(), stage.firstTaskLaunchedTime(), stage.lastTaskFinishedTime()));
+            }
+            return new Stored(sp, sy, st);
+        }
+
+        int size() {
+            return stages.size() + spark.size() + system.size();
+        }
+    }
+
+    /**
+     * Per application (app_pk) a writer wrote partial snapshots of: what the database held after its last write, and
+     * the version of the application row that write left. A few applications at most (a listener writes one), each up
+     * to {@link #MAX_ENTRIES_PER_APP} stages and settings, so a very long run falls back to reading the rows rather
+     * than holding all its stages in the driver's memory.
+     */
+    static final class Memory {
+        static final int MAX_APPS = 4;
+        static final int MAX_ENTRIES_PER_APP = 20_000;
+
+        private record Entry(long version, Stored stored) {
+        }
+
+        private final Map<Long, Entry> byApp = new java.util.LinkedHashMap<>(8, 0.75f, true) {
+            @Override
+            protected boolean removeEldestEntry(Map.Entry<Long, Entry> eldest) {
+                return size() > MAX_APPS;
+            }
+        };
+
+        /** The stored rows as remembered, or null when not remembered or the row is not the version written last. */
+        synchronized Stored recall(long pk, long version) {
+            Entry e = byApp.get(pk);
+            if (e == null || e.version() != version) {
+                byApp.remove(pk);
+                return null;
+            }
+            return e.stored();
+        }
+
+        /** After a committed write that left the application row at {@code version}. */
+        synchronized void remember(long pk, long version, Stored stored) {
+            if (stored.size() > MAX_ENTRIES_PER_APP) {
+                byApp.remove(pk);
+            } else {
+                byApp.put(pk, new Entry(version, stored));
+            }
+        }
+
+        synchronized void forget(long pk) {
+            byApp.remove(pk);
+        }
+    }
+
+    /** The stored configuration and stages of application {@code pk}. */
+    private static Stored read(Connection c, long pk) throws SQLException {
         Map<String, String> spark = new HashMap<>();
         Map<String, String> system = new HashMap<>();
         try (PreparedStatement ps = c.prepareStatement("SELECT scope, key, value FROM configuration"
@@ -61,15 +202,7 @@ final class EfficiencyFigures {
                 }
             }
         }
-        spark.putAll(s.config().sparkProperties());
-        system.putAll(s.config().systemProperties());
-        AppConfig config = new AppConfig(spark, s.config().jvmInformation(), system, s.config().hadoopProperties());
-
-        Set<Long> listed = new HashSet<>();
-        for (StageSummary st : s.stages()) {
-            listed.add(key(st.stageId(), st.attemptId()));
-        }
-        List<StageSummary> stages = new ArrayList<>(s.stages());
+        Map<Long, StageSummary> stages = new HashMap<>();
         try (PreparedStatement ps = c.prepareStatement("SELECT stage_id, attempt_id, status,"
                 + " first_task_launched_time, last_task_finished_time FROM stage_attempt WHERE app_pk = ?")) {
             ps.setLong(1, pk);
@@ -77,13 +210,31 @@ final class EfficiencyFigures {
                 while (rs.next()) {
                     int id = rs.getInt(1);
                     int attempt = rs.getInt(2);
-                    if (!listed.contains(key(id, attempt))) {
-                        stages.add(span(id, attempt, StageSummary.StageStatus.valueOf(rs.getString(3)),
-                                rs.getLong(4), rs.getLong(5)));
-                    }
+                    stages.put(key(id, attempt), span(id, attempt, StageSummary.StageStatus.valueOf(rs.getString(3)),
+                            rs.getLong(4), rs.getLong(5)));
                 }
             }
         }
+        return new Stored(spark, system, stages);
+    }
+
+    /**
+     * The partial snapshot with the stored configuration under its own and the stored stages it does not list
+     * ({@code after}: the stored rows with the snapshot's written over them).
+     */
+    private static AppSnapshot completed(AppSnapshot s, Stored after) {
+        AppConfig config = new AppConfig(after.spark, s.config().jvmInformation(), after.system,
+                s.config().hadoopProperties());
+        Set<Long> listed = new HashSet<>();
+        for (StageSummary st : s.stages()) {
+            listed.add(key(st.stageId(), st.attemptId()));
+        }
+        List<StageSummary> stages = new ArrayList<>(s.stages());
+        after.stages.forEach((key, span) -> {
+            if (!listed.contains(key)) {
+                stages.add(span);
+            }
+        });
         return new AppSnapshot(s.appId(), s.attemptId(), s.appName(), s.sparkUser(), s.sparkVersion(), s.startTime(),
                 s.endTime(), s.lastEventTime(), s.complete(), config, s.executors(), s.jobs(), stages,
                 s.sqlExecutions(), s.driverGcTimeMs(), s.driverMaxMemory(), s.eventCount(), s.unknownEventTypes(),
@@ -94,7 +245,7 @@ final class EfficiencyFigures {
         return ((long) stageId << 32) | (attemptId & 0xffffffffL);
     }
 
-    /** A stored stage reduced to what the figures read of it: when its tasks ran. */
+    /** A stage reduced to what the figures read of it: when its tasks ran. */
     private static StageSummary span(int stageId, int attemptId, StageSummary.StageStatus status, long first,
                                      long last) {
         return new StageSummary(stageId, attemptId, "", "", status, 0, 0, 0, 0, 0, 0, 0, 0, first, last, null,

@@ -7,7 +7,6 @@ import org.postgresql.PGConnection;
 import org.postgresql.copy.CopyIn;
 
 import javax.sql.DataSource;
-import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -45,8 +44,8 @@ import java.util.Set;
  *       into a session-private staging table ({@code ON COMMIT DROP}), then one {@code INSERT … SELECT … ON
  *       CONFLICT … DO UPDATE … WHERE … IS DISTINCT FROM} and one {@code DELETE … WHERE NOT EXISTS} per table: the
  *       same upsert and stale-row rules as the batched path, but one statement (one plan, one executor start-up)
- *       for all rows instead of one per 128-row batch. Values are sent as COPY text data, never spliced into SQL
- *       ({@link CopyText}).</li>
+ *       for all rows instead of one per 128-row batch. Values are sent as binary COPY data, never spliced into SQL
+ *       ({@link CopyBinary}).</li>
  *   <li>Small tables, and every table when the connection is not pgjdbc's, travel in JDBC batches. Add
  *       {@code reWriteBatchedInserts=true} to the pgjdbc URL (as {@link StoreDataSources} does) so the driver folds
  *       each batch into multi-row INSERTs.</li>
@@ -59,12 +58,14 @@ public final class SnapshotWriter {
     /** Tables with at least this many rows in a snapshot go through COPY; below it a batch is as cheap. */
     static final int DEFAULT_COPY_THRESHOLD = 256;
 
-    private static final int COPY_CHUNK_CHARS = 1 << 16;
+    private static final int COPY_CHUNK_BYTES = 1 << 16;
 
     private final int batchSize;
     private final int copyThreshold;
     /** Whether stages whose kept tasks did not change since the stored snapshot skip their task rows (see TaskDigest). */
     private final boolean skipUnchangedTasks;
+    /** What this writer's partial writes left in the database, so the next one's efficiency figures need not read it. */
+    private final EfficiencyFigures.Memory efficiencyMemory = new EfficiencyFigures.Memory();
 
     public SnapshotWriter() {
         this(1000);
@@ -90,6 +91,11 @@ public final class SnapshotWriter {
         this.batchSize = batchSize;
         this.copyThreshold = copyThreshold;
         this.skipUnchangedTasks = skipUnchangedTasks;
+    }
+
+    /** What this writer remembers for its partial writes' efficiency figures (tests). */
+    EfficiencyFigures.Memory efficiencyMemory() {
+        return efficiencyMemory;
     }
 
     /** Writes unless the database already holds a newer snapshot of this application. */
@@ -122,10 +128,15 @@ public final class SnapshotWriter {
         boolean autoCommit = c.getAutoCommit();
         c.setAutoCommit(false);
         WriteResult result;
+        Remember remember = new Remember();
         try {
-            result = writeLocked(c, snapshot, fs, force);
+            result = writeLocked(c, snapshot, fs, force, remember);
             c.commit();
+            remember.committed(efficiencyMemory);
         } catch (SQLException | RuntimeException e) {
+            if (remember.pk >= 0) {
+                efficiencyMemory.forget(remember.pk); // the write did not happen: the database holds what it held
+            }
             // On a connection the database just lost, these fail too: the first error is the one that says why.
             try {
                 c.rollback();
@@ -143,16 +154,41 @@ public final class SnapshotWriter {
         return result;
     }
 
-    private WriteResult writeLocked(Connection c, AppSnapshot s, List<Finding> findings, boolean force)
-            throws SQLException {
+    /** What to remember once the write commits (see {@link EfficiencyFigures.Memory}). */
+    private static final class Remember {
+        long pk = -1;
+        long version;
+        EfficiencyFigures.Stored stored;
+
+        void committed(EfficiencyFigures.Memory memory) {
+            if (pk >= 0 && stored != null) {
+                memory.remember(pk, version, stored);
+            }
+        }
+    }
+
+    private WriteResult writeLocked(Connection c, AppSnapshot s, List<Finding> findings, boolean force,
+                                    Remember remember) throws SQLException {
         lock(c, s.appId(), s.attemptId());
         Optional<ApplicationRow.Existing> existing = ApplicationRow.find(c, s.appId(), s.attemptId());
         if (!force && existing.isPresent() && isStale(existing.get(), s)) {
             return new WriteResult(existing.get().pk(), WriteResult.Outcome.SKIPPED_STALE, 0);
         }
-        long changesBefore = existing.isPresent() ? rowChanges(c) : -1;
-        long appPk = ApplicationRow.upsert(c, s, findings,
-                existing.map(e -> OptionalLong.of(e.pk())).orElse(OptionalLong.empty()));
+        // Whether the write changed any row, for UNCHANGED, needs PostgreSQL's row counters before and after it
+        // (two more statements). When the stored event count differs from the snapshot's, the application row's
+        // upsert is bound to rewrite that row (event_count is one of the values it compares), so the write changes a
+        // row and the counters are not needed: a live listener's periodic write always brings new events.
+        boolean sameEvents = existing.isPresent() && existing.get().eventCount() == s.eventCount();
+        long changesBefore = sameEvents ? rowChanges(c) : -1;
+        EfficiencyFigures.Figures figures = EfficiencyFigures.of(c, existing, s, efficiencyMemory);
+        ApplicationRow.Upserted app = ApplicationRow.upsert(c, s, findings,
+                existing.map(e -> OptionalLong.of(e.pk())).orElse(OptionalLong.empty()), figures.efficiency());
+        long appPk = app.pk();
+        remember.pk = appPk;
+        remember.stored = figures.after();
+        // not rewritten (-1): the row keeps the version it had (only an existing row can be left as it was)
+        remember.version = app.version() >= 0 ? app.version() : existing.map(ApplicationRow.Existing::version)
+                .orElse(-1L);
         Map<Long, Long> digests = SnapshotRows.taskDigests(s);
         Map<Long, Long> storedDigests = existing.isPresent() ? storedTaskDigests(c, appPk, digests) : Map.of();
         Set<Long> unchanged = skipUnchangedTasks ? unchangedTaskStages(digests, storedDigests) : Set.of();
@@ -190,6 +226,7 @@ public final class SnapshotWriter {
             }
         }
         boolean noRowChanged = changesBefore >= 0 && rowChanges(c) == changesBefore;
+        // (a new application, or one whose event count moved, always changed a row: noRowChanged stays false)
         return new WriteResult(appPk, noRowChanged ? WriteResult.Outcome.UNCHANGED : WriteResult.Outcome.WRITTEN, n);
     }
 
@@ -228,7 +265,7 @@ public final class SnapshotWriter {
 
     /** COPYs the rows of a brand-new application straight into the child table. */
     static long copyInto(Connection c, long appPk, Table<?> table, List<Object[]> rows) throws SQLException {
-        copy(c, table.copyIntoSql(), appPk + "\t", table.columns(), rows);
+        copy(c, table.copyIntoSql() + BINARY, appPk, table.columns(), rows);
         return rows.size();
     }
 
@@ -237,22 +274,27 @@ public final class SnapshotWriter {
         try (Statement st = c.createStatement()) {
             st.execute(table.createStagingSql());
         }
-        copy(c, table.copySql(), "", table.columns(), rows);
+        copy(c, table.copySql() + BINARY, null, table.columns(), rows);
     }
 
-    private static void copy(Connection c, String sql, String prefix, List<? extends Column<?>> cols, List<Object[]> rows)
+    /** Binary COPY ({@link CopyBinary}): no number or array is printed here and parsed again by the server. */
+    private static final String BINARY = " (FORMAT binary)";
+
+    /** {@code appPk} not null: each row starts with it (COPY straight into a child table). */
+    private static void copy(Connection c, String sql, Long appPk, List<? extends Column<?>> cols, List<Object[]> rows)
             throws SQLException {
         CopyIn in = c.unwrap(PGConnection.class).getCopyAPI().copyIn(sql);
         try {
-            StringBuilder sb = new StringBuilder(COPY_CHUNK_CHARS + 4096);
+            CopyBinary out = new CopyBinary(COPY_CHUNK_BYTES + 4096);
+            out.header();
             for (Object[] row : rows) {
-                sb.append(prefix);
-                CopyText.appendRow(sb, cols, row);
-                if (sb.length() >= COPY_CHUNK_CHARS) {
-                    send(in, sb);
+                out.row(appPk, cols, row);
+                if (out.length() >= COPY_CHUNK_BYTES) {
+                    send(in, out);
                 }
             }
-            send(in, sb);
+            out.trailer();
+            send(in, out);
             in.endCopy();
         } finally {
             if (in.isActive()) {
@@ -261,11 +303,10 @@ public final class SnapshotWriter {
         }
     }
 
-    private static void send(CopyIn in, StringBuilder sb) throws SQLException {
-        if (sb.length() > 0) {
-            byte[] bytes = sb.toString().getBytes(StandardCharsets.UTF_8); // pgjdbc always talks UTF8
-            in.writeToCopy(bytes, 0, bytes.length);
-            sb.setLength(0);
+    private static void send(CopyIn in, CopyBinary out) throws SQLException {
+        if (out.length() > 0) {
+            in.writeToCopy(out.bytes(), 0, out.length());
+            out.reset();
         }
     }
 
@@ -349,7 +390,8 @@ public final class SnapshotWriter {
 
     /**
      * The statistics and task rows of stage attempts the database does not hold yet, taken out of {@code rows}: no
-     * stored row can match them (they hang off their stage row by a foreign key), so they go straight in (COPY into
+     * stored row can match them (they go when their stage row goes: a foreign key for tasks, a trigger for
+     * statistics), so they go straight in (COPY into
      * the table, or a batch) instead of through a staging table and an upsert that compares each with nothing. On a
      * driver running many small jobs nearly every stage of a periodic write is new, and these rows (38 statistics rows
      * per stage) were most of the database's work per write.

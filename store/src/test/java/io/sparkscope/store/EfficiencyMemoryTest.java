@@ -1,0 +1,124 @@
+package io.sparkscope.store;
+
+import io.sparkscope.core.analysis.efficiency.Efficiency;
+import io.sparkscope.core.event.SparkEvent;
+import io.sparkscope.core.event.StageInfo;
+import io.sparkscope.core.event.TaskEndReason;
+import io.sparkscope.core.event.TaskInfo;
+import io.sparkscope.core.event.TaskMetric;
+import io.sparkscope.core.event.TaskMetrics;
+import io.sparkscope.core.model.AppSnapshot;
+import io.sparkscope.core.recorder.Recorder;
+import io.sparkscope.core.recorder.RecorderOptions;
+import org.junit.jupiter.api.Test;
+
+import javax.sql.DataSource;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * A live listener's partial writes take the stored configuration and stages their efficiency figures need from what
+ * the writer remembers of its own last write instead of reading them again: the figures must be exactly those of a
+ * writer that reads the rows every time, and those of one full write of the whole run, also when someone else wrote
+ * the application in between.
+ */
+class EfficiencyMemoryTest {
+    private static final long T0 = 1_764_500_000_000L;
+    private static final String FIGURES = "SELECT core_hours_allocated::text, core_hours_used::text,"
+            + " core_hours_wasted::text, core_hours_driver_alone::text, gb_hours_allocated::text,"
+            + " gb_hours_peak_used::text, gb_hours_wasted::text, gb_hours_driver_alone::text, driver_alone_ms::text"
+            + " FROM application WHERE app_id = 'app-mem'";
+
+    /** The figure columns as PostgreSQL prints them: exact, not within a tolerance. */
+    private static List<String> figures(DataSource ds) throws Exception {
+        try (Connection c = ds.getConnection(); Statement st = c.createStatement();
+             ResultSet rs = st.executeQuery(FIGURES)) {
+            assertTrue(rs.next(), "the application is stored");
+            List<String> out = new ArrayList<>();
+            for (int i = 1; i <= 9; i++) {
+                out.add(rs.getString(i));
+            }
+            return out;
+        }
+    }
+
+    @Test
+    void partialWritesGiveTheFiguresOfOneFullWrite() throws Exception {
+        DataSource remembering = TestDb.migrated();
+        DataSource reading = TestDb.migrated();
+        SnapshotWriter writer = new SnapshotWriter();
+        Recorder r = new Recorder(RecorderOptions.DEFAULTS.withWindow(5, 5, 5));
+        r.onEvent(new SparkEvent.ApplicationStart("mem", "app-mem", null, T0, "alice"));
+        r.onEvent(new SparkEvent.EnvironmentUpdate(Map.of("spark.master", "local[2]", "spark.driver.memory", "2g"),
+                Map.of(), Map.of("java.version", "17"), Map.of()));
+        r.onEvent(new SparkEvent.ExecutorAdded(T0, "driver", "localhost", 2));
+        int hits = 0;
+        for (int i = 0; i < 40; i++) {
+            job(r, i);
+            if (i % 2 == 1) {
+                AppSnapshot changed = r.snapshots(false).changed();
+                assertTrue(changed.partial());
+                if (i == 21) {
+                    // someone else's write of the application (another writer, no memory of this one's)
+                    new SnapshotWriter().write(remembering, changed, List.of());
+                } else {
+                    long pk = writer.write(remembering, changed, List.of()).appPk();
+                    hits += writer.efficiencyMemory().recall(pk, version(remembering)) != null ? 1 : 0;
+                }
+                // a writer that reads the stored rows on every write
+                new SnapshotWriter().write(reading, changed, List.of());
+                r.written(changed.eventCount());
+                assertEquals(figures(reading), figures(remembering), "after job " + i);
+            }
+        }
+        assertEquals(19, hits, "every write but the other writer's left its rows remembered");
+
+        AppSnapshot whole = SnapshotReader.read(remembering, "app-mem", null).orElseThrow();
+        assertEquals(40, whole.stages().size(), "every stage of the run is stored");
+        Efficiency expected = Efficiency.of(whole);
+        assertTrue(expected.driverAloneMs() > 0, "the driver worked alone between the jobs");
+        assertNotEquals(expected.driverAloneMs(), Efficiency.of(r.snapshot()).driverAloneMs(),
+                "the driver's window of recent stages alone would give other figures");
+        DataSource full = TestDb.migrated();
+        new SnapshotWriter().write(full, whole, List.of());
+        assertEquals(figures(full), figures(remembering), "one full write of the whole run");
+        assertNotNull(figures(full).get(8));
+        assertEquals(Long.toString(expected.driverAloneMs()), figures(full).get(8));
+    }
+
+    private static long version(DataSource ds) throws Exception {
+        try (Connection c = ds.getConnection()) {
+            return ApplicationRow.find(c, "app-mem", null).orElseThrow().version();
+        }
+    }
+
+    /** One SQL job, one stage of 3 tasks, 100 ms apart: the driver works alone in between. */
+    private static void job(Recorder r, int i) {
+        long t = T0 + 1000 + i * 100L;
+        r.onEvent(new SparkEvent.SqlExecutionStart(i, "query " + i, "plan", null, t));
+        StageInfo pending = new StageInfo(i, 0, "collect", 3, List.of(), "", -1, -1, null, List.of());
+        r.onEvent(new SparkEvent.JobStart(i, t, List.of(i), List.of(pending),
+                Map.of("spark.sql.execution.id", Integer.toString(i))));
+        r.onEvent(new SparkEvent.StageSubmitted(new StageInfo(i, 0, "collect", 3, List.of(), "", t, -1, null,
+                List.of())));
+        for (int k = 0; k < 3; k++) {
+            long id = i * 3L + k;
+            TaskMetrics m = TaskMetrics.builder().set(TaskMetric.EXECUTOR_RUN_TIME, 10 + k).build();
+            r.onEvent(new SparkEvent.TaskEnd(i, 0, "ResultTask", TaskEndReason.SUCCESS, new TaskInfo(id, k, 0, k,
+                    t + 1 + k, "driver", "localhost", "PROCESS_LOCAL", false, 0, t + 20 + i % 7, false, false), m));
+        }
+        r.onEvent(new SparkEvent.StageCompleted(new StageInfo(i, 0, "collect", 3, List.of(), "", t, t + 30, null,
+                List.of())));
+        r.onEvent(new SparkEvent.JobEnd(i, t + 31, true, null));
+        r.onEvent(new SparkEvent.SqlExecutionEnd(i, t + 32, null));
+    }
+}
