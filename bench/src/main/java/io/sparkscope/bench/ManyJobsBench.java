@@ -186,7 +186,11 @@ public final class ManyJobsBench {
                     .set("spark.sparkscope.jdbc.url", url)
                     .set("spark.sparkscope.jdbc.user", user)
                     .set("spark.sparkscope.jdbc.password", password)
-                    .set("spark.sparkscope.report.enabled", "false");
+                    .set("spark.sparkscope.report.enabled", "false")
+                    // A spool of its own: the default one is shared by every listener of this user on the machine, so
+                    // a snapshot left there by an earlier run (or another benchmark) would be delivered into this
+                    // run's database and counted as this run's work.
+                    .set("spark.sparkscope.spool.dir", Files.createTempDirectory("many-jobs-spool").toString());
         }
         SparkSession spark = SparkSession.builder().config(conf).getOrCreate();
         MemoryMXBean memory = ManagementFactory.getMemoryMXBean();
