@@ -2,11 +2,6 @@ package io.sparkscope.store;
 
 import io.sparkscope.core.analysis.efficiency.Efficiency;
 import io.sparkscope.core.event.SparkEvent;
-import io.sparkscope.core.event.StageInfo;
-import io.sparkscope.core.event.TaskEndReason;
-import io.sparkscope.core.event.TaskInfo;
-import io.sparkscope.core.event.TaskMetric;
-import io.sparkscope.core.event.TaskMetrics;
 import io.sparkscope.core.model.AppSnapshot;
 import io.sparkscope.core.recorder.Recorder;
 import io.sparkscope.core.recorder.RecorderOptions;
@@ -103,22 +98,6 @@ class EfficiencyMemoryTest {
 
     /** One SQL job, one stage of 3 tasks, 100 ms apart: the driver works alone in between. */
     private static void job(Recorder r, int i) {
-        long t = T0 + 1000 + i * 100L;
-        r.onEvent(new SparkEvent.SqlExecutionStart(i, "query " + i, "plan", null, t));
-        StageInfo pending = new StageInfo(i, 0, "collect", 3, List.of(), "", -1, -1, null, List.of());
-        r.onEvent(new SparkEvent.JobStart(i, t, List.of(i), List.of(pending),
-                Map.of("spark.sql.execution.id", Integer.toString(i))));
-        r.onEvent(new SparkEvent.StageSubmitted(new StageInfo(i, 0, "collect", 3, List.of(), "", t, -1, null,
-                List.of())));
-        for (int k = 0; k < 3; k++) {
-            long id = i * 3L + k;
-            TaskMetrics m = TaskMetrics.builder().set(TaskMetric.EXECUTOR_RUN_TIME, 10 + k).build();
-            r.onEvent(new SparkEvent.TaskEnd(i, 0, "ResultTask", TaskEndReason.SUCCESS, new TaskInfo(id, k, 0, k,
-                    t + 1 + k, "driver", "localhost", "PROCESS_LOCAL", false, 0, t + 20 + i % 7, false, false), m));
-        }
-        r.onEvent(new SparkEvent.StageCompleted(new StageInfo(i, 0, "collect", 3, List.of(), "", t, t + 30, null,
-                List.of())));
-        r.onEvent(new SparkEvent.JobEnd(i, t + 31, true, null));
-        r.onEvent(new SparkEvent.SqlExecutionEnd(i, t + 32, null));
+        PartialSnapshotWriteTest.job(r, i, T0, true);
     }
 }

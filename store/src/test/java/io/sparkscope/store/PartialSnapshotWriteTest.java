@@ -94,7 +94,16 @@ class PartialSnapshotWriteTest {
 
     /** One SQL job, one stage of 3 tasks. */
     private static void job(Recorder r, int i) {
-        long t = T0 + 1000 + i * 100L;
+        job(r, i, T0, false);
+    }
+
+    /**
+     * One SQL job {@code i}, one stage of 3 tasks, jobs 100 ms apart from {@code t0}; with {@code staggered} the tasks
+     * start 1 ms apart and end at varying times, so the stages' task spans (and the driver's time alone between
+     * them) differ job by job.
+     */
+    static void job(Recorder r, int i, long t0, boolean staggered) {
+        long t = t0 + 1000 + i * 100L;
         r.onEvent(new SparkEvent.SqlExecutionStart(i, "query " + i, "plan", null, t));
         StageInfo pending = new StageInfo(i, 0, "collect", 3, List.of(), "", -1, -1, null, List.of());
         r.onEvent(new SparkEvent.JobStart(i, t, List.of(i), List.of(pending),
@@ -104,8 +113,10 @@ class PartialSnapshotWriteTest {
         for (int k = 0; k < 3; k++) {
             long id = i * 3L + k;
             TaskMetrics m = TaskMetrics.builder().set(TaskMetric.EXECUTOR_RUN_TIME, 10 + k).build();
+            long launch = staggered ? t + 1 + k : t + 1;
+            long finish = staggered ? t + 20 + i % 7 : t + 20;
             r.onEvent(new SparkEvent.TaskEnd(i, 0, "ResultTask", TaskEndReason.SUCCESS, new TaskInfo(id, k, 0, k,
-                    t + 1, "driver", "localhost", "PROCESS_LOCAL", false, 0, t + 20, false, false), m));
+                    launch, "driver", "localhost", "PROCESS_LOCAL", false, 0, finish, false, false), m));
         }
         r.onEvent(new SparkEvent.StageCompleted(new StageInfo(i, 0, "collect", 3, List.of(), "", t, t + 30, null,
                 List.of())));
