@@ -13,7 +13,7 @@ import java.util.function.Function;
  * made of, e.g. a {@code StageSummary}). The factories tie the getter's Java type to the SQL type, so an {@code int}
  * getter on a {@code bigint} column does not compile. Package-private plumbing.
  *
- * @param get returns the value in the Java type {@link #bind} and {@link CopyText} take: String (text, jsonb),
+ * @param get returns the value in the Java type {@link #bind} and {@link CopyBinary} take: String (text, jsonb),
  *            Integer, Long, Double, Boolean, Integer[], String[] or Double[]; null for SQL NULL
  */
 record Column<R>(String name, Type type, Function<? super R, ?> get) {

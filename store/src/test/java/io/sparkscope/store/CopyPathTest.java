@@ -169,16 +169,6 @@ class CopyPathTest {
         }
     }
 
-    @Test
-    void copyTextEscapesTheFourSpecialCharacters() {
-        StringBuilder sb = new StringBuilder();
-        CopyText.escape(sb, "a\tb\nc\rd\\e\u0000f", true);
-        assertEquals("a\\tb\\nc\\rd\\\\e\uFFFDf", sb.toString());
-        sb.setLength(0);
-        CopyText.appendValue(sb, Column.Type.TEXT_ARRAY, new String[]{"x\"y", null, "\\", ""});
-        assertEquals("{\"x\\\\\"y\",NULL,\"\\\\\\\\\",\"\"}", sb.toString());
-    }
-
     /** Every child row of an app as text, app_pk left out, so two apps can be compared. */
     static String rows(String appId) throws Exception {
         StringBuilder sb = new StringBuilder();
