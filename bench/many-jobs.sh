@@ -8,11 +8,12 @@
 # to compare between code versions; the overhead part ends with a median CPU table. Beside the thread groups it
 # prints the JVM's native threads (GC workers and concurrent marking, JIT compilers, VM thread; from /proc/self/task)
 # and the bytes each Java thread group allocated per job, so that the JVM's own work for a variant can be told apart.
-# Round 0 is a warm-up round of every variant at the full job count, printed but not counted (class loading, JIT,
-# Spark's codegen cache and the schema migration happen there, not in the first counted round);
-# -Dbench.warmupRounds=0 in JAVA_OPTS leaves it out.
+# WARMUP rounds (rounds 0, -1, ...) of every variant at the full job count come first, printed but not counted (class
+# loading, JIT, Spark's codegen cache and the schema migration happen there, not in the first counted round); the JIT
+# keeps compiling for tens of thousands of jobs, so the comparison with the event log wants 3 or more. The overhead
+# part ends with Sparkscope over the event log paired round by round: median, mean and its 95 % interval.
 #
-#   bench/many-jobs.sh [JOBS=2000] [ROUNDS=3] [HEAP_JOBS=20000]
+#   bench/many-jobs.sh [JOBS=2000] [ROUNDS=3] [HEAP_JOBS=20000] [WARMUP=1]
 #
 # Needs: Debian postgresql (pg_ctlcluster); started here if it is down. BENCH_SKIP_BUILD=1 reuses the last build.
 set -euo pipefail
@@ -20,6 +21,7 @@ cd "$(dirname "$0")/.."
 JOBS=${1:-2000}
 ROUNDS=${2:-3}
 HEAP_JOBS=${3:-20000}
+WARMUP=${4:-1}
 DB=sparkscope_manyjobs
 PW=bench
 URL="jdbc:postgresql://127.0.0.1:5432/$DB"
@@ -42,8 +44,8 @@ JAVA=(java -Xmx2g ${JAVA_OPTS:-} $opens -Dlog4j2.configurationFile=listener/src/
 echo "# $(date -u +%FT%TZ), $(nproc) vCPU, $(free -g | awk '/Mem:/{print $2}') GB, $(java -version 2>&1 | head -1)"
 echo "# PostgreSQL: $(su postgres -c "psql -qtAc 'SHOW server_version'")"
 echo "# load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
-echo "== overhead: $JOBS jobs x $ROUNDS rounds"
-"${JAVA[@]}" io.sparkscope.bench.ManyJobsBench overhead "$JOBS" "$ROUNDS" "$URL" postgres "$PW" 2> target/many-jobs-overhead.log
+echo "== overhead: $JOBS jobs x $ROUNDS rounds after $WARMUP warm-up rounds"
+"${JAVA[@]}" -Dbench.warmupRounds="$WARMUP" io.sparkscope.bench.ManyJobsBench overhead "$JOBS" "$ROUNDS" "$URL" postgres "$PW" 2> target/many-jobs-overhead.log
 echo "# load average after: $(cut -d' ' -f1-3 /proc/loadavg)"
 if [ "$HEAP_JOBS" -gt 0 ]; then
   for v in none sparkscope; do

@@ -26,8 +26,9 @@ import java.util.Map;
  * {@code N/10} jobs. CPU per job over the same stretch (forced GCs left out), which hardly depends on the machine's
  * load: the JVM's process CPU, the part of it on Sparkscope's threads and on each Spark listener queue's thread, and
  * the PostgreSQL server's, the JVM's GC, JIT and VM threads and the bytes each thread group allocated
- * ({@link CpuMeter}). The overhead mode first runs a warm-up round of every variant at the full job count, printed but
- * not counted ({@code -Dbench.warmupRounds=0} leaves it out). Not a test: see {@code bench/many-jobs.sh} and
+ * ({@link CpuMeter}). The overhead mode first runs warm-up rounds of every variant at the full job count, printed but
+ * not counted ({@code -Dbench.warmupRounds=N}, default 1, 0 leaves them out), and ends with the two listeners paired
+ * round by round (Sparkscope over the event log: median, mean and its 95 % interval). Not a test: see {@code bench/many-jobs.sh} and
  * BENCHMARKS.md.
  *
  * <pre>
@@ -70,16 +71,20 @@ public final class ManyJobsBench {
         Map<Variant, List<Double>> walls = new EnumMap<>(Variant.class);
         Map<Variant, List<Double>> ratios = new EnumMap<>(Variant.class);
         Map<Variant, List<Run>> runs = new EnumMap<>(Variant.class);
+        List<Double> sparkscopeToEventLog = new ArrayList<>();
         System.out.printf(Locale.ROOT, "%-6s %-11s %9s %9s %9s %12s %8s%n", "round", "variant", "wall s", "ms/job",
                 "vs none", "heap MB", "load1");
-        int firstRound = Integer.getInteger("bench.warmupRounds", 1) > 0 ? 0 : 1;
-        for (int round = firstRound; round <= rounds; round++) {
-            boolean warmUp = round == 0;
+        // More than one warm-up round for the comparison with the event log: the JIT goes on compiling Spark's code
+        // (and Sparkscope's) for tens of thousands of jobs, and while it does every run in the JVM is faster than the
+        // one before it, so the position in a round weighs as much as the variant.
+        int warmupRounds = Math.max(0, Integer.getInteger("bench.warmupRounds", 1));
+        for (int round = 1 - warmupRounds; round <= rounds; round++) {
+            boolean warmUp = round <= 0;
             Map<Variant, Double> thisRound = new EnumMap<>(Variant.class);
             // Rotate the order every round so that no variant always runs first (a warmer or colder machine).
             Variant[] order = Variant.values();
             for (int k = 0; k < order.length; k++) {
-                Variant v = order[(k + round) % order.length];
+                Variant v = order[Math.floorMod(k + round, order.length)];
                 Run r = run(v, jobs, url, user, password, Math.max(1, jobs / 4));
                 thisRound.put(v, r.wallMs);
                 if (!warmUp) {
@@ -87,18 +92,20 @@ public final class ManyJobsBench {
                     runs.computeIfAbsent(v, x -> new ArrayList<>()).add(r);
                 }
                 System.out.printf(Locale.ROOT, "%-6s %-11s %9.1f %9.2f %9s %5.0f → %-5.0f %8s   %s%n",
-                        warmUp ? "0 (w)" : String.valueOf(round), v.name().toLowerCase(Locale.ROOT), r.wallMs / 1e3, r.wallMs / jobs, "",
+                        warmUp ? round + " (w)" : String.valueOf(round), v.name().toLowerCase(Locale.ROOT), r.wallMs / 1e3, r.wallMs / jobs, "",
                         r.heapMb.get(0), r.heapMb.get(r.heapMb.size() - 1), load(), r.cpuLine(jobs));
             }
             if (!warmUp) {
                 for (Variant v : Variant.values()) {
                     ratios.computeIfAbsent(v, x -> new ArrayList<>()).add(thisRound.get(v) / thisRound.get(Variant.NONE));
                 }
+                sparkscopeToEventLog.add(thisRound.get(Variant.SPARKSCOPE) / thisRound.get(Variant.EVENTLOG));
             }
-            System.out.printf(Locale.ROOT, "       ratios round %d%s: eventlog %.3f, sparkscope %.3f%n", round,
-                    warmUp ? " (warm-up, not counted)" : "",
+            System.out.printf(Locale.ROOT, "       ratios round %d%s: eventlog %.3f, sparkscope %.3f,"
+                            + " sparkscope/eventlog %.3f%n", round, warmUp ? " (warm-up, not counted)" : "",
                     thisRound.get(Variant.EVENTLOG) / thisRound.get(Variant.NONE),
-                    thisRound.get(Variant.SPARKSCOPE) / thisRound.get(Variant.NONE));
+                    thisRound.get(Variant.SPARKSCOPE) / thisRound.get(Variant.NONE),
+                    thisRound.get(Variant.SPARKSCOPE) / thisRound.get(Variant.EVENTLOG));
         }
         System.out.printf(Locale.ROOT, "%n# median over %d rounds of %d jobs%n", rounds, jobs);
         for (Variant v : Variant.values()) {
@@ -106,6 +113,16 @@ public final class ManyJobsBench {
                             + " (min %.3f, max %.3f)%n", v.name().toLowerCase(Locale.ROOT), median(walls.get(v)) / 1e3,
                     median(walls.get(v)) / jobs, median(ratios.get(v)), min(ratios.get(v)), max(ratios.get(v)));
         }
+        // The two listeners head to head, paired within each round (same machine state): the mean of the per-round
+        // ratio with a 95 % Student t interval, so that "no more than the event log" is a statement with a margin.
+        double mean = sparkscopeToEventLog.stream().mapToDouble(Double::doubleValue).average().orElse(Double.NaN);
+        double var = sparkscopeToEventLog.stream().mapToDouble(x -> (x - mean) * (x - mean)).sum()
+                / Math.max(1, sparkscopeToEventLog.size() - 1);
+        double half = tQuantile975(sparkscopeToEventLog.size() - 1) * Math.sqrt(var / sparkscopeToEventLog.size());
+        System.out.printf(Locale.ROOT, "sparkscope / eventlog (same round): median %.3f, mean %.3f, 95 %% interval of"
+                        + " the mean %.3f–%.3f, %d of %d rounds ≤ 1%n", median(sparkscopeToEventLog), mean,
+                mean - half, mean + half, sparkscopeToEventLog.stream().filter(x -> x <= 1).count(),
+                sparkscopeToEventLog.size());
         System.out.printf(Locale.ROOT, "%n# CPU per job, median over %d rounds (ms/job; PostgreSQL own = the backends of"
                 + " this database, all = every postgres process of the server)%n", rounds);
         System.out.printf(Locale.ROOT, "%-11s %8s %9s %10s %9s %9s %9s %12s %8s %8s %11s %11s %9s%n", "variant", "JVM",
@@ -248,6 +265,14 @@ public final class ManyJobsBench {
         } catch (Exception e) {
             return "?";
         }
+    }
+
+    /** The 97.5 % quantile of Student's t with {@code df} degrees of freedom (two-sided 95 %); NaN below 1. */
+    static double tQuantile975(int df) {
+        double[] table = {12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179,
+                2.160, 2.145, 2.131, 2.120, 2.110, 2.101, 2.093, 2.086, 2.080, 2.074, 2.069, 2.064, 2.060, 2.056,
+                2.052, 2.048, 2.045, 2.042};
+        return df < 1 ? Double.NaN : df <= table.length ? table[df - 1] : 1.960;
     }
 
     private static double median(List<Double> xs) {
