@@ -1,5 +1,7 @@
 package io.sparkscope.bench;
 
+import org.apache.commons.math3.distribution.TDistribution;
+import org.apache.commons.math3.stat.descriptive.DescriptiveStatistics;
 import org.apache.spark.SparkConf;
 import org.apache.spark.sql.SparkSession;
 
@@ -115,10 +117,12 @@ public final class ManyJobsBench {
         }
         // The two listeners head to head, paired within each round (same machine state): the mean of the per-round
         // ratio with a 95 % Student t interval, so that "no more than the event log" is a statement with a margin.
-        double mean = sparkscopeToEventLog.stream().mapToDouble(Double::doubleValue).average().orElse(Double.NaN);
-        double var = sparkscopeToEventLog.stream().mapToDouble(x -> (x - mean) * (x - mean)).sum()
-                / Math.max(1, sparkscopeToEventLog.size() - 1);
-        double half = tQuantile975(sparkscopeToEventLog.size() - 1) * Math.sqrt(var / sparkscopeToEventLog.size());
+        DescriptiveStatistics paired = new DescriptiveStatistics();
+        sparkscopeToEventLog.forEach(paired::addValue);
+        long n = paired.getN();
+        double mean = paired.getMean();
+        double half = n < 2 ? Double.NaN : new TDistribution(n - 1).inverseCumulativeProbability(0.975)
+                * paired.getStandardDeviation() / Math.sqrt(n);
         System.out.printf(Locale.ROOT, "sparkscope / eventlog (same round): median %.3f, mean %.3f, 95 %% interval of"
                         + " the mean %.3f–%.3f, %d of %d rounds ≤ 1%n", median(sparkscopeToEventLog), mean,
                 mean - half, mean + half, sparkscopeToEventLog.stream().filter(x -> x <= 1).count(),
@@ -265,14 +269,6 @@ public final class ManyJobsBench {
         } catch (Exception e) {
             return "?";
         }
-    }
-
-    /** The 97.5 % quantile of Student's t with {@code df} degrees of freedom (two-sided 95 %); NaN below 1. */
-    static double tQuantile975(int df) {
-        double[] table = {12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179,
-                2.160, 2.145, 2.131, 2.120, 2.110, 2.101, 2.093, 2.086, 2.080, 2.074, 2.069, 2.064, 2.060, 2.056,
-                2.052, 2.048, 2.045, 2.042};
-        return df < 1 ? Double.NaN : df <= table.length ? table[df - 1] : 1.960;
     }
 
     private static double median(List<Double> xs) {
