@@ -25,6 +25,8 @@ import javax.sql.DataSource;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -134,7 +136,7 @@ class ListenerStreamingTest {
 
     /** Reports of triggers that ran a batch; an idle trigger's report has no {@code addBatch} phase. */
     static long executed(StreamingQueryProgress[] reports) {
-        return java.util.Arrays.stream(reports).filter(p -> p.durationMs().containsKey("addBatch")).count();
+        return Arrays.stream(reports).filter(p -> p.durationMs().containsKey("addBatch")).count();
     }
 
     /** Our batches hold the numbers Spark's progress objects report. */
@@ -153,7 +155,7 @@ class ListenerStreamingTest {
         long firstOfSecondRun = runs.get(1).recentBatches().get(0).batchId();
         assertTrue(firstOfSecondRun > runs.get(0).totals().lastBatchId(), "batch ids go on across runs");
         int matched = 0;
-        Map<String, Integer> idleReports = new java.util.HashMap<>();
+        Map<String, Integer> idleReports = new HashMap<>();
         for (StreamingQueryProgress p : reported) {
             StreamingQuerySummary run = runs.stream().filter(r -> r.runId().equals(p.runId().toString()))
                     .findFirst().orElseThrow();
