@@ -4,6 +4,7 @@ import io.sparkscope.core.analysis.efficiency.Efficiency;
 import io.sparkscope.core.model.AppConfig;
 import io.sparkscope.core.model.AppSnapshot;
 import io.sparkscope.core.model.StageSummary;
+import io.sparkscope.core.model.TaskSpanSummary;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -12,6 +13,7 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -35,6 +37,11 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * the version that write left ({@code xmin}, the transaction that last wrote the row): anyone else's write of the
  * application rewrites that row (its event count, figures, timestamps) and so makes the memory unusable, and a
  * deleted and re-created application has another key. The figures come out of the same inputs either way.
+ *
+ * <p>What it remembers stays bounded however long the application runs: past {@link Stored#KEPT_STAGES} stages, the
+ * oldest finished ones are folded into one union of task spans ({@link TaskSpanSummary}, as the recorder folds the
+ * stages that leave its window), which is all the driver-alone figures need of them. So a write's cost follows what
+ * it changed, not the length of the run, and the rows are read back only when the memory cannot be used.
  */
 final class EfficiencyFigures {
     private static final Logger LOG = LoggerFactory.getLogger(EfficiencyFigures.class);
@@ -111,16 +118,22 @@ final class EfficiencyFigures {
      * reduced to their task spans (by {@link SnapshotRows#stageKey}).
      */
     static final class Stored {
-        static final Stored EMPTY = new Stored(Map.of(), Map.of(), Map.of());
+        /** Stages kept one by one; older finished ones are folded into {@link #folded}. */
+        static final int KEPT_STAGES = 2_000;
+        static final Stored EMPTY = new Stored(Map.of(), Map.of(), Map.of(), null);
 
         private final Map<String, String> spark;
         private final Map<String, String> system;
         private final Map<Long, StageSummary> stages;
+        /** The union of the task spans of the stages folded away, or null when none was. */
+        private final TaskSpanSummary folded;
 
-        private Stored(Map<String, String> spark, Map<String, String> system, Map<Long, StageSummary> stages) {
+        private Stored(Map<String, String> spark, Map<String, String> system, Map<Long, StageSummary> stages,
+                       TaskSpanSummary folded) {
             this.spark = spark;
             this.system = system;
             this.stages = stages;
+            this.folded = folded;
         }
 
         /**
@@ -137,19 +150,76 @@ final class EfficiencyFigures {
                 st.put(key(stage.stageId(), stage.attemptId()), span(stage.stageId(), stage.attemptId(),
                         stage.status(), stage.firstTaskLaunchedTime(), stage.lastTaskFinishedTime()));
             }
-            return new Stored(sp, sy, st);
+            return st.size() > KEPT_STAGES ? fold(sp, sy, st, folded, s.startTime())
+                    : new Stored(sp, sy, st, folded);
+        }
+
+        /**
+         * Folds the oldest finished stages into the union until {@link #KEPT_STAGES} are left one by one (more when
+         * stages still run). Only stages whose tasks all finished before the first task of every running stage are
+         * folded, in the order their spans start: so the union is exactly what a sweep over all the stages would have
+         * covered up to its end, and a running stage's span, listed, continues it. A stage with no task launched has
+         * no span to fold and simply goes (if it runs later, the snapshot that says so lists it again); a folded stage
+         * listed again later (a late change) adds nothing the union does not hold.
+         */
+        private static Stored fold(Map<String, String> sp, Map<String, String> sy, Map<Long, StageSummary> st,
+                                   TaskSpanSummary folded, long appStart) {
+            long firstRunning = Long.MAX_VALUE;
+            for (StageSummary stage : st.values()) {
+                if (stage.firstTaskLaunchedTime() > 0 && !finished(stage)) {
+                    firstRunning = Math.min(firstRunning, stage.firstTaskLaunchedTime());
+                }
+            }
+            List<Map.Entry<Long, StageSummary>> foldable = new ArrayList<>();
+            for (Map.Entry<Long, StageSummary> e : st.entrySet()) {
+                StageSummary stage = e.getValue();
+                if (stage.firstTaskLaunchedTime() <= 0
+                        || finished(stage) && stage.lastTaskFinishedTime() <= firstRunning) {
+                    foldable.add(e);
+                }
+            }
+            // spanless ones first (they fold to nothing), then by where their span starts
+            foldable.sort(Comparator.comparingLong((Map.Entry<Long, StageSummary> e) ->
+                    Math.max(0, e.getValue().firstTaskLaunchedTime())).thenComparingLong(Map.Entry::getKey));
+            int excess = Math.min(foldable.size(), st.size() - KEPT_STAGES);
+            TaskSpanSummary.Builder union = new TaskSpanSummary.Builder(folded);
+            for (int i = 0; i < excess; i++) {
+                StageSummary stage = foldable.get(i).getValue();
+                union.fold(appStart, stage.firstTaskLaunchedTime(), stage.lastTaskFinishedTime(), stage.key());
+                st.remove(foldable.get(i).getKey());
+            }
+            return new Stored(sp, sy, st, union.build());
+        }
+
+        /** Ended, with its tasks' span closed: it cannot grow any more. */
+        private static boolean finished(StageSummary stage) {
+            return switch (stage.status()) {
+                case COMPLETE, FAILED, SKIPPED -> stage.lastTaskFinishedTime() >= stage.firstTaskLaunchedTime();
+                default -> false;
+            };
         }
 
         int size() {
             return stages.size() + spark.size() + system.size();
         }
+
+        /** Stages kept one by one (tests). */
+        int keptStages() {
+            return stages.size();
+        }
+
+        /** Whether older stages were folded into one union (tests). */
+        boolean foldedAny() {
+            return folded != null;
+        }
     }
 
     /**
      * Per application (app_pk) a writer wrote partial snapshots of: what the database held after its last write, and
-     * the version of the application row that write left. A few applications at most (a listener writes one), each up
-     * to {@link #MAX_ENTRIES_PER_APP} stages and settings, so a very long run falls back to reading the rows rather
-     * than holding all its stages in the driver's memory.
+     * the version of the application row that write left. A few applications at most (a listener writes one), each
+     * about {@link Stored#KEPT_STAGES} stages (≈ 200 bytes each) plus its settings. {@link #MAX_ENTRIES_PER_APP} is
+     * a safety bound only, for stages that cannot be folded (thousands running at once) or a huge configuration:
+     * past it the rows are read again at the next write.
      */
     static final class Memory {
         static final int MAX_APPS = 4;
@@ -215,7 +285,7 @@ final class EfficiencyFigures {
                 }
             }
         }
-        return new Stored(spark, system, stages);
+        return new Stored(spark, system, stages, null);
     }
 
     /**
@@ -235,10 +305,12 @@ final class EfficiencyFigures {
                 stages.add(span);
             }
         });
+        // The stages not listed are those folded into the memory's union (none when the rows were read), not the
+        // listener's window: the totals carry that union for the driver-alone figures.
         return new AppSnapshot(s.appId(), s.attemptId(), s.appName(), s.sparkUser(), s.sparkVersion(), s.startTime(),
                 s.endTime(), s.lastEventTime(), s.complete(), config, s.executors(), s.jobs(), stages,
                 s.sqlExecutions(), s.driverGcTimeMs(), s.driverMaxMemory(), s.eventCount(), s.unknownEventTypes(),
-                s.totals(), true, s.streamingQueries());
+                s.totals().withTaskSpans(after.folded), true, s.streamingQueries());
     }
 
     private static long key(int stageId, int attemptId) {

@@ -16,7 +16,6 @@ import java.util.List;
 import java.util.Map;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -81,13 +80,59 @@ class EfficiencyMemoryTest {
         assertEquals(40, whole.stages().size(), "every stage of the run is stored");
         Efficiency expected = Efficiency.of(whole);
         assertTrue(expected.driverAloneMs() > 0, "the driver worked alone between the jobs");
-        assertNotEquals(expected.driverAloneMs(), Efficiency.of(r.snapshot()).driverAloneMs(),
-                "the driver's window of recent stages alone would give other figures");
+        assertEquals(expected.driverAloneMs(), Efficiency.of(r.snapshot()).driverAloneMs(),
+                "the driver's window of recent stages with the run's totals gives the same figures");
         DataSource full = TestDb.migrated();
         new SnapshotWriter().write(full, whole, List.of());
         assertEquals(figures(full), figures(remembering), "one full write of the whole run");
         assertNotNull(figures(full).get(8));
         assertEquals(Long.toString(expected.driverAloneMs()), figures(full).get(8));
+    }
+
+    /**
+     * A run longer than the memory keeps stage by stage: the oldest finished stages are folded into one union of task
+     * spans, so the memory stays bounded and is still used at every write, and the figures stay those of a writer
+     * that reads every row and of one full write.
+     */
+    @Test
+    void aLongRunFoldsItsOldStagesAndKeepsTheFigures() throws Exception {
+        DataSource remembering = TestDb.migrated();
+        DataSource reading = TestDb.migrated();
+        SnapshotWriter writer = new SnapshotWriter();
+        // a window larger than what comes between two writes, so that every stage is written before it leaves
+        Recorder r = new Recorder(RecorderOptions.DEFAULTS.withWindow(300, 300, 300));
+        r.onEvent(new SparkEvent.ApplicationStart("mem", "app-mem", null, T0, "alice"));
+        r.onEvent(new SparkEvent.EnvironmentUpdate(Map.of("spark.master", "local[2]", "spark.driver.memory", "2g"),
+                Map.of(), Map.of("java.version", "17"), Map.of()));
+        r.onEvent(new SparkEvent.ExecutorAdded(T0, "driver", "localhost", 2));
+        int jobs = EfficiencyFigures.Stored.KEPT_STAGES + 600;
+        int hits = 0;
+        int writes = 0;
+        EfficiencyFigures.Stored last = null;
+        for (int i = 0; i < jobs; i++) {
+            job(r, i);
+            if (i % 200 == 199 || i == jobs - 1) {
+                AppSnapshot changed = r.snapshots(false).changed();
+                long pk = writer.write(remembering, changed, List.of()).appPk();
+                last = writer.efficiencyMemory().recall(pk, version(remembering));
+                hits += last != null ? 1 : 0;
+                writes++;
+                new SnapshotWriter().write(reading, changed, List.of());
+                r.written(changed.eventCount());
+                assertEquals(figures(reading), figures(remembering), "after job " + i);
+            }
+        }
+        assertEquals(writes, hits, "every write left its rows remembered");
+        assertNotNull(last);
+        assertTrue(last.foldedAny(), "the oldest stages were folded");
+        assertEquals(EfficiencyFigures.Stored.KEPT_STAGES, last.keptStages(), "the memory keeps its bound of stages");
+
+        AppSnapshot whole = SnapshotReader.read(remembering, "app-mem", null).orElseThrow();
+        assertEquals(jobs, whole.stages().size(), "every stage of the run is stored");
+        DataSource full = TestDb.migrated();
+        new SnapshotWriter().write(full, whole, List.of());
+        assertEquals(figures(full), figures(remembering), "one full write of the whole run");
+        assertEquals(Long.toString(Efficiency.of(whole).driverAloneMs()), figures(remembering).get(8));
     }
 
     private static long version(DataSource ds) throws Exception {

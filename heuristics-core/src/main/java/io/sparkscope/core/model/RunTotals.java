@@ -76,6 +76,14 @@ public record RunTotals(
         sqlDescriptions = sqlDescriptions == null ? List.of() : List.copyOf(sqlDescriptions);
     }
 
+    /** The same totals with another union of the task spans of the stages not listed (null: none). */
+    public RunTotals withTaskSpans(TaskSpanSummary spans) {
+        return new RunTotals(jobs, failedJobs, stages, failedStages, skippedStages, tasks, taskEndEvents,
+                failedTaskEnds, failedAttempts, killedTasks, resubmittedTasks, speculativeTasks, duplicateTaskEnds,
+                tasksWithUnknownTimes, metrics, sqlExecutions, failedSqlExecutions, spans, jobGroups, sqlDescriptions,
+                jobsNotListed, stagesNotListed, sqlExecutionsNotListed);
+    }
+
     /** Whether every counted job, stage and SQL execution is also listed in the snapshot. */
     public boolean listsEverything() {
         return jobsNotListed == 0 && stagesNotListed == 0 && sqlExecutionsNotListed == 0;

@@ -42,6 +42,20 @@ public record TaskSpanSummary(long from, long to, long busyMs, String lastStage,
         private String previous;
         private final List<Gap> gaps = new ArrayList<>(KEPT_GAPS + 1);
 
+        public Builder() {
+        }
+
+        /** Goes on folding after what {@code earlier} holds (null: from nothing). */
+        public Builder(TaskSpanSummary earlier) {
+            if (earlier != null) {
+                from = earlier.from();
+                cursor = earlier.to();
+                busy = earlier.busyMs();
+                previous = earlier.lastStage();
+                gaps.addAll(earlier.longestGaps());
+            }
+        }
+
         /** @param appStart the application's start (epoch ms), or ≤ 0 when unknown */
         public void fold(long appStart, long spanFrom, long spanTo, String stageKey) {
             if (spanFrom <= 0 || spanTo < spanFrom) {

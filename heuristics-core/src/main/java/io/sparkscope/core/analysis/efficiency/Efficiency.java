@@ -60,7 +60,8 @@ public record Efficiency(long appMs, long driverAloneMs, boolean local,
         if (start <= 0 || end < start) {
             end = start = Math.max(0, start);
         }
-        DriverAloneTime alone = DriverAloneTime.of(app.stages(), start, end);
+        // A long-running application's snapshot lists its recent stages only; the run's totals sum up the others.
+        DriverAloneTime alone = DriverAloneTime.of(app.stages(), app.totals().taskSpans(), start, end);
         int taskCpus = Math.max(1, conf.integer("spark.task.cpus").orElse(1));
 
         List<ExecutorSummary> workers = new ArrayList<>();

@@ -8,6 +8,16 @@ import io.sparkscope.core.heuristics.SparkSettings;
 import io.sparkscope.core.heuristics.Units;
 import io.sparkscope.core.model.AppConfig;
 import io.sparkscope.core.model.AppSnapshot;
+import io.sparkscope.core.model.StageSummary;
+import io.sparkscope.core.model.TaskSpanSummary;
+import io.sparkscope.core.event.SparkEvent;
+import io.sparkscope.core.event.StageInfo;
+import io.sparkscope.core.event.TaskEndReason;
+import io.sparkscope.core.event.TaskInfo;
+import io.sparkscope.core.event.TaskMetric;
+import io.sparkscope.core.event.TaskMetrics;
+import io.sparkscope.core.recorder.Recorder;
+import io.sparkscope.core.recorder.RecorderOptions;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;
@@ -42,6 +52,85 @@ class EfficiencyTest {
         assertEquals(20 * 60_000, e.driverAloneMs(), "the 10 minutes before and after the one stage");
         assertEquals(8.0 / 3, e.coreHoursDriverAlone(), EPS);
         assertEquals(1.0 / 3, e.coreDriverAloneShare(), EPS);
+    }
+
+    /**
+     * A long-running driver's snapshot lists only its recent stages; the older ones are summed up in the run's
+     * totals. The figures must still describe the whole run, not count the older stages' time as the driver's alone.
+     */
+    @Test
+    void aWindowedSnapshotGivesTheFiguresOfTheWholeRun() {
+        Recorder windowed = new Recorder(RecorderOptions.DEFAULTS.withWindow(5, 5, 5));
+        Recorder whole = new Recorder(RecorderOptions.DEFAULTS);
+        for (Recorder r : List.of(windowed, whole)) {
+            r.onEvent(new SparkEvent.ApplicationStart("long", "app-long", null, T0, "alice"));
+            r.onEvent(new SparkEvent.EnvironmentUpdate(Map.of("spark.master", "local[2]"), Map.of(), Map.of(),
+                    Map.of()));
+            r.onEvent(new SparkEvent.ExecutorAdded(T0, "driver", "localhost", 2));
+            for (int i = 0; i < 40; i++) {
+                job(r, i);
+                r.written(r.snapshot().eventCount()); // written, so the window lets the oldest leave
+            }
+            r.onEvent(new SparkEvent.ApplicationEnd(T0 + 10_000));
+        }
+        AppSnapshot recent = windowed.snapshot();
+        AppSnapshot all = whole.snapshot();
+        assertTrue(recent.stages().size() < 40 && recent.totals().taskSpans() != null,
+                "the windowed snapshot lists its recent stages and sums up the others");
+        assertEquals(40, all.stages().size());
+        Efficiency expected = Efficiency.of(all);
+        Efficiency e = Efficiency.of(recent);
+        assertTrue(expected.driverAloneMs() > 5_000, "the driver works alone between the jobs and after them");
+        assertEquals(expected.driverAloneMs(), e.driverAloneMs());
+        assertEquals(expected.coreMsDriverAlone(), e.coreMsDriverAlone(), EPS);
+        assertEquals(expected.byteMsDriverAlone(), e.byteMsDriverAlone(), EPS);
+        assertEquals(expected.coreMsAllocated(), e.coreMsAllocated(), EPS);
+    }
+
+    /**
+     * The folded stages are one block whose alone time is known in total only: an executor that lived through all of
+     * it gets all of it, one that lived through part of it its share; after the block the listed stages' gaps count
+     * exactly.
+     */
+    @Test
+    void driverAloneTimeAfterFoldedStagesIsExactAndWithinTheBlockProportional() {
+        // folded: [0, 1 000) with 600 ms covered by tasks; listed: one stage over [1 200, 1 500); the app ends at 2 000
+        // (times from the application's start)
+        long s0 = SnapshotBuilder.START;
+        TaskSpanSummary earlier = new TaskSpanSummary(s0, s0 + 1_000, 600, "9.0", List.of());
+        List<StageSummary> listed = SnapshotBuilder.app().durationMs(2_000)
+                .stage(10).startAt(1_200).task(SnapshotBuilder.task().runTime(300)).done()
+                .build().stages();
+        DriverAloneTime alone = DriverAloneTime.of(listed, earlier, s0, s0 + 2_000);
+        assertEquals(400 + 200 + 500, alone.totalMs(), "400 in the block, 200 before the stage, 500 after it");
+        assertEquals(alone.totalMs(), alone.within(s0, s0 + 2_000));
+        assertEquals(200, alone.within(s0 + 500, s0 + 1_000), "half the block: half its 400");
+        assertEquals(200 + 200, alone.within(s0 + 500, s0 + 1_300), "then [1 000, 1 200) before the stage");
+        assertEquals(0, alone.within(s0 + 1_300, s0 + 1_400), "the stage ran then");
+        DriverAloneTime noBlock = DriverAloneTime.of(listed, null, s0, s0 + 2_000);
+        assertEquals(1_200 + 500, noBlock.totalMs(), "without the summary the whole start counts as alone time");
+    }
+
+    private static final long T0 = 1_764_500_000_000L;
+
+    /** One SQL job {@code i}: one stage of 3 tasks over 20 ms, jobs 100 ms apart, the driver alone in between. */
+    private static void job(Recorder r, int i) {
+        long t = T0 + 1000 + i * 100L;
+        r.onEvent(new SparkEvent.SqlExecutionStart(i, "query " + i, "plan", null, t));
+        StageInfo pending = new StageInfo(i, 0, "collect", 3, List.of(), "", -1, -1, null, List.of());
+        r.onEvent(new SparkEvent.JobStart(i, t, List.of(i), List.of(pending),
+                Map.of("spark.sql.execution.id", Integer.toString(i))));
+        r.onEvent(new SparkEvent.StageSubmitted(new StageInfo(i, 0, "collect", 3, List.of(), "", t, -1, null,
+                List.of())));
+        for (int k = 0; k < 3; k++) {
+            TaskMetrics m = TaskMetrics.builder().set(TaskMetric.EXECUTOR_RUN_TIME, 10 + k).build();
+            r.onEvent(new SparkEvent.TaskEnd(i, 0, "ResultTask", TaskEndReason.SUCCESS, new TaskInfo(i * 3L + k, k, 0,
+                    k, t + 1 + k, "driver", "localhost", "PROCESS_LOCAL", false, 0, t + 20 + i % 7, false, false), m));
+        }
+        r.onEvent(new SparkEvent.StageCompleted(new StageInfo(i, 0, "collect", 3, List.of(), "", t, t + 30, null,
+                List.of())));
+        r.onEvent(new SparkEvent.JobEnd(i, t + 31, true, null));
+        r.onEvent(new SparkEvent.SqlExecutionEnd(i, t + 32, null));
     }
 
     @Test
