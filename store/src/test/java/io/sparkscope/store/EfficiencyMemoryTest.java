@@ -5,6 +5,7 @@ import io.sparkscope.core.event.SparkEvent;
 import io.sparkscope.core.model.AppSnapshot;
 import io.sparkscope.core.recorder.Recorder;
 import io.sparkscope.core.recorder.RecorderOptions;
+import io.sparkscope.core.testing.SqlJobEvents;
 import org.junit.jupiter.api.Test;
 
 import javax.sql.DataSource;
@@ -50,11 +51,7 @@ class EfficiencyMemoryTest {
         DataSource remembering = TestDb.migrated();
         DataSource reading = TestDb.migrated();
         SnapshotWriter writer = new SnapshotWriter();
-        Recorder r = new Recorder(RecorderOptions.DEFAULTS.withWindow(5, 5, 5));
-        r.onEvent(new SparkEvent.ApplicationStart("mem", "app-mem", null, T0, "alice"));
-        r.onEvent(new SparkEvent.EnvironmentUpdate(Map.of("spark.master", "local[2]", "spark.driver.memory", "2g"),
-                Map.of(), Map.of("java.version", "17"), Map.of()));
-        r.onEvent(new SparkEvent.ExecutorAdded(T0, "driver", "localhost", 2));
+        Recorder r = started(5);
         int hits = 0;
         for (int i = 0; i < 40; i++) {
             job(r, i);
@@ -100,11 +97,7 @@ class EfficiencyMemoryTest {
         DataSource reading = TestDb.migrated();
         SnapshotWriter writer = new SnapshotWriter();
         // a window larger than what comes between two writes, so that every stage is written before it leaves
-        Recorder r = new Recorder(RecorderOptions.DEFAULTS.withWindow(300, 300, 300));
-        r.onEvent(new SparkEvent.ApplicationStart("mem", "app-mem", null, T0, "alice"));
-        r.onEvent(new SparkEvent.EnvironmentUpdate(Map.of("spark.master", "local[2]", "spark.driver.memory", "2g"),
-                Map.of(), Map.of("java.version", "17"), Map.of()));
-        r.onEvent(new SparkEvent.ExecutorAdded(T0, "driver", "localhost", 2));
+        Recorder r = started(300);
         int jobs = EfficiencyFigures.Stored.KEPT_STAGES + 600;
         int hits = 0;
         int writes = 0;
@@ -135,6 +128,16 @@ class EfficiencyMemoryTest {
         assertEquals(Long.toString(Efficiency.of(whole).driverAloneMs()), figures(remembering).get(8));
     }
 
+    /** A recorder with a window of {@code window} entities of each kind, the application started in local mode. */
+    private static Recorder started(int window) {
+        Recorder r = new Recorder(RecorderOptions.DEFAULTS.withWindow(window, window, window));
+        r.onEvent(new SparkEvent.ApplicationStart("mem", "app-mem", null, T0, "alice"));
+        r.onEvent(new SparkEvent.EnvironmentUpdate(Map.of("spark.master", "local[2]", "spark.driver.memory", "2g"),
+                Map.of(), Map.of("java.version", "17"), Map.of()));
+        r.onEvent(new SparkEvent.ExecutorAdded(T0, "driver", "localhost", 2));
+        return r;
+    }
+
     private static long version(DataSource ds) throws Exception {
         try (Connection c = ds.getConnection()) {
             return ApplicationRow.find(c, "app-mem", null).orElseThrow().version();
@@ -143,6 +146,6 @@ class EfficiencyMemoryTest {
 
     /** One SQL job, one stage of 3 tasks, 100 ms apart: the driver works alone in between. */
     private static void job(Recorder r, int i) {
-        PartialSnapshotWriteTest.job(r, i, T0, true);
+        SqlJobEvents.oneStageJob(r, i, T0, true);
     }
 }

@@ -1,15 +1,11 @@
 package io.sparkscope.store;
 
 import io.sparkscope.core.event.SparkEvent;
-import io.sparkscope.core.event.StageInfo;
-import io.sparkscope.core.event.TaskEndReason;
-import io.sparkscope.core.event.TaskInfo;
-import io.sparkscope.core.event.TaskMetric;
-import io.sparkscope.core.event.TaskMetrics;
 import io.sparkscope.core.model.AppSnapshot;
 import io.sparkscope.core.model.JobSummary;
 import io.sparkscope.core.recorder.Recorder;
 import io.sparkscope.core.recorder.RecorderOptions;
+import io.sparkscope.core.testing.SqlJobEvents;
 import io.sparkscope.store.ingest.IngestResult;
 import io.sparkscope.store.ingest.IngestService;
 import io.sparkscope.store.query.JobsExecutorsQuery;
@@ -94,33 +90,6 @@ class PartialSnapshotWriteTest {
 
     /** One SQL job, one stage of 3 tasks. */
     private static void job(Recorder r, int i) {
-        job(r, i, T0, false);
-    }
-
-    /**
-     * One SQL job {@code i}, one stage of 3 tasks, jobs 100 ms apart from {@code t0}; with {@code staggered} the tasks
-     * start 1 ms apart and end at varying times, so the stages' task spans (and the driver's time alone between
-     * them) differ job by job.
-     */
-    static void job(Recorder r, int i, long t0, boolean staggered) {
-        long t = t0 + 1000 + i * 100L;
-        r.onEvent(new SparkEvent.SqlExecutionStart(i, "query " + i, "plan", null, t));
-        StageInfo pending = new StageInfo(i, 0, "collect", 3, List.of(), "", -1, -1, null, List.of());
-        r.onEvent(new SparkEvent.JobStart(i, t, List.of(i), List.of(pending),
-                Map.of("spark.sql.execution.id", Integer.toString(i))));
-        r.onEvent(new SparkEvent.StageSubmitted(new StageInfo(i, 0, "collect", 3, List.of(), "", t, -1, null,
-                List.of())));
-        for (int k = 0; k < 3; k++) {
-            long id = i * 3L + k;
-            TaskMetrics m = TaskMetrics.builder().set(TaskMetric.EXECUTOR_RUN_TIME, 10 + k).build();
-            long launch = staggered ? t + 1 + k : t + 1;
-            long finish = staggered ? t + 20 + i % 7 : t + 20;
-            r.onEvent(new SparkEvent.TaskEnd(i, 0, "ResultTask", TaskEndReason.SUCCESS, new TaskInfo(id, k, 0, k,
-                    launch, "driver", "localhost", "PROCESS_LOCAL", false, 0, finish, false, false), m));
-        }
-        r.onEvent(new SparkEvent.StageCompleted(new StageInfo(i, 0, "collect", 3, List.of(), "", t, t + 30, null,
-                List.of())));
-        r.onEvent(new SparkEvent.JobEnd(i, t + 31, true, null));
-        r.onEvent(new SparkEvent.SqlExecutionEnd(i, t + 32, null));
+        SqlJobEvents.oneStageJob(r, i, T0, false);
     }
 }

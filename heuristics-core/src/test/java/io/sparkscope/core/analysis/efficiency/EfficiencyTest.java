@@ -4,6 +4,7 @@ import io.sparkscope.core.analysis.whatif.TaskOrder;
 import io.sparkscope.core.analysis.whatif.WhatIfPoint;
 import io.sparkscope.core.analysis.whatif.WhatIfResult;
 import io.sparkscope.core.testing.SnapshotBuilder;
+import io.sparkscope.core.testing.SqlJobEvents;
 import io.sparkscope.core.heuristics.SparkSettings;
 import io.sparkscope.core.heuristics.Units;
 import io.sparkscope.core.model.AppConfig;
@@ -11,11 +12,6 @@ import io.sparkscope.core.model.AppSnapshot;
 import io.sparkscope.core.model.StageSummary;
 import io.sparkscope.core.model.TaskSpanSummary;
 import io.sparkscope.core.event.SparkEvent;
-import io.sparkscope.core.event.StageInfo;
-import io.sparkscope.core.event.TaskEndReason;
-import io.sparkscope.core.event.TaskInfo;
-import io.sparkscope.core.event.TaskMetric;
-import io.sparkscope.core.event.TaskMetrics;
 import io.sparkscope.core.recorder.Recorder;
 import io.sparkscope.core.recorder.RecorderOptions;
 import org.junit.jupiter.api.Test;
@@ -68,7 +64,7 @@ class EfficiencyTest {
                     Map.of()));
             r.onEvent(new SparkEvent.ExecutorAdded(T0, "driver", "localhost", 2));
             for (int i = 0; i < 40; i++) {
-                job(r, i);
+                SqlJobEvents.oneStageJob(r, i, T0, true);
                 r.written(r.snapshot().eventCount()); // written, so the window lets the oldest leave
             }
             r.onEvent(new SparkEvent.ApplicationEnd(T0 + 10_000));
@@ -112,26 +108,6 @@ class EfficiencyTest {
     }
 
     private static final long T0 = 1_764_500_000_000L;
-
-    /** One SQL job {@code i}: one stage of 3 tasks over 20 ms, jobs 100 ms apart, the driver alone in between. */
-    private static void job(Recorder r, int i) {
-        long t = T0 + 1000 + i * 100L;
-        r.onEvent(new SparkEvent.SqlExecutionStart(i, "query " + i, "plan", null, t));
-        StageInfo pending = new StageInfo(i, 0, "collect", 3, List.of(), "", -1, -1, null, List.of());
-        r.onEvent(new SparkEvent.JobStart(i, t, List.of(i), List.of(pending),
-                Map.of("spark.sql.execution.id", Integer.toString(i))));
-        r.onEvent(new SparkEvent.StageSubmitted(new StageInfo(i, 0, "collect", 3, List.of(), "", t, -1, null,
-                List.of())));
-        for (int k = 0; k < 3; k++) {
-            TaskMetrics m = TaskMetrics.builder().set(TaskMetric.EXECUTOR_RUN_TIME, 10 + k).build();
-            r.onEvent(new SparkEvent.TaskEnd(i, 0, "ResultTask", TaskEndReason.SUCCESS, new TaskInfo(i * 3L + k, k, 0,
-                    k, t + 1 + k, "driver", "localhost", "PROCESS_LOCAL", false, 0, t + 20 + i % 7, false, false), m));
-        }
-        r.onEvent(new SparkEvent.StageCompleted(new StageInfo(i, 0, "collect", 3, List.of(), "", t, t + 30, null,
-                List.of())));
-        r.onEvent(new SparkEvent.JobEnd(i, t + 31, true, null));
-        r.onEvent(new SparkEvent.SqlExecutionEnd(i, t + 32, null));
-    }
 
     @Test
     void gbHoursCountTheWholeContainerAndWasteOnlyWhereMeasured() {

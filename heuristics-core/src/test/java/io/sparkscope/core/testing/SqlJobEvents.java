@@ -1,0 +1,48 @@
+package io.sparkscope.core.testing;
+
+import io.sparkscope.core.event.SparkEvent;
+import io.sparkscope.core.event.StageInfo;
+import io.sparkscope.core.event.TaskEndReason;
+import io.sparkscope.core.event.TaskInfo;
+import io.sparkscope.core.event.TaskMetric;
+import io.sparkscope.core.event.TaskMetrics;
+import io.sparkscope.core.recorder.Recorder;
+
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The events of the small SQL jobs a long-running driver runs one after another (a notebook, a job server), fed to a
+ * recorder: for tests of windows, partial writes and the figures of the whole run.
+ */
+public final class SqlJobEvents {
+    private SqlJobEvents() {
+    }
+
+    /**
+     * SQL job {@code i}: one stage of 3 tasks on the driver, jobs 100 ms apart from {@code t0} + 1 s, so the driver
+     * works alone in between. With {@code staggered} the tasks start 1 ms apart and end at varying times, so the
+     * stages' task spans (and the driver's time alone between them) differ job by job.
+     */
+    public static void oneStageJob(Recorder r, int i, long t0, boolean staggered) {
+        long t = t0 + 1000 + i * 100L;
+        r.onEvent(new SparkEvent.SqlExecutionStart(i, "query " + i, "plan", null, t));
+        StageInfo pending = new StageInfo(i, 0, "collect", 3, List.of(), "", -1, -1, null, List.of());
+        r.onEvent(new SparkEvent.JobStart(i, t, List.of(i), List.of(pending),
+                Map.of("spark.sql.execution.id", Integer.toString(i))));
+        r.onEvent(new SparkEvent.StageSubmitted(new StageInfo(i, 0, "collect", 3, List.of(), "", t, -1, null,
+                List.of())));
+        for (int k = 0; k < 3; k++) {
+            long id = i * 3L + k;
+            TaskMetrics m = TaskMetrics.builder().set(TaskMetric.EXECUTOR_RUN_TIME, 10 + k).build();
+            long launch = staggered ? t + 1 + k : t + 1;
+            long finish = staggered ? t + 20 + i % 7 : t + 20;
+            r.onEvent(new SparkEvent.TaskEnd(i, 0, "ResultTask", TaskEndReason.SUCCESS, new TaskInfo(id, k, 0, k,
+                    launch, "driver", "localhost", "PROCESS_LOCAL", false, 0, finish, false, false), m));
+        }
+        r.onEvent(new SparkEvent.StageCompleted(new StageInfo(i, 0, "collect", 3, List.of(), "", t, t + 30, null,
+                List.of())));
+        r.onEvent(new SparkEvent.JobEnd(i, t + 31, true, null));
+        r.onEvent(new SparkEvent.SqlExecutionEnd(i, t + 32, null));
+    }
+}
