@@ -156,25 +156,19 @@ final class EfficiencyFigures {
 
         /**
          * Folds the oldest finished stages into the union until {@link #KEPT_STAGES} are left one by one (more when
-         * stages still run). Only stages whose tasks all finished before the first task of every running stage are
-         * folded, in the order their spans start: so the union is exactly what a sweep over all the stages would have
-         * covered up to its end, and a running stage's span, listed, continues it. A stage with no task launched has
-         * no span to fold and simply goes (if it runs later, the snapshot that says so lists it again); a folded stage
-         * listed again later (a late change) adds nothing the union does not hold.
+         * stages still run), in the order their spans start, up to the latest end {@code T} among them. A stage still
+         * running that started before {@code T} covers [its start, {@code T}) too (its span reaches the application's
+         * end), so that part is folded with them while the stage itself stays listed. The union is then exactly what
+         * a sweep over all the stages covers up to {@code T}, and the listed stages continue it: a kept stage that
+         * started before {@code T} lies inside a folded span that ends at {@code T}. A stage with no task launched
+         * has no span to fold and simply goes (if it runs later, the snapshot that says so lists it again); a folded
+         * stage listed again later (a late change) adds nothing the union does not hold.
          */
         private static Stored fold(Map<String, String> sp, Map<String, String> sy, Map<Long, StageSummary> st,
                                    TaskSpanSummary folded, long appStart) {
-            long firstRunning = Long.MAX_VALUE;
-            for (StageSummary stage : st.values()) {
-                if (stage.firstTaskLaunchedTime() > 0 && !finished(stage)) {
-                    firstRunning = Math.min(firstRunning, stage.firstTaskLaunchedTime());
-                }
-            }
             List<Map.Entry<Long, StageSummary>> foldable = new ArrayList<>();
             for (Map.Entry<Long, StageSummary> e : st.entrySet()) {
-                StageSummary stage = e.getValue();
-                if (stage.firstTaskLaunchedTime() <= 0
-                        || finished(stage) && stage.lastTaskFinishedTime() <= firstRunning) {
+                if (e.getValue().firstTaskLaunchedTime() <= 0 || finished(e.getValue())) {
                     foldable.add(e);
                 }
             }
@@ -182,11 +176,25 @@ final class EfficiencyFigures {
             foldable.sort(Comparator.comparingLong((Map.Entry<Long, StageSummary> e) ->
                     Math.max(0, e.getValue().firstTaskLaunchedTime())).thenComparingLong(Map.Entry::getKey));
             int excess = Math.min(foldable.size(), st.size() - KEPT_STAGES);
-            TaskSpanSummary.Builder union = new TaskSpanSummary.Builder(folded);
+            List<StageSummary> spans = new ArrayList<>(excess);
+            long until = Long.MIN_VALUE;
             for (int i = 0; i < excess; i++) {
-                StageSummary stage = foldable.get(i).getValue();
+                StageSummary stage = st.remove(foldable.get(i).getKey());
+                if (stage.firstTaskLaunchedTime() > 0) {
+                    spans.add(stage);
+                    until = Math.max(until, stage.lastTaskFinishedTime());
+                }
+            }
+            for (StageSummary stage : st.values()) {
+                long first = stage.firstTaskLaunchedTime();
+                if (first > 0 && first < until && !finished(stage)) {
+                    spans.add(span(stage.stageId(), stage.attemptId(), stage.status(), first, until));
+                }
+            }
+            spans.sort(Comparator.comparingLong(StageSummary::firstTaskLaunchedTime));
+            TaskSpanSummary.Builder union = new TaskSpanSummary.Builder(folded);
+            for (StageSummary stage : spans) {
                 union.fold(appStart, stage.firstTaskLaunchedTime(), stage.lastTaskFinishedTime(), stage.key());
-                st.remove(foldable.get(i).getKey());
             }
             return new Stored(sp, sy, st, union.build());
         }

@@ -2,6 +2,8 @@ package io.sparkscope.store;
 
 import io.sparkscope.core.analysis.efficiency.Efficiency;
 import io.sparkscope.core.event.SparkEvent;
+import io.sparkscope.core.event.StageInfo;
+import io.sparkscope.core.event.TaskInfo;
 import io.sparkscope.core.model.AppSnapshot;
 import io.sparkscope.core.recorder.Recorder;
 import io.sparkscope.core.recorder.RecorderOptions;
@@ -93,6 +95,21 @@ class EfficiencyMemoryTest {
      */
     @Test
     void aLongRunFoldsItsOldStagesAndKeepsTheFigures() throws Exception {
+        longRun(-1);
+    }
+
+    /**
+     * The same with a stage that starts early and never ends (a receiver, a long-running query): its span covers
+     * everything after its start, so the finished stages after it are folded with the part of it they cover, and
+     * the memory keeps its bound.
+     */
+    @Test
+    void aStageRunningThroughTheRunDoesNotStopTheFolding() throws Exception {
+        longRun(300);
+    }
+
+    /** {@code runningFrom}: the job after which a never-ending stage starts, or -1 for none. */
+    private static void longRun(int runningFrom) throws Exception {
         DataSource remembering = TestDb.migrated();
         DataSource reading = TestDb.migrated();
         SnapshotWriter writer = new SnapshotWriter();
@@ -104,6 +121,9 @@ class EfficiencyMemoryTest {
         EfficiencyFigures.Stored last = null;
         for (int i = 0; i < jobs; i++) {
             job(r, i);
+            if (i == runningFrom) {
+                startNeverEndingStage(r, T0 + 1000 + i * 100L + 50);
+            }
             if (i % 200 == 199 || i == jobs - 1) {
                 AppSnapshot changed = r.snapshots(false).changed();
                 long pk = writer.write(remembering, changed, List.of()).appPk();
@@ -121,11 +141,21 @@ class EfficiencyMemoryTest {
         assertEquals(EfficiencyFigures.Stored.KEPT_STAGES, last.keptStages(), "the memory keeps its bound of stages");
 
         AppSnapshot whole = SnapshotReader.read(remembering, "app-mem", null).orElseThrow();
-        assertEquals(jobs, whole.stages().size(), "every stage of the run is stored");
+        assertEquals(jobs + (runningFrom >= 0 ? 1 : 0), whole.stages().size(), "every stage of the run is stored");
         DataSource full = TestDb.migrated();
         new SnapshotWriter().write(full, whole, List.of());
         assertEquals(figures(full), figures(remembering), "one full write of the whole run");
         assertEquals(Long.toString(Efficiency.of(whole).driverAloneMs()), figures(remembering).get(8));
+    }
+
+    /** A job whose one stage launches a task at {@code launch} that does not end. */
+    private static void startNeverEndingStage(Recorder r, long launch) {
+        int id = 100_000;
+        StageInfo info = new StageInfo(id, 0, "receive", 1, List.of(), "", launch - 1, -1, null, List.of());
+        r.onEvent(new SparkEvent.JobStart(id, launch - 1, List.of(id), List.of(info), Map.of()));
+        r.onEvent(new SparkEvent.StageSubmitted(info));
+        r.onEvent(new SparkEvent.TaskStart(id, 0, new TaskInfo(1_000_000, 0, 0, 0, launch, "driver", "localhost",
+                "PROCESS_LOCAL", false, 0, 0, false, false)));
     }
 
     /** A recorder with a window of {@code window} entities of each kind, the application started in local mode. */
