@@ -55,8 +55,10 @@ class MemorySizingLocalClusterTest {
         SettingAdvice more = raise.adviceFor("spark.executor.memory");
         assertTrue(SettingAdvice.numeric(more.key(), more.recommendedValue()).getAsDouble()
                 > SettingAdvice.numeric(more.key(), "1g").getAsDouble(), "raise: " + more);
-        assertTrue(oom.executors().stream().filter(e -> !e.isDriver()).count() >= 2,
-                "the executor died of its OutOfMemoryError and the worker started another");
+        // The executor dies of its OutOfMemoryError. Whether the worker's replacement registers before the job gives
+        // up is a race: the task's second attempt may be sent to the dying executor and fail with it.
+        assertTrue(oom.executors().stream().anyMatch(e -> !e.isDriver() && e.removeTime() > 0),
+                "the executor died of its OutOfMemoryError: " + oom.executors());
 
         AppSnapshot clean = run("clean", dir);
         List<Finding> findings = HeuristicEngine.load().run(clean, HeuristicConfig.defaults()).findings();
