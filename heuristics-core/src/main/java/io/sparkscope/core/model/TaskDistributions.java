@@ -45,8 +45,35 @@ public final class TaskDistributions {
         this.quantiles = quantiles.clone();
         this.values = new double[values.length][];
         for (int i = 0; i < values.length; i++) {
-            this.values[i] = values[i].clone();
+            this.values[i] = isAllZero(values[i]) ? zeroRow(values[i].length) : values[i].clone();
         }
+    }
+
+    /*
+     * A long-running driver keeps the summaries of its last thousand stages, and a small stage's summary is mostly
+     * rows of zeros (no shuffle, no spill, no input...). The rows are never handed out (values() copies), so every
+     * all-zero row can be one shared array: that halves the heap a retained stage holds and what young collections
+     * copy while it ages. Only +0.0 counts as zero, so that equals() (which compares bits) sees no difference.
+     */
+    private static final double[][] ZERO_ROWS = new double[16][];
+
+    static {
+        for (int n = 0; n < ZERO_ROWS.length; n++) {
+            ZERO_ROWS[n] = new double[n];
+        }
+    }
+
+    private static boolean isAllZero(double[] row) {
+        for (double v : row) {
+            if (Double.doubleToRawLongBits(v) != 0L) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private static double[] zeroRow(int length) {
+        return length < ZERO_ROWS.length ? ZERO_ROWS[length] : new double[length];
     }
 
     /** Number of tasks the quantiles cover. */

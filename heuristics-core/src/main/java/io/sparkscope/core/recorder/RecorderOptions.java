@@ -59,11 +59,12 @@ public record RecorderOptions(
     /**
      * Approximate heap bytes a completed job, stage attempt (one kept task, its summary) and SQL execution (a small
      * plan) of a long-running application hold while in the window, measured by the test program
-     * {@code WindowBytes} (64-bit JVM, compressed references: 945, 5 900 and 1 000 bytes), rounded up. Kept task records beyond the first, task values and plan text come on top
-     * ({@link #detailBytesBound}, {@link #valueBytesBound}).
+     * {@code WindowBytes} (64-bit JVM, compressed references: 926, 3 500 and 2 000 bytes), rounded up; a small
+     * stage's summary is mostly all-zero quantile rows, which share one array. Kept task records beyond the first,
+     * task values and plan text come on top ({@link #detailBytesBound}, {@link #valueBytesBound}).
      */
     public static final int BYTES_PER_RETAINED_JOB = 1_000;
-    public static final int BYTES_PER_RETAINED_STAGE = 6_000;
+    public static final int BYTES_PER_RETAINED_STAGE = 4_000;
     public static final int BYTES_PER_RETAINED_SQL_EXECUTION = 3_000;
 
     /** Without window arguments: no window (everything kept). */
