@@ -133,7 +133,10 @@ class DemoCommandIT {
             // The demo's last lines can still be in the pipe when it has exited; on a busy machine the reader needs
             // more than a moment to drain them.
             reader.join(30_000);
-            assertTrue(text(lines).contains("Stopped."), text(lines));
+            // Should this fail, say how the demo ended (143 = killed by SIGTERM without a clean exit) and what its
+            // web server logged last, so that a rare failure can be told apart from a slow machine.
+            assertTrue(text(lines).contains("Stopped."), "exit " + demo.exitValue() + ", reader done: "
+                    + !reader.isAlive() + "\n" + text(lines) + "\n--- server.log (end):\n" + serverLogTail());
             ProcessHandle.of(postgres).ifPresent(h -> {
                 try {
                     h.onExit().get(10, TimeUnit.SECONDS);
@@ -159,6 +162,16 @@ class DemoCommandIT {
         Assumptions.assumeFalse(out.contains("The web server did not start")
                         && (serverLog.contains("Unknown options") || serverLog.contains("not built yet")),
                 "the server's serve command is not built in this branch yet; checked the URL path up to it");
+    }
+
+    private static String serverLogTail() {
+        try {
+            Path log = dataDir.resolve("logs").resolve("server.log");
+            List<String> all = Files.exists(log) ? Files.readAllLines(log) : List.of();
+            return String.join("\n", all.subList(Math.max(0, all.size() - 20), all.size()));
+        } catch (IOException e) {
+            return "(unreadable: " + e + ")";
+        }
     }
 
     record Result(int code, String out) {
