@@ -1,13 +1,9 @@
 package io.sparkscope.listener;
 
 import io.sparkscope.core.event.SparkEvent;
-import io.sparkscope.core.event.StageInfo;
-import io.sparkscope.core.event.TaskEndReason;
-import io.sparkscope.core.event.TaskInfo;
-import io.sparkscope.core.event.TaskMetric;
-import io.sparkscope.core.event.TaskMetrics;
 import io.sparkscope.core.model.AppSnapshot;
 import io.sparkscope.core.model.JobSummary;
+import io.sparkscope.core.testing.SqlJobEvents;
 import io.sparkscope.store.Spool;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import org.junit.jupiter.api.Test;
@@ -128,22 +124,6 @@ class WindowedOutageTest {
 
     /** One SQL job, one stage of 2 tasks. */
     private static void job(RecordingPipeline p, int i) {
-        long t = T0 + 1000 + i * 100L;
-        p.offer(new SparkEvent.SqlExecutionStart(i, "query " + i, "plan", null, t));
-        StageInfo pending = new StageInfo(i, 0, "collect", 2, List.of(), "", -1, -1, null, List.of());
-        p.offer(new SparkEvent.JobStart(i, t, List.of(i), List.of(pending),
-                Map.of("spark.sql.execution.id", Integer.toString(i))));
-        p.offer(new SparkEvent.StageSubmitted(new StageInfo(i, 0, "collect", 2, List.of(), "", t, -1, null,
-                List.of())));
-        for (int k = 0; k < 2; k++) {
-            long id = i * 2L + k;
-            TaskMetrics m = TaskMetrics.builder().set(TaskMetric.EXECUTOR_RUN_TIME, 10 + k).build();
-            p.offer(new SparkEvent.TaskEnd(i, 0, "ResultTask", TaskEndReason.SUCCESS, new TaskInfo(id, k, 0, k,
-                    t + 1, "driver", "localhost", "PROCESS_LOCAL", false, 0, t + 20, false, false), m));
-        }
-        p.offer(new SparkEvent.StageCompleted(new StageInfo(i, 0, "collect", 2, List.of(), "", t, t + 30, null,
-                List.of())));
-        p.offer(new SparkEvent.JobEnd(i, t + 31, true, null));
-        p.offer(new SparkEvent.SqlExecutionEnd(i, t + 32, null));
+        SqlJobEvents.events(i, T0, 2, false).forEach(p::offer);
     }
 }

@@ -8,6 +8,7 @@ import io.sparkscope.core.event.TaskMetric;
 import io.sparkscope.core.event.TaskMetrics;
 import io.sparkscope.core.recorder.Recorder;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
@@ -25,24 +26,31 @@ public final class SqlJobEvents {
      * stages' task spans (and the driver's time alone between them) differ job by job.
      */
     public static void oneStageJob(Recorder r, int i, long t0, boolean staggered) {
+        events(i, t0, 3, staggered).forEach(r::onEvent);
+    }
+
+    /** The events of SQL job {@code i} as {@link #oneStageJob} describes it, with {@code tasks} tasks. */
+    public static List<SparkEvent> events(int i, long t0, int tasks, boolean staggered) {
+        List<SparkEvent> out = new ArrayList<>();
         long t = t0 + 1000 + i * 100L;
-        r.onEvent(new SparkEvent.SqlExecutionStart(i, "query " + i, "plan", null, t));
-        StageInfo pending = new StageInfo(i, 0, "collect", 3, List.of(), "", -1, -1, null, List.of());
-        r.onEvent(new SparkEvent.JobStart(i, t, List.of(i), List.of(pending),
+        out.add(new SparkEvent.SqlExecutionStart(i, "query " + i, "plan", null, t));
+        StageInfo pending = new StageInfo(i, 0, "collect", tasks, List.of(), "", -1, -1, null, List.of());
+        out.add(new SparkEvent.JobStart(i, t, List.of(i), List.of(pending),
                 Map.of("spark.sql.execution.id", Integer.toString(i))));
-        r.onEvent(new SparkEvent.StageSubmitted(new StageInfo(i, 0, "collect", 3, List.of(), "", t, -1, null,
+        out.add(new SparkEvent.StageSubmitted(new StageInfo(i, 0, "collect", tasks, List.of(), "", t, -1, null,
                 List.of())));
-        for (int k = 0; k < 3; k++) {
-            long id = i * 3L + k;
+        for (int k = 0; k < tasks; k++) {
+            long id = i * (long) tasks + k;
             TaskMetrics m = TaskMetrics.builder().set(TaskMetric.EXECUTOR_RUN_TIME, 10 + k).build();
             long launch = staggered ? t + 1 + k : t + 1;
             long finish = staggered ? t + 20 + i % 7 : t + 20;
-            r.onEvent(new SparkEvent.TaskEnd(i, 0, "ResultTask", TaskEndReason.SUCCESS, new TaskInfo(id, k, 0, k,
+            out.add(new SparkEvent.TaskEnd(i, 0, "ResultTask", TaskEndReason.SUCCESS, new TaskInfo(id, k, 0, k,
                     launch, "driver", "localhost", "PROCESS_LOCAL", false, 0, finish, false, false), m));
         }
-        r.onEvent(new SparkEvent.StageCompleted(new StageInfo(i, 0, "collect", 3, List.of(), "", t, t + 30, null,
+        out.add(new SparkEvent.StageCompleted(new StageInfo(i, 0, "collect", tasks, List.of(), "", t, t + 30, null,
                 List.of())));
-        r.onEvent(new SparkEvent.JobEnd(i, t + 31, true, null));
-        r.onEvent(new SparkEvent.SqlExecutionEnd(i, t + 32, null));
+        out.add(new SparkEvent.JobEnd(i, t + 31, true, null));
+        out.add(new SparkEvent.SqlExecutionEnd(i, t + 32, null));
+        return out;
     }
 }

@@ -34,10 +34,6 @@ final class DriverAloneTime {
         this.to = to;
     }
 
-    static DriverAloneTime of(List<StageSummary> stages, long start, long end) {
-        return of(stages, null, start, end);
-    }
-
     /**
      * @param earlier the union of the task spans of the stages not listed (the run's totals), or null when the list
      *                holds every stage
