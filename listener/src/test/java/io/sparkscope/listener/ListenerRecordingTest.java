@@ -40,6 +40,11 @@ class ListenerRecordingTest {
         assertTrue(s.complete());
         assertEquals("listener-recording", s.appName());
         assertNotNull(s.sparkVersion());
+        // Each Spark line is tested by a Maven profile; the recorded version proves the job really ran on it.
+        String built = System.getProperty("sparkscope.build.spark.version");
+        if (built != null) {
+            assertEquals(built, s.sparkVersion(), "the Spark version the job ran on");
+        }
         assertTrue(s.jobs().size() >= 3, "jobs: " + s.jobs().size());
         assertTrue(s.jobs().stream().anyMatch(j -> j.status() == JobStatus.FAILED));
         assertTrue(s.stages().stream().anyMatch(st -> st.status() == StageStatus.FAILED));
