@@ -58,6 +58,15 @@ final class FileNames {
         }
     }
 
+    /**
+     * A name shaped like a rolling part whose {@code <n>} is past what a long holds: no Spark wrote it (the
+     * number is a long there too), so it is a damaged or made-up name, skipped with a warning.
+     */
+    static boolean isOverflowingRollingPart(String fileName) {
+        Matcher m = ROLLING_PART.matcher(fileName);
+        return m.matches() && rollingIndex(fileName) < 0;
+    }
+
     static boolean isRollingDir(String dirName) {
         return dirName.startsWith(ROLLING_DIR_PREFIX);
     }

@@ -39,7 +39,7 @@ final class LogDiscovery {
         if (FileNames.isRollingDir(fileName(path))) {
             EventLogSource rolling = rolling(path, warnings);
             if (rolling == null) {
-                throw new EventLogException(path + ": rolling event log directory without events_ files");
+                throw new EventLogException(path + ": " + whyNoParts(path));
             }
             return List.of(rolling);
         }
@@ -118,7 +118,7 @@ final class LogDiscovery {
                     if (rolling != null) {
                         found.add(rolling);
                     } else {
-                        warnings.accept(entry + ": rolling event log directory without events_ files; skipped");
+                        warnings.accept(entry + ": " + whyNoParts(entry) + "; skipped");
                     }
                 } else if (depth < MAX_DEPTH) {
                     if (walk.seenDir(entry)) {
@@ -167,6 +167,8 @@ final class LogDiscovery {
                 status = f;
             } else if (FileNames.rollingIndex(name) >= 0 && !name.endsWith(".crc")) {
                 parts.add(f);
+            } else if (FileNames.isOverflowingRollingPart(name)) {
+                warnings.accept(f + ": part number past " + Long.MAX_VALUE + ", which no Spark writes; skipped");
             }
         }
         if (parts.isEmpty()) {
@@ -192,6 +194,23 @@ final class LogDiscovery {
         }
         String codec = FileNames.parse(fileName(parts.get(0))).codec();
         return new EventLogSource(dir, parts, codec, inProgress);
+    }
+
+    /** Why {@link #rolling} found nothing to read in a rolling-log directory, for a one-line message. */
+    static String whyNoParts(Path dir) {
+        List<String> names;
+        try (Stream<Path> list = Files.list(dir)) {
+            names = list.map(LogDiscovery::fileName).sorted().toList();
+        } catch (IOException e) {
+            return "rolling event log directory that cannot be listed (" + e.getMessage() + ")";
+        }
+        List<String> overflowing = names.stream().filter(FileNames::isOverflowingRollingPart).toList();
+        String none = "rolling event log directory without events_ files";
+        if (!overflowing.isEmpty()) {
+            return none + " it can read: " + overflowing.get(0) + (overflowing.size() == 1 ? " has" : " and others have")
+                    + " a part number past " + Long.MAX_VALUE + ", which no Spark writes";
+        }
+        return names.isEmpty() ? none + " (it is empty)" : none;
     }
 
     /** Null when the file looks like an event log, else why not (for a one-line warning). */
