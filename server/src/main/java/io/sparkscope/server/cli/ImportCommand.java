@@ -26,8 +26,10 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
+import java.util.Set;
 import java.util.concurrent.Callable;
 import java.util.stream.Stream;
 
@@ -235,7 +237,9 @@ public final class ImportCommand implements Callable<Integer> {
      * why, and the others are still imported: one bad argument in a long list must not cost the good ones.
      */
     private List<EventLogSource> discover(List<String> unreadable) {
-        List<EventLogSource> sources = new ArrayList<>();
+        // a log reached through two arguments (a directory and a file in it, or each file of a Databricks
+        // rollover, which all give the whole rollover) is imported once
+        Set<EventLogSource> sources = new LinkedHashSet<>();
         for (String location : paths) {
             try {
                 Path p = LogLocations.resolve(location, locations.hadoopConf);
@@ -244,7 +248,7 @@ public final class ImportCommand implements Callable<Integer> {
                 unreadable.add("sparkscope import: " + LogLocations.mask(e.getMessage()) + "; not imported");
             }
         }
-        return sources;
+        return List.copyOf(sources);
     }
 
     /** The database went away: one line, and no further file is tried (each would wait for a connection in vain). */
