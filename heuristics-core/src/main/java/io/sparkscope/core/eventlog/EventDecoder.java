@@ -25,6 +25,11 @@ import java.util.Map;
 final class EventDecoder {
     static final String SQL_PACKAGE = "org.apache.spark.sql.execution.ui.";
     /**
+     * Databricks writes this first in each of its log files, where Spark writes SparkListenerLogStart (which it
+     * does not write): it names the Spark version too.
+     */
+    static final String DATABRICKS_METADATA = "DBCEventLoggingListenerMetadata";
+    /**
      * JSON values one event decoded as a whole tree may hold. A tree costs tens of bytes per value, so this keeps
      * one such event to about 100 MB whatever its line holds; Spark's largest real ones (SQL plans of thousands
      * of operators, environments) stay well under it.
@@ -39,6 +44,8 @@ final class EventDecoder {
     private final Consistency consistency;
     /** SQL metrics of the executions running at this point of the log: the task accumulables worth reading. */
     private final SqlMetricIds sqlMetricIds = new SqlMetricIds();
+    /** A SparkListenerLogStart was read: its version wins over a Databricks metadata line's. */
+    private boolean logStartSeen;
 
     /** @param logName the log's file or rolling-directory name (for an application id the log lacks) */
     EventDecoder(String logName) {
@@ -130,6 +137,11 @@ final class EventDecoder {
                 break;
         }
         TreeDecoder tree = treeDecoder(type);
+        if (type.equals(DATABRICKS_METADATA) && !logStartSeen) {
+            tree = (n, c) -> TreeDecoders.logStart(n); // the same "Spark Version" field
+        } else if (type.equals("SparkListenerLogStart")) {
+            logStartSeen = true;
+        }
         if (tree == null) {
             skipRest(p); // still tokenised, so a broken line is reported as broken, not as unknown
             return unknowns.computeIfAbsent(type, SparkEvent.Unknown::new);

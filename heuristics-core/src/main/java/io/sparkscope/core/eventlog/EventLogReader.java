@@ -27,9 +27,10 @@ import java.util.function.Consumer;
  * record has no unknown (a task's index, a stage id) the event is skipped with that warning. A log without an
  * application id gets one from its file name, the way Spark names logs. Memory and time are bounded besides the
  * line cap: a string longer than 1 MiB ({@value ReaderLimits#MAX_STRING_PROPERTY}) is cut with a warning; a
- * compressed log may expand to 1000 times its size on disk, at least 64 MiB
- * ({@value ReaderLimits#MAX_EXPANSION_PROPERTY}), then reading stops with a warning; an event decoded whole holds
- * at most {@value EventDecoder#MAX_TREE_TOKENS} JSON values.
+ * compressed file (any codec) may give at most 100 times the compressed bytes it has read once past its first
+ * 64 MiB ({@value ReaderLimits#MAX_EXPANSION_PROPERTY}) and 32 GiB in all
+ * ({@value ReaderLimits#MAX_DECOMPRESSED_PROPERTY}), then reading of that file stops with a warning and what was
+ * read before is kept; an event decoded whole holds at most {@value EventDecoder#MAX_TREE_TOKENS} JSON values.
  */
 public final class EventLogReader {
     /** System property overriding the line-length cap, in bytes. */

@@ -6,9 +6,12 @@ import java.util.List;
 /**
  * One application's event log as found on disk.
  *
- * @param path       the file, or the rolling-log directory ({@code eventlog_v2_<appId>})
+ * @param path       the file, or the rolling-log directory ({@code eventlog_v2_<appId>}), or the directory of a
+ *                   Databricks rollover
  * @param parts      the files to read in order: the file itself, or the rolling log's {@code events_<n>_…} files
- *                   in numeric order (starting at the last compacted file, as Spark's history server does)
+ *                   in numeric order (starting at the last compacted file, as Spark's history server does), or a
+ *                   Databricks rollover's {@code eventlog-YYYY-MM-DD--HH-MM.gz} files oldest first and then the
+ *                   current {@code eventlog}
  * @param codec      Spark's codec short name from the file name ({@code lz4, lzf, snappy, zstd}), or null for
  *                   plain JSON lines; the reader still checks the bytes, since a suffix can lie
  * @param inProgress the application was still writing it ({@code .inprogress} file, or a rolling log whose

@@ -13,6 +13,13 @@ final class FileNames {
     static final String APP_STATUS_PREFIX = "appstatus_";
 
     private static final Pattern ROLLING_PART = Pattern.compile("events_(\\d+)_.*");
+    /**
+     * Databricks writes a long-running application's log as rollover files in one directory: the current one is
+     * {@code eventlog}, each earlier one is renamed (and compressed) to {@code eventlog-YYYY-MM-DD--HH-MM.gz}.
+     */
+    static final String DATABRICKS_CURRENT = "eventlog";
+    private static final Pattern DATABRICKS_ROLLOVER =
+            Pattern.compile("eventlog-(\\d{4}-\\d{2}-\\d{2}--\\d{2}-\\d{2})(\\.[A-Za-z0-9]+)?");
 
     private FileNames() {
     }
@@ -56,6 +63,28 @@ final class FileNames {
         } catch (NumberFormatException e) {
             return -1;
         }
+    }
+
+    /**
+     * A name shaped like a rolling part whose {@code <n>} is past what a long holds: no Spark wrote it (the
+     * number is a long there too), so it is a damaged or made-up name, skipped with a warning.
+     */
+    static boolean isOverflowingRollingPart(String fileName) {
+        Matcher m = ROLLING_PART.matcher(fileName);
+        return m.matches() && rollingIndex(fileName) < 0;
+    }
+
+    /**
+     * Where a file stands in a Databricks rollover: the time its name carries ({@code YYYY-MM-DD--HH-MM}, which
+     * sorts as text) for an earlier rollover, {@code "~"} (after every time) for the current {@code eventlog}, null
+     * when the name is neither.
+     */
+    static String databricksRolloverKey(String fileName) {
+        if (fileName.equals(DATABRICKS_CURRENT)) {
+            return "~";
+        }
+        Matcher m = DATABRICKS_ROLLOVER.matcher(fileName);
+        return m.matches() ? m.group(1) : null;
     }
 
     static boolean isRollingDir(String dirName) {

@@ -30,7 +30,16 @@ final class LogDiscovery {
             throw new EventLogException(path + ": not readable (permission denied)");
         }
         if (Files.isRegularFile(path)) {
-            // named explicitly: always a log to read; the reader reports what is wrong with it
+            // named explicitly: always a log to read; the reader reports what is wrong with it. A Databricks
+            // rollover file is one piece of an application: it is read with the rest of its rollover.
+            if (FileNames.databricksRolloverKey(fileName(path)) != null && path.getParent() != null) {
+                EventLogSource rollover = databricksRollover(path.getParent(), siblings(path.getParent()));
+                if (rollover != null && rollover.parts().size() > 1) {
+                    warnings.accept(path + ": one of " + rollover.parts().size() + " Databricks rollover files in "
+                            + path.getParent() + "; all are read, in time order, as one application");
+                    return List.of(rollover);
+                }
+            }
             return List.of(EventLogSource.ofFile(path));
         }
         if (!Files.isDirectory(path)) {
@@ -39,7 +48,7 @@ final class LogDiscovery {
         if (FileNames.isRollingDir(fileName(path))) {
             EventLogSource rolling = rolling(path, warnings);
             if (rolling == null) {
-                throw new EventLogException(path + ": rolling event log directory without events_ files");
+                throw new EventLogException(path + ": " + whyNoParts(path));
             }
             return List.of(rolling);
         }
@@ -104,8 +113,15 @@ final class LogDiscovery {
             warnings.accept(dir + ": cannot list directory (" + e.getMessage() + "); skipped");
             return;
         }
+        EventLogSource rollover = databricksRollover(dir, entries);
+        if (rollover != null) {
+            found.add(rollover);
+        }
         for (Path entry : entries) {
             String name = fileName(entry);
+            if (rollover != null && rollover.parts().contains(entry)) {
+                continue;
+            }
             if (Files.isDirectory(entry)) {
                 if (name.startsWith(".")) {
                     continue;
@@ -118,7 +134,7 @@ final class LogDiscovery {
                     if (rolling != null) {
                         found.add(rolling);
                     } else {
-                        warnings.accept(entry + ": rolling event log directory without events_ files; skipped");
+                        warnings.accept(entry + ": " + whyNoParts(entry) + "; skipped");
                     }
                 } else if (depth < MAX_DEPTH) {
                     if (walk.seenDir(entry)) {
@@ -167,6 +183,8 @@ final class LogDiscovery {
                 status = f;
             } else if (FileNames.rollingIndex(name) >= 0 && !name.endsWith(".crc")) {
                 parts.add(f);
+            } else if (FileNames.isOverflowingRollingPart(name)) {
+                warnings.accept(f + ": part number past " + Long.MAX_VALUE + ", which no Spark writes; skipped");
             }
         }
         if (parts.isEmpty()) {
@@ -192,6 +210,54 @@ final class LogDiscovery {
         }
         String codec = FileNames.parse(fileName(parts.get(0))).codec();
         return new EventLogSource(dir, parts, codec, inProgress);
+    }
+
+    /**
+     * The Databricks rollover among {@code entries} (the files of {@code dir}), as one log: the dated files oldest
+     * first, then the current {@code eventlog}. Null when there is no dated file (a lone {@code eventlog} is an
+     * ordinary log file).
+     */
+    static EventLogSource databricksRollover(Path dir, List<Path> entries) {
+        List<Path> parts = new ArrayList<>();
+        boolean dated = false;
+        for (Path entry : entries) {
+            String key = FileNames.databricksRolloverKey(fileName(entry));
+            if (key != null && Files.isRegularFile(entry)) {
+                parts.add(entry);
+                dated |= !key.equals("~");
+            }
+        }
+        if (!dated) {
+            return null;
+        }
+        parts.sort(Comparator.comparing((Path f) -> FileNames.databricksRolloverKey(fileName(f)))
+                .thenComparing(LogDiscovery::fileName));
+        return new EventLogSource(dir, parts, FileNames.parse(fileName(parts.get(0))).codec(), false);
+    }
+
+    private static List<Path> siblings(Path dir) {
+        try (Stream<Path> list = Files.list(dir)) {
+            return list.sorted().toList();
+        } catch (IOException e) {
+            return List.of();
+        }
+    }
+
+    /** Why {@link #rolling} found nothing to read in a rolling-log directory, for a one-line message. */
+    static String whyNoParts(Path dir) {
+        List<String> names;
+        try (Stream<Path> list = Files.list(dir)) {
+            names = list.map(LogDiscovery::fileName).sorted().toList();
+        } catch (IOException e) {
+            return "rolling event log directory that cannot be listed (" + e.getMessage() + ")";
+        }
+        List<String> overflowing = names.stream().filter(FileNames::isOverflowingRollingPart).toList();
+        String none = "rolling event log directory without events_ files";
+        if (!overflowing.isEmpty()) {
+            return none + " it can read: " + overflowing.get(0) + (overflowing.size() == 1 ? " has" : " and others have")
+                    + " a part number past " + Long.MAX_VALUE + ", which no Spark writes";
+        }
+        return names.isEmpty() ? none + " (it is empty)" : none;
     }
 
     /** Null when the file looks like an event log, else why not (for a one-line warning). */

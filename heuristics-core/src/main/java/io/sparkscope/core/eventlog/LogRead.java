@@ -287,13 +287,9 @@ final class LogRead implements LineScanner.Handler {
                 partStartBytes = 0;
             }
             InputStream in;
-            long expansionLimit = -1;
             try {
-                in = codec.open(raw);
-                if (codec != Codec.PLAIN) {
-                    expansionLimit = limits.maxDecompressedBytes(Files.size(part));
-                    in = new ExpansionLimit(in, expansionLimit);
-                }
+                // every codec, Spark's and the hand-made ones alike, is read under the same two caps
+                in = codec == Codec.PLAIN ? raw : ExpansionLimit.open(codec, raw, limits);
             } catch (IOException | RuntimeException e) {
                 problem(file + ": cannot read as " + codec.description + " data: " + message(e));
                 return;
@@ -313,10 +309,10 @@ final class LogRead implements LineScanner.Handler {
             }
             if (failure instanceof ExpansionLimit.Exceeded) {
                 truncated = true;
-                problem(file + ": " + codec.description + " data expands past " + expansionLimit + " bytes from "
-                        + Files.size(part) + " bytes on disk (the limit: " + limits.maxExpansionRatio()
-                        + " times the file size, at least " + (ReaderLimits.MIN_DECOMPRESSED_LIMIT >> 20) + " MiB; "
-                        + ReaderLimits.MAX_EXPANSION_PROPERTY + "); reading stopped there, the rest of the log is not read");
+                problem(file + ": " + failure.getMessage() + "; stopped reading, the rest of the file is not read ("
+                        + codec.description + " data; the limits: " + limits.maxExpansionRatio() + " x past the first "
+                        + bytes(limits.ratioFreeBytes()) + ", " + bytes(limits.maxDecompressedBytes()) + " in all; "
+                        + ReaderLimits.MAX_EXPANSION_PROPERTY + ", " + ReaderLimits.MAX_DECOMPRESSED_PROPERTY + ")");
             } else if (failure != null) {
                 truncated = true;
                 problem(file + ": " + codec.description + " data ends early or is corrupt after "
@@ -546,6 +542,17 @@ final class LogRead implements LineScanner.Handler {
     private static String message(Throwable e) {
         String m = e.getMessage();
         return m == null ? e.getClass().getSimpleName() : Json.firstLine(m);
+    }
+
+    /** A byte count as people write it: in GiB or MiB when it is a whole number of them. */
+    static String bytes(long n) {
+        if (n >= 1L << 30 && n % (1L << 30) == 0) {
+            return (n >> 30) + " GiB";
+        }
+        if (n >= 1L << 20 && n % (1L << 20) == 0) {
+            return (n >> 20) + " MiB";
+        }
+        return n + " bytes";
     }
 
     private static boolean isBlank(byte[] buf, int off, int len) {

@@ -11,6 +11,7 @@ import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
@@ -49,6 +50,24 @@ class BadInputTest {
         Path rolling = Files.createDirectory(dir.resolve("eventlog_v2_app-0"));
         e = assertThrows(EventLogException.class, () -> EventLogReader.discover(rolling));
         assertTrue(e.getMessage().startsWith(rolling + ": rolling event log directory without events_ files"));
+    }
+
+    @Test
+    void aRollingPartNumberPastALongIsSkippedWithAWarning() throws Exception {
+        Path rolling = Files.createDirectory(dir.resolve("eventlog_v2_app-9"));
+        String huge = "events_99999999999999999999_app-9";
+        Files.writeString(rolling.resolve(huge), TestLogs.LOG_START + "\n");
+        Files.writeString(rolling.resolve("appstatus_app-9"), "");
+        EventLogException e = assertThrows(EventLogException.class, () -> EventLogReader.discover(rolling));
+        assertEquals(rolling + ": rolling event log directory without events_ files it can read: " + huge
+                + " has a part number past 9223372036854775807, which no Spark writes", e.getMessage());
+        // beside a good part it costs only itself
+        TestLogs.write(rolling.resolve("events_1_app-9"), List.of(TestLogs.LOG_START, TestLogs.APP_START));
+        List<String> warnings = new ArrayList<>();
+        List<EventLogSource> found = EventLogReader.discover(rolling, warnings::add);
+        assertEquals(List.of(rolling.resolve("events_1_app-9")), found.get(0).parts());
+        assertEquals(List.of(rolling.resolve(huge) + ": part number past 9223372036854775807, which no Spark writes;"
+                + " skipped"), warnings);
     }
 
     @Test

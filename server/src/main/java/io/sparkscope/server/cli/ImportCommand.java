@@ -3,7 +3,10 @@ package io.sparkscope.server.cli;
 import io.sparkscope.cli.AnalysisOptions;
 import com.zaxxer.hikari.HikariDataSource;
 import io.sparkscope.core.analysis.EventLogAnalysis;
+import io.sparkscope.core.eventlog.EventLogException;
+import io.sparkscope.core.eventlog.EventLogReader;
 import io.sparkscope.core.eventlog.EventLogSource;
+import io.sparkscope.core.eventlog.LogLocations;
 import io.sparkscope.core.model.AppSnapshot;
 import io.sparkscope.core.notify.WebhookNotifier;
 import io.sparkscope.core.recorder.RecorderOptions;
@@ -23,21 +26,32 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
+import java.util.Set;
 import java.util.concurrent.Callable;
 import java.util.stream.Stream;
 
 /**
  * {@code import}: event logs (through the same recorder as the listener) or a listener's spool into the database,
  * through the store's {@link IngestService}. Idempotent: importing twice changes nothing and says "unchanged".
- * Exit code 0 when every application was stored, 1 when one or more were not (each named on its own line), 2 for a
- * usage error or a database that cannot be reached, at the start or mid-run (the run then stops at once).
+ * Exit code 0 when every application was stored, 1 when one or more were not (each named on its own line: a log
+ * without an application, one the database refused, or a location that holds no readable log, such as an empty
+ * rolling-log directory; the rest are still imported), 2 for a usage error in the options or a database that
+ * cannot be reached, at the start or mid-run (the run then stops at once).
  */
 @Command(name = "import", mixinStandardHelpOptions = true,
         description = "Import Spark event logs, or snapshots a listener spooled while the database was away, "
-                + "into the Sparkscope database. Importing again is harmless. Exit status: 0 all stored, 1 some not "
-                + "stored, 2 usage error or database unreachable.")
+                + "into the Sparkscope database. Importing again is harmless.",
+        exitCodeListHeading = "%nExit status:%n",
+        exitCodeList = {
+                "0:every application was stored (or was already, unchanged)",
+                "1:one or more were not stored, each named on its own line with why (a location that is missing "
+                        + "or holds no readable log, such as an empty rolling-log directory; a log without an "
+                        + "application; one the database refused); the others were stored",
+                "2:usage error in the options, or the database could not be reached or was lost mid-run "
+                        + "(the run stops there)"})
 public final class ImportCommand implements Callable<Integer> {
     @Parameters(arity = "0..*", paramLabel = "<file-dir-or-uri>",
             description = "Event log files or directories: local paths or URIs (file:, hdfs:, s3a:, abfs:, gs:).")
@@ -129,11 +143,15 @@ public final class ImportCommand implements Callable<Integer> {
         analysis.check();
         RecorderOptions options = analysis.recorderOptions();
         PrintStream err = System.err;
-        List<EventLogSource> sources = locations.discover(paths);
+        List<String> unreadable = new ArrayList<>();
+        List<EventLogSource> sources = discover(unreadable);
         List<Path> spooled = spool == null ? List.of() : spoolFiles(spool);
         // A spool file is delivered only to the database it was spooled for (URL and user, as a hash).
         Spool spoolReader = spool == null ? null : new Spool(spool, Long.MAX_VALUE, SpoolTarget.of(db.url, db.user),
                 message -> err.println("warning: " + message));
+        for (String line : unreadable) {
+            err.println(line);
+        }
         if (sources.isEmpty() && spooled.isEmpty()) {
             err.println("sparkscope import: nothing to import: no event logs in " + (spool == null ? paths : spool));
             return 1;
@@ -141,6 +159,7 @@ public final class ImportCommand implements Callable<Integer> {
         WebhookNotifier notifier = webhook(webhookUrl, uiUrl);
         long started = System.nanoTime();
         Tally tally = new Tally(sources.size() + spooled.size());
+        tally.failed = unreadable.size();
         try (HikariDataSource ds = db.open(2)) {
             IngestService.Builder builder = AnalysisOptions.ingest(ds, analysis.heuristics(), analysis.regression(), err);
             if (notifier != null) {
@@ -210,6 +229,26 @@ public final class ImportCommand implements Callable<Integer> {
         err.printf(Locale.ROOT, "%s; %,d events in %.1f s%n", tally.summary(), tally.events,
                 (System.nanoTime() - started) / 1e9);
         return tally.failed > 0 ? 1 : 0;
+    }
+
+    /**
+     * The logs under every location, in order. A location that cannot be read or holds no log (missing, an empty
+     * rolling-log directory, a part number past what Spark writes) is one line in {@code unreadable}, naming it and
+     * why, and the others are still imported: one bad argument in a long list must not cost the good ones.
+     */
+    private List<EventLogSource> discover(List<String> unreadable) {
+        // a log reached through two arguments (a directory and a file in it, or each file of a Databricks
+        // rollover, which all give the whole rollover) is imported once
+        Set<EventLogSource> sources = new LinkedHashSet<>();
+        for (String location : paths) {
+            try {
+                Path p = LogLocations.resolve(location, locations.hadoopConf);
+                sources.addAll(EventLogReader.discover(p));
+            } catch (EventLogException e) {
+                unreadable.add("sparkscope import: " + LogLocations.mask(e.getMessage()) + "; not imported");
+            }
+        }
+        return List.copyOf(sources);
     }
 
     /** The database went away: one line, and no further file is tried (each would wait for a connection in vain). */

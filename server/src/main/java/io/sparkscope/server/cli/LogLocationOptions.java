@@ -7,10 +7,11 @@ import io.sparkscope.core.eventlog.LogLocations;
 import picocli.CommandLine.Option;
 
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * Where event logs are read from: local paths or URIs ({@code file:}, {@code hdfs:}, {@code s3a:}, {@code abfs:},
@@ -34,7 +35,8 @@ final class LogLocationOptions {
 
     /** Every event log under the locations, in order; a usage error for the first one that cannot be read. */
     List<EventLogSource> discover(List<String> locations) {
-        List<EventLogSource> sources = new ArrayList<>();
+        // a log reached through two locations (each file of a Databricks rollover gives the whole rollover) once
+        Set<EventLogSource> sources = new LinkedHashSet<>();
         for (String location : locations) {
             Path p = resolve(location);
             try {
@@ -43,6 +45,6 @@ final class LogLocationOptions {
                 throw new Main.UsageError(LogLocations.mask(e.getMessage()));
             }
         }
-        return sources;
+        return List.copyOf(sources);
     }
 }

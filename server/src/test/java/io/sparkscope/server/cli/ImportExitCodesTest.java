@@ -93,6 +93,48 @@ class ImportExitCodesTest {
     }
 
     /**
+     * Locations that hold no readable log (an empty rolling-log directory, one whose only part has a number past a
+     * long, a path that does not exist) are each named with why, and the good logs beside them are still stored.
+     */
+    @Test
+    void aLocationWithoutALogIsNamedAndTheOthersAreImportedExitOne(@TempDir Path dir) throws Exception {
+        String db = TestDb.newDatabaseName();
+        Path empty = Files.createDirectory(dir.resolve("eventlog_v2_app-empty"));
+        Path overflow = Files.createDirectory(dir.resolve("eventlog_v2_app-overflow"));
+        String huge = "events_99999999999999999999_app-overflow";
+        Files.writeString(overflow.resolve(huge), "{\"Event\":\"SparkListenerLogStart\",\"Spark Version\":\"3.5.1\"}\n");
+        Files.writeString(overflow.resolve("appstatus_app-overflow"), "");
+        Path missing = dir.resolve("no-such-log");
+        CliRun run = CliRun.of("import", log(dir, "app-good-1", 1).toString(), empty.toString(), overflow.toString(),
+                missing.toString(), log(dir, "app-good-2", 2).toString(), "--db", TestDb.url(db));
+        assertEquals(1, run.exitCode(), run.err());
+        assertTrue(run.err().contains("sparkscope import: " + empty + ": rolling event log directory without events_"
+                + " files (it is empty); not imported"), run.err());
+        assertTrue(run.err().contains("sparkscope import: " + overflow + ": rolling event log directory without events_"
+                + " files it can read: " + huge + " has a part number past 9223372036854775807, which no Spark"
+                + " writes; not imported"), run.err());
+        assertTrue(run.err().contains("sparkscope import: " + missing + ": no such file or directory; not imported"),
+                run.err());
+        assertTrue(run.err().contains("[2/2] "), "both good logs are imported: " + run.err());
+        assertTrue(run.err().contains("imported 2 application(s), 0 unchanged, 0 older than the stored copy,"
+                + " 3 failed"), run.err());
+        assertEquals(List.of("app-good-1", "app-good-2"), appIds(TestDb.dataSource(db)));
+        assertNoStackTrace(run);
+    }
+
+    @Test
+    void theHelpListsTheExitStatuses() {
+        CliRun run = CliRun.of("import", "--help");
+        assertEquals(0, run.exitCode(), run.err());
+        String help = run.out().replaceAll("\\s+", " ");
+        assertTrue(help.contains("Exit status: 0 every application was stored"), run.out());
+        assertTrue(help.contains(" 1 one or more were not stored, each named on its own line with why (a location"
+                + " that is missing or holds no readable log, such as an empty rolling-log directory;"), run.out());
+        assertTrue(help.contains(" 2 usage error in the options, or the database could not be reached or was lost"
+                + " mid-run"), run.out());
+    }
+
+    /**
      * The database refuses one application half-way through its write (a task row, after its application row):
      * nothing of it stays (one transaction), the run names it and goes on, exit 1.
      */
