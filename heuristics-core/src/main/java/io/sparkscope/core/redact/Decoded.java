@@ -5,7 +5,8 @@ import java.util.Arrays;
 
 /**
  * A text as a reader sees it, for finding credentials that are disguised: percent-encoding decoded
- * ({@code password%3Dhunter2}, {@code %70assword=}, twice encoded {@code %2570}), invisible format characters removed
+ * ({@code password%3Dhunter2}, {@code %70assword=}, twice encoded {@code %2570}), JSON and Java unicode escapes
+ * decoded (an '=' written as backslash, u003d), invisible format characters removed
  * (zero-width space and joiners U+200B..U+200D, word joiner U+2060, byte-order mark U+FEFF, soft hyphen U+00AD, bidi
  * marks: everything Unicode calls a format character) and compatibility forms folded (NFKC: full-width
  * {@code ｐａｓｓｗｏｒｄ}, ligatures, mathematical letters become plain letters).
@@ -17,7 +18,7 @@ import java.util.Arrays;
  * each, and one normalisation check when the text has non-ASCII characters).
  */
 final class Decoded {
-    /** Percent-encoding nested deeper than this is left as it is (an attacker's text, not a URL). */
+    /** Escapes nested deeper than this are left as they are (an attacker's text, not a URL). */
     private static final int MAX_DECODINGS = 3;
 
     private final String text;
@@ -37,8 +38,8 @@ final class Decoded {
             return null;
         }
         Decoded d = identity(original);
-        for (int round = 0; round < MAX_DECODINGS && hasPercentEscape(d.text); round++) {
-            d = d.then(percentDecoded(d.text));
+        for (int round = 0; round < MAX_DECODINGS && hasEscape(d.text); round++) {
+            d = d.then(unescaped(d.text));
         }
         d = d.then(folded(d.text));
         return d.text.equals(original) ? null : d;
@@ -71,8 +72,8 @@ final class Decoded {
         boolean nonAscii = false;
         for (int i = 0, n = s.length(); i < n; i++) {
             char c = s.charAt(i);
-            if (c == '%') {
-                if (i + 2 < n && hex(s.charAt(i + 1)) >= 0 && hex(s.charAt(i + 2)) >= 0) {
+            if (c == '%' || c == '\\') {
+                if (escapeLength(s, i) > 0) {
                     return true;
                 }
             } else if (c >= 0x80) {
@@ -85,15 +86,32 @@ final class Decoded {
         return nonAscii && !Normalizer.isNormalized(s, Normalizer.Form.NFKC);
     }
 
-    private static boolean hasPercentEscape(String s) {
-        int i = s.indexOf('%');
-        while (i >= 0 && i + 2 < s.length()) {
-            if (hex(s.charAt(i + 1)) >= 0 && hex(s.charAt(i + 2)) >= 0) {
+    private static boolean hasEscape(String s) {
+        for (int i = 0, n = s.length(); i < n; i++) {
+            char c = s.charAt(i);
+            if ((c == '%' || c == '\\') && escapeLength(s, i) > 0) {
                 return true;
             }
-            i = s.indexOf('%', i + 1);
         }
         return false;
+    }
+
+    /** The length of a {@code %XX} or {@code \\uXXXX} escape at {@code i}, or 0. */
+    private static int escapeLength(String s, int i) {
+        int n = s.length();
+        char c = s.charAt(i);
+        if (c == '%') {
+            return i + 2 < n && hex(s.charAt(i + 1)) >= 0 && hex(s.charAt(i + 2)) >= 0 ? 3 : 0;
+        }
+        if (c == '\\' && i + 5 < n && s.charAt(i + 1) == 'u') {
+            for (int k = i + 2; k < i + 6; k++) {
+                if (hex(s.charAt(k)) < 0) {
+                    return 0;
+                }
+            }
+            return 6;
+        }
+        return 0;
     }
 
     private static Decoded identity(String s) {
@@ -119,12 +137,20 @@ final class Decoded {
         return new Decoded(next.text, f, t);
     }
 
-    /** One round of percent-decoding; multi-byte UTF-8 sequences become their character, anything invalid stays. */
-    private static Decoded percentDecoded(String s) {
+    /**
+     * One round of unescaping: {@code %XX} (multi-byte UTF-8 sequences become their character) and {@code \\uXXXX}
+     * as JSON and Java write it; anything invalid stays as written.
+     */
+    private static Decoded unescaped(String s) {
         Builder b = new Builder(s.length());
         int n = s.length();
         int i = 0;
         while (i < n) {
+            if (s.charAt(i) == '\\' && escapeLength(s, i) == 6) {
+                b.add((char) Integer.parseInt(s.substring(i + 2, i + 6), 16), i, i + 6);
+                i += 6;
+                continue;
+            }
             int lead = escapedByte(s, i);
             if (lead < 0) {
                 b.add(s.charAt(i), i, i + 1);

@@ -52,9 +52,10 @@ public final class SecretShapes {
      */
     private static final Pattern SHORT_WORD = Pattern.compile(
             "(?:(?<![A-Za-z])|(?<=[a-z])(?=[A-Z]))(?:[Pp]ass|PASS|[Pp]wd|PWD|[Ss]ig|SIG|[Cc]reds|CREDS)(?![a-z])"
-                    // "auth" as a whole segment ("spark.myapp.auth", "basic_auth", "myAuth"): not "author",
-                    // "authenticate" or "oauth", and not "authType" either (the kind of login, not the login)
-                    + "|(?:(?<![A-Za-z])|(?<=[a-z])(?=A))(?:[Aa]uth|AUTH)(?![A-Za-z])");
+                    // "auth" as the last word of a segment ("spark.myapp.auth", "basic_auth", "myAuth"): not
+                    // "author", "authenticate" or "oauth", and not the first word of another name either
+                    // ("authType", "auth_to_local", "simple-auth-allowed": settings about logging in)
+                    + "|(?:(?<![A-Za-z])|(?<=[a-z])(?=A))(?:[Aa]uth|AUTH)(?![A-Za-z0-9_-])");
     /** A name whose last word is "key": only a generated-looking value makes it a secret. */
     private static final Pattern KEY_LAST = Pattern.compile("(?:(?<![A-Za-z])[Kk]ey|KEY|(?<=[a-z])Key)s?$");
     private static final Pattern GENERATED_VALUE = Pattern.compile(
@@ -107,10 +108,10 @@ public final class SecretShapes {
             return text;
         }
         Ranges found = new Ranges();
-        scan(text, found);
-        // A credential disguised by percent-encoding or invisible characters is found in the text as it reads, and
-        // replaced in the text as written
-        Decoded view = Decoded.of(text);
+        boolean maybeDisguised = scan(text, found);
+        // A credential disguised by percent-encoding, escapes or invisible characters is found in the text as it
+        // reads, and replaced in the text as written
+        Decoded view = maybeDisguised ? Decoded.of(text) : null;
         if (view != null) {
             Ranges inView = new Ranges();
             scan(view.text(), inView);
@@ -122,8 +123,12 @@ public final class SecretShapes {
     /**
      * One pass over the text for the words and markers that can start a credential, and for runs of base64
      * characters exactly as long as an AWS secret key.
+     *
+     * @return whether the text has a character that may disguise a credential ('%', '\\', non-ASCII), so that
+     *         {@link Decoded} should have a look
      */
-    private static void scan(String text, Ranges found) {
+    private static boolean scan(String text, Ranges found) {
+        boolean maybeDisguised = false;
         int n = text.length();
         int skipTo = 0; // the end of the last name looked at: its other words need no second look
         int run = 0; // where the current run of base64 characters started
@@ -134,6 +139,7 @@ public final class SecretShapes {
                     TokenFormats.awsSecret(text, run, i, found);
                 }
                 run = i + 1;
+                maybeDisguised |= c == '%' || c == '\\' || c >= 0x80;
             }
             if (i >= n - 2) {
                 continue; // every marker below needs three characters
@@ -272,6 +278,7 @@ public final class SecretShapes {
         if (n - run == 40) {
             TokenFormats.awsSecret(text, run, n, found);
         }
+        return maybeDisguised;
     }
 
     private static boolean isNameChar(char c) {

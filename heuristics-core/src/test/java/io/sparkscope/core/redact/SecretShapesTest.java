@@ -122,6 +122,8 @@ class SecretShapesTest {
             "password%253Dhunter2 | password%253D" + R,
             "pass%E2%80%8Bword=hunter2 | pass%E2%80%8Bword=" + R,
             "password%3Dhunter%21%40 end | password%3D" + R + " end",
+            "opts password\\u003dhunter2 | opts password\\u003d" + R,
+            "\\u0070assword=hunter2 | \\u0070assword=" + R,
             // free text: a credential word, a space or a colon, and a generated-looking value
             "java.lang.RuntimeException: login failed, password Hunter2 rejected"
                     + " | java.lang.RuntimeException: login failed, password " + R + " rejected",
@@ -183,6 +185,7 @@ class SecretShapesTest {
             // percent signs that decode to nothing secret
             "WHERE name LIKE '%ab%' AND x = '100%25'",
             "\uFF46\uFF55\uFF4C\uFF4C width and zero\u200Bwidth text",
+            "C:\\\\data\\\\users and a \\\\u escape \\u0041BC",
     })
     void leavesNearMissesAlone(String text) {
         assertSame(text, SecretShapes.redact(text));
@@ -206,7 +209,8 @@ class SecretShapesTest {
             "spark.signal.enabled", "spark.kubernetes.authenticate.driver.oauthTokenFile", "spark.app.name",
             "spark.sql.shuffle.partitions", "spark.serializer", "spark.kryo.registrationRequired", "monkey",
             "spark.myapp.author", "spark.authenticate", "spark.myapp.oauth.enabled", "spark.myapp.authType",
-            "spark.databricks.conn", "spark.myapp.aws.value", "spark.credit.limit"})
+            "spark.databricks.conn", "spark.myapp.aws.value", "spark.credit.limit", "hadoop.security.auth_to_local",
+            "ipc.client.fallback-to-simple-auth-allowed"})
     void ordinaryNames(String name) {
         assertFalse(SecretShapes.isSecretName(name), name);
     }
