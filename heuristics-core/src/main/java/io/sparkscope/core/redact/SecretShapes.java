@@ -144,7 +144,6 @@ public final class SecretShapes {
             if (i >= n - 2) {
                 continue; // every marker below needs three characters
             }
-            int known = i;
             // a switch on the first letter, then the second one, before any string comparison: most characters of a
             // big plan are decided by two comparisons
             switch (c | 0x20) {
@@ -153,19 +152,13 @@ public final class SecretShapes {
                     if (i >= skipTo && ((d == 'a' && text.regionMatches(true, i, "pass", 0, 4))
                             || (d == 'w' && text.regionMatches(true, i, "pwd", 0, 3)))) {
                         skipTo = pair(text, i, found);
-                    } else if (c == 'p' && d == 'y' && text.startsWith("pypi-", i)) {
-                        known = TokenFormats.at(text, i, found);
                     }
                 }
                 case 's' -> {
                     char d = (char) (text.charAt(i + 1) | 0x20);
-                    char e = text.charAt(i + 2);
                     if (i >= skipTo && ((d == 'e' && text.regionMatches(true, i, "secret", 0, 6))
                             || (d == 'i' && text.regionMatches(true, i, "sig", 0, 3)))) {
                         skipTo = pair(text, i, found);
-                    } else if ((c == 's' && ((d == 'k' && (e == '_' || e == '-')) || (d == 'h' && e == 'p')))
-                            || (c == 'S' && d == 'g' && e == '.')) {
-                        known = TokenFormats.at(text, i, found); // Stripe, OpenAI, Shopify, SendGrid
                     }
                 }
                 case 't' -> {
@@ -184,6 +177,11 @@ public final class SecretShapes {
                         skipTo = pair(text, i, found);
                     }
                 }
+                case 'a' -> {
+                    if (i >= skipTo && (text.charAt(i + 1) | 0x20) == 'u' && text.regionMatches(true, i, "auth", 0, 4)) {
+                        skipTo = pair(text, i, found);
+                    }
+                }
                 case 'b' -> {
                     char d = (char) (text.charAt(i + 1) | 0x20);
                     if (d == 'e' && text.regionMatches(true, i, "bearer", 0, 6)) {
@@ -197,71 +195,6 @@ public final class SecretShapes {
                         oraclePassword(text, i + ORACLE.length(), found);
                     }
                 }
-                case 'a' -> {
-                    if (c == 'A' && i + 3 < n && (text.charAt(i + 3) | 0x20) == 'a') {
-                        // AWS ids (AKIA, ASIA, …: the fourth letter is an A) and Google keys (AIza)
-                        known = TokenFormats.at(text, i, found);
-                    } else if (i >= skipTo && (text.charAt(i + 1) | 0x20) == 'u'
-                            && text.regionMatches(true, i, "auth", 0, 4)) {
-                        skipTo = pair(text, i, found);
-                    }
-                }
-                case 'd' -> {
-                    char d = text.charAt(i + 1);
-                    if (c == 'd' && ((d == 'a' && text.startsWith("dapi", i)) || (d == 'o' && i + 3 < n
-                            && text.charAt(i + 3) == '_'))) {
-                        known = TokenFormats.at(text, i, found); // Databricks, DigitalOcean
-                    }
-                }
-                case 'g' -> {
-                    char d = text.charAt(i + 1);
-                    if (c == 'g' && (d == 'h' || d == 'l' || (d == 'i' && text.startsWith("github_pat_", i)))) {
-                        known = TokenFormats.at(text, i, found);
-                    }
-                }
-                case 'h' -> {
-                    char d = text.charAt(i + 1);
-                    if (c == 'h' && ((d == 'f' && text.charAt(i + 2) == '_') || (d == 'o'
-                            && text.startsWith("hooks.slack.com/", i)))) {
-                        known = TokenFormats.at(text, i, found);
-                    }
-                }
-                case 'n' -> {
-                    if (c == 'n' && text.charAt(i + 1) == 'p' && text.startsWith("npm_", i)) {
-                        known = TokenFormats.at(text, i, found);
-                    }
-                }
-                case 'r' -> {
-                    if (c == 'r' && text.charAt(i + 1) == 'k' && text.charAt(i + 2) == '_') {
-                        known = TokenFormats.at(text, i, found);
-                    }
-                }
-                case 'w' -> {
-                    if (c == 'w' && text.charAt(i + 1) == 'h' && text.startsWith("whsec_", i)) {
-                        known = TokenFormats.at(text, i, found);
-                    }
-                }
-                case 'x' -> {
-                    char d = text.charAt(i + 1);
-                    if (c == 'x' && (d == 'o' || d == 'a')) {
-                        known = TokenFormats.at(text, i, found);
-                    }
-                }
-                case 'y' -> {
-                    if (c == 'y' && text.charAt(i + 1) == 'a' && text.startsWith("ya29.", i)) {
-                        known = TokenFormats.at(text, i, found);
-                    }
-                }
-                case 'e' -> {
-                    if (c == 'e' && text.charAt(i + 1) == 'y' && text.charAt(i + 2) == 'J') {
-                        known = TokenFormats.at(text, i, found);
-                    }
-                }
-                case '-' -> {
-                    if (text.charAt(i + 1) == '-' && text.startsWith("-----BEGIN ", i)) {
-                        known = TokenFormats.at(text, i, found);
-                    }
-                }
                 case ':' -> {
                     if (text.charAt(i + 1) == '/' && text.charAt(i + 2) == '/') {
                         urlUserInfo(text, i + 3, found);
@@ -270,6 +203,8 @@ public final class SecretShapes {
                 default -> {
                 }
             }
+            // a provider's token (AKIA…, ghp_…, dapi…): a table lookup for characters no prefix starts with
+            int known = TokenFormats.at(text, i, found);
             if (known != i) {
                 i = known; // past a token already hidden
                 run = i + 1;

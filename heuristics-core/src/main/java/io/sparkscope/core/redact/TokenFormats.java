@@ -1,5 +1,6 @@
 package io.sparkscope.core.redact;
 
+import java.util.Arrays;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -12,14 +13,18 @@ import java.util.regex.Pattern;
  * ("skew", "dapper", "hf_table") stays.
  */
 final class TokenFormats {
-    /** A literal prefix to find fast, then the whole shape from there; {@code awsId} for the AWS key id prefixes. */
+    /**
+     * A literal prefix to find fast (specific enough that ordinary words rarely start with it: the shape's matcher is
+     * made only after it), then the whole shape from there; {@code awsId} for the AWS key id prefixes.
+     */
     private record Known(String prefix, Pattern shape, boolean awsId) {
         Known(String prefix, Pattern shape) {
             this(prefix, shape, false);
         }
     }
 
-    private static final Known[] KNOWN = known();
+    /** The known formats by the first character of their prefix (ASCII), null where none starts. */
+    private static final Known[][] BY_FIRST = byFirst(known());
 
     /** The length of an AWS secret access key. */
     private static final int AWS_SECRET_LENGTH = 40;
@@ -44,6 +49,8 @@ final class TokenFormats {
         Pattern aws = Pattern.compile("(?:AKIA|ASIA|AGPA|AIDA|AROA|ANPA|ANVA|APKA)[A-Z0-9]{16}\\b");
         Pattern github = Pattern.compile("gh[pousr]_[A-Za-z0-9]{30,}\\b");
         Pattern stripe = Pattern.compile("(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{10,}");
+        Pattern shopify = Pattern.compile("shp(?:at|ss|ca|pa)_[a-fA-F0-9]{32}\\b");
+        Pattern digitalOcean = Pattern.compile("do[opr]_v1_[a-f0-9]{64}\\b");
         Pattern pem = Pattern.compile("-----BEGIN [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----[\\s\\S]*?"
                 + "(?:-----END [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----|\\z)");
         return new Known[]{
@@ -78,13 +85,26 @@ final class TokenFormats {
                 new Known("hf_", Pattern.compile("hf_[A-Za-z0-9]{30,}\\b")),
                 new Known("npm_", Pattern.compile("npm_[A-Za-z0-9]{36}\\b")),
                 new Known("pypi-", Pattern.compile("pypi-AgE[A-Za-z0-9_-]{50,}")),
-                new Known("shp", Pattern.compile("shp(?:at|ss|ca|pa)_[a-fA-F0-9]{32}\\b")),
-                new Known("do", Pattern.compile("do[opr]_v1_[a-f0-9]{64}\\b")),
+                new Known("shpat_", shopify), new Known("shpss_", shopify), new Known("shpca_", shopify),
+                new Known("shppa_", shopify),
+                new Known("dop_v1_", digitalOcean), new Known("doo_v1_", digitalOcean),
+                new Known("dor_v1_", digitalOcean),
                 // JSON web tokens: header.payload.signature, the first two base64url JSON objects
                 new Known("eyJ", Pattern.compile("eyJ[A-Za-z0-9_-]{8,}\\.eyJ[A-Za-z0-9_-]{8,}\\.[A-Za-z0-9_-]{8,}")),
                 // PEM and PGP private keys, the whole block (to the end of the text when it is cut)
                 new Known("-----BEGIN ", pem),
         };
+    }
+
+    private static Known[][] byFirst(Known[] all) {
+        Known[][] by = new Known[128][];
+        for (Known k : all) {
+            char c = k.prefix.charAt(0);
+            Known[] had = by[c] == null ? new Known[0] : by[c];
+            by[c] = Arrays.copyOf(had, had.length + 1);
+            by[c][had.length] = k;
+        }
+        return by;
     }
 
     /**
@@ -101,10 +121,12 @@ final class TokenFormats {
 
     /** A known format starting at {@code at}, if one does, added to {@code found}; returns where to go on scanning. */
     static int at(String text, int at, Ranges found) {
-        if (!wordStart(text, at)) {
+        char c = text.charAt(at);
+        Known[] candidates = c < 128 ? BY_FIRST[c] : null;
+        if (candidates == null || !wordStart(text, at)) {
             return at;
         }
-        for (Known k : KNOWN) {
+        for (Known k : candidates) {
             if (text.startsWith(k.prefix, at)) {
                 Matcher m = k.shape.matcher(text).region(at, text.length()).useTransparentBounds(true);
                 if (m.lookingAt()) {

@@ -8,7 +8,9 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * Credentials in the shapes an attacker tries (provider tokens under ordinary keys, disguised key names, encoded
@@ -363,10 +365,8 @@ final class HostileShapes {
 
     private static ObjectNode stageInfo(int tasks, long completion) {
         ObjectNode n = obj("Stage ID", 0, "Stage Attempt ID", 0, "Stage Name", "load at Load.scala:12",
-                "Number of Tasks", tasks, "Details", "org.example.Load.main(Load.scala:12)", "Submission Time", 1_210L);
-        n.set("Parent IDs", JSON.createArrayNode());
-        n.set("RDD Info", JSON.createArrayNode());
-        n.set("Accumulables", JSON.createArrayNode());
+                "Number of Tasks", tasks, "Details", "org.example.Load.main(Load.scala:12)", "Submission Time", 1_210L,
+                "Parent IDs", List.of(), "RDD Info", List.of(), "Accumulables", List.of());
         if (completion > 0) {
             n.put("Completion Time", completion);
         }
@@ -374,31 +374,18 @@ final class HostileShapes {
     }
 
     private static ObjectNode taskInfo(int index, long finish, boolean failed) {
-        ObjectNode n = obj("Task ID", index, "Index", index, "Attempt", 0, "Partition ID", index,
-                "Launch Time", 1_220L, "Executor ID", "1", "Host", "h1", "Locality", "PROCESS_LOCAL",
-                "Speculative", false, "Getting Result Time", 0, "Finish Time", finish, "Failed", failed,
-                "Killed", false);
-        n.set("Accumulables", JSON.createArrayNode());
-        return n;
+        return obj("Task ID", index, "Index", index, "Attempt", 0, "Partition ID", index, "Launch Time", 1_220L,
+                "Executor ID", "1", "Host", "h1", "Locality", "PROCESS_LOCAL", "Speculative", false,
+                "Getting Result Time", 0, "Finish Time", finish, "Failed", failed, "Killed", false,
+                "Accumulables", List.of());
     }
 
+    /** A JSON object of name, value, name, value, …; values are strings, numbers, booleans, lists or nodes. */
     private static ObjectNode obj(Object... kv) {
-        ObjectNode n = JSON.createObjectNode();
+        Map<String, Object> m = new LinkedHashMap<>();
         for (int i = 0; i < kv.length; i += 2) {
-            String k = (String) kv[i];
-            Object v = kv[i + 1];
-            if (v instanceof String sv) {
-                n.put(k, sv);
-            } else if (v instanceof Long lv) {
-                n.put(k, lv);
-            } else if (v instanceof Integer iv) {
-                n.put(k, iv);
-            } else if (v instanceof Boolean bv) {
-                n.put(k, bv);
-            } else {
-                throw new IllegalArgumentException(k);
-            }
+            m.put((String) kv[i], kv[i + 1]);
         }
-        return n;
+        return JSON.valueToTree(m);
     }
 }
