@@ -17,19 +17,29 @@ import java.util.regex.Pattern;
  *       credential word (see {@link #isSecretName}): the value, up to the next delimiter or closing quote. A word
  *       alone is not a pair: "invalid token at line 3", {@code SELECT password FROM users} and the schema text
  *       {@code struct<password:string>} stay.</li>
+ *   <li>Prose: password, passphrase, passcode, pwd, secret or token followed by a space or a colon and a value that
+ *       looks generated (6+ characters with a digit, a symbol or an inner capital): {@code password Hunter2},
+ *       {@code token: abc123}; "password authentication failed", "unexpected token EOF" stay.</li>
  *   <li>{@code -Dname=value} JVM options whose name contains pass, pwd, secret, token or credential anywhere.</li>
  *   <li>A name ending in "key" ({@code storage.key}, {@code encryptionKey}) only when its value looks generated: 16+
  *       characters of base64/hex with letters and digits ({@code partition.key=customer_id} stays).</li>
  *   <li>{@code Bearer …} / {@code Basic …} credentials: 8+ token characters that are not a plain word (a digit, a
  *       symbol or an inner capital), so "Basic statistics" stays.</li>
- *   <li>Well-known key formats on their own: AWS access key ids ({@code AKIA…}), GitHub and Slack tokens, Google API
- *       keys, JSON web tokens, PEM private keys.</li>
+ *   <li>Well-known key formats on their own, whatever name they are under ({@link TokenFormats}): AWS access key
+ *       ids, Databricks, GitHub, GitLab, Slack, Google, Stripe, OpenAI, SendGrid, Hugging Face, npm, PyPI, Shopify
+ *       and DigitalOcean tokens, Slack webhooks, JSON web tokens, PEM and PGP private keys; AWS secret keys (40
+ *       generated base64 characters) and a generated string next to an access key id.</li>
  * </ul>
+ *
+ * <p>Disguises are undone before looking ({@link Decoded}): a name or pair written with percent-encoding
+ * ({@code password%3Dx}, {@code %70assword=x}), unicode escapes, zero-width or other invisible characters, or
+ * full-width letters is found, and the replacement covers its value as written.
  *
  * <p>Speed: texts can be large (physical plans of 100 KB and more) and many (thousands of task errors), so the text
  * is not run through a dozen regular expressions. One pass looks for the few words and markers a credential needs
  * ("pass", "secret", "key", "://", "Bearer", a known prefix…); only around those does a closer look happen. A
- * text without any costs that one pass (well under a millisecond for 100 KB).
+ * text without any costs that one pass (well under a millisecond for 100 KB). The decoded view is made only for a
+ * text that has a '%', a backslash or a non-ASCII character, and is scanned besides the text itself.
  */
 public final class SecretShapes {
     public static final String REDACTED = "*********(redacted)";
