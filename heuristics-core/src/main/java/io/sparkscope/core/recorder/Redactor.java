@@ -5,6 +5,7 @@ import io.sparkscope.core.redact.SecretShapes;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -18,7 +19,10 @@ import java.util.regex.PatternSyntaxException;
  * with {@code spark.sparkscope.redaction.regex} when set, then a key that names a credential by its shape
  * ({@link SecretShapes#isSecretName}: {@code spark.custom.apikey}, {@code …account.key}, {@code db.credentials},
  * {@code my.db.pass}). Any other value keeps its text with only the credentials inside it replaced
- * ({@link SecretShapes#redact}: a JDBC URL's password, {@code -Dx.pass=} in extraJavaOptions).
+ * ({@link SecretShapes#redact}: a JDBC URL's password, {@code -Dx.pass=} in extraJavaOptions, a value shaped like a
+ * provider's token whatever its key). Keys are judged as they read, with invisible characters and encodings undone.
+ * The keys that name the application or its work ({@code spark.app.name}, …) are never hidden whole: "secret-app" is
+ * a name, not a secret.
  *
  * <p>Free text (job descriptions and groups, SQL, plans, error messages): {@link SecretShapes#redact}, then every
  * match of Spark's {@code spark.redaction.string.regex} and of {@code spark.sparkscope.redaction.regex} is replaced.
@@ -35,6 +39,14 @@ public final class Redactor {
     public static final String DEFAULT_REGEX = "(?i)secret|password|token|access[.]?key";
     /** Spark's replacement text, so redacted values look the same as in Spark's UI. */
     public static final String REDACTED = SecretShapes.REDACTED;
+
+    /**
+     * Keys whose value names the application or its work. Spark hides a value that merely contains "secret" or
+     * "token" ({@code spark.app.name=secret-app}), which leaves the application without a name; here such a value
+     * keeps its text and only a credential inside it ({@code load password=x}) is replaced.
+     */
+    private static final Set<String> NAME_KEYS = Set.of("spark.app.name", "spark.job.description",
+            "spark.jobGroup.id", "spark.job.tags", "spark.scheduler.pool");
 
     private static final Redactor DEFAULT = new Redactor(Pattern.compile(DEFAULT_REGEX), null, null);
     /** Redactors by their settings: an application's snapshots are redacted every few seconds. */
@@ -112,19 +124,23 @@ public final class Redactor {
         }
     }
 
-    /** Whether a configuration entry's whole value is hidden. */
+    /**
+     * Whether a configuration entry's whole value is hidden. The key is judged as it reads
+     * ({@link SecretShapes#plainName}: {@code spark.my.pass\u200Bword} is a password key).
+     */
     public boolean isSecret(String key, String value) {
-        if (key != null && isRedactionSetting(key)) {
+        String name = key == null ? null : SecretShapes.plainName(key);
+        if (name != null && (isRedactionSetting(name) || NAME_KEYS.contains(name))) {
             return false;
         }
-        if (matches(pattern, key) || matches(pattern, value) || matches(extraPattern, key)
+        if (matches(pattern, name) || matches(pattern, value) || matches(extraPattern, name)
                 || matches(extraPattern, value)) {
             return true;
         }
         if (value != null && (value.equalsIgnoreCase("true") || value.equalsIgnoreCase("false"))) {
             return false; // a switch such as hadoop.security.token.service.use_ip is not a credential
         }
-        return SecretShapes.isSecretName(key) || SecretShapes.isGeneratedKey(key, value);
+        return SecretShapes.isSecretName(name) || SecretShapes.isGeneratedKey(name, value);
     }
 
     private static boolean isRedactionSetting(String key) {

@@ -1,7 +1,5 @@
 package io.sparkscope.core.redact;
 
-import java.util.Arrays;
-import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
@@ -19,25 +17,36 @@ import java.util.regex.Pattern;
  *       credential word (see {@link #isSecretName}): the value, up to the next delimiter or closing quote. A word
  *       alone is not a pair: "invalid token at line 3", {@code SELECT password FROM users} and the schema text
  *       {@code struct<password:string>} stay.</li>
+ *   <li>Prose: password, passphrase, passcode, pwd, secret or token followed by a space or a colon and a value that
+ *       looks generated (6+ characters with a digit, a symbol or an inner capital): {@code password Hunter2},
+ *       {@code token: abc123}; "password authentication failed", "unexpected token EOF" stay.</li>
  *   <li>{@code -Dname=value} JVM options whose name contains pass, pwd, secret, token or credential anywhere.</li>
  *   <li>A name ending in "key" ({@code storage.key}, {@code encryptionKey}) only when its value looks generated: 16+
  *       characters of base64/hex with letters and digits ({@code partition.key=customer_id} stays).</li>
  *   <li>{@code Bearer …} / {@code Basic …} credentials: 8+ token characters that are not a plain word (a digit, a
  *       symbol or an inner capital), so "Basic statistics" stays.</li>
- *   <li>Well-known key formats on their own: AWS access key ids ({@code AKIA…}), GitHub and Slack tokens, Google API
- *       keys, JSON web tokens, PEM private keys.</li>
+ *   <li>Well-known key formats on their own, whatever name they are under ({@link TokenFormats}): AWS access key
+ *       ids, Databricks, GitHub, GitLab, Slack, Google, Stripe, OpenAI, SendGrid, Hugging Face, npm, PyPI, Shopify
+ *       and DigitalOcean tokens, Slack webhooks, JSON web tokens, PEM and PGP private keys; AWS secret keys (40
+ *       generated base64 characters) and a generated string next to an access key id.</li>
  * </ul>
+ *
+ * <p>Disguises are undone before looking ({@link Decoded}): a name or pair written with percent-encoding
+ * ({@code password%3Dx}, {@code %70assword=x}), unicode escapes, zero-width or other invisible characters, or
+ * full-width letters is found, and the replacement covers its value as written.
  *
  * <p>Speed: texts can be large (physical plans of 100 KB and more) and many (thousands of task errors), so the text
  * is not run through a dozen regular expressions. One pass looks for the few words and markers a credential needs
  * ("pass", "secret", "key", "://", "Bearer", a known prefix…); only around those does a closer look happen. A
- * text without any costs that one pass (well under a millisecond for 100 KB).
+ * text without any costs that one pass (well under a millisecond for 100 KB). The decoded view is made only for a
+ * text that has a '%', a backslash or a non-ASCII character, and is scanned besides the text itself.
  */
 public final class SecretShapes {
     public static final String REDACTED = "*********(redacted)";
 
     /** Credential words that may stand anywhere in a name. */
-    private static final String LONG_WORDS = "password|passwd|passphrase|secret|token"
+    private static final String LONG_WORDS = "password|passwd|passphrase|passcode|secret|token"
+            + "|auth[_.-]?key"
             + "|api[_.-]?key|access[_.-]?key|account[_.-]?key|private[_.-]?key|secret[_.-]?key|session[_.-]?key"
             + "|storage[_.-]?key|shared[_.-]?key|signing[_.-]?key|master[_.-]?key|encryption[_.-]?key";
     /**
@@ -52,46 +61,24 @@ public final class SecretShapes {
      * ("db.pass", "dbPass", "DB_PWD", "sig" of a signed URL) — never inside "bypass", "compass" or "signal".
      */
     private static final Pattern SHORT_WORD = Pattern.compile(
-            "(?:(?<![A-Za-z])|(?<=[a-z])(?=[A-Z]))(?:[Pp]ass|PASS|[Pp]wd|PWD|[Ss]ig|SIG)(?![a-z])");
+            "(?:(?<![A-Za-z])|(?<=[a-z])(?=[A-Z]))(?:[Pp]ass|PASS|[Pp]wd|PWD|[Ss]ig|SIG|[Cc]reds|CREDS)(?![a-z])"
+                    // "auth" as the last word of a segment ("spark.myapp.auth", "basic_auth", "myAuth"): not
+                    // "author", "authenticate" or "oauth", and not the first word of another name either
+                    // ("authType", "auth_to_local", "simple-auth-allowed": settings about logging in)
+                    + "|(?:(?<![A-Za-z])|(?<=[a-z])(?=A))(?:[Aa]uth|AUTH)(?![A-Za-z0-9_-])");
     /** A name whose last word is "key": only a generated-looking value makes it a secret. */
     private static final Pattern KEY_LAST = Pattern.compile("(?:(?<![A-Za-z])[Kk]ey|KEY|(?<=[a-z])Key)s?$");
     private static final Pattern GENERATED_VALUE = Pattern.compile(
             "(?=[A-Za-z0-9+/_=-]*[0-9])(?=[A-Za-z0-9+/_=-]*[A-Za-z])[A-Za-z0-9+/_=-]{16,}");
     /** Inside a {@code -D} option a credential word counts anywhere: {@code -Ddbpassword}, {@code -Dmy.dbpass}. */
     private static final Pattern SYSTEM_PROPERTY_WORD = Pattern.compile("(?i)pass|pwd|secret|token|credential");
-    private static final Pattern PASSWORD_FAMILY = Pattern.compile("(?i)(?:.*[^a-z])?(?:password|passwd|passphrase|pwd)s?");
+    /** Words that prose puts right before a secret, longest first so "passwd" is not taken for "pwd". */
+    private static final String[] FREE_TEXT_WORDS = {"passphrase", "password", "passcode", "passwd", "secret",
+            "token", "pwd"};
+    private static final Pattern PASSWORD_FAMILY = Pattern.compile("(?i)(?:.*[^a-z])?(?:password|passwd|passphrase|passcode|pwd)s?");
 
 
     private static final String ORACLE = "jdbc:oracle:";
-
-    /** Known formats: a literal prefix to find fast, then the whole shape from there. */
-    private record Known(String prefix, Pattern shape) {
-    }
-
-    private static final Known[] KNOWN = known();
-
-    private static Known[] known() {
-        Pattern aws = Pattern.compile("(?:AKIA|ASIA|AGPA|AIDA|AROA|ANPA|ANVA|APKA)[A-Z0-9]{16}\\b");
-        Pattern github = Pattern.compile("gh[pousr]_[A-Za-z0-9]{30,}\\b");
-        return new Known[]{
-                // AWS access key ids (long-term AKIA, temporary ASIA, and the other IAM prefixes)
-                new Known("AKIA", aws), new Known("ASIA", aws), new Known("AGPA", aws), new Known("AIDA", aws),
-                new Known("AROA", aws), new Known("ANPA", aws), new Known("ANVA", aws), new Known("APKA", aws),
-                // GitHub tokens
-                new Known("ghp_", github), new Known("gho_", github), new Known("ghu_", github),
-                new Known("ghs_", github), new Known("ghr_", github),
-                new Known("github_pat_", Pattern.compile("github_pat_[A-Za-z0-9_]{30,}\\b")),
-                // Slack tokens
-                new Known("xox", Pattern.compile("xox[abposr]-[A-Za-z0-9-]{10,}")),
-                // Google API keys
-                new Known("AIza", Pattern.compile("AIza[0-9A-Za-z_-]{35}")),
-                // JSON web tokens: header.payload.signature, the first two base64url JSON objects
-                new Known("eyJ", Pattern.compile("eyJ[A-Za-z0-9_-]{8,}\\.eyJ[A-Za-z0-9_-]{8,}\\.[A-Za-z0-9_-]{8,}")),
-                // PEM private keys, the whole block (to the end of the text when it is cut)
-                new Known("-----BEGIN ", Pattern.compile(
-                        "-----BEGIN [A-Z ]*PRIVATE KEY-----[\\s\\S]*?(?:-----END [A-Z ]*PRIVATE KEY-----|\\z)")),
-        };
-    }
 
     private SecretShapes() {
     }
@@ -106,12 +93,22 @@ public final class SecretShapes {
         if (name == null || name.isEmpty()) {
             return false;
         }
-        return LONG_WORD.matcher(name).find() || SHORT_WORD.matcher(name).find();
+        String plain = plainName(name);
+        return LONG_WORD.matcher(plain).find() || SHORT_WORD.matcher(plain).find();
+    }
+
+    /**
+     * A name as it reads: percent-encoding decoded, zero-width and other invisible characters removed, compatibility
+     * forms folded (NFKC), so {@code pass\u200Bword}, {@code ｐａｓｓｗｏｒｄ} and {@code %70assword} are all "password".
+     * The same instance when there is nothing to undo.
+     */
+    public static String plainName(String name) {
+        return Decoded.plain(name);
     }
 
     /** A name ending in "key" whose value looks generated (16+ base64/hex characters with letters and digits). */
     public static boolean isGeneratedKey(String name, String value) {
-        return name != null && value != null && KEY_LAST.matcher(name).find()
+        return name != null && value != null && KEY_LAST.matcher(plainName(name)).find()
                 && GENERATED_VALUE.matcher(value.strip()).matches();
     }
 
@@ -121,33 +118,42 @@ public final class SecretShapes {
             return text;
         }
         Ranges found = new Ranges();
-        scan(text, found);
+        boolean maybeDisguised = scan(text, found);
+        // A credential disguised by percent-encoding, escapes or invisible characters is found in the text as it
+        // reads, and replaced in the text as written
+        Decoded view = maybeDisguised ? Decoded.of(text) : null;
+        if (view != null) {
+            Ranges inView = new Ranges();
+            scan(view.text(), inView);
+            found.addFrom(inView, view);
+        }
         return found.apply(text);
     }
 
-    /** A known format starting at {@code at}, if one does; returns where to go on scanning. */
-    private static int known(String text, int at, Ranges found) {
-        if (at > 0 && isWordChar(text.charAt(at - 1)) && text.charAt(at) != '-') {
-            return at; // inside a longer word
-        }
-        for (Known k : KNOWN) {
-            if (text.startsWith(k.prefix, at)) {
-                Matcher m = k.shape.matcher(text).region(at, text.length()).useTransparentBounds(true);
-                if (m.lookingAt()) {
-                    found.add(at, m.end());
-                    return m.end() - 1;
-                }
-            }
-        }
-        return at;
-    }
-
-    /** One pass over the text for the words and markers that can start a credential. */
-    private static void scan(String text, Ranges found) {
+    /**
+     * One pass over the text for the words and markers that can start a credential, and for runs of base64
+     * characters exactly as long as an AWS secret key.
+     *
+     * @return whether the text has a character that may disguise a credential ('%', '\\', non-ASCII), so that
+     *         {@link Decoded} should have a look
+     */
+    private static boolean scan(String text, Ranges found) {
+        boolean maybeDisguised = false;
         int n = text.length();
         int skipTo = 0; // the end of the last name looked at: its other words need no second look
-        for (int i = 0; i < n - 2; i++) {
+        int run = 0; // where the current run of base64 characters started
+        for (int i = 0; i < n; i++) {
             char c = text.charAt(i);
+            if (!TokenFormats.isBase64(c)) {
+                if (i - run == 40) {
+                    TokenFormats.awsSecret(text, run, i, found);
+                }
+                run = i + 1;
+                maybeDisguised |= c == '%' || c == '\\' || c >= 0x80;
+            }
+            if (i >= n - 2) {
+                continue; // every marker below needs three characters
+            }
             // a switch on the first letter, then the second one, before any string comparison: most characters of a
             // big plan are decided by two comparisons
             switch (c | 0x20) {
@@ -176,8 +182,13 @@ public final class SecretShapes {
                     }
                 }
                 case 'c' -> {
-                    if (i >= skipTo && (text.charAt(i + 1) | 0x20) == 'r'
-                            && text.regionMatches(true, i, "credential", 0, 10)) {
+                    // credential(s), creds
+                    if (i >= skipTo && (text.charAt(i + 1) | 0x20) == 'r' && text.regionMatches(true, i, "cred", 0, 4)) {
+                        skipTo = pair(text, i, found);
+                    }
+                }
+                case 'a' -> {
+                    if (i >= skipTo && (text.charAt(i + 1) | 0x20) == 'u' && text.regionMatches(true, i, "auth", 0, 4)) {
                         skipTo = pair(text, i, found);
                     }
                 }
@@ -194,32 +205,6 @@ public final class SecretShapes {
                         oraclePassword(text, i + ORACLE.length(), found);
                     }
                 }
-                case 'a' -> {
-                    // AWS ids (AKIA, ASIA, …: the fourth letter is an A) and Google keys (AIza)
-                    if (c == 'A' && i + 3 < n && (text.charAt(i + 3) | 0x20) == 'a') {
-                        i = known(text, i, found);
-                    }
-                }
-                case 'g' -> {
-                    if (c == 'g' && text.charAt(i + 1) == 'h') {
-                        i = known(text, i, found);
-                    }
-                }
-                case 'x' -> {
-                    if (c == 'x' && text.charAt(i + 1) == 'o') {
-                        i = known(text, i, found);
-                    }
-                }
-                case 'e' -> {
-                    if (c == 'e' && text.charAt(i + 1) == 'y' && text.charAt(i + 2) == 'J') {
-                        i = known(text, i, found);
-                    }
-                }
-                case '-' -> {
-                    if (text.charAt(i + 1) == '-' && text.startsWith("-----BEGIN ", i)) {
-                        i = known(text, i, found);
-                    }
-                }
                 case ':' -> {
                     if (text.charAt(i + 1) == '/' && text.charAt(i + 2) == '/') {
                         urlUserInfo(text, i + 3, found);
@@ -228,7 +213,17 @@ public final class SecretShapes {
                 default -> {
                 }
             }
+            // a provider's token (AKIA…, ghp_…, dapi…): a table lookup for characters no prefix starts with
+            int known = TokenFormats.at(text, i, found);
+            if (known != i) {
+                i = known; // past a token already hidden
+                run = i + 1;
+            }
         }
+        if (n - run == 40) {
+            TokenFormats.awsSecret(text, run, n, found);
+        }
+        return maybeDisguised;
     }
 
     private static boolean isNameChar(char c) {
@@ -312,6 +307,8 @@ public final class SecretShapes {
             k++;
         } else if (blankBefore && (c == '"' || c == '\'')) {
             sep = " ";
+        } else if (blankBefore && !quotedName && endsWithFreeTextWord(name)) {
+            sep = "word"; // "password Hunter2", "token abc123" in an error message
         } else {
             return end;
         }
@@ -321,15 +318,27 @@ public final class SecretShapes {
         }
         char first = text.charAt(valueStart);
         boolean quotedValue = first == '"' || first == '\'';
+        // after a space or a colon in prose the value must look generated: "password authentication failed",
+        // "invalid token at line 3", "Secret key not found", "expecting token: ')'" say nothing secret
+        boolean mustLookGenerated = sep.equals("word");
         if (sep.equals(":") && !quotedName) {
-            // "Password: x" in a log line, password: "x" in YAML; but not a schema ("password:string") nor a
-            // "name: message" prefix ("expecting token: ')'")
-            if (!PASSWORD_FAMILY.matcher(name).matches() || (!quotedValue && valueStart == k)) {
+            // "Password: x" in a log line, password: "x" in YAML, "token: abc123"; but not a schema
+            // ("password:string")
+            if (!quotedValue && valueStart == k) {
                 return end;
+            }
+            if (!PASSWORD_FAMILY.matcher(name).matches()) {
+                if (!isSecretName(name)) {
+                    return end;
+                }
+                mustLookGenerated = true;
             }
         }
         int[] value = value(text, valueStart);
         if (value == null) {
+            return end;
+        }
+        if (mustLookGenerated && !looksGeneratedWord(text, value[0], value[1])) {
             return end;
         }
         String v = text.substring(value[0], value[1]);
@@ -340,6 +349,42 @@ public final class SecretShapes {
             found.add(value[0], value[1]);
         }
         return end;
+    }
+
+    /**
+     * Whether a name's last word is one that prose puts right before a secret ("password Hunter2", "db token
+     * abc123"): password, passwd, passphrase, passcode, pwd, secret or token, as a whole word or a camel-case hump.
+     */
+    private static boolean endsWithFreeTextWord(String name) {
+        for (String w : FREE_TEXT_WORDS) {
+            int at = name.length() - w.length();
+            if (at >= 0 && name.regionMatches(true, at, w, 0, w.length())) {
+                char first = name.charAt(at);
+                return at == 0 || !Character.isLetter(name.charAt(at - 1))
+                        || (Character.isUpperCase(first) && Character.isLowerCase(name.charAt(at - 1)));
+            }
+        }
+        return false;
+    }
+
+    /**
+     * A value that reads as generated rather than as a word: 6+ characters with a digit, a symbol, or an upper case
+     * letter after a lower case one ({@code Hunter2}, {@code abc123}, {@code s3cr3t!}, {@code xYzzyQ}); not
+     * "authentication", "EOF", "String" or "FROM".
+     */
+    private static boolean looksGeneratedWord(String text, int from, int to) {
+        if (to - from < 6) {
+            return false;
+        }
+        boolean lower = false;
+        for (int i = from; i < to; i++) {
+            char c = text.charAt(i);
+            if ((c >= '0' && c <= '9') || "!@#$%^*+/=?~".indexOf(c) >= 0 || (lower && Character.isUpperCase(c))) {
+                return true;
+            }
+            lower |= Character.isLowerCase(c);
+        }
+        return false;
     }
 
     private static int skipBlanks(String text, int i) {
@@ -498,49 +543,5 @@ public final class SecretShapes {
             }
         }
         return false;
-    }
-
-    /** The parts of a text to replace, merged where they overlap. */
-    private static final class Ranges {
-        private int[] bounds = new int[8];
-        private int size;
-
-        void add(int start, int end) {
-            if (end <= start) {
-                return;
-            }
-            if (size + 2 > bounds.length) {
-                bounds = Arrays.copyOf(bounds, bounds.length * 2);
-            }
-            bounds[size++] = start;
-            bounds[size++] = end;
-        }
-
-        String apply(String text) {
-            if (size == 0) {
-                return text;
-            }
-            int pairs = size / 2;
-            long[] sorted = new long[pairs];
-            for (int i = 0; i < pairs; i++) {
-                sorted[i] = ((long) bounds[2 * i] << 32) | bounds[2 * i + 1];
-            }
-            Arrays.sort(sorted);
-            StringBuilder sb = new StringBuilder(text.length() + 16 * pairs);
-            int last = 0;
-            for (long r : sorted) {
-                int s = (int) (r >>> 32);
-                int e = (int) r;
-                if (e <= last) {
-                    continue; // inside the previous range
-                }
-                s = Math.max(s, last);
-                if (s > last || last == 0) {
-                    sb.append(text, last, s).append(REDACTED);
-                }
-                last = e;
-            }
-            return sb.append(text, last, text.length()).toString();
-        }
     }
 }
