@@ -2,7 +2,6 @@ package io.sparkscope.server.web.api;
 
 import io.javalin.http.Context;
 import io.javalin.http.Handler;
-import io.sparkscope.core.model.AppSnapshot;
 import io.sparkscope.core.model.StageSummary;
 import io.sparkscope.core.model.TaskDistributions;
 import io.sparkscope.server.web.http.Params;
@@ -101,7 +100,7 @@ public final class SparkRestApi {
     }
 
     public void environment(Context ctx) throws SQLException {
-        json(ctx, SparkAppJson.Environment.of(snapshot(ctx).config()));
+        json(ctx, SparkAppJson.Environment.of(read(lookup(ctx, -1), -1).config()));
     }
 
     /**
@@ -113,7 +112,7 @@ public final class SparkRestApi {
         boolean details = flag(ctx, "details", false);
         Set<String> taskStatuses = values(ctx, "taskStatus", TASK_STATUSES, "task status");
         double[] q = summaryQuantiles(ctx);
-        List<StageSummary> stages = new ArrayList<>(snapshot(ctx).stages());
+        List<StageSummary> stages = new ArrayList<>(read(lookup(ctx, -1), null).stages());
         stages.sort(Comparator.comparingInt(StageSummary::stageId).thenComparingInt(StageSummary::attemptId)
                 .reversed());
         List<Object> out = new ArrayList<>();
@@ -136,10 +135,8 @@ public final class SparkRestApi {
         Set<String> taskStatuses = values(ctx, "taskStatus", TASK_STATUSES, "task status");
         double[] q = summaryQuantiles(ctx);
         List<Object> out = new ArrayList<>();
-        for (StageSummary s : read(found).stages()) {
-            if (s.stageId() == stageId) {
-                out.add(stageJson(s, details, taskStatuses, q));
-            }
+        for (StageSummary s : read(found, stageId).stages()) {
+            out.add(stageJson(s, details, taskStatuses, q));
         }
         json(ctx, out);
     }
@@ -186,7 +183,7 @@ public final class SparkRestApi {
         int attemptId = Params.stageNumber(ctx, "stageAttemptId");
         SparkAppsQuery.StageLookup found = lookup(ctx, stageId);
         stageAttemptFound(ctx, found);
-        return read(found).stages().stream().filter(s -> s.stageId() == stageId && s.attemptId() == attemptId)
+        return read(found, stageId).stages().stream().filter(s -> s.attemptId() == attemptId)
                 .findFirst().orElseThrow(() -> WebException.notFound("unknown stage: " + stageId));
     }
 
@@ -229,13 +226,10 @@ public final class SparkRestApi {
                 ? noSuchApp(ref.appId()) : noSuchApp(ref.appId() + "/" + ref.attemptId()));
     }
 
-    private AppSnapshot snapshot(Context ctx) throws SQLException {
-        return read(lookup(ctx, -1));
-    }
-
-    private AppSnapshot read(SparkAppsQuery.StageLookup found) throws SQLException {
+    /** The attempts of {@code stageId} (null: every stage, -1: none) and the configuration of the application found. */
+    private SnapshotReader.StagesAndConfig read(SparkAppsQuery.StageLookup found, Integer stageId) throws SQLException {
         var app = found.app();
-        return snapshots.read(app.appId(), app.attemptId()).orElseThrow(() -> noSuchApp(app.appId()));
+        return snapshots.stages(app.appId(), app.attemptId(), stageId).orElseThrow(() -> noSuchApp(app.appId()));
     }
 
     private static WebException noSuchApp(String key) {
