@@ -52,7 +52,8 @@ public final class SparkAppsQuery {
 
     /**
      * Applications whose newest attempt has the wanted status and with at least one attempt in the time window,
-     * those that ended last first (running ones after), as Spark orders its listing.
+     * those that ended last first (running ones after), as Spark orders its listing: by the newest attempt's end
+     * time, read backwards, so applications ending at the same time (the running ones) come by id descending.
      */
     public List<App> list(Filter f) throws SQLException {
         String sql = "WITH a AS (SELECT app_id, attempt_id, name, spark_user, spark_version, start_time, end_time,"
@@ -64,9 +65,9 @@ public final class SparkAppsQuery {
                 + " WHERE (head_complete AND ? OR NOT head_complete AND ?)"
                 + " AND start_time BETWEEN ? AND ?"
                 + " AND (NOT head_complete AND ? > ? OR head_complete AND end_time BETWEEN ? AND ?)"
-                + " GROUP BY app_id ORDER BY max(head_end) DESC, app_id LIMIT ?)"
+                + " GROUP BY app_id ORDER BY max(head_end) DESC, app_id DESC LIMIT ?)"
                 + " SELECT a.* FROM a JOIN picked USING (app_id)"
-                + " ORDER BY picked.head_end DESC, a.app_id, a.start_time DESC, a.attempt_id DESC";
+                + " ORDER BY picked.head_end DESC, a.app_id DESC, a.start_time DESC, a.attempt_id DESC";
         return AppRefs.readOnly(dataSource, c -> {
             try (PreparedStatement ps = c.prepareStatement(sql)) {
                 ps.setBoolean(1, f.completed());
