@@ -2,6 +2,9 @@ package io.sparkscope.server.web;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.sparkscope.core.event.SparkEvent;
+import io.sparkscope.core.recorder.Recorder;
+import io.sparkscope.core.recorder.RecorderOptions;
 import org.junit.jupiter.api.Test;
 
 import java.util.ArrayList;
@@ -97,5 +100,58 @@ class SparkRoutesTest {
         assertFalse(endedBefore.contains("app-bigmem"));
         assertTrue(endedBefore.contains("app-etl-0"));
         assertTrue(NOW - 2 * HOUR < bigEnd);
+    }
+
+    /**
+     * A stage's tasks and per-executor sums come from the kept tasks: every task of a stage within the recorder's
+     * per-stage cap (sums given), only the kept ones past it (no sums: they would cover part of the tasks); killed
+     * tasks counted by their reason, as Spark does.
+     */
+    @Test
+    void stageDetailsComeFromTheKeptTasks() throws Exception {
+        var ds = WebFixture.newDatabase();
+        Recorder r = new Recorder(RecorderOptions.DEFAULTS.withTasksPerStage(20));
+        r.onEvent(new SparkEvent.ApplicationStart("kept tasks", "app-kept", null, 1000, "tim"));
+        r.onEvent(new SparkEvent.ExecutorAdded(1000, "1", "host-a", 1));
+        r.onEvent(new SparkEvent.ExecutorAdded(1000, "2", "host-b", 2));
+        r.onEvent(new SparkEvent.StageSubmitted(WebTimelineTest.stage(0, 4, "small")));
+        r.onEvent(WebTimelineTest.end(0, 1, "1", 1000, 1100, 1090, 80));
+        r.onEvent(WebTimelineTest.end(0, 2, "1", 1090, 1200, 0, 100));
+        r.onEvent(WebTimelineTest.end(0, 3, "2", 1000, 1150, 0, 140));
+        r.onEvent(WebTimelineTest.end(0, 4, "2", 1000, 1150, 0, 140));
+        r.onEvent(new SparkEvent.StageSubmitted(WebTimelineTest.stage(1, 50, "big")));
+        for (int i = 0; i < 50; i++) {
+            r.onEvent(WebTimelineTest.end(1, 100 + i, i % 2 == 0 ? "1" : "2", 2000 + i * 10, 2100 + i * 13, 0, 60));
+        }
+        r.onEvent(new SparkEvent.ApplicationEnd(5000));
+        WebFixture.write(ds, r.snapshot());
+        WebFixture.write(ds, WebTimelineTest.failingApp());
+        try (OwnServer own = OwnServer.over(ds)) {
+            JsonNode small = JSON.readTree(WebFixture.getAt(own.base(),
+                    "/api/v1/applications/app-kept/stages/0/0").body());
+            assertEquals(4, small.path("tasks").size());
+            assertEquals(210, small.at("/executorSummary/1/taskTime").asLong(), "100 + 110 ms");
+            assertEquals(2, small.at("/executorSummary/1/succeededTasks").asInt());
+            assertEquals(300, small.at("/executorSummary/2/taskTime").asLong());
+            assertEquals("small", small.path("name").asText());
+
+            JsonNode big = JSON.readTree(WebFixture.getAt(own.base(),
+                    "/api/v1/applications/app-kept/stages/1/0?withSummaries=true").body());
+            assertEquals(50, big.path("numCompleteTasks").asInt());
+            assertEquals(20, big.path("tasks").size(), "the kept tasks only");
+            assertTrue(big.path("executorSummary").isMissingNode(), big.path("executorSummary").toString());
+            assertEquals(5, big.at("/taskMetricsDistributions/quantiles").size());
+
+            JsonNode failing = JSON.readTree(WebFixture.getAt(own.base(),
+                    "/api/v1/applications/app-timeline-failed/stages/0/0").body());
+            assertEquals("{\"another attempt succeeded\":1}", failing.path("killedTasksSummary").toString());
+            JsonNode e = failing.at("/executorSummary/1");
+            assertEquals(List.of(1, 1, 2), List.of(e.path("failedTasks").asInt(), e.path("killedTasks").asInt(),
+                    e.path("succeededTasks").asInt()), e.toString());
+            JsonNode failed = JSON.readTree(WebFixture.getAt(own.base(),
+                    "/api/v1/applications/app-timeline-failed/stages/0/0?taskStatus=failed").body());
+            assertEquals(1, failed.path("tasks").size());
+            assertEquals("FAILED", failed.path("tasks").path("10").path("status").asText());
+        }
     }
 }
