@@ -237,7 +237,7 @@ public final class SparkRestApi {
     }
 
     /** Spark's boolean parameters: true or false (any case), {@code dflt} when absent. */
-    private static boolean flag(Context ctx, String name, boolean dflt) {
+    static boolean flag(Context ctx, String name, boolean dflt) {
         String v = Params.text(ctx, name);
         if (v == null) {
             return dflt;
