@@ -31,6 +31,7 @@ import java.util.TreeSet;
 import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -238,13 +239,15 @@ class SparkRestApiTest {
         return out;
     }
 
-    /** Per stage, what Sparkscope does not keep: peak executor metrics, its RDDs, accumulators and pool. */
+    /** Per stage, what Sparkscope does not keep: peak executor metrics, its RDDs and accumulators, log links. */
     private static final Set<String> STAGE_NOT_KEPT = Set.of("peakExecutorMetrics", "executorMetricsDistributions",
-            "peakMemoryMetrics", "rddIds", "accumulatorUpdates", "executorLogs", "description");
+            "peakMemoryMetrics", "rddIds", "accumulatorUpdates", "executorLogs");
 
     @Test
     void stagesAsSparkGivesThem() throws Exception {
         String app = "applications/" + mixedId;
+        assertFalse(get(shs.url, app + "/stages").findValues("description").isEmpty(),
+                "the job group's description is its stages' description too");
         assertSame(app + "/stages", STAGE_NOT_KEPT);
         assertSame(app + "/stages?status=failed&status=skipped", STAGE_NOT_KEPT);
         assertSame(app + "/stages?details=true&withSummaries=true", STAGE_NOT_KEPT);

@@ -8,6 +8,7 @@ import io.sparkscope.server.web.http.Params;
 import io.sparkscope.server.web.http.WebException;
 import io.sparkscope.store.SnapshotReader;
 import io.sparkscope.store.query.AppDetailQuery;
+import io.sparkscope.store.query.JobsExecutorsQuery;
 import io.sparkscope.store.query.SparkAppsQuery;
 
 import javax.sql.DataSource;
@@ -53,11 +54,13 @@ public final class SparkRestApi {
             Locale.ROOT);
 
     private final SparkAppsQuery apps;
+    private final JobsExecutorsQuery jobs;
     private final SnapshotReader snapshots;
     private final LongSupplier clock;
 
     public SparkRestApi(DataSource dataSource, LongSupplier clock) {
         this.apps = new SparkAppsQuery(dataSource);
+        this.jobs = new JobsExecutorsQuery(dataSource);
         this.snapshots = new SnapshotReader(dataSource);
         this.clock = clock;
     }
@@ -115,10 +118,11 @@ public final class SparkRestApi {
         List<StageSummary> stages = new ArrayList<>(read(lookup(ctx, -1), null).stages());
         stages.sort(Comparator.comparingInt(StageSummary::stageId).thenComparingInt(StageSummary::attemptId)
                 .reversed());
+        Map<Integer, String> descriptions = jobDescriptions(ctx);
         List<Object> out = new ArrayList<>();
         for (StageSummary s : stages) {
             if (statuses.isEmpty() || statuses.contains(s.status().name())) {
-                out.add(stageJson(s, details, taskStatuses, q));
+                out.add(stageJson(s, descriptions, details, taskStatuses, q));
             }
         }
         json(ctx, out);
@@ -134,16 +138,17 @@ public final class SparkRestApi {
         boolean details = flag(ctx, "details", true);
         Set<String> taskStatuses = values(ctx, "taskStatus", TASK_STATUSES, "task status");
         double[] q = summaryQuantiles(ctx);
+        Map<Integer, String> descriptions = jobDescriptions(ctx);
         List<Object> out = new ArrayList<>();
         for (StageSummary s : read(found, stageId).stages()) {
-            out.add(stageJson(s, details, taskStatuses, q));
+            out.add(stageJson(s, descriptions, details, taskStatuses, q));
         }
         json(ctx, out);
     }
 
     public void stageAttempt(Context ctx) throws SQLException {
         StageSummary s = stageAttemptOf(ctx);
-        json(ctx, stageJson(s, flag(ctx, "details", true), values(ctx, "taskStatus", TASK_STATUSES, "task status"),
+        json(ctx, stageJson(s, jobDescriptions(ctx), flag(ctx, "details", true), values(ctx, "taskStatus", TASK_STATUSES, "task status"),
                 summaryQuantiles(ctx)));
     }
 
@@ -199,11 +204,27 @@ public final class SparkRestApi {
         }
     }
 
-    private Map<String, Object> stageJson(StageSummary s, boolean details, Set<String> taskStatuses, double[] q) {
+    private Map<String, Object> stageJson(StageSummary s, Map<Integer, String> jobDescriptions, boolean details,
+                                          Set<String> taskStatuses, double[] q) {
         if (q != null) {
             checkStored(s, q);
         }
-        return SparkStageJson.of(s, details, taskStatuses, q);
+        // The job that submitted the stage is the first of its jobs (a later one finds it done and skips it).
+        String description = s.jobIds().isEmpty() ? null : jobDescriptions.get(s.jobIds().stream()
+                .min(Integer::compare).orElseThrow());
+        return SparkStageJson.of(s, description, details, taskStatuses, q);
+    }
+
+    /** The application's job descriptions by job id, for its stages' descriptions. */
+    private Map<Integer, String> jobDescriptions(Context ctx) throws SQLException {
+        AppDetailQuery.Ref ref = Params.appRef(ctx);
+        Map<Integer, String> out = new java.util.HashMap<>();
+        jobs.jobs(ref.appId(), ref.attemptId()).ifPresent(j -> j.jobs().forEach(job -> {
+            if (job.description() != null) {
+                out.put(job.jobId(), job.description());
+            }
+        }));
+        return out;
     }
 
     private static void checkStored(StageSummary s, double[] q) {

@@ -28,10 +28,13 @@ final class SparkStageJson {
     }
 
     /**
+     * @param description  the description of the job that submitted the stage ({@code spark.job.description}), or
+     *                     null: Spark's stage description is that property as the stage was submitted
      * @param taskStatuses with details, the task statuses to list (empty: all)
      * @param quantiles    with summaries, the quantiles wanted (stored ones only: the caller checked)
      */
-    static Map<String, Object> of(StageSummary s, boolean details, Set<String> taskStatuses, double[] quantiles) {
+    static Map<String, Object> of(StageSummary s, String description, boolean details, Set<String> taskStatuses,
+                                  double[] quantiles) {
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("status", s.status().name());
         m.put("stageId", s.stageId());
@@ -50,6 +53,9 @@ final class SparkStageJson {
         }
         m.putAll(s.totals().asSparkFields());
         m.put("name", s.name());
+        if (description != null) {
+            m.put("description", description);
+        }
         m.put("details", s.details() == null ? "" : s.details());
         m.put("schedulingPool", "default");
         m.put("rddIds", List.of());
