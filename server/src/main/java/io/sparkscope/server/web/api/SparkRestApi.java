@@ -118,11 +118,11 @@ public final class SparkRestApi {
         List<StageSummary> stages = new ArrayList<>(read(lookup(ctx, -1), null).stages());
         stages.sort(Comparator.comparingInt(StageSummary::stageId).thenComparingInt(StageSummary::attemptId)
                 .reversed());
-        Map<Integer, String> descriptions = jobDescriptions(ctx);
+        StageContext about = context(ctx);
         List<Object> out = new ArrayList<>();
         for (StageSummary s : stages) {
             if (statuses.isEmpty() || statuses.contains(s.status().name())) {
-                out.add(stageJson(s, descriptions, details, taskStatuses, q));
+                out.add(stageJson(s, about, details, taskStatuses, q));
             }
         }
         json(ctx, out);
@@ -138,17 +138,17 @@ public final class SparkRestApi {
         boolean details = flag(ctx, "details", true);
         Set<String> taskStatuses = values(ctx, "taskStatus", TASK_STATUSES, "task status");
         double[] q = summaryQuantiles(ctx);
-        Map<Integer, String> descriptions = jobDescriptions(ctx);
+        StageContext about = context(ctx);
         List<Object> out = new ArrayList<>();
         for (StageSummary s : read(found, stageId).stages()) {
-            out.add(stageJson(s, descriptions, details, taskStatuses, q));
+            out.add(stageJson(s, about, details, taskStatuses, q));
         }
         json(ctx, out);
     }
 
     public void stageAttempt(Context ctx) throws SQLException {
         StageSummary s = stageAttemptOf(ctx);
-        json(ctx, stageJson(s, jobDescriptions(ctx), flag(ctx, "details", true), values(ctx, "taskStatus", TASK_STATUSES, "task status"),
+        json(ctx, stageJson(s, context(ctx), flag(ctx, "details", true), values(ctx, "taskStatus", TASK_STATUSES, "task status"),
                 summaryQuantiles(ctx)));
     }
 
@@ -204,27 +204,39 @@ public final class SparkRestApi {
         }
     }
 
-    private Map<String, Object> stageJson(StageSummary s, Map<Integer, String> jobDescriptions, boolean details,
+    private Map<String, Object> stageJson(StageSummary s, StageContext about, boolean details,
                                           Set<String> taskStatuses, double[] q) {
         if (q != null) {
             checkStored(s, q);
         }
         // The job that submitted the stage is the first of its jobs (a later one finds it done and skips it).
-        String description = s.jobIds().isEmpty() ? null : jobDescriptions.get(s.jobIds().stream()
+        String description = s.jobIds().isEmpty() ? null : about.jobDescriptions().get(s.jobIds().stream()
                 .min(Integer::compare).orElseThrow());
-        return SparkStageJson.of(s, description, details, taskStatuses, q);
+        return SparkStageJson.of(s, description, about.soleExecutor(), details, taskStatuses, q);
     }
 
-    /** The application's job descriptions by job id, for its stages' descriptions. */
-    private Map<Integer, String> jobDescriptions(Context ctx) throws SQLException {
+    /**
+     * What a stage's answer needs from the rest of the application: its job descriptions by job id, and the executor
+     * that ran every task (null when several ran tasks).
+     */
+    private record StageContext(Map<Integer, String> jobDescriptions, String soleExecutor) {
+    }
+
+    private StageContext context(Context ctx) throws SQLException {
         AppDetailQuery.Ref ref = Params.appRef(ctx);
-        Map<Integer, String> out = new java.util.HashMap<>();
+        Map<Integer, String> descriptions = new java.util.HashMap<>();
         jobs.jobs(ref.appId(), ref.attemptId()).ifPresent(j -> j.jobs().forEach(job -> {
             if (job.description() != null) {
-                out.put(job.jobId(), job.description());
+                descriptions.put(job.jobId(), job.description());
             }
         }));
-        return out;
+        List<String> ran = new ArrayList<>();
+        jobs.executors(ref.appId(), ref.attemptId()).ifPresent(e -> e.executors().forEach(x -> {
+            if (x.completedTasks() + x.failedTasks() + x.killedTasks() > 0) {
+                ran.add(x.executorId());
+            }
+        }));
+        return new StageContext(descriptions, ran.size() == 1 ? ran.get(0) : null);
     }
 
     private static void checkStored(StageSummary s, double[] q) {

@@ -3,6 +3,7 @@ package io.sparkscope.server.web.api;
 import io.sparkscope.core.event.TaskMetric;
 import io.sparkscope.core.event.TaskMetrics;
 import io.sparkscope.core.model.StageSummary;
+import io.sparkscope.core.model.StageTotals;
 import io.sparkscope.core.model.TaskDistributions;
 import io.sparkscope.core.model.TaskRecord;
 import io.sparkscope.core.report.SnapshotJson;
@@ -21,7 +22,8 @@ import java.util.TreeMap;
  * <p>What the database does not keep is written as Spark writes it for a stage that had none of it: no RDD ids,
  * accumulator updates or peak executor metrics, the default pool and resource profile. The tasks are the ones
  * kept: every task when the stage was within the recorder's per-stage cap, else the slowest and the failed ones;
- * the per-executor sums are given only in the first case, since sums over part of the tasks would mislead.
+ * the per-executor sums are given in the first case, and in the second only when one executor ran every task of the
+ * application (its sums are then the stage's own), since sums over part of the tasks would mislead.
  */
 final class SparkStageJson {
     private SparkStageJson() {
@@ -30,11 +32,12 @@ final class SparkStageJson {
     /**
      * @param description  the description of the job that submitted the stage ({@code spark.job.description}), or
      *                     null: Spark's stage description is that property as the stage was submitted
+     * @param soleExecutor the executor that ran every task of the application, or null when several did
      * @param taskStatuses with details, the task statuses to list (empty: all)
      * @param quantiles    with summaries, the quantiles wanted (stored ones only: the caller checked)
      */
-    static Map<String, Object> of(StageSummary s, String description, boolean details, Set<String> taskStatuses,
-                                  double[] quantiles) {
+    static Map<String, Object> of(StageSummary s, String description, String soleExecutor, boolean details,
+                                  Set<String> taskStatuses, double[] quantiles) {
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("status", s.status().name());
         m.put("stageId", s.stageId());
@@ -70,6 +73,8 @@ final class SparkStageJson {
             m.put("tasks", tasks);
             if (s.taskDetail() == StageSummary.TaskDetail.ALL) {
                 m.put("executorSummary", executorSummary(s.keptTasks()));
+            } else if (soleExecutor != null && s.taskTimes() != null) {
+                m.put("executorSummary", Map.of(soleExecutor, soleExecutorSummary(s)));
             }
         }
         m.put("killedTasksSummary", killed(s));
@@ -133,6 +138,21 @@ final class SparkStageJson {
         return out;
     }
 
+    /**
+     * The one executor's {@code ExecutorStageSummary} when it ran every task: the stage's own totals and counts (its
+     * task time summed over the task ends with metrics, which are all of them but for a lost executor's or a killed
+     * task's).
+     */
+    private static Map<String, Object> soleExecutorSummary(StageSummary s) {
+        StageTotals t = s.totals();
+        return summary(s.taskTimes().durationMs(), s.numFailedTasks(), s.numCompleteTasks(), s.numKilledTasks(),
+                new long[] {t.get(TaskMetric.INPUT_BYTES), t.get(TaskMetric.INPUT_RECORDS),
+                        t.get(TaskMetric.OUTPUT_BYTES), t.get(TaskMetric.OUTPUT_RECORDS), t.shuffleReadBytes(),
+                        t.get(TaskMetric.SHUFFLE_RECORDS_READ), t.get(TaskMetric.SHUFFLE_BYTES_WRITTEN),
+                        t.get(TaskMetric.SHUFFLE_RECORDS_WRITTEN), t.get(TaskMetric.MEMORY_BYTES_SPILLED),
+                        t.get(TaskMetric.DISK_BYTES_SPILLED)});
+    }
+
     /** Spark's {@code ExecutorStageSummary} per executor, summed over the given (every) task of the stage. */
     private static Map<String, Object> executorSummary(List<TaskRecord> tasks) {
         Map<String, long[]> sums = new TreeMap<>();
@@ -163,26 +183,27 @@ final class SparkStageJson {
             }
         }
         Map<String, Object> out = new LinkedHashMap<>();
-        sums.forEach((id, v) -> {
-            Map<String, Object> e = new LinkedHashMap<>();
-            e.put("taskTime", v[0]);
-            e.put("failedTasks", v[1]);
-            e.put("succeededTasks", v[2]);
-            e.put("killedTasks", v[3]);
-            e.put("inputBytes", v[4]);
-            e.put("inputRecords", v[5]);
-            e.put("outputBytes", v[6]);
-            e.put("outputRecords", v[7]);
-            e.put("shuffleRead", v[8]);
-            e.put("shuffleReadRecords", v[9]);
-            e.put("shuffleWrite", v[10]);
-            e.put("shuffleWriteRecords", v[11]);
-            e.put("memoryBytesSpilled", v[12]);
-            e.put("diskBytesSpilled", v[13]);
-            e.put("isBlacklistedForStage", false);
-            e.put("isExcludedForStage", false);
-            out.put(id, e);
-        });
+        sums.forEach((id, v) -> out.put(id, summary(v[0], v[1], v[2], v[3], java.util.Arrays.copyOfRange(v, 4, 14))));
         return out;
+    }
+
+    /**
+     * @param io input bytes and records, output bytes and records, shuffle read bytes and records, shuffle write
+     *           bytes and records, memory and disk bytes spilled
+     */
+    private static Map<String, Object> summary(long taskTime, long failed, long succeeded, long killed, long[] io) {
+        Map<String, Object> e = new LinkedHashMap<>();
+        e.put("taskTime", taskTime);
+        e.put("failedTasks", failed);
+        e.put("succeededTasks", succeeded);
+        e.put("killedTasks", killed);
+        String[] names = {"inputBytes", "inputRecords", "outputBytes", "outputRecords", "shuffleRead",
+                "shuffleReadRecords", "shuffleWrite", "shuffleWriteRecords", "memoryBytesSpilled", "diskBytesSpilled"};
+        for (int i = 0; i < names.length; i++) {
+            e.put(names[i], io[i]);
+        }
+        e.put("isBlacklistedForStage", false);
+        e.put("isExcludedForStage", false);
+        return e;
     }
 }
