@@ -86,26 +86,12 @@ class SparkRestApiTest {
 
     @Test
     void fetchingFromSparkscopeStoresWhatFetchingFromSparkStores() throws Exception {
-        String a = TestDb.newDatabaseName();
-        CliRun fromSpark = CliRun.of("fetch", "--history-server", shs.url, "--db", TestDb.url(a), "--source", "rest");
-        assertEquals(0, fromSpark.exitCode(), fromSpark.err());
-        String c = TestDb.newDatabaseName();
-        // The default source: Sparkscope answers …/logs with 404, so this exercises the fall-back to the REST path.
-        CliRun fromSparkscope = CliRun.of("fetch", "--history-server", sparkscope, "--db", TestDb.url(c));
-        assertEquals(0, fromSparkscope.exitCode(), fromSparkscope.err());
+        CliRun fromSparkscope = fetchBothAndCompare(sparkscope, Map.of());
         assertTrue(fromSparkscope.err().contains("fetched 2 application(s), 0 already stored, 0 failed"),
                 fromSparkscope.err());
+        // The default source: Sparkscope answers …/logs with 404, so this exercises the fall-back to the REST path.
         assertTrue(fromSparkscope.err().contains("via REST API (event logs refused: 404): stored"),
                 fromSparkscope.err());
-
-        Map<String, List<String>> expected = rows(TestDb.dataSource(a));
-        Map<String, List<String>> actual = rows(TestDb.dataSource(c));
-        assertEquals(expected.keySet(), actual.keySet());
-        assertTrue(expected.get("task").size() > 10, "the comparison covers tasks: " + expected.get("task").size());
-        assertTrue(expected.get("sql_execution").size() > 0, "and SQL executions");
-        List<String> differences = new ArrayList<>();
-        expected.forEach((table, rows) -> differences.addAll(differences(table, rows, actual.get(table))));
-        assertTrue(differences.isEmpty(), String.join("\n", differences));
     }
 
     /**
@@ -120,30 +106,51 @@ class SparkRestApiTest {
         String b = TestDb.newDatabaseName();
         CliRun imp = CliRun.of("import", logDir.toString(), "--db", TestDb.url(b), "--tasks-per-stage", "2");
         assertEquals(0, imp.exitCode(), imp.err());
+        assertTrue(TestDb.count(TestDb.dataSource(b), "select count(*) from stage_attempt where task_detail <> 'ALL'")
+                > 0, "some stage went past the cap");
         WebServer capped = new WebServer(TestDb.dataSource(b), new WebServer.Options(null, null),
                 System::currentTimeMillis);
-        String base = "http://127.0.0.1:" + capped.start("127.0.0.1", 0);
         try {
-            String a = TestDb.newDatabaseName();
-            CliRun fromSpark = CliRun.of("fetch", "--history-server", shs.url, "--db", TestDb.url(a), "--source",
-                    "rest", "--tasks-per-stage", "2");
-            assertEquals(0, fromSpark.exitCode(), fromSpark.err());
-            String c = TestDb.newDatabaseName();
-            CliRun fromSparkscope = CliRun.of("fetch", "--history-server", base, "--db", TestDb.url(c),
-                    "--tasks-per-stage", "2");
-            assertEquals(0, fromSparkscope.exitCode(), fromSparkscope.err());
-            Map<String, List<String>> keptTasks = Map.of("task", List.of("*"), "stage_attempt",
-                    List.of("tasks_digest"), "finding", List.of("details"));
-            Map<String, List<String>> expected = rows(TestDb.dataSource(a), keptTasks);
-            Map<String, List<String>> actual = rows(TestDb.dataSource(c), keptTasks);
-            List<String> differences = new ArrayList<>();
-            expected.forEach((table, rows) -> differences.addAll(differences(table, rows, actual.get(table))));
-            assertTrue(differences.isEmpty(), String.join("\n", differences));
-            assertTrue(TestDb.count(TestDb.dataSource(b), "select count(*) from stage_attempt"
-                    + " where task_detail <> 'ALL'") > 0, "some stage went past the cap");
+            fetchBothAndCompare("http://127.0.0.1:" + capped.start("127.0.0.1", 0), Map.of("task", List.of("*"),
+                    "stage_attempt", List.of("tasks_digest"), "finding", List.of("details")), "--tasks-per-stage", "2");
         } finally {
             capped.stop();
         }
+    }
+
+    /**
+     * Fetches the applications from Spark's History Server (REST path) into one database and from the Sparkscope
+     * server at {@code base} (default source) into another, asserts every row of every table equal apart from
+     * {@code leftOut} (see {@link #rows}), and returns the second fetch.
+     */
+    private static CliRun fetchBothAndCompare(String base, Map<String, List<String>> leftOut, String... options)
+            throws Exception {
+        String a = TestDb.newDatabaseName();
+        List<String> fromSparkArgs = new ArrayList<>(List.of("fetch", "--history-server", shs.url, "--db",
+                TestDb.url(a), "--source", "rest"));
+        fromSparkArgs.addAll(List.of(options));
+        CliRun fromSpark = CliRun.of(fromSparkArgs.toArray(String[]::new));
+        assertEquals(0, fromSpark.exitCode(), fromSpark.err());
+        String c = TestDb.newDatabaseName();
+        List<String> fromSparkscopeArgs = new ArrayList<>(List.of("fetch", "--history-server", base, "--db",
+                TestDb.url(c)));
+        fromSparkscopeArgs.addAll(List.of(options));
+        CliRun fromSparkscope = CliRun.of(fromSparkscopeArgs.toArray(String[]::new));
+        assertEquals(0, fromSparkscope.exitCode(), fromSparkscope.err());
+
+        Map<String, List<String>> expected = rows(TestDb.dataSource(a), leftOut);
+        Map<String, List<String>> actual = rows(TestDb.dataSource(c), leftOut);
+        assertEquals(expected.keySet(), actual.keySet());
+        assertTrue(expected.get("executor").size() >= 2 && expected.get("stage_statistics").size() > 10,
+                "the comparison covers executors and task quantiles");
+        assertTrue(expected.get("sql_execution").size() > 0, "and SQL executions");
+        if (!leftOut.containsKey("task")) {
+            assertTrue(expected.get("task").size() > 10, "and tasks: " + expected.get("task").size());
+        }
+        List<String> differences = new ArrayList<>();
+        expected.forEach((table, rows) -> differences.addAll(differences(table, rows, actual.get(table))));
+        assertTrue(differences.isEmpty(), String.join("\n", differences));
+        return fromSparkscope;
     }
 
     /**
@@ -151,12 +158,9 @@ class SparkRestApiTest {
      * server's own bookkeeping ({@code log_watch}, {@code notification}, {@code task_prune}, the migrations' history).
      * Columns left out: {@code app_pk} (a surrogate key, numbered in the order applications were stored) and every
      * {@code timestamptz} column (when a row was written, not what it says about the application).
+     *
+     * @param alsoLeftOut per table, further columns to leave out ({@code *}: the whole table)
      */
-    static Map<String, List<String>> rows(DataSource ds) throws Exception {
-        return rows(ds, Map.of());
-    }
-
-    /** @param alsoLeftOut per table, further columns to leave out ({@code *}: the whole table) */
     static Map<String, List<String>> rows(DataSource ds, Map<String, List<String>> alsoLeftOut) throws Exception {
         Map<String, List<String>> out = new LinkedHashMap<>();
         try (Connection c = ds.getConnection()) {
