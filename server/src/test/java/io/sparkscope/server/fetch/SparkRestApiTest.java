@@ -63,7 +63,8 @@ class SparkRestApiTest {
         imported = TestDb.newDatabaseName();
         CliRun imp = CliRun.of("import", logDir.toString(), "--db", TestDb.url(imported));
         assertEquals(0, imp.exitCode(), imp.err());
-        server = new WebServer(TestDb.dataSource(imported), new WebServer.Options(null, null), System::currentTimeMillis);
+        server = new WebServer(TestDb.dataSource(imported), new WebServer.Options(null, null),
+                System::currentTimeMillis);
         sparkscope = "http://127.0.0.1:" + server.start("127.0.0.1", 0);
     }
 

@@ -148,8 +148,8 @@ public final class SparkRestApi {
 
     public void stageAttempt(Context ctx) throws SQLException {
         StageSummary s = stageAttemptOf(ctx);
-        json(ctx, stageJson(s, context(ctx), flag(ctx, "details", true), values(ctx, "taskStatus", TASK_STATUSES, "task status"),
-                summaryQuantiles(ctx)));
+        json(ctx, stageJson(s, context(ctx), flag(ctx, "details", true),
+                values(ctx, "taskStatus", TASK_STATUSES, "task status"), summaryQuantiles(ctx)));
     }
 
     /** Spark's {@code TaskMetricDistributions} at {@code ?quantiles=} (Spark's five by default). */
@@ -315,8 +315,8 @@ public final class SparkRestApi {
             try {
                 return LocalDate.parse(v).atStartOfDay(ZoneOffset.UTC).toInstant().toEpochMilli();
             } catch (DateTimeParseException notDay) {
-                throw WebException.badParam(name, "couldn't parse date: '" + v + "' (expected 2015-02-03T16:42:40.000GMT"
-                        + " or 2015-02-03)");
+                throw WebException.badParam(name, "couldn't parse date: '" + v
+                        + "' (expected 2015-02-03T16:42:40.000GMT or 2015-02-03)");
             }
         }
     }
