@@ -126,7 +126,7 @@ public final class SnapshotReader {
             }
         }
         return Optional.of(new AppSnapshot(appId, attempt.isEmpty() ? null : attempt, name, user, version, start, end,
-                lastEvent, complete, config(c, pk), executors(c, pk), jobs(c, pk), stages(c, pk), sqlExecutions(c, pk),
+                lastEvent, complete, config(c, pk), executors(c, pk), jobs(c, pk), stages(c, pk, null), sqlExecutions(c, pk),
                 driverGc, driverMemory, events, Json.longMap(unknown), StreamingRows.all(c, pk)));
     }
 
@@ -181,12 +181,54 @@ public final class SnapshotReader {
     private record StageKey(int stageId, int attemptId) {
     }
 
-    private static List<StageSummary> stages(Connection c, long pk) throws SQLException {
-        Map<StageKey, Map<String, double[]>> stats = statistics(c, pk);
-        Map<StageKey, List<TaskRecord>> tasks = tasks(c, pk);
+    /**
+     * The attempts of one stage id (null: every stage) with their quantiles and kept tasks, and the application's
+     * configuration, without the rest of its snapshot: what one stage or environment request of the Spark-shaped
+     * routes needs. Empty when the application is not stored.
+     */
+    public Optional<StagesAndConfig> stages(String appId, String attemptId, Integer stageId) throws SQLException {
+        try (Connection c = dataSource.getConnection()) {
+            return inSnapshot(c, () -> {
+                try (PreparedStatement ps = c.prepareStatement(
+                        "SELECT app_pk FROM application WHERE app_id = ? AND attempt_id = ?")) {
+                    ps.setString(1, appId);
+                    ps.setString(2, ApplicationRow.attemptKey(attemptId));
+                    try (ResultSet rs = ps.executeQuery()) {
+                        if (!rs.next()) {
+                            return Optional.empty();
+                        }
+                        long pk = rs.getLong(1);
+                        return Optional.of(new StagesAndConfig(stageId != null && stageId < 0 ? List.of()
+                                : stages(c, pk, stageId), config(c, pk)));
+                    }
+                }
+            });
+        }
+    }
+
+    /** See {@link #stages(String, String, Integer)}. */
+    public record StagesAndConfig(List<StageSummary> stages, AppConfig config) {
+    }
+
+    /** " AND stage_id = ?" when one stage is wanted; its value is the statement's second parameter. */
+    private static String oneStage(Integer stageId) {
+        return stageId == null ? "" : " AND stage_id = ?";
+    }
+
+    private static void bind(PreparedStatement ps, long pk, Integer stageId) throws SQLException {
+        ps.setLong(1, pk);
+        if (stageId != null) {
+            ps.setInt(2, stageId);
+        }
+    }
+
+    private static List<StageSummary> stages(Connection c, long pk, Integer stageId) throws SQLException {
+        Map<StageKey, Map<String, double[]>> stats = statistics(c, pk, stageId);
+        Map<StageKey, List<TaskRecord>> tasks = tasks(c, pk, stageId);
         List<StageSummary> out = new ArrayList<>();
-        try (PreparedStatement ps = select(c, Tables.STAGE, " ORDER BY ord, stage_id, attempt_id")) {
-            ps.setLong(1, pk);
+        try (PreparedStatement ps = select(c, Tables.STAGE,
+                oneStage(stageId) + " ORDER BY ord, stage_id, attempt_id")) {
+            bind(ps, pk, stageId);
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
                     StageKey key = new StageKey(rs.getInt("stage_id"), rs.getInt("attempt_id"));
@@ -253,10 +295,11 @@ public final class SnapshotReader {
         return new TaskDistributions(count, quantiles, values);
     }
 
-    private static Map<StageKey, Map<String, double[]>> statistics(Connection c, long pk) throws SQLException {
+    private static Map<StageKey, Map<String, double[]>> statistics(Connection c, long pk, Integer stageId)
+            throws SQLException {
         Map<StageKey, Map<String, double[]>> out = new HashMap<>();
-        try (PreparedStatement ps = select(c, Tables.STAGE_STATISTICS, "")) {
-            ps.setLong(1, pk);
+        try (PreparedStatement ps = select(c, Tables.STAGE_STATISTICS, oneStage(stageId))) {
+            bind(ps, pk, stageId);
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
                     out.computeIfAbsent(new StageKey(rs.getInt("stage_id"), rs.getInt("stage_attempt_id")),
@@ -267,10 +310,11 @@ public final class SnapshotReader {
         return out;
     }
 
-    private static Map<StageKey, List<TaskRecord>> tasks(Connection c, long pk) throws SQLException {
+    private static Map<StageKey, List<TaskRecord>> tasks(Connection c, long pk, Integer stageId) throws SQLException {
         Map<StageKey, List<TaskRecord>> out = new HashMap<>();
-        try (PreparedStatement ps = select(c, Tables.TASK, " ORDER BY stage_id, stage_attempt_id, ord")) {
-            ps.setLong(1, pk);
+        try (PreparedStatement ps = select(c, Tables.TASK,
+                oneStage(stageId) + " ORDER BY stage_id, stage_attempt_id, ord")) {
+            bind(ps, pk, stageId);
             ps.setFetchSize(5000); // stream big task sets instead of buffering them twice
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {

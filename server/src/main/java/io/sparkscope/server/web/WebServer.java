@@ -9,6 +9,7 @@ import io.sparkscope.core.heuristics.Heuristic;
 import io.sparkscope.core.heuristics.HeuristicEngine;
 import io.sparkscope.server.web.api.Api;
 import io.sparkscope.server.web.api.ExecutionApi;
+import io.sparkscope.server.web.api.SparkRestApi;
 import io.sparkscope.server.web.api.SqlApi;
 import io.sparkscope.server.web.model.ExecutionData;
 import io.sparkscope.server.web.model.SqlData;
@@ -82,6 +83,7 @@ public final class WebServer {
     private final ExecutionApi executionApi;
     private final SqlPages sqlPages;
     private final SqlApi sqlApi;
+    private final SparkRestApi sparkApi;
     private Javalin app;
 
     /** @param clock now in epoch ms ("running", "last day" and the search's "since" are judged against it) */
@@ -97,6 +99,7 @@ public final class WebServer {
         SqlData sql = new SqlData(dataSource, options.sqlCacheBytes());
         this.sqlPages = new SqlPages(sql, clock);
         this.sqlApi = new SqlApi(sql, clock);
+        this.sparkApi = new SparkRestApi(dataSource, clock);
     }
 
     /** Starts on host:port (port 0 = any free port) and returns the bound port. */
@@ -182,8 +185,31 @@ public final class WebServer {
         app.get("/api/v1/history", api::history);
         app.get("/api/v1/jobs", api::jobs);
         app.get("/api/v1/predict", api::predict);
+        sparkRoutes(app);
 
         ErrorResponses.register(app);
+    }
+
+    /** Spark History Server's own routes, so its tools (and {@code sparkscope fetch}) read this server too. */
+    private void sparkRoutes(Javalin app) {
+        String base = "/api/v1/applications";
+        app.get("/api/v1/version", sparkApi::version);
+        app.get(base, sparkApi::applications);
+        forApp(app, base, "/environment", sparkApi::environment);
+        forApp(app, base, "/logs", sparkApi::logs);
+        forApp(app, base, "/jobs/{jobId}", sparkApi.afterLookup(executionApi::job));
+        forApp(app, base, "/jobs", sparkApi.afterLookup(executionApi::jobs));
+        forApp(app, base, "/executors", sparkApi.afterLookup(executionApi::executors));
+        forApp(app, base, "/allexecutors", sparkApi.afterLookup(executionApi::allExecutors));
+        forApp(app, base, "/sql/{executionId}", sparkApi.afterLookup(sqlApi::execution));
+        forApp(app, base, "/sql", sparkApi.afterLookup(sqlApi::list));
+        forApp(app, base, "/stages/{stageId}/{stageAttemptId}/taskSummary", sparkApi::taskSummary);
+        forApp(app, base, "/stages/{stageId}/{stageAttemptId}/taskList",
+                sparkApi.afterLookup(executionApi::taskList));
+        forApp(app, base, "/stages/{stageId}/{stageAttemptId}", sparkApi::stageAttempt);
+        forApp(app, base, "/stages/{stageId}", sparkApi::stage);
+        forApp(app, base, "/stages", sparkApi::stages);
+        forApp(app, base, "", sparkApi::application);
     }
 
     /**

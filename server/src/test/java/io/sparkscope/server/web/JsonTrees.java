@@ -14,12 +14,12 @@ import java.util.TreeSet;
  * JSON trees compared as Spark's HistoryServerSuite compares its golden files (as trees, not as text), numbers by
  * value (an int and a long of the same value are equal), with named fields left out of both sides.
  */
-final class JsonTrees {
+public final class JsonTrees {
     private JsonTrees() {
     }
 
     /** A copy without the fields named in {@code ignored} (at any depth). */
-    static JsonNode without(JsonNode n, Set<String> ignored) {
+    public static JsonNode without(JsonNode n, Set<String> ignored) {
         if (n.isObject()) {
             ObjectNode out = ((ObjectNode) n).objectNode();
             for (Iterator<String> it = n.fieldNames(); it.hasNext(); ) {
@@ -39,7 +39,7 @@ final class JsonTrees {
     }
 
     /** Every difference as "path: expected … but was …", empty when the trees are equal. */
-    static List<String> differences(JsonNode expected, JsonNode actual) {
+    public static List<String> differences(JsonNode expected, JsonNode actual) {
         List<String> out = new ArrayList<>();
         diff("$", expected, actual, out);
         return out;

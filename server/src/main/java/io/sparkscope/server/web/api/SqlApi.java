@@ -81,14 +81,7 @@ public final class SqlApi {
 
     /** Spark's boolean query parameters: true unless "false" (any case). */
     private static boolean flag(Context ctx, String name) {
-        String v = Params.text(ctx, name);
-        if (v == null) {
-            return true;
-        }
-        if (!v.equalsIgnoreCase("true") && !v.equalsIgnoreCase("false")) {
-            throw io.sparkscope.server.web.http.WebException.badParam(name, "'" + v + "' is not true or false");
-        }
-        return v.equalsIgnoreCase("true");
+        return SparkRestApi.flag(ctx, name, true);
     }
 
     private static void json(Context ctx, Object value) {
