@@ -5,11 +5,6 @@ import io.sparkscope.core.model.AppSnapshot;
 import io.sparkscope.core.recorder.Recorder;
 import io.sparkscope.core.testing.ExampleEventLogs;
 import io.sparkscope.store.TestDb;
-import org.apache.logging.log4j.LogManager;
-import org.apache.logging.log4j.core.LogEvent;
-import org.apache.logging.log4j.core.Logger;
-import org.apache.logging.log4j.core.appender.AbstractAppender;
-import org.apache.logging.log4j.core.config.Property;
 import org.junit.jupiter.api.Test;
 
 import javax.sql.DataSource;
@@ -17,7 +12,6 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CopyOnWriteArrayList;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -29,23 +23,6 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
  */
 class DroppedConnectionsTest {
 
-    /** Whatever the pool's library logs at WARN and above, with the stack traces it attaches. */
-    private static final class Captured extends AbstractAppender {
-        final List<String> lines = new CopyOnWriteArrayList<>();
-
-        Captured() {
-            super("captured-pool", null, null, true, Property.EMPTY_ARRAY);
-        }
-
-        @Override
-        public void append(LogEvent event) {
-            if (event.getLevel().isMoreSpecificThan(org.apache.logging.log4j.Level.WARN)) {
-                lines.add(event.getMessage().getFormattedMessage()
-                        + (event.getThrown() == null ? "" : " [with a stack trace: " + event.getThrown() + "]"));
-            }
-        }
-    }
-
     @Test
     void droppedConnectionsAreAnOutageWithoutThePoolsStackTraces() throws Exception {
         Recorder r = new Recorder();
@@ -54,10 +31,7 @@ class DroppedConnectionsTest {
         String db = TestDb.newDatabaseName();
         DataSource admin = TestDb.dataSource(db);
         ListenerConfig cfg = ListenerConfig.from(Map.of("spark.sparkscope.jdbc.url", TestDb.url(db)), w -> { });
-        Captured captured = new Captured();
-        captured.start();
-        Logger pool = (Logger) LogManager.getLogger("com.zaxxer.hikari");
-        pool.addAppender(captured);
+        CapturedLog captured = CapturedLog.of("com.zaxxer.hikari");
         JdbcSnapshotStore store = new JdbcSnapshotStore(cfg);
         try {
             store.write(app, List.of());
@@ -68,7 +42,7 @@ class DroppedConnectionsTest {
             store.write(app, List.of()); // new connections: written
         } finally {
             store.close();
-            pool.removeAppender(captured);
+            captured.close();
         }
         assertEquals(List.of(), captured.lines, "the pool logged nothing of its own");
     }

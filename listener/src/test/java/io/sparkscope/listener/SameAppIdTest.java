@@ -9,11 +9,6 @@ import io.sparkscope.store.SchemaManager;
 import io.sparkscope.store.SnapshotReader;
 import io.sparkscope.store.SnapshotWriter;
 import io.sparkscope.store.TestDb;
-import org.apache.logging.log4j.LogManager;
-import org.apache.logging.log4j.core.LogEvent;
-import org.apache.logging.log4j.core.Logger;
-import org.apache.logging.log4j.core.appender.AbstractAppender;
-import org.apache.logging.log4j.core.config.Property;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -22,7 +17,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CopyOnWriteArrayList;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -34,22 +28,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 class SameAppIdTest {
     private static final String APP_ID = "app-same-id";
-
-    /** Sparkscope's delivery log lines at WARN and above, as the driver log would show them. */
-    private static final class Captured extends AbstractAppender {
-        final List<String> lines = new CopyOnWriteArrayList<>();
-
-        Captured() {
-            super("captured-same-id", null, null, true, Property.EMPTY_ARRAY);
-        }
-
-        @Override
-        public void append(LogEvent event) {
-            if (event.getLevel().isMoreSpecificThan(org.apache.logging.log4j.Level.WARN)) {
-                lines.add(event.getMessage().getFormattedMessage());
-            }
-        }
-    }
 
     @Test
     void aSecondApplicationWithTheSameIdIsRefusedNotMerged(@TempDir Path spool) throws Exception {
@@ -71,10 +49,7 @@ class SameAppIdTest {
         new SnapshotWriter().write(ds, stored, List.of());
         AppSnapshot before = SnapshotReader.read(ds, APP_ID, stored.attemptId()).orElseThrow();
 
-        Captured captured = new Captured();
-        captured.start();
-        Logger log = (Logger) LogManager.getLogger(SnapshotDelivery.class);
-        log.addAppender(captured);
+        CapturedLog captured = CapturedLog.of(SnapshotDelivery.class);
         ListenerConfig cfg = ListenerConfig.from(Map.of(
                 "spark.sparkscope.jdbc.url", TestDb.url(db),
                 "spark.sparkscope.spool.dir", spool.toString(),
@@ -97,7 +72,7 @@ class SameAppIdTest {
             assertTrue(p.awaitDone(30_000));
         } finally {
             p.stop();
-            log.removeAppender(captured);
+            captured.close();
         }
 
         AppSnapshot after = SnapshotReader.read(ds, APP_ID, stored.attemptId()).orElseThrow();

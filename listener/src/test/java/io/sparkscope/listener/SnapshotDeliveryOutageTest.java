@@ -51,22 +51,6 @@ class SnapshotDeliveryOutageTest {
         }
     }
 
-    /** Sparkscope's delivery log lines at WARN and above, as the driver log would show them. */
-    private static final class Captured extends org.apache.logging.log4j.core.appender.AbstractAppender {
-        final List<String> lines = new java.util.concurrent.CopyOnWriteArrayList<>();
-
-        Captured() {
-            super("captured-outage", null, null, true, org.apache.logging.log4j.core.config.Property.EMPTY_ARRAY);
-        }
-
-        @Override
-        public void append(org.apache.logging.log4j.core.LogEvent event) {
-            if (event.getLevel().isMoreSpecificThan(org.apache.logging.log4j.Level.WARN)) {
-                lines.add(event.getMessage().getFormattedMessage());
-            }
-        }
-    }
-
     @Test
     void aFinalSnapshotTheFullSpoolCannotHoldIsSaidAtTheApplicationsEnd(@TempDir Path spoolDir) throws Exception {
         Recorder r = new Recorder();
@@ -74,11 +58,7 @@ class SnapshotDeliveryOutageTest {
         AppSnapshot app = r.snapshot();
         ListenerConfig cfg = ListenerConfig.from(Map.of("spark.sparkscope.jdbc.url",
                 "jdbc:postgresql://127.0.0.1:1/nowhere"), w -> { });
-        Captured captured = new Captured();
-        captured.start();
-        org.apache.logging.log4j.core.Logger log =
-                (org.apache.logging.log4j.core.Logger) org.apache.logging.log4j.LogManager.getLogger(SnapshotDelivery.class);
-        log.addAppender(captured);
+        CapturedLog captured = CapturedLog.of(SnapshotDelivery.class);
         // room for nothing: every snapshot is dropped
         SnapshotDelivery d = new SnapshotDelivery(new JdbcSnapshotStore(cfg), new Spool(spoolDir, 100,
                 SpoolTarget.of(cfg.jdbcUrl(), null), w -> { }), s -> List.of(), 60_000);
@@ -91,7 +71,7 @@ class SnapshotDeliveryOutageTest {
             assertTrue(d.awaitFinal(30_000));
         } finally {
             d.stop();
-            log.removeAppender(captured);
+            captured.close();
         }
         List<String> atEnd = captured.lines.stream().filter(l -> l.contains("application end")).toList();
         assertEquals(1, atEnd.size(), "one line at the application's end: " + captured.lines);
