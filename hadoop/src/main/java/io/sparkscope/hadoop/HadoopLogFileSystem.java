@@ -65,7 +65,9 @@ public final class HadoopLogFileSystem implements LogFileSystem {
             throw new EventLogException(shown + ": no Hadoop filesystem for the scheme \"" + root.getScheme()
                     + "\" on the classpath" + connectorHint(root.getScheme()));
         } catch (IOException | RuntimeException e) {
-            throw new EventLogException(shown + ": " + describe(e, masker));
+            throw new EventLogException(shown + ": " + describe(e, masker, root.getScheme()));
+        } catch (LinkageError e) {
+            throw new EventLogException(shown + ": " + missingClass(e, root.getScheme()));
         }
         HadoopPath path = HadoopPath.parse(view, location.getPath() == null || location.getPath().isEmpty() ? "/"
                 : location.getPath());
@@ -75,7 +77,9 @@ public final class HadoopLogFileSystem implements LogFileSystem {
         } catch (FileNotFoundException e) {
             throw new EventLogException(shown + ": no such file or directory");
         } catch (IOException | RuntimeException e) {
-            throw new EventLogException(shown + ": " + describe(e, masker));
+            throw new EventLogException(shown + ": " + describe(e, masker, root.getScheme()));
+        } catch (LinkageError e) {
+            throw new EventLogException(shown + ": " + missingClass(e, root.getScheme()));
         }
         HadoopPath found = HadoopPath.of(view, status);
         try {
@@ -107,7 +111,12 @@ public final class HadoopLogFileSystem implements LogFileSystem {
         return view;
     }
 
-    private static String describe(Throwable e, Masker masker) {
+    private static String describe(Throwable e, Masker masker, String scheme) {
+        for (Throwable t = e.getCause(); t != null; t = t.getCause() == t ? null : t.getCause()) {
+            if (t instanceof LinkageError linkage) {
+                return missingClass(linkage, scheme);
+            }
+        }
         String reason = HadoopErrors.reason(e, masker);
         if (HadoopErrors.denied(e)) {
             return reason.toLowerCase(Locale.ROOT).contains("denied") ? reason : "permission denied: " + reason;
@@ -117,6 +126,43 @@ public final class HadoopLogFileSystem implements LogFileSystem {
                     : "cannot reach the filesystem: " + reason;
         }
         return reason;
+    }
+
+    /**
+     * A connector whose own dependencies are not on the classpath fails with a {@link NoClassDefFoundError} (hadoop-aws
+     * needs commons-lang3, which Hadoop's shaded client jars do not bring): said as the jar to add, in one line.
+     */
+    static String missingClass(LinkageError e, String scheme) {
+        String missing = null;
+        for (Throwable t = e; t != null && missing == null; t = t.getCause() == t ? null : t.getCause()) {
+            if (t instanceof NoClassDefFoundError || t instanceof ClassNotFoundException) {
+                missing = t.getMessage();
+            }
+        }
+        if (missing == null) {
+            return "the Hadoop connector for \"" + scheme + "\" does not fit the classes on the classpath ("
+                    + e.getClass().getSimpleName() + ": " + e.getMessage() + ")";
+        }
+        String className = missing.replace('/', '.').strip();
+        return "the Hadoop connector for \"" + scheme + "\" needs the class " + className + ", which is not on the "
+                + "classpath; add " + jarOf(className);
+    }
+
+    /** The jar that holds a class a connector commonly misses. */
+    static String jarOf(String className) {
+        if (className.startsWith("org.apache.commons.lang3.")) {
+            return "commons-lang3 (e.g. commons-lang3-3.12.0.jar, the version of the Hadoop client's)";
+        }
+        if (className.startsWith("software.amazon.awssdk.")) {
+            return "the AWS SDK v2 bundle (bundle-2.x.jar, the version hadoop-aws was built with)";
+        }
+        if (className.startsWith("org.apache.hadoop.fs.s3a.")) {
+            return "hadoop-aws (the Hadoop client's version)";
+        }
+        if (className.startsWith("org.wildfly.openssl.")) {
+            return "wildfly-openssl, or set fs.s3a.ssl.channel.mode=default_jsse";
+        }
+        return "the jar that holds it";
     }
 
     /** Which jar brings a scheme's filesystem. */

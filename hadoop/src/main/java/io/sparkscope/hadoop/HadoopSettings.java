@@ -20,16 +20,27 @@ public final class HadoopSettings {
     public static final String CONF_DIR_ENV = "HADOOP_CONF_DIR";
     private static final String SPARK_PREFIX = "spark.hadoop.";
 
-    /** Retry settings for a command line, used where nobody set them. */
-    static final Map<String, String> FAIL_FAST = Map.of(
-            "ipc.client.connect.max.retries", "2",
-            "ipc.client.connect.max.retries.on.timeouts", "2",
-            "ipc.client.connect.retry.interval", "300",
-            "ipc.client.connect.timeout", "5000",
-            "fs.s3a.attempts.maximum", "2",
-            "fs.s3a.retry.limit", "2",
-            "fs.s3a.retry.interval", "200ms",
-            "fs.s3a.connection.establish.timeout", "5s");
+    /**
+     * Time-outs and retries for a command line, used where nobody set them. Connecting is not enough: a name node or
+     * an object store that accepts the connection and then never answers held a command for 121 s (an RPC waits 60 s,
+     * pings, waits again) and 183 s (three S3 calls of 60 s each). With these, a name node call gives up after 10 s
+     * and an S3 call after 15 s (the least S3A accepts), tried once.
+     */
+    static final Map<String, String> FAIL_FAST = Map.ofEntries(
+            Map.entry("ipc.client.connect.max.retries", "2"),
+            Map.entry("ipc.client.connect.max.retries.on.timeouts", "2"),
+            Map.entry("ipc.client.connect.retry.interval", "300"),
+            Map.entry("ipc.client.connect.timeout", "5000"),
+            // the longest one name node call may wait for its answer (0 = forever, pinging every minute)
+            Map.entry("ipc.client.rpc-timeout.ms", "10000"),
+            Map.entry("fs.s3a.attempts.maximum", "2"),
+            // S3A will not wait less than 15 s for one call, so it is tried once (throttling keeps its own retries)
+            Map.entry("fs.s3a.retry.limit", "0"),
+            Map.entry("fs.s3a.retry.interval", "200ms"),
+            Map.entry("fs.s3a.connection.establish.timeout", "5s"),
+            // an idle socket, and one S3 call (not the reading of an object's body, which the SDK leaves out)
+            Map.entry("fs.s3a.connection.timeout", "15s"),
+            Map.entry("fs.s3a.connection.request.timeout", "15s"));
 
     private HadoopSettings() {
     }

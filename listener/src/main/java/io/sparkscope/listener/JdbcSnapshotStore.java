@@ -49,13 +49,25 @@ final class JdbcSnapshotStore implements SnapshotStore {
     @Override
     public synchronized void write(AppSnapshot snapshot, List<Finding> findings) throws Exception {
         if (dataSource == null) {
-            dataSource = StoreDataSources.pooled(cfg.jdbcUrl(), cfg.jdbcUser(), cfg.jdbcPassword(), 2, 1_000);
+            dataSource = StoreDataSources.pooledForRetryingWriter(cfg.jdbcUrl(), cfg.jdbcUser(), cfg.jdbcPassword(),
+                    2, 1_000);
             ingest = IngestService.builder(dataSource)
                     .regressionFactor(cfg.regressionFactor())
                     .onWritten(onCompleteWritten)
                     .warnings(this::warnOnce)
                     .build();
         }
+        try {
+            writeChecked(snapshot, findings);
+        } catch (SQLTransientConnectionException | SnapshotRejectedException e) {
+            throw e;
+        } catch (Exception e) {
+            evictConnections(); // the schema check met a dropped connection: none of them is worth keeping
+            throw e;
+        }
+    }
+
+    private void writeChecked(AppSnapshot snapshot, List<Finding> findings) throws Exception {
         if (!schemaChecked) {
             SchemaStatus status = SchemaManager.check(dataSource);
             switch (status.state()) {
@@ -73,9 +85,30 @@ final class JdbcSnapshotStore implements SnapshotStore {
         }
         IngestResult result = ingest.ingest(snapshot, findings);
         switch (result.outcome()) {
-            case WRITTEN, UNCHANGED, SKIPPED_STALE -> { }
-            case DATABASE_UNAVAILABLE -> throw new SQLTransientConnectionException(result.reason());
+            case WRITTEN, UNCHANGED -> { }
+            // Not written: what this snapshot holds must stay in the driver (an acknowledged entity leaves it), so
+            // it is a refusal, never a success.
+            case SKIPPED_STALE -> throw new SnapshotRejectedException("the database holds a newer copy of "
+                    + result.app() + " (more events, or complete); this snapshot was not written");
+            case DATABASE_UNAVAILABLE -> {
+                evictConnections();
+                throw new SQLTransientConnectionException(result.reason());
+            }
             case FAILED -> throw new SnapshotRejectedException(result.reason());
+        }
+    }
+
+    /**
+     * The database went away: the pooled connections are dead, and the pool was told not to evict them itself (it would
+     * log a stack trace for each); they go now, and the next write opens new ones.
+     */
+    private void evictConnections() {
+        try {
+            if (dataSource != null && dataSource.getHikariPoolMXBean() != null) {
+                dataSource.getHikariPoolMXBean().softEvictConnections();
+            }
+        } catch (RuntimeException e) {
+            LOG.debug("Sparkscope: could not evict the pool's connections", e);
         }
     }
 

@@ -44,6 +44,7 @@ final class SnapshotDelivery implements Runnable {
     private boolean busy;
     private final AtomicBoolean outageLogged = new AtomicBoolean();
     private final AtomicBoolean spoolFullLogged = new AtomicBoolean();
+    private final AtomicBoolean finalLossLogged = new AtomicBoolean();
     private final AtomicBoolean rejectionLogged = new AtomicBoolean();
     private final AtomicLong droppedBytes = new AtomicLong();
     private final AtomicLong writes = new AtomicLong();
@@ -209,7 +210,7 @@ final class SnapshotDelivery implements Runnable {
             if (lastFailed && isFinal) {
                 // The database was away at the last try: secure the final state in the spool first, so the driver
                 // stops at once; the write below (and the retries after it) go on in the background.
-                spoolQuietly(spoolCopy);
+                spoolFinal(spoolCopy);
                 markFinalHandled();
             }
             try {
@@ -250,7 +251,11 @@ final class SnapshotDelivery implements Runnable {
                     LOG.warn("Sparkscope: cannot write to the database ({}); keeping snapshots in {} and retrying",
                             oneLine(t), spool.dir());
                 }
-                spoolQuietly(spoolCopy);
+                if (isFinal) {
+                    spoolFinal(spoolCopy);
+                } else {
+                    spoolQuietly(spoolCopy);
+                }
                 synchronized (lock) {
                     if (pending == null) {
                         // retry this one unless a newer snapshot arrived meanwhile (it holds this one's changes too)
@@ -288,7 +293,8 @@ final class SnapshotDelivery implements Runnable {
         }
     }
 
-    private void spoolQuietly(AppSnapshot snapshot) {
+    /** @return the bytes that did not fit (0: spooled), or -1 when the spool could not be written at all */
+    private long spoolQuietly(AppSnapshot snapshot) {
         try {
             long dropped = spool.save(snapshot);
             if (dropped > 0) {
@@ -298,10 +304,31 @@ final class SnapshotDelivery implements Runnable {
                             + "of {} bytes; it will be written once the database is back", spool.dir(), dropped);
                 }
             }
+            return dropped;
         } catch (Throwable t) {
             if (spoolFullLogged.compareAndSet(false, true)) {
                 LOG.warn("Sparkscope: cannot write the spool {} ({})", spool.dir(), oneLine(t));
             }
+            return -1;
+        }
+    }
+
+    /**
+     * Spools the final snapshot while the database is away. Should it not fit, the application's end says what is
+     * lost: the first spool warning came while the application ran and promised a later write, which a driver that
+     * exits now will never make.
+     */
+    private void spoolFinal(AppSnapshot snapshot) {
+        long dropped = spoolQuietly(snapshot);
+        if (dropped != 0 && finalLossLogged.compareAndSet(false, true)) {
+            LOG.warn("Sparkscope: application end: the database is away and the final snapshot of {} {}; its last "
+                    + "state ({} job(s), {} stage attempt(s), {} event(s), and that it ended) is lost if the driver "
+                    + "exits before the database answers again; the database keeps what was written before the "
+                    + "outage, as a running application", snapshot.appId(),
+                    dropped > 0 ? "(" + dropped + " bytes) did not fit in spool " + spool.dir()
+                            + " (spark.sparkscope.spool.maxBytes = " + spool.maxBytes() + " bytes)"
+                            : "could not be written to spool " + spool.dir(),
+                    snapshot.jobs().size(), snapshot.stages().size(), snapshot.eventCount());
         }
     }
 

@@ -14,6 +14,7 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** With the database away, the final snapshot reaches the spool at once even while delivery is backing off. */
@@ -47,6 +48,38 @@ class SnapshotDeliveryOutageTest {
             }
         } finally {
             d.stop();
+        }
+    }
+
+    @Test
+    void aFinalSnapshotTheFullSpoolCannotHoldIsSaidAtTheApplicationsEnd(@TempDir Path spoolDir) throws Exception {
+        Recorder r = new Recorder();
+        EventLogReader.read(EventLogReader.discover(ExampleEventLogs.DIR).get(0), r::onEvent, p -> { });
+        AppSnapshot app = r.snapshot();
+        ListenerConfig cfg = ListenerConfig.from(Map.of("spark.sparkscope.jdbc.url",
+                "jdbc:postgresql://127.0.0.1:1/nowhere"), w -> { });
+        CapturedLog captured = CapturedLog.of(SnapshotDelivery.class);
+        // room for nothing: every snapshot is dropped
+        SnapshotDelivery d = new SnapshotDelivery(new JdbcSnapshotStore(cfg), new Spool(spoolDir, 100,
+                SpoolTarget.of(cfg.jdbcUrl(), null), w -> { }), s -> List.of(), 60_000);
+        d.start();
+        try {
+            d.submit(app, List.of(), false);
+            ListenerOutageTest.waitFor("the first spool warning", java.time.Duration.ofSeconds(30),
+                    () -> captured.lines.stream().anyMatch(l -> l.contains("is full")));
+            d.submit(app, List.of(), true);
+            assertTrue(d.awaitFinal(30_000));
+        } finally {
+            d.stop();
+            captured.close();
+        }
+        List<String> atEnd = captured.lines.stream().filter(l -> l.contains("application end")).toList();
+        assertEquals(1, atEnd.size(), "one line at the application's end: " + captured.lines);
+        String line = atEnd.get(0);
+        assertTrue(line.contains(app.appId()) && line.contains("did not fit") && line.contains("spool.maxBytes = 100")
+                && line.contains(app.jobs().size() + " job(s)") && line.contains("lost"), line);
+        try (var files = Files.list(spoolDir)) {
+            assertEquals(0, files.count(), "no older copy left to be delivered as a running application");
         }
     }
 }

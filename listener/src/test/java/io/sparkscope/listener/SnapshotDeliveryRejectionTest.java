@@ -7,11 +7,6 @@ import io.sparkscope.core.testing.ExampleEventLogs;
 import io.sparkscope.store.SnapshotReader;
 import io.sparkscope.store.Spool;
 import io.sparkscope.store.TestDb;
-import org.apache.logging.log4j.LogManager;
-import org.apache.logging.log4j.core.LogEvent;
-import org.apache.logging.log4j.core.Logger;
-import org.apache.logging.log4j.core.appender.AbstractAppender;
-import org.apache.logging.log4j.core.config.Property;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -22,7 +17,6 @@ import java.sql.Statement;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CopyOnWriteArrayList;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -34,22 +28,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * the database takes it.
  */
 class SnapshotDeliveryRejectionTest {
-
-    /** Sparkscope's log lines at WARN and above, as the driver log would show them. */
-    private static final class Captured extends AbstractAppender {
-        final List<String> lines = new CopyOnWriteArrayList<>();
-
-        Captured() {
-            super("captured", null, null, true, Property.EMPTY_ARRAY);
-        }
-
-        @Override
-        public void append(LogEvent event) {
-            if (event.getLevel().isMoreSpecificThan(org.apache.logging.log4j.Level.WARN)) {
-                lines.add(event.getMessage().getFormattedMessage());
-            }
-        }
-    }
 
     @Test
     void aRefusedSnapshotIsLoggedOnceSpooledAndRecordingGoesOn(@TempDir Path spoolDir) throws Exception {
@@ -65,10 +43,7 @@ class SnapshotDeliveryRejectionTest {
                         + " RAISE EXCEPTION 'refused on purpose'; END $$",
                 "CREATE TRIGGER refuse BEFORE INSERT ON application FOR EACH ROW EXECUTE FUNCTION refuse()");
 
-        Captured captured = new Captured();
-        captured.start();
-        Logger delivery = (Logger) LogManager.getLogger(SnapshotDelivery.class);
-        delivery.addAppender(captured);
+        CapturedLog captured = CapturedLog.of(SnapshotDelivery.class);
         ListenerConfig cfg = ListenerConfig.from(Map.of("spark.sparkscope.jdbc.url", TestDb.url(db)), w -> { });
         Spool spool = new Spool(spoolDir, 1L << 30, io.sparkscope.store.SpoolTarget.of(cfg.jdbcUrl(), cfg.jdbcUser()),
                 w -> { });
@@ -99,7 +74,7 @@ class SnapshotDeliveryRejectionTest {
             ListenerOutageTest.waitFor("the spool emptied", Duration.ofSeconds(30), () -> files(spool) == 0);
         } finally {
             d.stop();
-            delivery.removeAppender(captured);
+            captured.close();
         }
     }
 

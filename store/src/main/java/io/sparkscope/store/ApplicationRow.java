@@ -165,19 +165,20 @@ final class ApplicationRow {
      * The stored row: key, what the stale-snapshot check compares, and its version: the id of the transaction that
      * last wrote it ({@code xmin}), which changes with every rewrite of the row by anyone.
      */
-    record Existing(long pk, long eventCount, boolean complete, long version) {
+    /** @param startTime the stored application's start (epoch ms; 0 or less when unknown) */
+    record Existing(long pk, long eventCount, boolean complete, long version, long startTime) {
         static final String VERSION = "CAST(CAST(xmin AS text) AS bigint)";
     }
 
     static java.util.Optional<Existing> find(Connection c, String appId, String attemptId) throws SQLException {
         try (PreparedStatement ps = c.prepareStatement("SELECT app_pk, event_count, complete, " + Existing.VERSION
-                + " FROM application WHERE app_id = ? AND attempt_id = ?")) {
+                + ", start_time FROM application WHERE app_id = ? AND attempt_id = ?")) {
             ps.setString(1, appId);
             ps.setString(2, attemptKey(attemptId));
             try (ResultSet rs = ps.executeQuery()) {
                 return rs.next()
                         ? java.util.Optional.of(new Existing(rs.getLong(1), rs.getLong(2), rs.getBoolean(3),
-                        rs.getLong(4)))
+                        rs.getLong(4), rs.getLong(5)))
                         : java.util.Optional.empty();
             }
         }

@@ -20,11 +20,16 @@ import java.util.Set;
 public final class FetchState {
     private static final String READ_SQL = "SELECT newest_end_time FROM fetch_state WHERE history_server = ?";
 
-    /** Forward only: of two concurrent runs the one that got further wins, whatever order they commit in. */
+    /**
+     * Forward only: of two concurrent runs the one that got further wins, whatever order they commit in. A remembered
+     * time in the future (an end time of the year 9999 that an earlier version kept) is replaced, or no later run
+     * would ever list anything again.
+     */
     private static final String ADVANCE_SQL = "INSERT INTO fetch_state AS f (history_server, newest_end_time)"
             + " VALUES (?, ?) ON CONFLICT (history_server) DO UPDATE"
             + " SET newest_end_time = EXCLUDED.newest_end_time, updated_at = now()"
-            + " WHERE f.newest_end_time < EXCLUDED.newest_end_time";
+            + " WHERE f.newest_end_time < EXCLUDED.newest_end_time"
+            + " OR f.newest_end_time > CAST(EXTRACT(EPOCH FROM clock_timestamp()) * 1000 AS bigint)";
 
     private static final String COMPLETE_SQL = "SELECT app_id, attempt_id FROM application"
             + " WHERE status = 'COMPLETE' AND app_id = ANY(?)";

@@ -171,6 +171,10 @@ public final class SnapshotWriter {
                                     Remember remember) throws SQLException {
         lock(c, s.appId(), s.attemptId());
         Optional<ApplicationRow.Existing> existing = ApplicationRow.find(c, s.appId(), s.attemptId());
+        if (existing.isPresent() && otherApplication(existing.get(), s)) {
+            // Not even when forced: rows of two applications under one key would make one that never ran.
+            return new WriteResult(existing.get().pk(), WriteResult.Outcome.OTHER_APPLICATION, 0);
+        }
         if (!force && existing.isPresent() && isStale(existing.get(), s)) {
             return new WriteResult(existing.get().pk(), WriteResult.Outcome.SKIPPED_STALE, 0);
         }
@@ -317,6 +321,15 @@ public final class SnapshotWriter {
             ps.executeUpdate();
         }
         return rows.size();
+    }
+
+    /**
+     * The stored application is another one than the snapshot's although id and attempt agree: it started at another
+     * time. Every way in (listener, import, fetch) takes the start from the application's start event, so copies of
+     * one application agree on it; an unknown start on either side proves nothing.
+     */
+    static boolean otherApplication(ApplicationRow.Existing stored, AppSnapshot incoming) {
+        return stored.startTime() > 0 && incoming.startTime() > 0 && stored.startTime() != incoming.startTime();
     }
 
     static boolean isStale(ApplicationRow.Existing stored, AppSnapshot incoming) {

@@ -20,9 +20,12 @@ import java.nio.file.attribute.FileAttribute;
 import java.nio.file.attribute.PosixFilePermission;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.nio.file.attribute.UserPrincipal;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -51,6 +54,13 @@ public final class Spool {
     private static final String MAGIC = "SPARKSCOPE-SPOOL";
     private static final Pattern HEADER = Pattern.compile(MAGIC + " 2 target=([0-9a-f]{64})");
     private static final int MAX_HEADER = 200;
+    private static final String TMP_PREFIX = ".spool";
+    private static final String TMP_SUFFIX = ".tmp";
+    /**
+     * A temporary file older than this was left by a process that died while writing it (a write takes seconds at
+     * most); a younger one may be another listener's write under way in a shared spool.
+     */
+    static final Duration STALE_TMP_AGE = Duration.ofMinutes(10);
     private static final Set<PosixFilePermission> OWNER_DIR = PosixFilePermissions.fromString("rwx------");
     private static final Set<PosixFilePermission> OWNER_FILE = PosixFilePermissions.fromString("rw-------");
 
@@ -59,7 +69,8 @@ public final class Spool {
     private final String target;
     private final Consumer<String> warn;
     /** Kinds of file already warned about, so a shared directory gives one line per kind, not one per look. */
-    private final Set<String> warned = java.util.concurrent.ConcurrentHashMap.newKeySet();
+    private final Set<String> warned = ConcurrentHashMap.newKeySet();
+    private final AtomicBoolean tmpCleaned = new AtomicBoolean();
 
     /**
      * @param target {@link SpoolTarget#of} of the database this spool delivers to
@@ -100,7 +111,11 @@ public final class Spool {
     }
 
     /**
-     * Saves the snapshot, replacing an older one of the same attempt.
+     * Saves the snapshot, replacing an older one of the same attempt. It is written to a temporary file and renamed
+     * into place, so a process that dies mid-write leaves no cut spool file ({@link #removeStaleTemporaryFiles}
+     * clears what it leaves). When it does not fit, the older copy of the same attempt is removed too: a later
+     * snapshot supersedes it, and delivered on its own it would store the application as still running, with only
+     * what it held then.
      *
      * @return 0 when saved, else the bytes that did not fit and were dropped
      * @throws IOException also when the directory belongs to another user
@@ -108,8 +123,8 @@ public final class Spool {
     public long save(AppSnapshot snapshot) throws IOException {
         prepareDirectory();
         Path file = dir.resolve(fileName(snapshot.appId(), snapshot.attemptId()));
-        Path tmp = posix() ? Files.createTempFile(dir, ".spool", ".tmp", PosixFilePermissions.asFileAttribute(OWNER_FILE))
-                : Files.createTempFile(dir, ".spool", ".tmp");
+        Path tmp = posix() ? Files.createTempFile(dir, TMP_PREFIX, TMP_SUFFIX,
+                PosixFilePermissions.asFileAttribute(OWNER_FILE)) : Files.createTempFile(dir, TMP_PREFIX, TMP_SUFFIX);
         try {
             try (OutputStream out = new GZIPOutputStream(Files.newOutputStream(tmp))) {
                 out.write((MAGIC + " 2 target=" + target + "\n").getBytes(StandardCharsets.US_ASCII));
@@ -118,6 +133,7 @@ public final class Spool {
             long size = Files.size(tmp);
             long others = usedBytes() - (Files.exists(file) ? Files.size(file) : 0) - size;
             if (others + size > maxBytes) {
+                Files.deleteIfExists(file);
                 return size;
             }
             try {
@@ -148,6 +164,37 @@ public final class Spool {
         }
     }
 
+    /**
+     * Deletes this user's temporary files that a process ended mid-write left behind (nothing reads them: they are
+     * not spool files). Once per spool, before its first look at the files.
+     *
+     * @return how many were deleted
+     */
+    public int removeStaleTemporaryFiles() throws IOException {
+        if (!Files.isDirectory(dir, LinkOption.NOFOLLOW_LINKS)) {
+            return 0;
+        }
+        long cutoff = System.currentTimeMillis() - STALE_TMP_AGE.toMillis();
+        int removed = 0;
+        try (Stream<Path> s = Files.list(dir)) {
+            for (Path p : (Iterable<Path>) s::iterator) {
+                String name = p.getFileName().toString();
+                if (name.startsWith(TMP_PREFIX) && name.endsWith(TMP_SUFFIX)
+                        && Files.isRegularFile(p, LinkOption.NOFOLLOW_LINKS)
+                        && isMe(Files.getOwner(p, LinkOption.NOFOLLOW_LINKS))
+                        && Files.getLastModifiedTime(p, LinkOption.NOFOLLOW_LINKS).toMillis() < cutoff) {
+                    Files.deleteIfExists(p);
+                    removed++;
+                }
+            }
+        }
+        return removed;
+    }
+
+    public long maxBytes() {
+        return maxBytes;
+    }
+
     public void remove(AppSnapshot snapshot) throws IOException {
         Files.deleteIfExists(dir.resolve(fileName(snapshot.appId(), snapshot.attemptId())));
     }
@@ -157,6 +204,9 @@ public final class Spool {
      * target, of other users, or unreadable, stay where they are, each kind named in one warning.
      */
     public List<Path> files() throws IOException {
+        if (tmpCleaned.compareAndSet(false, true)) {
+            removeStaleTemporaryFiles();
+        }
         List<Path> mine = new ArrayList<>();
         List<Path> otherTarget = new ArrayList<>();
         List<Path> untagged = new ArrayList<>();

@@ -2,6 +2,9 @@ package io.sparkscope.store;
 
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
+import com.zaxxer.hikari.SQLExceptionOverride;
+
+import java.sql.SQLException;
 
 /** A HikariCP pool set up the way the store wants it; listener and server both use this. */
 public final class StoreDataSources {
@@ -23,6 +26,24 @@ public final class StoreDataSources {
     public static HikariDataSource pooled(String jdbcUrl, String user, String password, int maxPoolSize,
                                           long connectionTimeoutMs) {
         return new HikariDataSource(config(jdbcUrl, user, password, maxPoolSize, connectionTimeoutMs));
+    }
+
+    /**
+     * As {@link #pooled(String, String, String, int, long)}, for a writer that retries by itself and says once that
+     * the database is away (the listener). The pool would evict each connection the database dropped with a warning
+     * and a stack trace of its own, at every outage and at a driver's exit; here it leaves them to the writer, which
+     * evicts them all quietly once it sees the database gone ({@code getHikariPoolMXBean().softEvictConnections()}).
+     */
+    public static HikariDataSource pooledForRetryingWriter(String jdbcUrl, String user, String password, int maxPoolSize,
+                                                           long connectionTimeoutMs) {
+        HikariConfig config = config(jdbcUrl, user, password, maxPoolSize, connectionTimeoutMs);
+        config.setExceptionOverride(new SQLExceptionOverride() {
+            @java.lang.Override
+            public SQLExceptionOverride.Override adjudicate(SQLException e) {
+                return SQLExceptionOverride.Override.DO_NOT_EVICT;
+            }
+        });
+        return new HikariDataSource(config);
     }
 
     /**

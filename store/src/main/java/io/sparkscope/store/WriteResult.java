@@ -1,7 +1,8 @@
 package io.sparkscope.store;
 
 /**
- * @param appPk   the application's surrogate key (0 when skipped before it existed)
+ * @param appPk   the application's surrogate key (0 when skipped before it existed; for
+ *                {@link Outcome#OTHER_APPLICATION}, the other application's)
  * @param outcome whether the snapshot was written, and whether that changed anything
  * @param rows    child rows shipped (application row excluded); shipped rows that equal the stored ones are not
  *                rewritten, so this is no measure of change: see {@link #changed()}
@@ -17,12 +18,18 @@ public record WriteResult(long appPk, Outcome outcome, long rows) {
          * The database already holds a newer snapshot of this application (more events, or complete while this one
          * is not): a late retry or a stale spool entry must not roll it back.
          */
-        SKIPPED_STALE
+        SKIPPED_STALE,
+        /**
+         * Not written: the database holds another application under this id and attempt (it started at another
+         * time: two applications given one {@code spark.app.id}). One id stands for one application; the two are
+         * never merged.
+         */
+        OTHER_APPLICATION
     }
 
     /** The database now holds this snapshot: it was written, or it was what the database held already. */
     public boolean written() {
-        return outcome != Outcome.SKIPPED_STALE;
+        return outcome == Outcome.WRITTEN || outcome == Outcome.UNCHANGED;
     }
 
     /** The write changed what is stored. */

@@ -183,4 +183,39 @@ class SpoolTest {
             return line.toString(StandardCharsets.US_ASCII);
         }
     }
+
+    @Test
+    void aSnapshotThatDoesNotFitRemovesTheOlderCopyItSupersedes(@TempDir Path dir) throws Exception {
+        AppSnapshot early = Snapshots.rich("app-full", null, false);
+        AppSnapshot last = Snapshots.big("app-full", 40, 200);
+        Spool probe = new Spool(dir.resolve("probe"), 1L << 30, A, w -> { });
+        probe.save(early);
+        long earlySize = Files.size(probe.files().get(0));
+        Spool spool = new Spool(dir.resolve("spool"), earlySize + 100, A, w -> { });
+        assertEquals(0, spool.save(early), "the early snapshot fits");
+        assertEquals(1, spool.files().size());
+
+        long dropped = spool.save(last);
+        assertTrue(dropped > earlySize + 100, "the later one does not fit: " + dropped);
+        // Delivered alone, the early copy would store the application as still running with only what it held then.
+        assertEquals(List.of(), spool.files(), "the superseded copy is gone too");
+        try (var files = Files.list(dir.resolve("spool"))) {
+            assertEquals(0, files.count(), "and no temporary file is left");
+        }
+    }
+
+    @Test
+    void temporaryFilesLeftByADeadWriterAreRemovedOnceTheyAreOld(@TempDir Path dir) throws Exception {
+        Spool spool = new Spool(dir, 1 << 30, A, w -> { });
+        spool.save(Snapshots.rich("app-tmp", null, false));
+        Path old = Files.write(dir.resolve(".spool1234.tmp"), new byte[]{31, (byte) 139});
+        Files.setLastModifiedTime(old, java.nio.file.attribute.FileTime.fromMillis(System.currentTimeMillis()
+                - Spool.STALE_TMP_AGE.toMillis() - 60_000));
+        Path underWay = Files.write(dir.resolve(".spool5678.tmp"), new byte[]{31, (byte) 139});
+
+        Spool restarted = new Spool(dir, 1 << 30, A, w -> { });
+        assertEquals(1, restarted.files().size(), "the snapshot is still there");
+        assertFalse(Files.exists(old), "a cut file of a writer that died is removed");
+        assertTrue(Files.exists(underWay), "a young one may be another listener's write under way");
+    }
 }

@@ -42,6 +42,8 @@ public final class WebhookNotifier implements AutoCloseable {
     private static final ObjectMapper JSON = new ObjectMapper();
     public static final int DEFAULT_ATTEMPTS = 3;
     public static final long DEFAULT_BACKOFF_MS = 1_000;
+    /** Same-host redirects followed per attempt, at most. */
+    private static final int MAX_REDIRECTS = 3;
 
     private final URI url;
     private final String uiUrl;
@@ -79,8 +81,10 @@ public final class WebhookNotifier implements AutoCloseable {
         this.backoffMs = Math.max(0, backoffMs);
         this.requestTimeout = requestTimeout;
         this.warn = warn;
+        // Redirects are handled in deliver: the client's own handling turns a POST answered with 302/303 into a
+        // bodiless GET (the alert lost yet a 2xx seen) and follows them to any host.
         this.client = HttpClient.newBuilder().connectTimeout(requestTimeout)
-                .followRedirects(HttpClient.Redirect.NORMAL).build();
+                .followRedirects(HttpClient.Redirect.NEVER).build();
         this.executor = new ThreadPoolExecutor(1, 1, 5, TimeUnit.SECONDS, new LinkedBlockingQueue<>(1_000), r -> {
             Thread t = new Thread(r, "sparkscope-webhook");
             t.setDaemon(true);
@@ -147,15 +151,10 @@ public final class WebhookNotifier implements AutoCloseable {
         String last = null;
         for (int i = 1; i <= attempts; i++) {
             try {
-                HttpRequest req = HttpRequest.newBuilder(url).timeout(requestTimeout)
-                        .header("Content-Type", "application/json")
-                        .header("User-Agent", "sparkscope-webhook")
-                        .POST(HttpRequest.BodyPublishers.ofString(body, StandardCharsets.UTF_8)).build();
-                HttpResponse<Void> resp = client.send(req, HttpResponse.BodyHandlers.discarding());
-                if (resp.statusCode() / 100 == 2) {
+                last = post(body);
+                if (last == null) {
                     return true;
                 }
-                last = "HTTP " + resp.statusCode();
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 last = "interrupted";
@@ -176,6 +175,42 @@ public final class WebhookNotifier implements AutoCloseable {
         logFailure("webhook " + redact(url) + " failed for " + appId + " after " + attempts + " attempt(s) (" + last
                 + ")");
         return false;
+    }
+
+    /**
+     * One attempt: POSTs the body, and POSTs it again where a redirect on the same host points (a few hops at
+     * most). A redirect to another host is not followed: the alert would go somewhere nobody configured.
+     *
+     * @return null once a 2xx answered, else why not
+     */
+    private String post(String body) throws Exception {
+        URI target = url;
+        for (int hop = 0; hop <= MAX_REDIRECTS; hop++) {
+            HttpRequest req = HttpRequest.newBuilder(target).timeout(requestTimeout)
+                    .header("Content-Type", "application/json")
+                    .header("User-Agent", "sparkscope-webhook")
+                    .POST(HttpRequest.BodyPublishers.ofString(body, StandardCharsets.UTF_8)).build();
+            HttpResponse<Void> resp = client.send(req, HttpResponse.BodyHandlers.discarding());
+            int code = resp.statusCode();
+            if (code / 100 == 2) {
+                return null;
+            }
+            String location = resp.headers().firstValue("Location").orElse(null);
+            if (code / 100 != 3 || location == null) {
+                return "HTTP " + code;
+            }
+            URI next;
+            try {
+                next = target.resolve(location.trim());
+            } catch (IllegalArgumentException e) {
+                return "HTTP " + code + " with an unreadable Location";
+            }
+            if (next.getHost() == null || !next.getHost().equalsIgnoreCase(target.getHost())) {
+                return "HTTP " + code + " redirect to another host (" + next.getHost() + "), not followed";
+            }
+            target = next;
+        }
+        return "more than " + MAX_REDIRECTS + " redirects";
     }
 
     private void logFailure(String message) {

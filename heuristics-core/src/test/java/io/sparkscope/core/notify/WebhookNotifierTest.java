@@ -163,4 +163,59 @@ class WebhookNotifierTest {
         }
         assertEquals(1, warnings.size(), warnings.toString());
     }
+
+    /** A receiver on another host name that records what reaches it and answers 200. */
+    private static HttpServer otherHost(List<String> methods) throws IOException {
+        // "localhost" is another host than "127.0.0.1" by name, which is what a redirect check compares.
+        HttpServer other = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+        other.createContext("/", ex -> {
+            methods.add(ex.getRequestMethod() + " " + ex.getRequestBody().readAllBytes().length);
+            ex.sendResponseHeaders(200, -1);
+            ex.close();
+        });
+        other.start();
+        return other;
+    }
+
+    @Test
+    void aRedirectToAnotherHostIsNotFollowedAndIsAFailure() throws Exception {
+        List<String> reached = new CopyOnWriteArrayList<>();
+        HttpServer other = otherHost(reached);
+        server.createContext("/moved", ex -> {
+            requests.incrementAndGet();
+            ex.getRequestBody().readAllBytes();
+            ex.getResponseHeaders().add("Location", "http://localhost:" + other.getAddress().getPort() + "/hook");
+            ex.sendResponseHeaders(302, -1);
+            ex.close();
+        });
+        String moved = "http://127.0.0.1:" + server.getAddress().getPort() + "/moved?token=secret";
+        try (WebhookNotifier n = new WebhookNotifier(moved, null, 2, 10, Duration.ofSeconds(5), warnings::add)) {
+            assertFalse(n.notifyFinished(app("r", true), List.of(finding("X", Severity.HIGH))).get(10, TimeUnit.SECONDS),
+                    "a 3xx is not a delivery");
+        } finally {
+            other.stop(0);
+        }
+        assertEquals(2, requests.get(), "each attempt POSTs to the configured URL once");
+        assertEquals(List.of(), reached, "nothing reaches the other host");
+        assertEquals(1, warnings.size(), warnings.toString());
+        assertTrue(warnings.get(0).contains("HTTP 302 redirect to another host (localhost), not followed"),
+                warnings.get(0));
+    }
+
+    @Test
+    void aRedirectOnTheSameHostIsPostedAgainWithTheBody() throws Exception {
+        server.createContext("/old", ex -> {
+            ex.getRequestBody().readAllBytes();
+            ex.getResponseHeaders().add("Location", "/hook");
+            ex.sendResponseHeaders(301, -1);
+            ex.close();
+        });
+        String old = "http://127.0.0.1:" + server.getAddress().getPort() + "/old";
+        try (WebhookNotifier n = new WebhookNotifier(old, null, 1, 10, Duration.ofSeconds(5), warnings::add)) {
+            assertTrue(n.notifyFinished(app("s", true), List.of(finding("X", Severity.HIGH))).get(10, TimeUnit.SECONDS));
+        }
+        assertEquals(1, requests.get());
+        assertEquals("s", JSON.readTree(bodies.get(0)).get("appId").asText(), "the POST body follows the redirect");
+        assertTrue(warnings.isEmpty(), warnings.toString());
+    }
 }

@@ -73,9 +73,14 @@ public final class FetchCommand implements Callable<Integer> {
     AnalysisOptions analysis;
 
     @Option(names = "--http-timeout", paramLabel = "<seconds>", defaultValue = "120",
-            description = "Longest wait for one History Server answer; the first access to an application makes "
-                    + "the History Server replay its log (default: ${DEFAULT-VALUE}).")
+            description = "Longest wait for one History Server answer, its whole body included; the first access "
+                    + "to an application makes the History Server replay its log (default: ${DEFAULT-VALUE}).")
     int httpTimeoutSeconds;
+
+    @Option(names = "--max-body-mb", paramLabel = "<MiB>", defaultValue = "4096",
+            description = "Largest History Server answer accepted, e.g. one application's zipped event logs; a "
+                    + "larger one fails that application instead of filling the disk (default: ${DEFAULT-VALUE}).")
+    long maxBodyMb;
 
     @Option(names = "--retries", paramLabel = "N", defaultValue = "3",
             description = "Retries of a request that got no answer or a 5xx, with doubling waits from 0.5 s "
@@ -98,12 +103,15 @@ public final class FetchCommand implements Callable<Integer> {
         if (httpTimeoutSeconds < 1 || retries < 0) {
             throw new Main.UsageError("--http-timeout must be >= 1 and --retries >= 0");
         }
+        if (maxBodyMb < 1 || maxBodyMb > Long.MAX_VALUE >> 20) {
+            throw new Main.UsageError("--max-body-mb must be >= 1, got " + maxBodyMb);
+        }
         analysis.check();
         long sinceMs = since == null ? -1 : parseSince(since);
         HistoryClient client;
         try {
             client = new HistoryClient(historyServer, Duration.ofSeconds(Math.min(10, httpTimeoutSeconds)),
-                    Duration.ofSeconds(httpTimeoutSeconds), retries, retryBackoffMs);
+                    Duration.ofSeconds(httpTimeoutSeconds), retries, retryBackoffMs, maxBodyMb << 20);
         } catch (IllegalArgumentException e) {
             throw new Main.UsageError("--history-server: " + e.getMessage());
         }

@@ -54,16 +54,21 @@ public final class Fetcher {
      */
     public FetchReport run(OptionalLong remembered, Function<Collection<String>, Set<String>> storedComplete,
                            SnapshotSink sink, PrintStream progress) {
+        long now = System.currentTimeMillis();
         long from = options.since() >= 0 ? options.since()
-                : remembered.isPresent() ? Math.max(0, remembered.getAsLong() - options.overlapMs()) : -1;
+                : remembered.isPresent() ? Math.max(0, notAfter(remembered.getAsLong(), now) - options.overlapMs())
+                : -1;
         String query = "applications?status=completed" + (from < 0 ? ""
                 : "&minEndDate=" + URLEncoder.encode(SparkDates.format(from), StandardCharsets.UTF_8));
         List<ListedApp> listed = new ArrayList<>();
-        for (ListedApp a : ListedApp.parse(client.getJson(query))) {
-            if (from < 0 || a.endTime() >= from) {
-                listed.add(a);
+        // Streamed: each listed application is parsed and kept as one small record, never the whole answer's tree.
+        client.forEachInArray(query, app -> {
+            for (ListedApp a : ListedApp.parseOne(app)) {
+                if (from < 0 || a.endTime() >= from) {
+                    listed.add(a);
+                }
             }
-        }
+        });
         Set<String> stored = options.refetch() ? Set.of()
                 : storedComplete.apply(listed.stream().map(ListedApp::appId).distinct().toList());
         List<ListedApp> todo = new ArrayList<>();
@@ -115,11 +120,19 @@ public final class Fetcher {
         OptionalLong newest = OptionalLong.empty();
         if (!notFetched.isEmpty()) {
             long oldestFailure = notFetched.stream().mapToLong(ListedApp::endTime).min().orElseThrow();
-            newest = OptionalLong.of(oldestFailure - 1);
+            newest = OptionalLong.of(notAfter(oldestFailure - 1, now));
         } else if (!listed.isEmpty()) {
-            newest = OptionalLong.of(listed.stream().mapToLong(ListedApp::endTime).max().orElseThrow());
+            newest = OptionalLong.of(notAfter(listed.stream().mapToLong(ListedApp::endTime).max().orElseThrow(), now));
         }
         return new FetchReport(listed.size(), alreadyStored, fetched, failures, databaseLost, newest);
+    }
+
+    /**
+     * An end time to remember, never later than now: one log with a clock or a date gone wrong (ending in the year
+     * 9999) would otherwise make every later run list only what ends after it, which is nothing.
+     */
+    static long notAfter(long endTime, long now) {
+        return Math.min(endTime, now);
     }
 
     static String key(ListedApp a) {

@@ -1,6 +1,8 @@
 package io.sparkscope.server.fetch;
 
+import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
@@ -22,12 +24,23 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import java.util.Locale;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Consumer;
 
 /**
  * Spark History Server's REST API ({@code /api/v1/…}) over {@link HttpClient}: connect and request timeouts, retries
  * with exponential backoff where another try can help (no answer, connection reset, 5xx), and a one-line
  * {@link HistoryServerException} naming the URL where it cannot (4xx, or retries used up). Thread-safe: one client
  * serves the whole fetch pool.
+ *
+ * <p>A misbehaving server cannot hold a fetch or fill a disk: the request timeout bounds the whole answer, body
+ * included (a server that sends its headers and then trickles is cut off); each body is capped
+ * ({@code --max-body-mb}); redirects are followed only on the same host, since the fetched data is stored as the
+ * History Server's.
  */
 public final class HistoryClient {
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -41,6 +54,18 @@ public final class HistoryClient {
     private final Duration requestTimeout;
     private final int retries;
     private final long backoffMs;
+    private final long maxBodyBytes;
+
+    /** The default cap on one answer's body: far above any listing or event-log zip seen, far below a full disk. */
+    public static final long DEFAULT_MAX_BODY_BYTES = 4L << 30;
+    /** Same-host redirects followed per request, at most. */
+    private static final int MAX_REDIRECTS = 5;
+    /** Closes the body of an answer that outlives its deadline, which unblocks the thread reading it. */
+    private static final ScheduledExecutorService DEADLINES = Executors.newSingleThreadScheduledExecutor(r -> {
+        Thread t = new Thread(r, "sparkscope-fetch-deadline");
+        t.setDaemon(true);
+        return t;
+    });
 
     /**
      * @param serverUrl      the History Server's address as a user gives it, e.g. {@code http://shs:18080} (a path
@@ -51,6 +76,19 @@ public final class HistoryClient {
      */
     public HistoryClient(String serverUrl, Duration connectTimeout, Duration requestTimeout, int retries,
                          long backoffMs) {
+        this(serverUrl, connectTimeout, requestTimeout, retries, backoffMs, DEFAULT_MAX_BODY_BYTES);
+    }
+
+    /**
+     * @param requestTimeout the longest one answer may take, from sending the request to its body's last byte
+     * @param maxBodyBytes   the largest body accepted; a larger one fails the request (not retried)
+     */
+    public HistoryClient(String serverUrl, Duration connectTimeout, Duration requestTimeout, int retries,
+                         long backoffMs, long maxBodyBytes) {
+        if (maxBodyBytes < 1) {
+            throw new IllegalArgumentException("the body cap must be >= 1 byte, got " + maxBodyBytes);
+        }
+        this.maxBodyBytes = maxBodyBytes;
         this.serverUrl = normalise(serverUrl);
         this.apiBase = this.serverUrl + "/api/v1/";
         this.connectTimeout = connectTimeout;
@@ -58,8 +96,9 @@ public final class HistoryClient {
         this.retries = Math.max(0, retries);
         this.backoffMs = Math.max(0, backoffMs);
         // HTTP/1.1, as the History Server's Jetty serves it: no h2c upgrade offer, which some proxies mishandle.
+        // Redirects are followed by hand (see send), only on the same host.
         this.http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).connectTimeout(connectTimeout)
-                .followRedirects(HttpClient.Redirect.NORMAL).build();
+                .followRedirects(HttpClient.Redirect.NEVER).build();
     }
 
     /** {@code scheme://host[:port][/prefix]} without a trailing slash: also the key of the remembered fetch state. */
@@ -121,6 +160,33 @@ public final class HistoryClient {
         });
     }
 
+    /**
+     * GET an API path answering a JSON array and hand each element to {@code each} as it is read: a listing of a
+     * million applications never sits in memory as one tree.
+     */
+    public void forEachInArray(String relative, Consumer<JsonNode> each) {
+        get(relative, "application/json", (uri, response, in) -> {
+            expectNot(uri, response, "text/html");
+            try (JsonParser p = JSON.getFactory().createParser(in)) {
+                if (p.nextToken() != JsonToken.START_ARRAY) {
+                    throw new HistoryServerException(response.statusCode(), uri + " did not answer a JSON array");
+                }
+                while (p.nextToken() != JsonToken.END_ARRAY) {
+                    if (p.currentToken() == null) {
+                        throw new HistoryServerException(response.statusCode(), uri + " answered a JSON array cut "
+                                + "short");
+                    }
+                    JsonNode element = p.readValueAsTree();
+                    each.accept(element);
+                }
+            } catch (JsonProcessingException e) {
+                throw new HistoryServerException(response.statusCode(), uri + " did not answer JSON: "
+                        + firstLine(e.getOriginalMessage()));
+            }
+            return null;
+        });
+    }
+
     /** GET an API path into a file (replaced if present), e.g. the event-log zip of {@code …/logs}. */
     public void download(String relative, Path target) {
         get(relative, "application/octet-stream", (uri, response, in) -> {
@@ -146,29 +212,44 @@ public final class HistoryClient {
 
     private <T> T get(String relative, String accept, BodyReader<T> reader) {
         URI uri = URI.create(url(relative));
-        HttpRequest request = HttpRequest.newBuilder(uri).timeout(requestTimeout).header("Accept", accept).GET()
-                .build();
         for (int attempt = 0; ; attempt++) {
             boolean last = attempt >= retries;
+            long deadline = System.nanoTime() + requestTimeout.toNanos();
+            AtomicBoolean expired = new AtomicBoolean();
             try {
-                HttpResponse<InputStream> response = http.send(request, HttpResponse.BodyHandlers.ofInputStream());
-                try (InputStream in = response.body()) {
+                HttpResponse<InputStream> response = send(uri, accept, deadline);
+                URI answered = response.uri();
+                // Past the headers, the request timeout no longer applies: this closes the body at the deadline.
+                InputStream raw = response.body();
+                ScheduledFuture<?> cut = DEADLINES.schedule(() -> {
+                    expired.set(true);
+                    try {
+                        raw.close();
+                    } catch (IOException ignored) {
+                        // closing is all that is wanted; the reader sees its stream closed
+                    }
+                }, Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+                try (InputStream in = new CappedInputStream(raw, maxBodyBytes, answered)) {
                     int status = response.statusCode();
                     if (status >= 200 && status < 300) {
+                        checkLength(response, answered);
                         // A body cut mid-way is an IOException too, and is retried like a refused connection.
-                        return reader.read(uri, response, in);
+                        return reader.read(answered, response, in);
                     }
-                    String failure = uri + " answered " + status + reason(status) + detail(response, in);
+                    String failure = answered + " answered " + status + reason(status) + detail(response, in);
                     if (status >= 500 && !last) {
                         pause(attempt);
                         continue;
                     }
                     throw new HistoryServerException(status, status >= 500 && retries > 0
                             ? failure + " (after " + (attempt + 1) + " attempts)" : failure);
+                } finally {
+                    cut.cancel(false);
                 }
             } catch (IOException e) {
+                String why = expired.get() ? "no complete answer within " + seconds(requestTimeout) : describe(e);
                 if (last) {
-                    throw new HistoryServerException(0, "cannot reach " + uri + ": " + describe(e)
+                    throw new HistoryServerException(0, "cannot reach " + uri + ": " + why
                             + (retries > 0 ? " (after " + (attempt + 1) + " attempts)" : ""));
                 }
                 pause(attempt);
@@ -178,6 +259,110 @@ public final class HistoryClient {
             } catch (UnresolvedAddressException e) {
                 // Thrown unwrapped by some JDKs for an unknown host: retrying will not make it known.
                 throw new HistoryServerException(0, "cannot reach " + uri + ": unknown host");
+            }
+        }
+    }
+
+    /**
+     * Sends the GET and follows redirects that stay on the same host (a gateway adding a slash, http to https). A
+     * redirect elsewhere is refused: what comes back would be stored as this History Server's data.
+     */
+    private HttpResponse<InputStream> send(URI uri, String accept, long deadline)
+            throws IOException, InterruptedException {
+        URI target = uri;
+        for (int hop = 0; ; hop++) {
+            long left = deadline - System.nanoTime();
+            if (left <= 0) {
+                throw new HttpTimeoutException("request timed out");
+            }
+            HttpRequest request = HttpRequest.newBuilder(target).timeout(Duration.ofNanos(left))
+                    .header("Accept", accept).GET().build();
+            HttpResponse<InputStream> response = http.send(request, HttpResponse.BodyHandlers.ofInputStream());
+            int status = response.statusCode();
+            String location = response.headers().firstValue("Location").orElse(null);
+            if (status < 300 || status >= 400 || status == 304 || location == null) {
+                return response;
+            }
+            response.body().close();
+            URI next;
+            try {
+                next = target.resolve(location.strip());
+            } catch (IllegalArgumentException e) {
+                throw new HistoryServerException(status, target + " answered " + status
+                        + " with an unreadable Location: " + firstLine(location));
+            }
+            if (next.getHost() == null || !next.getHost().equalsIgnoreCase(target.getHost())) {
+                throw new HistoryServerException(status, target + " redirected to another host (" + next.getScheme()
+                        + "://" + next.getRawAuthority() + "); not followed: give that address as --history-server "
+                        + "if it is the History Server");
+            }
+            if (hop >= MAX_REDIRECTS) {
+                throw new HistoryServerException(status, uri + " redirected more than " + MAX_REDIRECTS + " times");
+            }
+            target = next;
+        }
+    }
+
+    /** A declared length over the cap fails before a byte is read. */
+    private void checkLength(HttpResponse<?> response, URI uri) {
+        long declared = response.headers().firstValueAsLong("Content-Length").orElse(-1);
+        if (declared > maxBodyBytes) {
+            throw tooLarge(uri, "declares " + size(declared));
+        }
+    }
+
+    HistoryServerException tooLarge(URI uri, String what) {
+        return new HistoryServerException(0, uri + ": the answer " + what + ", over the " + size(maxBodyBytes)
+                + " allowed for one answer (--max-body-mb); raise it if this application's data really is that large");
+    }
+
+    static String size(long bytes) {
+        return bytes >= 1L << 30 && bytes % (1L << 30) == 0 ? (bytes >> 30) + " GiB"
+                : bytes >= 1L << 20 ? String.format(Locale.ROOT, "%.0f MiB", bytes / (double) (1L << 20))
+                : bytes + " bytes";
+    }
+
+    /** Counts what is read and fails, without a retry, once more than the cap has come. */
+    private final class CappedInputStream extends java.io.FilterInputStream {
+        private final long cap;
+        private final URI uri;
+        private long read;
+
+        CappedInputStream(InputStream in, long cap, URI uri) {
+            super(in);
+            this.cap = cap;
+            this.uri = uri;
+        }
+
+        @Override
+        public int read() throws IOException {
+            int b = super.read();
+            if (b >= 0) {
+                count(1);
+            }
+            return b;
+        }
+
+        @Override
+        public int read(byte[] buf, int off, int len) throws IOException {
+            int n = super.read(buf, off, len);
+            if (n > 0) {
+                count(n);
+            }
+            return n;
+        }
+
+        @Override
+        public long skip(long n) throws IOException {
+            long k = super.skip(n);
+            count(k);
+            return k;
+        }
+
+        private void count(long n) {
+            read += n;
+            if (read > cap) {
+                throw tooLarge(uri, "is larger");
             }
         }
     }

@@ -25,26 +25,21 @@ public record ListedApp(String appId, String attemptId, String name, String spar
         return attemptId == null ? appId : appId + " (attempt " + attemptId + ")";
     }
 
-    /** Every completed attempt in an {@code /applications} answer. */
-    static List<ListedApp> parse(JsonNode list) {
-        List<ListedApp> out = new ArrayList<>();
-        if (list == null || !list.isArray()) {
-            throw new IllegalArgumentException("expected a JSON array of applications");
+    /** The completed attempts of one application of an {@code /applications} answer (none without an id). */
+    static List<ListedApp> parseOne(JsonNode app) {
+        String id = RestJson.text(app, "id");
+        if (id == null) {
+            return List.of();
         }
-        for (JsonNode app : list) {
-            String id = RestJson.text(app, "id");
-            if (id == null) {
+        List<ListedApp> out = new ArrayList<>(1);
+        for (JsonNode a : app.path("attempts")) {
+            if (!a.path("completed").asBoolean(false)) {
                 continue;
             }
-            for (JsonNode a : app.path("attempts")) {
-                if (!a.path("completed").asBoolean(false)) {
-                    continue;
-                }
-                String version = RestJson.text(a, "appSparkVersion");
-                out.add(new ListedApp(id, RestJson.text(a, "attemptId"), RestJson.text(app, "name"),
-                        RestJson.text(a, "sparkUser"), version == null || version.isEmpty() ? null : version,
-                        epoch(a, "startTime"), epoch(a, "endTime"), true));
-            }
+            String version = RestJson.text(a, "appSparkVersion");
+            out.add(new ListedApp(id, RestJson.text(a, "attemptId"), RestJson.text(app, "name"),
+                    RestJson.text(a, "sparkUser"), version == null || version.isEmpty() ? null : version,
+                    epoch(a, "startTime"), epoch(a, "endTime"), true));
         }
         return out;
     }

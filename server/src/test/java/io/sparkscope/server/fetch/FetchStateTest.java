@@ -36,6 +36,15 @@ class FetchStateTest {
     }
 
     @Test
+    void aRememberedTimeInTheFutureIsReplaced() throws Exception {
+        DataSource ds = TestDb.migrated();
+        FetchState.advance(ds, "http://shs:18080", 253_402_300_799_000L); // the year 9999, kept by an earlier version
+        long now = System.currentTimeMillis();
+        FetchState.advance(ds, "http://shs:18080", now);
+        assertEquals(OptionalLong.of(now), FetchState.newestEndTime(ds, "http://shs:18080"));
+    }
+
+    @Test
     void storedCompleteAttemptsAreFound() throws Exception {
         DataSource ds = TestDb.migrated();
         AppSnapshot s = EventLogAnalysis.analyze(EventLogReader.discover(SHIPPED).get(0), RecorderOptions.DEFAULTS,

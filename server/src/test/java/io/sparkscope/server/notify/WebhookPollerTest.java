@@ -129,6 +129,42 @@ class WebhookPollerTest {
     }
 
     @Test
+    void aRedirectToAnotherHostIsAFailedRoundNotASentOne() throws Exception {
+        AtomicInteger elsewhere = new AtomicInteger();
+        HttpServer other = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+        other.createContext("/", ex -> {
+            elsewhere.incrementAndGet();
+            ex.sendResponseHeaders(200, -1);
+            ex.close();
+        });
+        other.start();
+        HttpServer receiver = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+        receiver.createContext("/", ex -> {
+            ex.getRequestBody().readAllBytes();
+            ex.getResponseHeaders().add("Location", "http://localhost:" + other.getAddress().getPort() + "/hook");
+            ex.sendResponseHeaders(302, -1);
+            ex.close();
+        });
+        receiver.start();
+        DataSource ds = TestDb.migrated();
+        WebhookPoller poller = new WebhookPoller(ds, options("http://127.0.0.1:" + receiver.getAddress().getPort()
+                + "/hook", 5));
+        try {
+            poller.prepare();
+            write(ds, failed("app-redirected"));
+            roundTook(poller);
+            assertEquals(1, TestDb.count(ds, "SELECT count(*) FROM notification WHERE state = 'FAILED' AND rounds = 1"),
+                    "a 302 is no delivery: the round failed and will be tried again");
+            assertEquals(0, TestDb.count(ds, "SELECT count(*) FROM notification WHERE state = 'SENT'"));
+            assertEquals(0, elsewhere.get(), "nothing went to the other host");
+        } finally {
+            poller.close();
+            receiver.stop(0);
+            other.stop(0);
+        }
+    }
+
+    @Test
     void aClaimLeftByADeadServerIsTakenOverAfterTheLease() throws Exception {
         List<String> bodies = new CopyOnWriteArrayList<>();
         HttpServer receiver = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);

@@ -164,6 +164,10 @@ public final class IngestService {
         } catch (SQLException | RuntimeException e) {
             return IngestResult.failed(app, e);
         }
+        if (written.outcome() == WriteResult.Outcome.OTHER_APPLICATION) {
+            return new IngestResult(app, IngestResult.Outcome.FAILED, List.of(), Optional.empty(), List.of(),
+                    otherApplication(app, snapshot));
+        }
         if (!written.written()) {
             return new IngestResult(app, IngestResult.Outcome.SKIPPED_STALE, List.of(), Optional.empty(), List.of(),
                     null);
@@ -204,12 +208,19 @@ public final class IngestService {
 
     private WriteResult write(AppSnapshot s, List<Finding> findings) throws SQLException {
         WriteResult w = writer.write(dataSource, s, findings);
-        if (!w.written() && replace == Replace.COMPLETE_OVER_RUNNING && s.complete()
+        if (w.outcome() == WriteResult.Outcome.SKIPPED_STALE && replace == Replace.COMPLETE_OVER_RUNNING && s.complete()
                 && !FetchState.storedComplete(dataSource, List.of(s.appId())).contains(FetchState.key(s.appId(),
                 s.attemptId()))) {
             w = writer.overwrite(dataSource, s, findings);
         }
         return w;
+    }
+
+    /** Why a snapshot was refused because its id and attempt already stand for another application, in one line. */
+    static String otherApplication(AppKey app, AppSnapshot s) {
+        return "the database already holds another application as " + app + " (it started at another time than "
+                + "this one, " + java.time.Instant.ofEpochMilli(s.startTime()) + "); one id is one application, the "
+                + "two are not merged: give this one its own spark.app.id, or prune the stored one first";
     }
 
     /**
