@@ -5,7 +5,7 @@ import java.util.function.Consumer;
 import java.util.function.Predicate;
 
 /**
- * The recent completed entities of one kind (jobs, stages, SQL executions) a recorder keeps in the driver, like the
+ * The recent completed entities of one kind (jobs, stages, SQL executions, removed executors) a recorder keeps in the driver, like the
  * History Server's {@code spark.ui.retainedJobs}: the newest {@code limit} that ended well and, apart, the newest
  * {@code limit} that failed (failures are what a user looks for, so a flood of good ones never pushes them out).
  * Older ones leave, oldest first, once they are written; they live on in the database and in the recorder's running
@@ -37,6 +37,18 @@ final class Window<E extends LiveEntity> {
         if (!unlimited()) {
             (isFailure ? failed : succeeded).addLast(entity);
         }
+    }
+
+    /** The entity is no longer ended (an executor that registered again after its removal): it stays, out of here. */
+    void revived(E entity) {
+        if (!unlimited() && !succeeded.remove(entity)) {
+            failed.remove(entity);
+        }
+    }
+
+    /** Whether more entities wait than the limit allows: {@link #evict} has work to do. */
+    boolean over() {
+        return succeeded.size() > limit || failed.size() > limit;
     }
 
     /**
