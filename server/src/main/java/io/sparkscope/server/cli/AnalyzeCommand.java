@@ -90,7 +90,7 @@ public final class AnalyzeCommand implements Callable<Integer> {
 
         // JSON goes out as it is made, an application at a time: a report is never one string in memory.
         JsonGenerator g = json ? SnapshotJson.generator(out) : null;
-        boolean array = sources.size() > 1;
+        boolean array = json && sources.size() > 1;
         if (array) {
             g.writeStartArray();
         }
