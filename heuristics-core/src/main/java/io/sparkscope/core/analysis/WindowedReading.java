@@ -11,8 +11,8 @@ import java.util.function.Consumer;
 import java.util.function.Function;
 
 /**
- * A recorder fed from an event log, offline, kept within its windows as the live listener's is: every
- * {@link #CHECK_EVERY} events the windows are looked at; when one is over its limit, what changed goes to the
+ * A recorder fed from an event log, offline, kept within its windows as the live listener's is: after each event the
+ * windows are looked at (a few comparisons); when one holds half a limit more than its limit, what changed goes to the
  * {@link Checkpoint} (an import or a watcher writes it to the database, as the listener's flushes do) and the oldest
  * completed entities leave. Without a checkpoint (a report only) they leave at once: their numbers stay in the run's
  * totals, and the findings about them are kept ({@link WindowedDiagnosis}). A log with fewer completed entities than
@@ -21,9 +21,6 @@ import java.util.function.Function;
  * <p>Not thread-safe: one thread reads the log and takes snapshots.
  */
 public final class WindowedReading implements Consumer<SparkEvent> {
-    /** How many events pass between two looks at the windows: a look is a few comparisons. */
-    static final int CHECK_EVERY = 256;
-
     /**
      * Where the periodic writes go: the snapshot of what changed since the last write that was stored
      * ({@link Recorder#snapshots}); true when it was stored, so that its entities may leave the windows.
@@ -33,10 +30,15 @@ public final class WindowedReading implements Consumer<SparkEvent> {
         boolean write(AppSnapshot changed);
     }
 
+    /** Events read after a refused write before the next one is tried. */
+    static final int RETRY_AFTER_EVENTS = 10_000;
+
     private final Recorder recorder;
     private final WindowedDiagnosis diagnosis;
     private final Checkpoint checkpoint;
-    private int sinceCheck;
+    private long events;
+    /** After a refused write, the event count before which no write is tried again. */
+    private long retryAt;
 
     /**
      * @param heuristics run on each batch of stages and SQL executions leaving the windows, so that their findings
@@ -61,17 +63,20 @@ public final class WindowedReading implements Consumer<SparkEvent> {
     @Override
     public void accept(SparkEvent e) {
         recorder.onEvent(e);
-        if (++sinceCheck >= CHECK_EVERY) {
-            sinceCheck = 0;
-            if (recorder.overWindow()) {
-                if (checkpoint != null) {
-                    AppSnapshot changed = recorder.snapshots(false).changed();
-                    if (changed.appId() != null && checkpoint.write(changed)) {
-                        recorder.written(changed.eventCount());
-                    }
+        events++;
+        if (recorder.overWindow()) {
+            if (checkpoint != null && events >= retryAt) {
+                AppSnapshot changed = recorder.snapshots(false).changed();
+                if (changed.appId() != null && checkpoint.write(changed)) {
+                    recorder.written(changed.eventCount());
+                } else {
+                    // The store holds a newer snapshot (a log imported again) or is away: trying after every event
+                    // would cost a snapshot and a round trip each. Meanwhile the windows still bound memory: past
+                    // twice a limit, the oldest leave unwritten (Recorder#leftUnwritten counts them).
+                    retryAt = events + RETRY_AFTER_EVENTS;
                 }
-                recorder.release();
             }
+            recorder.release();
         }
     }
 

@@ -228,10 +228,10 @@ public final class Recorder {
     }
 
     /**
-     * Whether a window holds more ended entities than its limit: a reader with nobody to take periodic snapshots (an
-     * event log read offline) checks this now and then and, when true, writes what changed ({@link #snapshots}) or
-     * calls {@link #written} and then {@link #release}, so that the windows bound its memory as the listener's
-     * flushes bound the driver's.
+     * Whether a window holds half a limit more ended entities than its limit: a reader with nobody to take periodic
+     * snapshots (an event log read offline) asks after each event and, when true, writes what changed
+     * ({@link #snapshots}) or calls {@link #written}, and then {@link #release}, so that the windows bound its memory
+     * as the listener's flushes bound the driver's, and nothing leaves unwritten while the writes succeed.
      */
     public boolean overWindow() {
         return options.windowed() && (jobWindow.over() || stageWindow.over() || sqlWindow.over()

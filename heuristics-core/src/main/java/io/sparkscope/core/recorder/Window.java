@@ -46,9 +46,14 @@ final class Window<E extends LiveEntity> {
         }
     }
 
-    /** Whether more entities wait than the limit allows: {@link #evict} has work to do. */
+    /**
+     * Whether half the slack between the limit and twice the limit is used: time to write what waits, before the
+     * oldest would have to leave unwritten. Half, so that a reader asking after each event writes once per half a
+     * limit of ended entities, not once per entity.
+     */
     boolean over() {
-        return succeeded.size() > limit || failed.size() > limit;
+        int writeAt = limit + limit / 2;
+        return succeeded.size() > writeAt || failed.size() > writeAt;
     }
 
     /**
