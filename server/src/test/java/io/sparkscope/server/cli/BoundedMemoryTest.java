@@ -2,6 +2,7 @@ package io.sparkscope.server.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.sparkscope.store.TestDb;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -10,6 +11,9 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -58,6 +62,19 @@ class BoundedMemoryTest {
     }
 
     @Test
+    void importOfManyJobsWritesOnTheWay(@TempDir Path dir) throws Exception {
+        String db = TestDb.newDatabaseName();
+        TestDb.dataSource(db); // created and migrated here, so the forked import only writes
+        Run r = run(dir, "jobs", 25_000, HEAP, "import", "--db", TestDb.url(db));
+        assertEquals(0, r.exit, r.err);
+        try (Connection c = TestDb.dataSource(db).getConnection(); Statement st = c.createStatement();
+             ResultSet rs = st.executeQuery("SELECT count(*) FROM job")) {
+            rs.next();
+            assertEquals(25_000, rs.getLong(1), "every job stored, though the recorder held a thousand");
+        }
+    }
+
+    @Test
     void aHeapTooSmallIsOneLine(@TempDir Path dir) throws Exception {
         Run r = analyze(dir, "jobs", 10_000, "-Xmx20m");
         assertEquals(1, r.exit, r.err);
@@ -69,16 +86,21 @@ class BoundedMemoryTest {
     private record Run(int exit, Path out, String err) {
     }
 
-    /** Writes the log, then runs {@code analyze --json} on it in a JVM of its own; its output goes to a file. */
     private static Run analyze(Path dir, String kind, int n, String heap) throws IOException, InterruptedException {
+        return run(dir, kind, n, heap, "analyze", "--json");
+    }
+
+    /** Writes the log, then runs {@code command <log> args…} in a JVM of its own; its output goes to a file. */
+    private static Run run(Path dir, String kind, int n, String heap, String command, String... args)
+            throws IOException, InterruptedException {
         Path log = dir.resolve(kind + ".log");
         WideLogs.write(kind, log, n);
         Path out = dir.resolve(kind + ".json");
         Path err = dir.resolve(kind + ".err");
         String java = Paths.get(System.getProperty("java.home"), "bin", "java").toString();
         List<String> cmd = new ArrayList<>(List.of(java, heap, "-XX:+UseSerialGC", "-cp",
-                System.getProperty("java.class.path"), "io.sparkscope.server.cli.Main", "analyze", log.toString(),
-                "--json"));
+                System.getProperty("java.class.path"), "io.sparkscope.server.cli.Main", command, log.toString()));
+        cmd.addAll(List.of(args));
         Process p = new ProcessBuilder(cmd).redirectOutput(out.toFile()).redirectError(err.toFile()).start();
         if (!p.waitFor(120, TimeUnit.SECONDS)) {
             p.destroyForcibly();
