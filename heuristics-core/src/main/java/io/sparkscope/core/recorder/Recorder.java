@@ -149,8 +149,13 @@ public final class Recorder {
     private final Window<LiveSqlExecution> sqlWindow;
     /** Removed executors: an elastic application may add and remove executors by the hundred thousand. */
     private final Window<LiveExecutor> deadExecutorWindow;
-    /** Ids of executors that left, so a late event for one cannot bring it back as a new, empty executor. */
-    private final Set<String> goneExecutorIds = new HashSet<>();
+    /**
+     * Ids of executors that left, so a late event for one cannot bring it back as a new, empty executor: Spark's
+     * numeric ids as bits (about a bit each), any other id as text.
+     */
+    private final SparseBits goneExecutorNumbers = new SparseBits();
+    private final Set<String> goneExecutorNames = new HashSet<>();
+    private int executorsGone;
     /** Totals of the entities that left the window. */
     private final RunTotals.Accumulator gone = new RunTotals.Accumulator();
     private final TaskSpanSummary.Builder goneSpans = new TaskSpanSummary.Builder();
@@ -386,7 +391,7 @@ public final class Recorder {
     private LiveExecutor executor(String id) {
         String key = id == null ? "unknown" : id;
         LiveExecutor ex = executors.get(key);
-        if (ex == null && !goneExecutorIds.isEmpty() && goneExecutorIds.contains(key)) {
+        if (ex == null && executorsGone > 0 && executorGone(key)) {
             return new LiveExecutor(key);
         }
         if (ex == null) {
@@ -1062,7 +1067,7 @@ public final class Recorder {
         }
         RunTotals totals = all.totals(goneSpans.build(), jobsGone, stagesGone, sqlGone);
         // A snapshot without every executor is partial too: its write must not take the ones that left for stale.
-        boolean anyGone = jobsGone + stagesGone + sqlGone > 0 || !goneExecutorIds.isEmpty();
+        boolean anyGone = jobsGone + stagesGone + sqlGone > 0 || executorsGone > 0;
         // The application's own redaction settings, also for a snapshot that leaves its unchanged configuration out.
         SnapshotRedactor redactor = redactor();
         AppSnapshot retained = redactor.apply(app(config, executorSummaries, jobSummaries, stageSummaries, sql,
@@ -1100,7 +1105,32 @@ public final class Recorder {
     /** A removed executor leaves; it lives on in the database (the listener's, or an import's). */
     private void executorLeaves(LiveExecutor ex) {
         executors.remove(ex.executorId);
-        goneExecutorIds.add(ex.executorId);
+        long n = executorNumber(ex.executorId);
+        if (n >= 0) {
+            goneExecutorNumbers.add(n);
+        } else {
+            goneExecutorNames.add(ex.executorId);
+        }
+        executorsGone++;
+    }
+
+    private boolean executorGone(String id) {
+        long n = executorNumber(id);
+        return n >= 0 ? goneExecutorNumbers.contains(n) : goneExecutorNames.contains(id);
+    }
+
+    /** The executor id as Spark numbers them ("17"), or -1 for any other id ("driver", "007"). */
+    private static long executorNumber(String id) {
+        int len = id.length();
+        if (len == 0 || len > 18 || (len > 1 && id.charAt(0) == '0')) {
+            return -1;
+        }
+        for (int i = 0; i < len; i++) {
+            if (id.charAt(i) < '0' || id.charAt(i) > '9') {
+                return -1;
+            }
+        }
+        return Long.parseLong(id);
     }
 
     /** The application's own redaction settings, read again only when its configuration changed. */

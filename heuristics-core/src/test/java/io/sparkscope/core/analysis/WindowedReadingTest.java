@@ -52,7 +52,7 @@ class WindowedReadingTest {
             reading.accept(new SparkEvent.ExecutorRemoved(T0 + 10L * e + 5, String.valueOf(e), "idle"));
         }
         // a late sample for an executor long gone brings no empty executor back
-        reading.accept(new SparkEvent.ExecutorAdded(T0 + 100_000, "1", "host-1", 2));
+        reading.accept(new SparkEvent.StageExecutorMetrics("2", 0, 0, Map.of("JVMHeapMemory", 1L << 20)));
         AppSnapshot s = reading.recorder().snapshot();
         Set<String> ids = new TreeSet<>();
         for (ExecutorSummary x : s.executors()) {
