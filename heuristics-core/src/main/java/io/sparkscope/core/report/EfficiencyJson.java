@@ -1,5 +1,6 @@
 package io.sparkscope.core.report;
 
+import com.fasterxml.jackson.core.JsonGenerator;
 import io.sparkscope.core.analysis.efficiency.Cost;
 import io.sparkscope.core.analysis.efficiency.Efficiency;
 import io.sparkscope.core.analysis.efficiency.ExecutorUse;
@@ -7,8 +8,6 @@ import io.sparkscope.core.analysis.efficiency.MeasuringSetting;
 import io.sparkscope.core.analysis.efficiency.MemoryPeaks;
 import io.sparkscope.core.analysis.efficiency.Prices;
 import io.sparkscope.core.analysis.efficiency.WhatIfCost;
-
-import com.fasterxml.jackson.core.JsonGenerator;
 
 import java.io.IOException;
 import java.util.ArrayList;

@@ -1,9 +1,8 @@
 package io.sparkscope.core.report;
 
+import com.fasterxml.jackson.core.JsonGenerator;
 import io.sparkscope.core.analysis.whatif.WhatIfPoint;
 import io.sparkscope.core.analysis.whatif.WhatIfResult;
-
-import com.fasterxml.jackson.core.JsonGenerator;
 
 import java.io.IOException;
 import java.util.ArrayList;

@@ -164,13 +164,6 @@ public final class AnalyzeCommand implements Callable<Integer> {
         return m;
     }
 
-    /** The what-if under stable JSON names (times in ms), caveats as their codes. */
-    static Map<String, Object> whatIfJson(WhatIfResult r) {
-        Map<String, Object> m = WhatIfJson.of(r);
-        m.put("caveats", r.caveats().stream().map(Enum::name).toList());
-        return m;
-    }
-
     static String whatIfText(WhatIfResult r) {
         return whatIfText(r, null);
     }
