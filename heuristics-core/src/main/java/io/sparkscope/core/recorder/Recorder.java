@@ -156,6 +156,7 @@ public final class Recorder {
     private final SparseBits goneExecutorNumbers = new SparseBits();
     private final Set<String> goneExecutorNames = new HashSet<>();
     private int executorsGone;
+    private long goneExecutorTaskMs;
     /** Totals of the entities that left the window. */
     private final RunTotals.Accumulator gone = new RunTotals.Accumulator();
     private final TaskSpanSummary.Builder goneSpans = new TaskSpanSummary.Builder();
@@ -1066,6 +1067,9 @@ public final class Recorder {
             }
         }
         RunTotals totals = all.totals(goneSpans.build(), jobsGone, stagesGone, sqlGone);
+        if (executorsGone > 0) {
+            totals = totals.withExecutorsNotListed(executorsGone, goneExecutorTaskMs);
+        }
         // A snapshot without every executor is partial too: its write must not take the ones that left for stale.
         boolean anyGone = jobsGone + stagesGone + sqlGone > 0 || executorsGone > 0;
         // The application's own redaction settings, also for a snapshot that leaves its unchanged configuration out.
@@ -1112,6 +1116,7 @@ public final class Recorder {
             goneExecutorNames.add(ex.executorId);
         }
         executorsGone++;
+        goneExecutorTaskMs += ex.totalDuration;
     }
 
     private boolean executorGone(String id) {

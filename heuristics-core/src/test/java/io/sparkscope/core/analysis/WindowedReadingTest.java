@@ -62,6 +62,8 @@ class WindowedReadingTest {
         assertTrue(ids.contains("1"), "the live one stays");
         assertTrue(ids.contains("5001") && !ids.contains("2"), "the newest removed ones stay, the oldest left");
         assertTrue(s.partial(), "a snapshot without every executor says it is partial");
+        assertEquals(5_000, s.totals().executorsNotListed() + s.executors().size() - 1,
+                "the totals count the removed executors that left");
     }
 
     @Test

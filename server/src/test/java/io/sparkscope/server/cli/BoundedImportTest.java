@@ -36,6 +36,8 @@ class BoundedImportTest {
                 + " WHERE a.name = 'wide-executors'"), "the live one and every removed one");
         assertEquals(2_500, count(ds, "SELECT count(*) FROM executor e JOIN application a USING (app_pk)"
                 + " WHERE a.name = 'wide-executors' AND e.remove_time >= 0"));
+        assertEquals(2_501, count(ds, "SELECT num_executors FROM application WHERE name = 'wide-executors'"),
+                "the application row counts the executors that left the window too");
 
         CliRun again = CliRun.of("import", jobs.toString(), "--db", TestDb.url(db));
         assertEquals(0, again.exitCode(), again.err());
