@@ -38,6 +38,13 @@ class BoundedImportTest {
                 + " WHERE a.name = 'wide-executors' AND e.remove_time >= 0"));
         assertEquals(2_501, count(ds, "SELECT num_executors FROM application WHERE name = 'wide-executors'"),
                 "the application row counts the executors that left the window too");
+        // Positions do not restart once executors left the window (they did: a thousand shared each position). The
+        // one live executor, listed before every removed one, moves behind those that left and may share one.
+        long positions = count(ds, "SELECT count(DISTINCT e.ord) FROM executor e JOIN application a USING (app_pk)"
+                + " WHERE a.name = 'wide-executors'");
+        assertTrue(positions >= 2_500, "positions: " + positions);
+        assertEquals(2_501, count(ds, "SELECT e.executor_id::bigint FROM executor e JOIN application a USING (app_pk)"
+                + " WHERE a.name = 'wide-executors' ORDER BY e.ord DESC LIMIT 1"), "the newest comes last");
 
         CliRun again = CliRun.of("import", jobs.toString(), "--db", TestDb.url(db));
         assertEquals(0, again.exitCode(), again.err());
