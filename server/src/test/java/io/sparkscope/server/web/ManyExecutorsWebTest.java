@@ -2,13 +2,16 @@ package io.sparkscope.server.web;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.sparkscope.store.query.JobsExecutorsQuery;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
+import javax.sql.DataSource;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -23,10 +26,11 @@ class ManyExecutorsWebTest {
     private static final int EXECUTORS = 100_000;
     private static final String TAB = "/apps/" + ManyExecutorsLoad.APP + "/executors";
     private static String base;
+    private static DataSource ds;
 
     @BeforeAll
     static void load() throws Exception {
-        var ds = WebFixture.newDatabase();
+        ds = WebFixture.newDatabase();
         ManyExecutorsLoad.write(ds, EXECUTORS);
         base = OwnServer.over(ds).base();
     }
@@ -80,6 +84,13 @@ class ManyExecutorsWebTest {
         assertEquals(5, five.size());
         assertEquals("99990", five.get(0).get("id").asText(), "live ones by id descending");
         assertTrue(five.get(0).get("isActive").asBoolean());
+    }
+
+    @Test
+    void whoRanTasksIsAskedOfAFewRows() throws Exception {
+        assertEquals(List.of("1", "2"), new JobsExecutorsQuery(ds).executorsThatRanTasks(ManyExecutorsLoad.APP, null, 2)
+                .orElseThrow());
+        assertTrue(new JobsExecutorsQuery(ds).executorsThatRanTasks("app-none", null, 2).isEmpty());
     }
 
     private static String head(String page) {

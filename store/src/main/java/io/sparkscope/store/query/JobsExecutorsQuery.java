@@ -13,7 +13,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 
-/** An application's jobs, or a page of its executors, for their tabs and their REST-shaped API. */
+/** An application's jobs, or its executors (a page of them for the tab and the REST-shaped API). */
 public final class JobsExecutorsQuery {
     private final DataSource dataSource;
 
@@ -122,6 +122,57 @@ public final class JobsExecutorsQuery {
                 case REMOVED -> removed;
             };
             return Optional.of(new ExecutorPage(app, out, taskCpus(c, app.pk()), total, removed, matching, anyPeaks));
+        });
+    }
+
+    /** @param taskCpus {@code spark.task.cpus} of the application (1 when not set or not a number) */
+    public record Executors(AppRefs.Resolved app, List<ExecutorSummary> executors, int taskCpus) {
+    }
+
+    /**
+     * Every executor in the order they appeared; empty when the application is not stored. An elastic application
+     * may have a hundred thousand: pages and API answers read {@link #executorPage}, and a question about a few
+     * (which ran tasks) {@link #executorsThatRanTasks}.
+     */
+    public Optional<Executors> executors(String appId, String attemptId) throws SQLException {
+        return AppRefs.readOnly(dataSource, c -> {
+            AppRefs.Resolved app = AppRefs.resolve(c, appId, attemptId);
+            if (app == null) {
+                return Optional.empty();
+            }
+            List<ExecutorSummary> out = new ArrayList<>();
+            try (PreparedStatement ps = c.prepareStatement("SELECT * FROM executor WHERE app_pk = ? ORDER BY ord")) {
+                ps.setLong(1, app.pk());
+                try (ResultSet rs = ps.executeQuery()) {
+                    while (rs.next()) {
+                        out.add(SnapshotReader.executor(rs));
+                    }
+                }
+            }
+            return Optional.of(new Executors(app, out, taskCpus(c, app.pk())));
+        });
+    }
+
+    /** The ids of at most {@code limit} executors that ran a task, in the order they appeared; empty: not stored. */
+    public Optional<List<String>> executorsThatRanTasks(String appId, String attemptId, int limit)
+            throws SQLException {
+        return AppRefs.readOnly(dataSource, c -> {
+            AppRefs.Resolved app = AppRefs.resolve(c, appId, attemptId);
+            if (app == null) {
+                return Optional.empty();
+            }
+            List<String> out = new ArrayList<>();
+            try (PreparedStatement ps = c.prepareStatement("SELECT executor_id FROM executor WHERE app_pk = ?"
+                    + " AND completed_tasks + failed_tasks + killed_tasks > 0 ORDER BY ord LIMIT ?")) {
+                ps.setLong(1, app.pk());
+                ps.setInt(2, limit);
+                try (ResultSet rs = ps.executeQuery()) {
+                    while (rs.next()) {
+                        out.add(rs.getString(1));
+                    }
+                }
+            }
+            return Optional.of(out);
         });
     }
 
