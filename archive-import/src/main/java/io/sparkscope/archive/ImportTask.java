@@ -4,6 +4,7 @@ import com.zaxxer.hikari.HikariDataSource;
 import io.sparkscope.archive.LogOutcome.Kind;
 import io.sparkscope.core.analysis.Diagnoser;
 import io.sparkscope.core.analysis.EventLogAnalysis;
+import io.sparkscope.core.heuristics.Finding;
 import io.sparkscope.core.eventlog.EventLogException;
 import io.sparkscope.core.eventlog.EventLogSource;
 import io.sparkscope.core.eventlog.LogDirectory;
@@ -84,7 +85,7 @@ final class ImportTask implements Serializable {
                     continue;
                 }
                 try {
-                    out.add(one(task, log, ingest, states, locks, options));
+                    out.add(one(task, log, ingest, diagnoser, states, locks, options));
                 } catch (DatabaseLost e) {
                     lost = "the database was lost (" + e.getMessage() + ")";
                     out.add(new LogOutcome(shown(log), Kind.NOT_TRIED, null, lost, 0, 0, task));
@@ -97,8 +98,8 @@ final class ImportTask implements Serializable {
         return out;
     }
 
-    private LogOutcome one(int task, LogRef log, IngestService ingest, LogWatchStates states, GroupLocks locks,
-                           RecorderOptions options) throws DatabaseLost {
+    private LogOutcome one(int task, LogRef log, IngestService ingest, Diagnoser diagnoser, LogWatchStates states,
+                           GroupLocks locks, RecorderOptions options) throws DatabaseLost {
         String shown = shown(log);
         Path path;
         try {
@@ -155,17 +156,22 @@ final class ImportTask implements Serializable {
             }
             EventLogAnalysis.Result result;
             try {
-                result = EventLogAnalysis.analyze(source, options, this::warn);
+                // What leaves the recorder's windows is written on the way, so any log is read in bounded memory.
+                result = EventLogAnalysis.analyze(source, options, diagnoser::diagnose,
+                        changed -> ingest.ingest(changed, List.of()).stored(), this::warn);
             } catch (RuntimeException e) {
                 // a reader or recorder bug on strange input costs this log only
                 return new LogOutcome(shown, Kind.FAILED, null, "cannot read it: " + e.getClass().getSimpleName() + ": "
                         + LogLocations.mask(DatabaseErrors.reason(e)), size, 0, task);
             }
+            if (result.unreadable() != null) {
+                return new LogOutcome(shown, Kind.FAILED, null, LogLocations.mask(result.unreadable()), size, 0, task);
+            }
             if (!result.hasApplication()) {
                 return new LogOutcome(shown, Kind.FAILED, null, "no Spark application events", size, 0, task);
             }
             AppSnapshot s = result.snapshot();
-            IngestResult r = store(s, ingest, locks);
+            IngestResult r = store(s, result.findings(diagnoser::diagnose), ingest, locks);
             if (r.databaseUnavailable()) {
                 throw new DatabaseLost(r.reason());
             }
@@ -190,17 +196,18 @@ final class ImportTask implements Serializable {
     }
 
     /** Stores one run, runs of the same job one at a time across tasks ({@link GroupLocks}). */
-    private static IngestResult store(AppSnapshot s, IngestService ingest, GroupLocks locks) throws DatabaseLost {
+    private static IngestResult store(AppSnapshot s, List<Finding> findings, IngestService ingest, GroupLocks locks)
+            throws DatabaseLost {
         String group = locks == null ? null : PreviousRuns.group(s);
         if (group == null) {
-            return ingest.ingest(s);
+            return ingest.ingest(s, findings);
         }
         database(() -> {
             locks.lock(group);
             return null;
         });
         try {
-            return ingest.ingest(s);
+            return ingest.ingest(s, findings);
         } finally {
             database(() -> {
                 locks.unlock(group);

@@ -29,7 +29,7 @@ record TaskSettings(String url, String user, String password, int poolSize, bool
     }
 
     RecorderOptions recorderOptions() {
-        return RecorderOptions.DEFAULTS.withTasksPerStage(tasksPerStage);
+        return RecorderOptions.DEFAULTS.withTasksPerStage(tasksPerStage).withDefaultWindows();
     }
 
     @Override

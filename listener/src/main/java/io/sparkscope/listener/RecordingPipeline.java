@@ -107,7 +107,8 @@ final class RecordingPipeline {
         this.wakeLevel = Math.max(1, Math.min(DRAIN_BATCH, config.queueCapacity() / 4));
         this.recorder = new Recorder(RecorderOptions.DEFAULTS.withTasksPerStage(config.tasksPerStage())
                 .withRetainedDetailTasks(config.tasksRetained())
-                .withWindow(config.retainedJobs(), config.retainedStages(), config.retainedSqlExecutions()),
+                .withWindow(config.retainedJobs(), config.retainedStages(), config.retainedSqlExecutions())
+                .withDeadExecutorWindow(ListenerConfig.DEFAULT_RETAINED),
                 config.streamingLimits());
         this.diagnosis = new WindowedDiagnosis(diagnose);
         recorder.setEvictionListener(diagnosis);

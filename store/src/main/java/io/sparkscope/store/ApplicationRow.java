@@ -187,7 +187,7 @@ final class ApplicationRow {
     /**
      * Whole-run figures from the run's totals ({@link RunTotals}): a live listener's snapshot lists only what changed
      * since its last write (and keeps only recent entities), so sums over its lists would count a part of the run.
-     * Executors are always listed whole.
+     * Executors are listed whole but for removed ones that left the recorder's window, which the totals count.
      */
     static Sums sums(AppSnapshot s) {
         RunTotals whole = s.totals();
@@ -210,6 +210,8 @@ final class ApplicationRow {
         if (executors == 0) {
             executors = s.executors().size(); // local mode: the driver is the only executor
         }
+        executors += whole.executorsNotListed();
+        taskTime += whole.executorTaskMsNotListed();
         int failedJobs = whole.failedJobs();
         return new Sums(run, cpu, gc, mem, disk, shRead, shWrite, in, out, failedStages, taskTime, executors,
                 failedJobs);

@@ -88,7 +88,12 @@ final class SnapshotRows {
         config(config, "jvm", s.config().jvmInformation());
         config(config, "system", s.config().systemProperties());
         config(config, "hadoop", s.config().hadoopProperties());
-        ordered(rows.get(Tables.EXECUTOR), Tables.EXECUTOR, s.executors());
+        // Removed executors that left the recorder's window keep the positions they were written with; the listed ones
+        // come after them, so that "in the order they appeared" stays an order and no two share a position.
+        int executorsGone = s.totals() == null ? 0 : s.totals().executorsNotListed();
+        int[] position = {executorsGone};
+        ordered(rows.get(Tables.EXECUTOR), Tables.EXECUTOR, s.executors(),
+                executorsGone == 0 ? null : e -> position[0]++);
         // A partial snapshot lists some jobs, stages and SQL executions of many: its list positions would not order
         // them among the stored ones, their ids do (and a full snapshot's positions, never above its sorted ids,
         // order with them). The reader breaks ties by id.

@@ -39,6 +39,8 @@ import java.util.TreeMap;
  * @param jobsNotListed        jobs counted here that the snapshot no longer lists (0: it lists them all)
  * @param stagesNotListed      stage attempts counted here that the snapshot no longer lists
  * @param sqlExecutionsNotListed SQL executions counted here that the snapshot no longer lists
+ * @param executorsNotListed   removed executors that left the recorder's window: the snapshot no longer lists them
+ * @param executorTaskMsNotListed the task time (sum of task durations) those executors ran
  */
 public record RunTotals(
         int jobs,
@@ -63,7 +65,9 @@ public record RunTotals(
         List<GroupTotals> sqlDescriptions,
         int jobsNotListed,
         int stagesNotListed,
-        int sqlExecutionsNotListed) {
+        int sqlExecutionsNotListed,
+        int executorsNotListed,
+        long executorTaskMsNotListed) {
 
     /** Group keys kept per kind; the others are counted under {@link #OTHER_GROUPS}. */
     public static final int MAX_GROUPS = 1000;
@@ -81,12 +85,20 @@ public record RunTotals(
         return new RunTotals(jobs, failedJobs, stages, failedStages, skippedStages, tasks, taskEndEvents,
                 failedTaskEnds, failedAttempts, killedTasks, resubmittedTasks, speculativeTasks, duplicateTaskEnds,
                 tasksWithUnknownTimes, metrics, sqlExecutions, failedSqlExecutions, spans, jobGroups, sqlDescriptions,
-                jobsNotListed, stagesNotListed, sqlExecutionsNotListed);
+                jobsNotListed, stagesNotListed, sqlExecutionsNotListed, executorsNotListed, executorTaskMsNotListed);
     }
 
-    /** Whether every counted job, stage and SQL execution is also listed in the snapshot. */
+    /** The same totals with these removed executors not listed (they left the window) and their task time. */
+    public RunTotals withExecutorsNotListed(int executors, long taskMs) {
+        return new RunTotals(jobs, failedJobs, stages, failedStages, skippedStages, tasks, taskEndEvents,
+                failedTaskEnds, failedAttempts, killedTasks, resubmittedTasks, speculativeTasks, duplicateTaskEnds,
+                tasksWithUnknownTimes, metrics, sqlExecutions, failedSqlExecutions, taskSpans, jobGroups,
+                sqlDescriptions, jobsNotListed, stagesNotListed, sqlExecutionsNotListed, executors, taskMs);
+    }
+
+    /** Whether every counted job, stage, SQL execution and executor is also listed in the snapshot. */
     public boolean listsEverything() {
-        return jobsNotListed == 0 && stagesNotListed == 0 && sqlExecutionsNotListed == 0;
+        return jobsNotListed == 0 && stagesNotListed == 0 && sqlExecutionsNotListed == 0 && executorsNotListed == 0;
     }
 
     /** Totals of exactly these lists (nothing left out). */
@@ -236,7 +248,7 @@ public record RunTotals(
                     failedTaskEnds, failedAttempts, killedTasks, resubmittedTasks, speculativeTasks, duplicateTaskEnds,
                     tasksWithUnknownTimes, StageTotals.of(metrics), sqlExecutions, failedSqlExecutions, taskSpans,
                     new ArrayList<>(jobGroups.values()), new ArrayList<>(sqlDescriptions.values()), jobsNotListed,
-                    stagesNotListed, sqlNotListed);
+                    stagesNotListed, sqlNotListed, 0, 0);
         }
     }
 }

@@ -46,9 +46,11 @@ import io.sparkscope.core.model.TaskTimes;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.regex.Matcher;
@@ -145,6 +147,16 @@ public final class Recorder {
     private final Window<LiveJob> jobWindow;
     private final Window<LiveStage> stageWindow;
     private final Window<LiveSqlExecution> sqlWindow;
+    /** Removed executors: an elastic application may add and remove executors by the hundred thousand. */
+    private final Window<LiveExecutor> deadExecutorWindow;
+    /**
+     * Ids of executors that left, so a late event for one cannot bring it back as a new, empty executor: Spark's
+     * numeric ids as bits (about a bit each), any other id as text.
+     */
+    private final SparseBits goneExecutorNumbers = new SparseBits();
+    private final Set<String> goneExecutorNames = new HashSet<>();
+    private int executorsGone;
+    private long goneExecutorTaskMs;
     /** Totals of the entities that left the window. */
     private final RunTotals.Accumulator gone = new RunTotals.Accumulator();
     private final TaskSpanSummary.Builder goneSpans = new TaskSpanSummary.Builder();
@@ -180,6 +192,7 @@ public final class Recorder {
         this.jobWindow = new Window<>(options.retainedJobs());
         this.stageWindow = new Window<>(options.retainedStages());
         this.sqlWindow = new Window<>(options.retainedSqlExecutions());
+        this.deadExecutorWindow = new Window<>(options.retainedDeadExecutors());
     }
 
     /**
@@ -216,7 +229,24 @@ public final class Recorder {
 
     /** Entities that left the window before they could be written (the database was away too long). */
     public long leftUnwritten() {
-        return jobWindow.leftUnwritten() + stageWindow.leftUnwritten() + sqlWindow.leftUnwritten();
+        return jobWindow.leftUnwritten() + stageWindow.leftUnwritten() + sqlWindow.leftUnwritten()
+                + deadExecutorWindow.leftUnwritten();
+    }
+
+    /**
+     * Whether a window holds half a limit more ended entities than its limit: a reader with nobody to take periodic
+     * snapshots (an event log read offline) asks after each event and, when true, writes what changed
+     * ({@link #snapshots}) or calls {@link #written}, and then {@link #release}, so that the windows bound its memory
+     * as the listener's flushes bound the driver's, and nothing leaves unwritten while the writes succeed.
+     */
+    public boolean overWindow() {
+        return options.windowed() && (jobWindow.over() || stageWindow.over() || sqlWindow.over()
+                || deadExecutorWindow.over());
+    }
+
+    /** Lets the written entities past the windows leave now, without a snapshot (see {@link #overWindow}). */
+    public void release() {
+        evict();
     }
 
     public RecorderOptions options() {
@@ -355,10 +385,16 @@ public final class Recorder {
         return "local".equals(master) ? 1 : 0;
     }
 
-    /** The executor, created when new; marked changed by this event. */
+    /**
+     * The executor, created when new; marked changed by this event. One that left the dead-executor window comes back
+     * detached: the late event is applied to a copy nobody keeps (it was written before it left).
+     */
     private LiveExecutor executor(String id) {
         String key = id == null ? "unknown" : id;
         LiveExecutor ex = executors.get(key);
+        if (ex == null && executorsGone > 0 && executorGone(key)) {
+            return new LiveExecutor(key);
+        }
         if (ex == null) {
             ex = new LiveExecutor(key);
             if ("driver".equals(key)) {
@@ -377,6 +413,9 @@ public final class Recorder {
      */
     private void onExecutorAdded(ExecutorAdded e) {
         LiveExecutor ex = executor(e.executorId());
+        if (ex.removeTime >= 0) {
+            deadExecutorWindow.revived(ex);
+        }
         if (ex.addTime < 0 || ex.removeTime >= 0) {
             ex.addTime = e.time();
             ex.removeTime = -1;
@@ -397,6 +436,7 @@ public final class Recorder {
             ex.removeTime = e.time();
             ex.removeReason = e.reason();
             ex.changedAt(eventCount);
+            deadExecutorWindow.ended(ex, false);
         }
         seen(e.time());
     }
@@ -1027,7 +1067,11 @@ public final class Recorder {
             }
         }
         RunTotals totals = all.totals(goneSpans.build(), jobsGone, stagesGone, sqlGone);
-        boolean anyGone = jobsGone + stagesGone + sqlGone > 0;
+        if (executorsGone > 0) {
+            totals = totals.withExecutorsNotListed(executorsGone, goneExecutorTaskMs);
+        }
+        // A snapshot without every executor is partial too: its write must not take the ones that left for stale.
+        boolean anyGone = jobsGone + stagesGone + sqlGone > 0 || executorsGone > 0;
         // The application's own redaction settings, also for a snapshot that leaves its unchanged configuration out.
         SnapshotRedactor redactor = redactor();
         AppSnapshot retained = redactor.apply(app(config, executorSummaries, jobSummaries, stageSummaries, sql,
@@ -1058,6 +1102,40 @@ public final class Recorder {
         // A stage with a task still running (a speculative copy Spark is killing) waits until it closes.
         stageWindow.evict(written, st -> st.closed, this::stageLeaves);
         sqlWindow.evict(written, q -> true, this::sqlLeaves);
+        // An executor that registered again is no longer in the window; one with a task still running waits.
+        deadExecutorWindow.evict(written, ex -> ex.removeTime >= 0 && ex.activeTasks <= 0, this::executorLeaves);
+    }
+
+    /** A removed executor leaves; it lives on in the database (the listener's, or an import's). */
+    private void executorLeaves(LiveExecutor ex) {
+        executors.remove(ex.executorId);
+        long n = executorNumber(ex.executorId);
+        if (n >= 0) {
+            goneExecutorNumbers.add(n);
+        } else {
+            goneExecutorNames.add(ex.executorId);
+        }
+        executorsGone++;
+        goneExecutorTaskMs += ex.totalDuration;
+    }
+
+    private boolean executorGone(String id) {
+        long n = executorNumber(id);
+        return n >= 0 ? goneExecutorNumbers.contains(n) : goneExecutorNames.contains(id);
+    }
+
+    /** The executor id as Spark numbers them ("17"), or -1 for any other id ("driver", "007"). */
+    private static long executorNumber(String id) {
+        int len = id.length();
+        if (len == 0 || len > 18 || (len > 1 && id.charAt(0) == '0')) {
+            return -1;
+        }
+        for (int i = 0; i < len; i++) {
+            if (id.charAt(i) < '0' || id.charAt(i) > '9') {
+                return -1;
+            }
+        }
+        return Long.parseLong(id);
     }
 
     /** The application's own redaction settings, read again only when its configuration changed. */

@@ -24,6 +24,8 @@ import java.util.Arrays;
  *                              {@link #UNLIMITED} keeps every one (offline analysis, the default)
  * @param retainedStages        completed stage attempts kept likewise ({@code spark.ui.retainedStages})
  * @param retainedSqlExecutions ended SQL executions kept likewise ({@code spark.sql.ui.retainedExecutions})
+ * @param retainedDeadExecutors removed executors kept likewise ({@code spark.ui.retainedDeadExecutors}); live ones
+ *                              always stay (there are never more than the cluster holds at once)
  */
 public record RecorderOptions(
         int tasksPerStage,
@@ -34,7 +36,8 @@ public record RecorderOptions(
         int retainedDetailTasks,
         int retainedJobs,
         int retainedStages,
-        int retainedSqlExecutions) {
+        int retainedSqlExecutions,
+        int retainedDeadExecutors) {
 
     /** A window size that keeps everything. */
     public static final int UNLIMITED = Window.UNLIMITED;
@@ -54,7 +57,13 @@ public record RecorderOptions(
 
     public static final RecorderOptions DEFAULTS =
             new RecorderOptions(10_000, 1000, TaskDistributions.SPARK_DEFAULT_QUANTILES, 200_000, 100_000, 100_000,
-                    UNLIMITED, UNLIMITED, UNLIMITED);
+                    UNLIMITED, UNLIMITED, UNLIMITED, UNLIMITED);
+
+    /**
+     * Each window of {@link #withDefaultWindows()}: Spark's own UI default for jobs, stages and SQL executions (its
+     * dead-executor default is 100; a thousand keeps every executor of all but very elastic applications).
+     */
+    public static final int DEFAULT_RETAINED = 1000;
 
     /**
      * Approximate heap bytes a completed job, stage attempt (one kept task, its summary) and SQL execution (a small
@@ -66,26 +75,32 @@ public record RecorderOptions(
     public static final int BYTES_PER_RETAINED_JOB = 1_000;
     public static final int BYTES_PER_RETAINED_STAGE = 4_000;
     public static final int BYTES_PER_RETAINED_SQL_EXECUTION = 3_000;
+    /**
+     * Approximate heap bytes of a removed executor in the window: its {@code LiveExecutor} (counters, the peak array
+     * of every executor metric, strings) and its cached summary. Measured 605 bytes with 17 peak metrics (64-bit JVM,
+     * compressed references), up to about 900 when each peak is a boxed value of its own; rounded up.
+     */
+    public static final int BYTES_PER_RETAINED_EXECUTOR = 1_000;
 
     /** Without window arguments: no window (everything kept). */
     public RecorderOptions(int tasksPerStage, int failedTasksPerStage, double[] quantiles, int exactTaskLimit,
                            int retainedCompletedTasks, int retainedDetailTasks) {
         this(tasksPerStage, failedTasksPerStage, quantiles, exactTaskLimit, retainedCompletedTasks,
-                retainedDetailTasks, UNLIMITED, UNLIMITED, UNLIMITED);
+                retainedDetailTasks, UNLIMITED, UNLIMITED, UNLIMITED, UNLIMITED);
     }
 
     /** Without a task-detail budget argument: the default budget. */
     public RecorderOptions(int tasksPerStage, int failedTasksPerStage, double[] quantiles, int exactTaskLimit,
                            int retainedCompletedTasks) {
         this(tasksPerStage, failedTasksPerStage, quantiles, exactTaskLimit, retainedCompletedTasks, 100_000,
-                UNLIMITED, UNLIMITED, UNLIMITED);
+                UNLIMITED, UNLIMITED, UNLIMITED, UNLIMITED);
     }
 
     public RecorderOptions {
         if (tasksPerStage < 0 || failedTasksPerStage < 0 || retainedDetailTasks < 0) {
             throw new IllegalArgumentException("task limits must be >= 0");
         }
-        if (retainedJobs < 1 || retainedStages < 1 || retainedSqlExecutions < 1) {
+        if (retainedJobs < 1 || retainedStages < 1 || retainedSqlExecutions < 1 || retainedDeadExecutors < 1) {
             throw new IllegalArgumentException("window sizes must be >= 1");
         }
         if (exactTaskLimit < 1) {
@@ -101,22 +116,22 @@ public record RecorderOptions(
 
     public RecorderOptions withQuantiles(double[] q) {
         return new RecorderOptions(tasksPerStage, failedTasksPerStage, q, exactTaskLimit, retainedCompletedTasks,
-                retainedDetailTasks, retainedJobs, retainedStages, retainedSqlExecutions);
+                retainedDetailTasks, retainedJobs, retainedStages, retainedSqlExecutions, retainedDeadExecutors);
     }
 
     public RecorderOptions withTasksPerStage(int n) {
         return new RecorderOptions(n, failedTasksPerStage, quantiles, exactTaskLimit, retainedCompletedTasks,
-                retainedDetailTasks, retainedJobs, retainedStages, retainedSqlExecutions);
+                retainedDetailTasks, retainedJobs, retainedStages, retainedSqlExecutions, retainedDeadExecutors);
     }
 
     public RecorderOptions withExactTaskLimit(int n) {
         return new RecorderOptions(tasksPerStage, failedTasksPerStage, quantiles, n, retainedCompletedTasks,
-                retainedDetailTasks, retainedJobs, retainedStages, retainedSqlExecutions);
+                retainedDetailTasks, retainedJobs, retainedStages, retainedSqlExecutions, retainedDeadExecutors);
     }
 
     public RecorderOptions withRetainedDetailTasks(int n) {
         return new RecorderOptions(tasksPerStage, failedTasksPerStage, quantiles, exactTaskLimit,
-                retainedCompletedTasks, n, retainedJobs, retainedStages, retainedSqlExecutions);
+                retainedCompletedTasks, n, retainedJobs, retainedStages, retainedSqlExecutions, retainedDeadExecutors);
     }
 
     /**
@@ -125,25 +140,45 @@ public record RecorderOptions(
      */
     public RecorderOptions withWindow(int jobs, int stages, int sqlExecutions) {
         return new RecorderOptions(tasksPerStage, failedTasksPerStage, quantiles, exactTaskLimit,
-                retainedCompletedTasks, retainedDetailTasks, jobs, stages, sqlExecutions);
+                retainedCompletedTasks, retainedDetailTasks, jobs, stages, sqlExecutions, retainedDeadExecutors);
+    }
+
+    /** A window of {@code n} removed executors (as many again of those that failed); {@link #UNLIMITED} keeps all. */
+    public RecorderOptions withDeadExecutorWindow(int n) {
+        return new RecorderOptions(tasksPerStage, failedTasksPerStage, quantiles, exactTaskLimit,
+                retainedCompletedTasks, retainedDetailTasks, retainedJobs, retainedStages, retainedSqlExecutions, n);
+    }
+
+    /**
+     * Every window at {@link #DEFAULT_RETAINED}: what the live listener keeps unless configured otherwise, and what
+     * {@code analyze}, {@code import}, {@code watch} and the archive import keep, so that no log, however many jobs or
+     * executors it holds, needs more memory than these settings allow ({@link #windowBytesBound()}).
+     */
+    public RecorderOptions withDefaultWindows() {
+        return withWindow(DEFAULT_RETAINED, DEFAULT_RETAINED, DEFAULT_RETAINED).withDeadExecutorWindow(DEFAULT_RETAINED);
     }
 
     /** Whether completed entities leave the driver (a live recorder of a long-running application). */
     public boolean windowed() {
-        return retainedJobs != UNLIMITED || retainedStages != UNLIMITED || retainedSqlExecutions != UNLIMITED;
+        return retainedJobs != UNLIMITED || retainedStages != UNLIMITED || retainedSqlExecutions != UNLIMITED
+                || retainedDeadExecutors != UNLIMITED;
     }
 
     /**
      * Upper bound of the bytes the window's completed jobs, stages and SQL executions hold: twice each window (the
      * failed ones are kept apart), twice again while the database is away and they wait to be written, times
-     * {@link #BYTES_PER_RETAINED_JOB} and the others. Task detail, task values and plan text come on top.
+     * {@link #BYTES_PER_RETAINED_JOB} and the others; removed executors, when they have a window, twice theirs (they
+     * have no failed queue). Task detail, task values and plan text come on top, and so do the executors alive at
+     * once.
      */
     public long windowBytesBound() {
         if (!windowed()) {
             return Long.MAX_VALUE;
         }
+        long deadExecutors = retainedDeadExecutors == UNLIMITED ? 0
+                : 2L * retainedDeadExecutors * BYTES_PER_RETAINED_EXECUTOR;
         return 4L * ((long) retainedJobs * BYTES_PER_RETAINED_JOB + (long) retainedStages * BYTES_PER_RETAINED_STAGE
-                + (long) retainedSqlExecutions * BYTES_PER_RETAINED_SQL_EXECUTION);
+                + (long) retainedSqlExecutions * BYTES_PER_RETAINED_SQL_EXECUTION) + deadExecutors;
     }
 
     /** Requested quantiles plus {@link TaskDistributions#STANDARD_QUANTILES}, sorted, without duplicates. */
@@ -181,7 +216,8 @@ public record RecorderOptions(
                 && r.failedTasksPerStage == failedTasksPerStage && Arrays.equals(r.quantiles, quantiles)
                 && r.exactTaskLimit == exactTaskLimit && r.retainedCompletedTasks == retainedCompletedTasks
                 && r.retainedDetailTasks == retainedDetailTasks && r.retainedJobs == retainedJobs
-                && r.retainedStages == retainedStages && r.retainedSqlExecutions == retainedSqlExecutions;
+                && r.retainedStages == retainedStages && r.retainedSqlExecutions == retainedSqlExecutions
+                && r.retainedDeadExecutors == retainedDeadExecutors;
     }
 
     @Override
@@ -195,6 +231,7 @@ public record RecorderOptions(
                 + ", quantiles=" + Arrays.toString(quantiles) + ", exactTaskLimit=" + exactTaskLimit
                 + ", retainedCompletedTasks=" + retainedCompletedTasks + ", retainedDetailTasks=" + retainedDetailTasks
                 + ", retainedJobs=" + retainedJobs + ", retainedStages=" + retainedStages
-                + ", retainedSqlExecutions=" + retainedSqlExecutions + "]";
+                + ", retainedSqlExecutions=" + retainedSqlExecutions + ", retainedDeadExecutors="
+                + retainedDeadExecutors + "]";
     }
 }

@@ -5,7 +5,7 @@ import java.util.function.Consumer;
 import java.util.function.Predicate;
 
 /**
- * The recent completed entities of one kind (jobs, stages, SQL executions) a recorder keeps in the driver, like the
+ * The recent completed entities of one kind (jobs, stages, SQL executions, removed executors) a recorder keeps in the driver, like the
  * History Server's {@code spark.ui.retainedJobs}: the newest {@code limit} that ended well and, apart, the newest
  * {@code limit} that failed (failures are what a user looks for, so a flood of good ones never pushes them out).
  * Older ones leave, oldest first, once they are written; they live on in the database and in the recorder's running
@@ -37,6 +37,23 @@ final class Window<E extends LiveEntity> {
         if (!unlimited()) {
             (isFailure ? failed : succeeded).addLast(entity);
         }
+    }
+
+    /** The entity is no longer ended (an executor that registered again after its removal): it stays, out of here. */
+    void revived(E entity) {
+        if (!unlimited() && !succeeded.remove(entity)) {
+            failed.remove(entity);
+        }
+    }
+
+    /**
+     * Whether half the slack between the limit and twice the limit is used: time to write what waits, before the
+     * oldest would have to leave unwritten. Half, so that a reader asking after each event writes once per half a
+     * limit of ended entities, not once per entity.
+     */
+    boolean over() {
+        int writeAt = limit + limit / 2;
+        return succeeded.size() > writeAt || failed.size() > writeAt;
     }
 
     /**

@@ -1,5 +1,6 @@
 package io.sparkscope.core.report;
 
+import com.fasterxml.jackson.core.JsonGenerator;
 import io.sparkscope.core.analysis.efficiency.Cost;
 import io.sparkscope.core.analysis.efficiency.Efficiency;
 import io.sparkscope.core.analysis.efficiency.ExecutorUse;
@@ -8,6 +9,7 @@ import io.sparkscope.core.analysis.efficiency.MemoryPeaks;
 import io.sparkscope.core.analysis.efficiency.Prices;
 import io.sparkscope.core.analysis.efficiency.WhatIfCost;
 
+import java.io.IOException;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -22,6 +24,30 @@ public final class EfficiencyJson {
     }
 
     public static Map<String, Object> of(Efficiency e, Prices prices) {
+        Map<String, Object> m = head(e);
+        m.put("executors", e.executors().stream().map(EfficiencyJson::executor).toList());
+        m.putAll(tail(e, prices));
+        return m;
+    }
+
+    /** The same object as {@link #of}, written to {@code out} one executor at a time. */
+    public static void write(JsonGenerator out, Efficiency e, Prices prices) throws IOException {
+        out.writeStartObject();
+        for (Map.Entry<String, Object> f : head(e).entrySet()) {
+            out.writeObjectField(f.getKey(), f.getValue());
+        }
+        out.writeArrayFieldStart("executors");
+        for (ExecutorUse u : e.executors()) {
+            out.writeObject(executor(u));
+        }
+        out.writeEndArray();
+        for (Map.Entry<String, Object> f : tail(e, prices).entrySet()) {
+            out.writeObjectField(f.getKey(), f.getValue());
+        }
+        out.writeEndObject();
+    }
+
+    private static Map<String, Object> head(Efficiency e) {
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("localMode", e.local());
         m.put("appDurationMs", e.appMs());
@@ -51,19 +77,23 @@ public final class EfficiencyJson {
         }
         coverage.put("settingsToMeasure", missing);
         m.put("coverage", coverage);
-        List<Map<String, Object>> executors = new ArrayList<>();
-        for (ExecutorUse u : e.executors()) {
-            Map<String, Object> x = new LinkedHashMap<>();
-            x.put("executorId", u.executorId());
-            x.put("cores", u.cores());
-            x.put("lifetimeMs", u.lifetimeMs());
-            x.put("taskMs", u.taskMs());
-            x.put("containerBytes", u.containerBytes());
-            x.put("peakUsedBytes", u.peaks().usedBytes());
-            x.put("peakMemory", peaks(u.peaks()));
-            executors.add(x);
-        }
-        m.put("executors", executors);
+        return m;
+    }
+
+    private static Map<String, Object> executor(ExecutorUse u) {
+        Map<String, Object> x = new LinkedHashMap<>();
+        x.put("executorId", u.executorId());
+        x.put("cores", u.cores());
+        x.put("lifetimeMs", u.lifetimeMs());
+        x.put("taskMs", u.taskMs());
+        x.put("containerBytes", u.containerBytes());
+        x.put("peakUsedBytes", u.peaks().usedBytes());
+        x.put("peakMemory", peaks(u.peaks()));
+        return x;
+    }
+
+    private static Map<String, Object> tail(Efficiency e, Prices prices) {
+        Map<String, Object> m = new LinkedHashMap<>();
         m.put("driverPeakMemory", peaks(e.driverPeaks()));
         m.put("cost", prices != null && prices.configured() ? cost(Cost.of(e, prices)) : null);
         return m;

@@ -1,5 +1,6 @@
 package io.sparkscope.core.report;
 
+import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
@@ -14,10 +15,13 @@ import io.sparkscope.core.model.StageSummary;
 import io.sparkscope.core.model.TaskDistributions;
 import io.sparkscope.core.model.TaskRecord;
 
+import java.io.IOException;
+import java.io.OutputStream;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Function;
 
 /**
  * The JSON form of a snapshot ({@code analyze --json}, the API): times in epoch ms, durations in ms, bytes in bytes;
@@ -42,30 +46,75 @@ public final class SnapshotJson {
      */
     public static Map<String, Object> toMap(AppSnapshot s, double[] quantiles, List<?> findings, boolean withTasks) {
         Map<String, Object> m = new LinkedHashMap<>();
-        m.put("appId", s.appId());
-        m.put("attemptId", s.attemptId());
-        m.put("appName", s.appName());
-        m.put("sparkUser", s.sparkUser());
-        m.put("sparkVersion", s.sparkVersion());
-        m.put("startTime", s.startTime());
-        m.put("endTime", s.endTime());
-        m.put("durationMs", s.durationMs());
-        m.put("complete", s.complete());
-        m.put("status", s.status());
-        m.put("config", s.config().sparkProperties());
-        m.put("driverGcTimeMs", s.driverGcTimeMs());
-        m.put("driverMaxMemory", s.driverMaxMemory());
-        m.put("executors", s.executors().stream().map(SnapshotJson::executor).toList());
-        m.put("jobs", s.jobs().stream().map(SnapshotJson::job).toList());
-        List<Object> stages = new ArrayList<>(s.stages().size());
-        for (StageSummary st : s.stages()) {
-            stages.add(stage(st, quantiles, withTasks));
+        for (Field f : fields(s, quantiles, findings, withTasks)) {
+            m.put(f.name(), f.list() == null ? f.value() : f.list().stream().map(f.element()).toList());
         }
-        m.put("stages", stages);
-        m.put("sqlExecutions", s.sqlExecutions().stream().map(SnapshotJson::sql).toList());
-        m.put("fixFirst", fixFirst(s, findings));
-        m.put("findings", findings == null ? List.of() : findings);
         return m;
+    }
+
+    /**
+     * The same object as {@link #toMap}, written to {@code out} as it is made: one executor, job, stage or SQL
+     * execution at a time, so that the report of a large application never exists whole in memory. The generator's
+     * object is left open, so the caller can add fields of its own ({@code efficiency}, {@code whatIf}) and close it.
+     */
+    public static void writeOpen(JsonGenerator out, AppSnapshot s, double[] quantiles, List<?> findings,
+                                 boolean withTasks) throws IOException {
+        out.writeStartObject();
+        for (Field f : fields(s, quantiles, findings, withTasks)) {
+            out.writeFieldName(f.name());
+            if (f.list() == null) {
+                out.writeObject(f.value());
+            } else {
+                out.writeStartArray();
+                for (Object element : f.list()) {
+                    out.writeObject(f.element().apply(element));
+                }
+                out.writeEndArray();
+            }
+        }
+    }
+
+    /** A generator writing indented JSON to {@code out}, as {@link #toJson} formats it; closing it leaves out open. */
+    public static JsonGenerator generator(OutputStream out) throws IOException {
+        JsonGenerator g = MAPPER.getFactory().createGenerator(out);
+        g.disable(JsonGenerator.Feature.AUTO_CLOSE_TARGET);
+        g.useDefaultPrettyPrinter();
+        return g;
+    }
+
+    /** One top-level field: a value, or a list whose elements are turned into JSON one at a time. */
+    private record Field(String name, Object value, List<?> list, Function<Object, Object> element) {
+        static Field of(String name, Object value) {
+            return new Field(name, value, null, null);
+        }
+
+        @SuppressWarnings("unchecked")
+        static <T> Field list(String name, List<T> list, Function<T, Object> element) {
+            return new Field(name, null, list, (Function<Object, Object>) element);
+        }
+    }
+
+    private static List<Field> fields(AppSnapshot s, double[] quantiles, List<?> findings, boolean withTasks) {
+        return List.of(
+                Field.of("appId", s.appId()),
+                Field.of("attemptId", s.attemptId()),
+                Field.of("appName", s.appName()),
+                Field.of("sparkUser", s.sparkUser()),
+                Field.of("sparkVersion", s.sparkVersion()),
+                Field.of("startTime", s.startTime()),
+                Field.of("endTime", s.endTime()),
+                Field.of("durationMs", s.durationMs()),
+                Field.of("complete", s.complete()),
+                Field.of("status", s.status()),
+                Field.of("config", s.config().sparkProperties()),
+                Field.of("driverGcTimeMs", s.driverGcTimeMs()),
+                Field.of("driverMaxMemory", s.driverMaxMemory()),
+                Field.list("executors", s.executors(), SnapshotJson::executor),
+                Field.list("jobs", s.jobs(), SnapshotJson::job),
+                Field.list("stages", s.stages(), st -> stage(st, quantiles, withTasks)),
+                Field.list("sqlExecutions", s.sqlExecutions(), SnapshotJson::sql),
+                Field.of("fixFirst", fixFirst(s, findings)),
+                Field.of("findings", findings == null ? List.of() : findings));
     }
 
     /**

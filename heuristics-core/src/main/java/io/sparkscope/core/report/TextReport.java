@@ -51,7 +51,9 @@ public final class TextReport {
 
         // Whole-run figures: a long-running application's snapshot lists only its recent jobs and stages.
         RunTotals whole = s.totals();
-        long executors = s.executors().stream().filter(e -> !e.isDriver() || e.totalDuration() > 0).count();
+        // Removed executors past the recorder's window are no longer listed; the totals count them and their task time.
+        long executors = s.executors().stream().filter(e -> !e.isDriver() || e.totalDuration() > 0).count()
+                + whole.executorsNotListed();
         b.append("  Jobs ").append(whole.jobs()).append(" (").append(whole.failedJobs()).append(" failed)")
                 .append(", stages ").append(whole.stages()).append(" (").append(whole.failedStages())
                 .append(" failed, ").append(whole.skippedStages()).append(" skipped)")
@@ -60,7 +62,8 @@ public final class TextReport {
 
         long run = sum(s, TaskMetric.EXECUTOR_RUN_TIME);
         long gc = sum(s, TaskMetric.JVM_GC_TIME);
-        long taskTime = s.executors().stream().mapToLong(ExecutorSummary::totalDuration).sum();
+        long taskTime = s.executors().stream().mapToLong(ExecutorSummary::totalDuration).sum()
+                + whole.executorTaskMsNotListed();
         b.append("  Task time ").append(Units.duration(taskTime))
                 .append(", GC ").append(run > 0 ? Units.percent((double) gc / run) : "-").append(" of run time")
                 .append(", spill ").append(Units.bytes(sum(s, TaskMetric.MEMORY_BYTES_SPILLED))).append(" memory / ")

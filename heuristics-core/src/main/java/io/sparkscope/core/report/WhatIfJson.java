@@ -1,8 +1,10 @@
 package io.sparkscope.core.report;
 
+import com.fasterxml.jackson.core.JsonGenerator;
 import io.sparkscope.core.analysis.whatif.WhatIfPoint;
 import io.sparkscope.core.analysis.whatif.WhatIfResult;
 
+import java.io.IOException;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -47,5 +49,20 @@ public final class WhatIfJson {
         m.put("phases", r.phases());
         m.put("reconstructedTasks", r.reconstructedTasks());
         return m;
+    }
+
+    /**
+     * {@link #of} plus {@code more} (the CLI's caveats and cost), written to {@code out}; the curve is a handful of
+     * points, so the object is small whatever the application's size.
+     */
+    public static void write(JsonGenerator out, WhatIfResult r, Map<String, Object> more) throws IOException {
+        out.writeStartObject();
+        for (Map.Entry<String, Object> f : of(r).entrySet()) {
+            out.writeObjectField(f.getKey(), f.getValue());
+        }
+        for (Map.Entry<String, Object> f : more.entrySet()) {
+            out.writeObjectField(f.getKey(), f.getValue());
+        }
+        out.writeEndObject();
     }
 }

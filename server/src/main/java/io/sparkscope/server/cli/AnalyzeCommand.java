@@ -14,17 +14,19 @@ import io.sparkscope.core.analysis.whatif.WhatIfResult;
 import io.sparkscope.core.report.WhatIfJson;
 import io.sparkscope.core.heuristics.Finding;
 import io.sparkscope.core.eventlog.EventLogSource;
+import io.sparkscope.core.model.AppSnapshot;
 import io.sparkscope.core.model.TaskDistributions;
 import io.sparkscope.core.recorder.RecorderOptions;
 import io.sparkscope.core.report.SnapshotJson;
 import io.sparkscope.core.report.TextReport;
+import com.fasterxml.jackson.core.JsonGenerator;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
+import java.io.IOException;
 import java.io.PrintStream;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -75,29 +77,41 @@ public final class AnalyzeCommand implements Callable<Integer> {
     CostOptions costs;
 
     @Override
-    public Integer call() {
+    public Integer call() throws IOException {
         double[] qs = parseQuantiles();
         Prices prices = costs.prices();
         Diagnoser diagnoser = heuristics.diagnoser();
-        RecorderOptions options = tasks.recorderOptions().withQuantiles(qs);
+        // The live listener's windows: a log of any length is read within the same memory (RecorderOptions).
+        RecorderOptions options = tasks.recorderOptions().withQuantiles(qs).withDefaultWindows();
         PrintStream out = System.out;
         PrintStream err = System.err;
 
         List<EventLogSource> sources = locations.discover(paths);
 
-        List<Map<String, Object>> jsonApps = new ArrayList<>();
+        // JSON goes out as it is made, an application at a time: a report is never one string in memory.
+        JsonGenerator g = json ? SnapshotJson.generator(out) : null;
+        boolean array = json && sources.size() > 1;
+        if (array) {
+            g.writeStartArray();
+        }
         int analyzed = 0;
         int unusable = 0;
         for (EventLogSource source : sources) {
             int[] warnings = {0};
-            EventLogAnalysis.Result result = EventLogAnalysis.analyze(source, options, problem -> {
-                if (warnings[0]++ < MAX_WARNINGS_PER_LOG) {
-                    err.println("warning: " + problem);
-                }
-            });
+            EventLogAnalysis.Result result = EventLogAnalysis.analyze(source, options, diagnoser::diagnose, null,
+                    problem -> {
+                        if (warnings[0]++ < MAX_WARNINGS_PER_LOG) {
+                            err.println("warning: " + problem);
+                        }
+                    });
             if (warnings[0] > MAX_WARNINGS_PER_LOG) {
                 err.println("warning: " + source.path() + ": " + (warnings[0] - MAX_WARNINGS_PER_LOG)
                         + " more problems not shown");
+            }
+            if (result.unreadable() != null) {
+                err.println("sparkscope analyze: " + result.unreadable());
+                unusable++;
+                continue;
             }
             if (!result.hasApplication()) {
                 err.println("warning: " + source.path() + ": no Spark application events found; skipped");
@@ -105,26 +119,32 @@ public final class AnalyzeCommand implements Callable<Integer> {
                 continue;
             }
             analyzed++;
-            List<Finding> findings = diagnoser.diagnose(result.snapshot());
-            WhatIfResult what = whatIf ? ExecutorWhatIf.analyze(result.snapshot()) : null;
+            AppSnapshot snapshot = result.snapshot();
+            List<Finding> findings = result.findings(diagnoser::diagnose);
+            WhatIfResult what = whatIf ? ExecutorWhatIf.analyze(snapshot) : null;
             if (json) {
-                Map<String, Object> app = SnapshotJson.toMap(result.snapshot(), qs, findings, withTasks);
-                app.put("efficiency", EfficiencyJson.of(Efficiency.of(result.snapshot()), prices));
+                SnapshotJson.writeOpen(g, snapshot, qs, findings, withTasks);
+                g.writeFieldName("efficiency");
+                EfficiencyJson.write(g, Efficiency.of(snapshot), prices);
                 if (what != null) {
-                    Map<String, Object> w = whatIfJson(what);
-                    w.put("cost", EfficiencyJson.whatIf(WhatIfCost.of(result.snapshot(), what, prices)));
-                    app.put("whatIf", w);
+                    g.writeFieldName("whatIf");
+                    WhatIfJson.write(g, what, whatIfExtras(what, WhatIfCost.of(snapshot, what, prices)));
                 }
-                jsonApps.add(app);
+                g.writeEndObject();
+                g.flush();
             } else {
-                out.println(TextReport.render(result.snapshot(), findings, topStages, null, prices));
+                out.println(TextReport.render(snapshot, findings, topStages, null, prices));
                 if (what != null) {
-                    out.println(whatIfText(what, WhatIfCost.of(result.snapshot(), what, prices)));
+                    out.println(whatIfText(what, WhatIfCost.of(snapshot, what, prices)));
                 }
             }
         }
         if (json) {
-            out.println(SnapshotJson.toJson(jsonApps.size() == 1 ? jsonApps.get(0) : jsonApps));
+            if (array) {
+                g.writeEndArray();
+            }
+            g.close();
+            out.println();
         }
         if (analyzed == 0) {
             err.println("sparkscope analyze: no application could be analyzed in " + paths);
@@ -136,10 +156,11 @@ public final class AnalyzeCommand implements Callable<Integer> {
         return 0;
     }
 
-    /** The what-if under stable JSON names (times in ms), caveats as their codes. */
-    static Map<String, Object> whatIfJson(WhatIfResult r) {
-        Map<String, Object> m = WhatIfJson.of(r);
+    /** What the CLI adds to {@link WhatIfJson}: the caveats as their codes, and the curve priced. */
+    private static Map<String, Object> whatIfExtras(WhatIfResult r, WhatIfCost cost) {
+        Map<String, Object> m = new LinkedHashMap<>();
         m.put("caveats", r.caveats().stream().map(Enum::name).toList());
+        m.put("cost", EfficiencyJson.whatIf(cost));
         return m;
     }
 

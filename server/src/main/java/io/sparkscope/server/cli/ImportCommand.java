@@ -141,7 +141,9 @@ public final class ImportCommand implements Callable<Integer> {
             throw new Main.UsageError("give event logs to import, or --spool <dir>");
         }
         analysis.check();
-        RecorderOptions options = analysis.recorderOptions();
+        // The live listener's windows: what leaves them was written on the way (the checkpoint below), so a log of any
+        // length is imported within the same memory.
+        RecorderOptions options = analysis.recorderOptions().withDefaultWindows();
         PrintStream err = System.err;
         List<String> unreadable = new ArrayList<>();
         List<EventLogSource> sources = discover(unreadable);
@@ -171,12 +173,19 @@ public final class ImportCommand implements Callable<Integer> {
                 long t0 = System.nanoTime();
                 EventLogAnalysis.Result result;
                 try {
-                    result = EventLogAnalysis.analyze(source, options, problem -> err.println("warning: " + problem));
+                    result = EventLogAnalysis.analyze(source, options, analysis.diagnoser()::diagnose,
+                            changed -> ingest.ingest(changed, List.of()).stored(),
+                            problem -> err.println("warning: " + problem));
                 } catch (RuntimeException e) {
                     // A reader or recorder bug on strange input costs this file only.
                     tally.failed++;
                     err.println(tally.prefix() + source.path() + ": not imported: cannot read it: "
                             + e.getClass().getSimpleName() + ": " + DatabaseErrors.reason(e));
+                    continue;
+                }
+                if (result.unreadable() != null) {
+                    tally.failed++;
+                    err.println(tally.prefix() + result.unreadable());
                     continue;
                 }
                 if (!result.hasApplication()) {
@@ -185,7 +194,7 @@ public final class ImportCommand implements Callable<Integer> {
                     continue;
                 }
                 AppSnapshot s = result.snapshot();
-                IngestResult r = ingest.ingest(s);
+                IngestResult r = ingest.ingest(s, result.findings(analysis.diagnoser()::diagnose));
                 if (r.databaseUnavailable()) {
                     return lost(err, tally, source.path(), r);
                 }

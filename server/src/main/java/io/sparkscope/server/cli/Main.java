@@ -15,7 +15,16 @@ public final class Main implements Runnable {
     CommandLine.Model.CommandSpec spec;
 
     public static void main(String[] args) {
-        System.exit(run(args));
+        int exit;
+        try {
+            exit = run(args);
+        } catch (OutOfMemoryError e) {
+            // Outside what a command contains itself (a log it reads says so on its own): one line, not a trace.
+            System.err.println("sparkscope: the Java heap (" + (Runtime.getRuntime().maxMemory() >> 20)
+                    + " MB) ran out; give the JVM more heap (java -Xmx…)");
+            exit = 3;
+        }
+        System.exit(exit);
     }
 
     /** Runs a command line and returns its exit code (tests call this instead of main). */

@@ -74,8 +74,10 @@ public final class WatchCommand implements Callable<Integer> {
             if (maxOpenLogs < 1 || maxOpenLogs > 10_000) {
                 throw new Main.UsageError("--max-open-logs: " + maxOpenLogs + " is outside 1…10000");
             }
-            LogWatcher.Options o = LogWatcher.Options.of(every, recorder);
-            return new LogWatcher.Options(o.interval(), maxOpenLogs, recorder, o.lease());
+            // The live listener's windows: each open log's memory is bounded however long it runs.
+            RecorderOptions windowed = recorder.withDefaultWindows();
+            LogWatcher.Options o = LogWatcher.Options.of(every, windowed);
+            return new LogWatcher.Options(o.interval(), maxOpenLogs, windowed, o.lease());
         }
     }
 

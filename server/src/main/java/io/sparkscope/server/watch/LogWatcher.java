@@ -5,6 +5,7 @@ import io.sparkscope.core.eventlog.EventLogTail;
 import io.sparkscope.core.eventlog.LogDirectory;
 import io.sparkscope.core.eventlog.LogLocations;
 import io.sparkscope.core.model.AppSnapshot;
+import io.sparkscope.core.analysis.WindowedReading;
 import io.sparkscope.core.recorder.Recorder;
 import io.sparkscope.core.recorder.RecorderOptions;
 import io.sparkscope.store.LogWatchStates;
@@ -104,17 +105,22 @@ public final class LogWatcher {
         }
     }
 
-    /** A running log kept open between scans. */
+    /**
+     * A running log kept open between scans. Its recorder keeps the options' windows: what leaves them was written
+     * first, by the scans or by a checkpoint in between (a log that grew by a million events since the last scan).
+     */
     private static final class Open {
+        final WindowedReading reading;
         final Recorder recorder;
         final EventLogTail tail;
         long events;
 
-        Open(RecorderOptions options, Consumer<String> problems) {
-            recorder = new Recorder(options);
+        Open(RecorderOptions options, IngestService ingest, Consumer<String> problems) {
+            reading = new WindowedReading(options, null, changed -> ingest.ingest(changed, List.of()).stored());
+            recorder = reading.recorder();
             tail = new EventLogTail(e -> {
                 events++;
-                recorder.onEvent(e);
+                reading.accept(e);
             }, problems);
         }
     }
@@ -305,7 +311,7 @@ public final class LogWatcher {
         }
         boolean fresh = o == null;
         if (fresh) {
-            o = new Open(options.recorder(), p -> warnOnce(key + p, "warning: " + LogLocations.mask(p)));
+            o = new Open(options.recorder(), ingest, p -> warnOnce(key + p, "warning: " + LogLocations.mask(p)));
         }
         long eventsBefore = o.events;
         try {
@@ -337,6 +343,9 @@ public final class LogWatcher {
             IngestResult r = ingest.ingest(s);
             if (r.databaseUnavailable()) {
                 throw new DatabaseLost(r.reason());
+            }
+            if (r.stored()) {
+                o.reading.written(s); // what it held is stored: completed entities past the windows may leave
             }
             status = finished ? Status.DONE : Status.RUNNING;
             what = s.appId() + " " + (s.complete() ? "COMPLETE" : finished ? "ended without ApplicationEnd" : "RUNNING")

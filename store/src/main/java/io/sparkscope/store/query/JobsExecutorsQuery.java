@@ -13,7 +13,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 
-/** An application's jobs, or its executors, for their tabs and their REST-shaped API: two small statements each. */
+/** An application's jobs, or its executors (a page of them for the tab and the REST-shaped API). */
 public final class JobsExecutorsQuery {
     private final DataSource dataSource;
 
@@ -22,10 +22,6 @@ public final class JobsExecutorsQuery {
     }
 
     public record Jobs(AppRefs.Resolved app, List<JobSummary> jobs) {
-    }
-
-    /** @param taskCpus {@code spark.task.cpus} of the application (1 when not set or not a number) */
-    public record Executors(AppRefs.Resolved app, List<ExecutorSummary> executors, int taskCpus) {
     }
 
     /** The jobs in job-id order; empty when the application is not stored. */
@@ -48,7 +44,96 @@ public final class JobsExecutorsQuery {
         });
     }
 
-    /** The executors in the order they appeared; empty when the application is not stored. */
+    /** Which executors a page lists. */
+    public enum State {
+        ALL, ACTIVE, REMOVED
+    }
+
+    /** The order of a page: as they appeared ({@code ord}), or by id as Spark's REST API lists them. */
+    public enum Order {
+        APPEARED("ord, executor_id COLLATE \"C\""),
+        ID("executor_id COLLATE \"C\""),
+        ID_DESCENDING("executor_id COLLATE \"C\" DESC");
+
+        final String sql;
+
+        Order(String sql) {
+            this.sql = sql;
+        }
+    }
+
+    /** One page: {@code offset} rows skipped, at most {@code length} listed. */
+    public record Request(State state, Order order, int offset, int length) {
+    }
+
+    /**
+     * One page of an application's executors, with what the page says about all of them: how many there are, how
+     * many were removed, how many the page's filter matches, and whether any has peak memory figures.
+     */
+    /** @param taskCpus {@code spark.task.cpus} of the application (1 when not set or not a number) */
+    public record ExecutorPage(AppRefs.Resolved app, List<ExecutorSummary> executors, int taskCpus, long total,
+                               long removed, long matching, boolean anyPeaks) {
+    }
+
+    /**
+     * One page of the executors, read in the database: an application of 100 000 executors costs the rows of the
+     * page and a count, never the whole list. Empty when the application is not stored.
+     */
+    public Optional<ExecutorPage> executorPage(String appId, String attemptId, Request r) throws SQLException {
+        return AppRefs.readOnly(dataSource, c -> {
+            AppRefs.Resolved app = AppRefs.resolve(c, appId, attemptId);
+            if (app == null) {
+                return Optional.empty();
+            }
+            long total = 0;
+            long removed = 0;
+            boolean anyPeaks = false;
+            try (PreparedStatement ps = c.prepareStatement("SELECT count(*), count(*) FILTER (WHERE remove_time >= 0),"
+                    + " bool_or(peak_metrics <> '{}'::jsonb) FROM executor WHERE app_pk = ?")) {
+                ps.setLong(1, app.pk());
+                try (ResultSet rs = ps.executeQuery()) {
+                    if (rs.next()) {
+                        total = rs.getLong(1);
+                        removed = rs.getLong(2);
+                        anyPeaks = rs.getBoolean(3);
+                    }
+                }
+            }
+            String where = switch (r.state()) {
+                case ALL -> "";
+                case ACTIVE -> " AND remove_time < 0";
+                case REMOVED -> " AND remove_time >= 0";
+            };
+            List<ExecutorSummary> out = new ArrayList<>(Math.min(r.length(), 1000));
+            try (PreparedStatement ps = c.prepareStatement("SELECT * FROM executor WHERE app_pk = ?" + where
+                    + " ORDER BY " + r.order().sql + " LIMIT ? OFFSET ?")) {
+                ps.setLong(1, app.pk());
+                ps.setInt(2, r.length());
+                ps.setLong(3, r.offset());
+                try (ResultSet rs = ps.executeQuery()) {
+                    while (rs.next()) {
+                        out.add(SnapshotReader.executor(rs));
+                    }
+                }
+            }
+            long matching = switch (r.state()) {
+                case ALL -> total;
+                case ACTIVE -> total - removed;
+                case REMOVED -> removed;
+            };
+            return Optional.of(new ExecutorPage(app, out, taskCpus(c, app.pk()), total, removed, matching, anyPeaks));
+        });
+    }
+
+    /** @param taskCpus {@code spark.task.cpus} of the application (1 when not set or not a number) */
+    public record Executors(AppRefs.Resolved app, List<ExecutorSummary> executors, int taskCpus) {
+    }
+
+    /**
+     * Every executor in the order they appeared; empty when the application is not stored. An elastic application
+     * may have a hundred thousand: pages and API answers read {@link #executorPage}, and a question about a few
+     * (which ran tasks) {@link #executorsThatRanTasks}.
+     */
     public Optional<Executors> executors(String appId, String attemptId) throws SQLException {
         return AppRefs.readOnly(dataSource, c -> {
             AppRefs.Resolved app = AppRefs.resolve(c, appId, attemptId);
@@ -65,6 +150,29 @@ public final class JobsExecutorsQuery {
                 }
             }
             return Optional.of(new Executors(app, out, taskCpus(c, app.pk())));
+        });
+    }
+
+    /** The ids of at most {@code limit} executors that ran a task, in the order they appeared; empty: not stored. */
+    public Optional<List<String>> executorsThatRanTasks(String appId, String attemptId, int limit)
+            throws SQLException {
+        return AppRefs.readOnly(dataSource, c -> {
+            AppRefs.Resolved app = AppRefs.resolve(c, appId, attemptId);
+            if (app == null) {
+                return Optional.empty();
+            }
+            List<String> out = new ArrayList<>();
+            try (PreparedStatement ps = c.prepareStatement("SELECT executor_id FROM executor WHERE app_pk = ?"
+                    + " AND completed_tasks + failed_tasks + killed_tasks > 0 ORDER BY ord LIMIT ?")) {
+                ps.setLong(1, app.pk());
+                ps.setInt(2, limit);
+                try (ResultSet rs = ps.executeQuery()) {
+                    while (rs.next()) {
+                        out.add(rs.getString(1));
+                    }
+                }
+            }
+            return Optional.of(out);
         });
     }
 

@@ -126,11 +126,18 @@ public final class ApiJson {
     }
 
     /** {@code /api/v1/compare}: the runs' rows, then the aligned sections of {@link Comparison}. */
+    /**
+     * @param configNotShown  differing keys left out past {@link Comparison#MAX_CONFIG_ROWS}
+     * @param runSpecificKeys differing keys left out because every run makes its own value (ids, hosts, ports)
+     * @param stagesNotShown  stage positions left out past {@link Comparison#MAX_STAGE_ROWS}
+     */
     record ComparisonJson(@JsonIgnoreProperties("pk") List<AppHeader> apps, double changeThreshold,
                           List<Comparison.MetricRow> metrics, List<Comparison.ConfigRow> config,
-                          List<Comparison.FindingRow> findings, List<Comparison.StageMatch> stages) {
+                          List<Comparison.FindingRow> findings, List<Comparison.StageMatch> stages,
+                          int configNotShown, List<String> runSpecificKeys, int stagesNotShown) {
         static ComparisonJson of(Comparison c) {
-            return new ComparisonJson(c.apps(), Comparison.THRESHOLD, c.metrics(), c.config(), c.findings(), c.stages());
+            return new ComparisonJson(c.apps(), Comparison.THRESHOLD, c.metrics(), c.config(), c.findings(), c.stages(),
+                    c.configNotShown(), c.runSpecificKeys(), c.stagesNotShown());
         }
     }
 

@@ -1,7 +1,6 @@
 package io.sparkscope.server.web.api;
 
 import io.javalin.http.Context;
-import io.sparkscope.core.model.ExecutorSummary;
 import io.sparkscope.core.model.JobSummary;
 import io.sparkscope.core.model.TaskRecord;
 import io.sparkscope.server.web.http.Params;
@@ -61,30 +60,35 @@ public final class ExecutionApi {
         json(ctx, SparkRestJson.Job.of(job));
     }
 
+    /** Executors one API answer lists unless {@code ?length=} says otherwise: every executor of nearly every run. */
+    public static final int EXECUTORS_LENGTH = 1_000;
+    /** Most executors one API answer lists (about 1.5 kB of JSON each); {@code ?offset=} pages on. */
+    public static final int EXECUTORS_MAX_LENGTH = 10_000;
+
     /** Spark's {@code executors}: the executors still alive, by id descending (its "active" index read backwards). */
     public void executors(Context ctx) throws SQLException {
-        executorList(ctx, true);
+        executorList(ctx, JobsExecutorsQuery.State.ACTIVE, JobsExecutorsQuery.Order.ID_DESCENDING);
     }
 
     /** Spark's {@code allexecutors}: every executor, removed ones too, by id. */
     public void allExecutors(Context ctx) throws SQLException {
-        executorList(ctx, false);
+        executorList(ctx, JobsExecutorsQuery.State.ALL, JobsExecutorsQuery.Order.ID);
     }
 
-    private void executorList(Context ctx, boolean activeOnly) throws SQLException {
-        JobsExecutorsQuery.Executors e = data.executors(Params.appRef(ctx));
-        List<ExecutorSummary> list = new ArrayList<>();
-        for (ExecutorSummary x : e.executors()) {
-            if (!activeOnly || x.removeTime() < 0) {
-                list.add(x);
-            }
-        }
-        Comparator<ExecutorSummary> byId = Comparator.comparing(ExecutorSummary::executorId);
-        list.sort(activeOnly ? byId.reversed() : byId);
+    /**
+     * Spark lists every executor at once; an application that added and removed a hundred thousand made that a
+     * 54 MB answer, so here one page is listed ({@code ?offset=&length=}, by default the first
+     * {@value #EXECUTORS_LENGTH}) and the header {@code X-Total-Count} says how many match in all.
+     */
+    private void executorList(Context ctx, JobsExecutorsQuery.State state, JobsExecutorsQuery.Order order)
+            throws SQLException {
+        JobsExecutorsQuery.ExecutorPage e = data.executors(Params.appRef(ctx),
+                ExecutionData.executorRequest(ctx, state, order, EXECUTORS_LENGTH, EXECUTORS_MAX_LENGTH));
         var app = e.app();
         long end = app.endTime() > 0 ? app.endTime() : app.lastEventTime();
         long appDuration = app.startTime() > 0 && end >= app.startTime() ? end - app.startTime() : -1;
-        json(ctx, list.stream().map(x -> SparkRestJson.Executor.of(x, e.taskCpus(), appDuration)).toList());
+        ctx.header("X-Total-Count", String.valueOf(e.matching()));
+        json(ctx, e.executors().stream().map(x -> SparkRestJson.Executor.of(x, e.taskCpus(), appDuration)).toList());
     }
 
     /**

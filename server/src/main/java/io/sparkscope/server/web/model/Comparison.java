@@ -18,15 +18,28 @@ import java.util.function.ToLongFunction;
 /**
  * Two or more runs side by side, aligned section by section. The first run is the baseline: a metric is marked
  * changed when it differs from the baseline's by more than {@link #THRESHOLD}; a config key is marked when its
- * values are not all equal (missing counts as a value). Stages are matched by position — the n-th stage of the
- * m-th job — because stage ids shift between runs when an earlier job gains or loses stages;
- * names are shown so a mismatch is visible.
+ * values are not all equal (missing counts as a value), leaving out keys whose values every run makes anew
+ * ({@link RunSpecificConfig}). Stages are matched by position — the n-th stage of the m-th job — because stage ids
+ * shift between runs when an earlier job gains or loses stages; names are shown so a mismatch is visible.
+ *
+ * <p>Bounded whatever the runs hold: at most {@link #MAX_RUNS} runs, {@link #MAX_CONFIG_ROWS} differing keys and
+ * {@link #MAX_STAGE_ROWS} stage positions (runs of 100 000 stages made a page no browser could show); what is left
+ * out is counted.
+ *
+ * @param configNotShown    differing keys past {@link #MAX_CONFIG_ROWS}
+ * @param runSpecificKeys   keys left out because every run has its own value (ids, hosts, ports)
+ * @param stagesNotShown    stage positions past {@link #MAX_STAGE_ROWS}
  */
 public record Comparison(List<AppHeader> apps, List<MetricRow> metrics, List<ConfigRow> config,
-                         List<FindingRow> findings, List<StageMatch> stages) {
+                         List<FindingRow> findings, List<StageMatch> stages, int configNotShown,
+                         List<String> runSpecificKeys, int stagesNotShown) {
     public static final double THRESHOLD = 0.20;
     /** Most runs side by side: more columns no longer fit a page. */
     public static final int MAX_RUNS = 6;
+    /** Most differing configuration keys listed besides the key settings. */
+    public static final int MAX_CONFIG_ROWS = 300;
+    /** Most stage positions listed: the first ones, in job and stage order. */
+    public static final int MAX_STAGE_ROWS = 300;
 
     public enum Unit { MS, BYTES, COUNT }
 
@@ -81,7 +94,15 @@ public record Comparison(List<AppHeader> apps, List<MetricRow> metrics, List<Con
             }
             metrics.add(new MetricRow(m.name(), m.unit(), values, changed));
         }
-        return new Comparison(headers, metrics, config(runs), findings(runs), stages(runs));
+        List<String> runSpecific = new ArrayList<>();
+        List<ConfigRow> config = config(runs, runSpecific);
+        int keyRows = KeyConfig.KEYS.size();
+        int configNotShown = Math.max(0, config.size() - keyRows - MAX_CONFIG_ROWS);
+        List<StageMatch> stages = stages(runs);
+        int stagesNotShown = Math.max(0, stages.size() - MAX_STAGE_ROWS);
+        return new Comparison(headers, metrics, List.copyOf(config.subList(0, config.size() - configNotShown)),
+                findings(runs), List.copyOf(stages.subList(0, stages.size() - stagesNotShown)), configNotShown,
+                runSpecific, stagesNotShown);
     }
 
     private static boolean changed(long base, long v) {
@@ -92,8 +113,11 @@ public record Comparison(List<AppHeader> apps, List<MetricRow> metrics, List<Con
         return Math.abs(v - base) / denom > THRESHOLD;
     }
 
-    /** Key configuration always (so the section reads the same for every comparison), then every differing key. */
-    private static List<ConfigRow> config(List<AppDetail> runs) {
+    /**
+     * Key configuration always (so the section reads the same for every comparison), then every differing key but
+     * those each run makes anew, which go to {@code runSpecific}.
+     */
+    private static List<ConfigRow> config(List<AppDetail> runs, List<String> runSpecific) {
         TreeSet<String> keys = new TreeSet<>();
         for (AppDetail r : runs) {
             keys.addAll(r.sparkConfig().keySet());
@@ -108,7 +132,9 @@ public record Comparison(List<AppHeader> apps, List<MetricRow> metrics, List<Con
                 continue;
             }
             ConfigRow row = row(runs, k, false);
-            if (row.differs()) {
+            if (row.differs() && RunSpecificConfig.isRunSpecific(k)) {
+                runSpecific.add(k);
+            } else if (row.differs()) {
                 others.add(row);
             }
         }

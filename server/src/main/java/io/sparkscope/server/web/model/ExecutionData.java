@@ -36,8 +36,16 @@ public final class ExecutionData {
         return jobsExecutors.jobs(ref.appId(), ref.attemptId()).orElseThrow(() -> noApp(ref));
     }
 
-    public JobsExecutorsQuery.Executors executors(AppDetailQuery.Ref ref) throws SQLException {
-        return jobsExecutors.executors(ref.appId(), ref.attemptId()).orElseThrow(() -> noApp(ref));
+    /** One page of the executors (an application may have had a hundred thousand): never the whole list. */
+    public JobsExecutorsQuery.ExecutorPage executors(AppDetailQuery.Ref ref, JobsExecutorsQuery.Request r)
+            throws SQLException {
+        return jobsExecutors.executorPage(ref.appId(), ref.attemptId(), r).orElseThrow(() -> noApp(ref));
+    }
+
+    /** {@code ?offset=&length=} of an executor list, {@code length} at most {@code max} (default {@code dflt}). */
+    public static JobsExecutorsQuery.Request executorRequest(Context ctx, JobsExecutorsQuery.State state,
+                                                             JobsExecutorsQuery.Order order, int dflt, int max) {
+        return new JobsExecutorsQuery.Request(state, order, offset(ctx), Params.intValue(ctx, "length", dflt, 1, max));
     }
 
     public TaskListQuery.Page tasks(AppDetailQuery.Ref ref, TaskListQuery.Request r) throws SQLException {

@@ -81,6 +81,17 @@ final class CompareView {
             }
             h.raw("</tr>");
         }
+        if (!c.runSpecificKeys().isEmpty() || c.configNotShown() > 0) {
+            h.raw("<tr class=\"config-left-out\" id=\"config-left-out\"><td colspan=\"").t(apps.size() + 1)
+                    .raw("\" class=\"muted\">");
+            if (c.configNotShown() > 0) {
+                h.t(Fmt.count(c.configNotShown(), "more differing key") + " not shown. ");
+            }
+            if (!c.runSpecificKeys().isEmpty()) {
+                h.t("Left out, as every run has its own value: " + String.join(", ", c.runSpecificKeys()) + ".");
+            }
+            h.raw("</td></tr>");
+        }
         section(h, "Stages (matched by job and stage position)", apps.size());
         for (Comparison.StageMatch m : c.stages()) {
             h.raw("<tr class=\"stage-match\"><th>").t(m.position()).raw(m.namesDiffer() ? " <span class=\"warn\">names differ</span>" : "")
@@ -98,6 +109,12 @@ final class CompareView {
                         .t(Fmt.bytes(cell.shuffleBytes())).raw("</div></td>");
             }
             h.raw("</tr>");
+        }
+        if (c.stagesNotShown() > 0) {
+            h.raw("<tr id=\"stages-left-out\"><td colspan=\"").t(apps.size() + 1).raw("\" class=\"muted\">")
+                    .t("The first " + Fmt.count(Comparison.MAX_STAGE_ROWS) + " stage positions; "
+                            + Fmt.count(c.stagesNotShown(), "more position") + " not shown.")
+                    .raw("</td></tr>");
         }
         h.raw("</table>");
         return Layout.end(h);

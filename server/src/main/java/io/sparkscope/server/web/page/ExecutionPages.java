@@ -3,15 +3,19 @@ package io.sparkscope.server.web.page;
 import io.javalin.http.Context;
 import io.sparkscope.server.web.http.Params;
 import io.sparkscope.server.web.model.ExecutionData;
+import io.sparkscope.store.query.JobsExecutorsQuery;
 import io.sparkscope.store.query.TaskListQuery;
 
 import java.sql.SQLException;
+import java.util.Locale;
 import java.util.function.LongSupplier;
 
 /** The application's jobs and executors tabs and a stage's paged task table: parse, one data call, render. */
 public final class ExecutionPages {
     /** Rows of the task table per page unless {@code ?length=} says otherwise. */
     static final int PAGE_LENGTH = 100;
+    /** Most executor rows one page shows (about 1 kB of HTML each). */
+    static final int EXECUTORS_MAX_LENGTH = 1_000;
 
     private final ExecutionData data;
     private final LongSupplier clock;
@@ -26,8 +30,13 @@ public final class ExecutionPages {
         html(ctx, JobsView.render(data.jobs(Params.appRef(ctx)), AppTabs.Live.of(ctx, clock)));
     }
 
+    /** {@code ?state=all|active|removed&offset=&length=}: one page of the executors, in the order they appeared. */
     public void executors(Context ctx) throws SQLException {
-        html(ctx, ExecutorsView.render(data.executors(Params.appRef(ctx)), AppTabs.Live.of(ctx, clock)));
+        String state = Params.oneOf(ctx, "state", "all", "active", "removed");
+        var r = ExecutionData.executorRequest(ctx, state == null ? JobsExecutorsQuery.State.ALL
+                        : JobsExecutorsQuery.State.valueOf(state.toUpperCase(Locale.ROOT)),
+                JobsExecutorsQuery.Order.APPEARED, PAGE_LENGTH, EXECUTORS_MAX_LENGTH);
+        html(ctx, ExecutorsView.render(data.executors(Params.appRef(ctx), r), r, AppTabs.Live.of(ctx, clock)));
     }
 
     /**

@@ -1,30 +1,42 @@
 package io.sparkscope.server.web.page;
 
 import io.sparkscope.core.model.ExecutorSummary;
+import io.sparkscope.server.web.http.Urls;
 import io.sparkscope.server.web.model.Fmt;
 import io.sparkscope.store.query.JobsExecutorsQuery;
 
+import java.util.LinkedHashMap;
+import java.util.Locale;
 import java.util.Map;
 
 /**
- * {@code /apps/{appId}[/{attemptId}]/executors}: every executor (the driver too when it ran tasks or reported
- * memory) with its host, cores, lifetime, tasks, task and GC time, I/O, peak memory where Spark logged it, and why it
- * was removed.
+ * {@code /apps/{appId}[/{attemptId}]/executors}: the executors (the driver too when it ran tasks or reported
+ * memory) with their host, cores, lifetime, tasks, task and GC time, I/O, peak memory where Spark logged it, and why
+ * they were removed; one page at a time, as the task table pages (an elastic application may have had a hundred
+ * thousand), with plain links and a GET form, so it works without JavaScript.
  */
 final class ExecutorsView {
     private ExecutorsView() {
     }
 
-    static String render(JobsExecutorsQuery.Executors e, AppTabs.Live live) {
+    static String render(JobsExecutorsQuery.ExecutorPage e, JobsExecutorsQuery.Request r, AppTabs.Live live) {
         Html h = AppTabs.page(e.app(), AppTabs.Tab.EXECUTORS, "Executors", live);
-        long removed = e.executors().stream().filter(x -> x.removeTime() >= 0).count();
-        h.raw("<section><h2 id=\"executors\">Executors (").t(e.executors().size()).raw(removed > 0 ? ", " : "")
-                .t(removed > 0 ? removed + " removed" : "").raw(")</h2>");
-        if (e.executors().isEmpty()) {
+        long removed = e.removed();
+        h.raw("<section><h2 id=\"executors\">Executors (").t(Fmt.count(e.total())).raw(removed > 0 ? ", " : "")
+                .t(removed > 0 ? Fmt.count(removed) + " removed" : "").raw(")</h2>");
+        if (e.total() == 0) {
             h.raw("<p class=\"empty\">No executor recorded.</p></section>");
             return AppTabs.end(h);
         }
-        boolean anyPeaks = e.executors().stream().anyMatch(x -> !x.peakMetrics().isEmpty());
+        String base = Urls.appTab(e.app().appId(), e.app().attemptId(), "executors");
+        filter(h, r, base);
+        long from = e.executors().isEmpty() ? 0 : (long) r.offset() + 1;
+        long to = (long) r.offset() + e.executors().size();
+        h.raw("<p class=\"muted\" id=\"executor-range\">").t(e.executors().isEmpty() ? "No executor matches."
+                : "Executors " + Fmt.count(from) + "–" + Fmt.count(to) + " of " + Fmt.count(e.matching())
+                + (r.state() == JobsExecutorsQuery.State.ALL ? "" : " " + r.state().name().toLowerCase(Locale.ROOT)))
+                .raw("</p>");
+        boolean anyPeaks = e.anyPeaks();
         h.raw("<div class=\"table-scroll\"><table class=\"grid\" id=\"executor-table\"><thead><tr><th>Executor</th>"
                 + "<th>Host</th><th class=\"num\">Cores</th><th>Added</th><th class=\"num\">Lifetime</th>"
                 + "<th class=\"num\">Tasks ok</th><th class=\"num\">Failed</th><th class=\"num\">Killed</th>"
@@ -68,12 +80,54 @@ final class ExecutorsView {
             h.raw("</td></tr>");
         }
         h.raw("</tbody></table></div>");
+        pager(h, e, r, base);
         if (!anyPeaks) {
             h.raw("<p class=\"hint\" id=\"no-peaks\">No peak memory was recorded: Spark logs it with"
                     + " spark.eventLog.logStageExecutorMetrics=true (Spark 3.0 and later).</p>");
         }
         h.raw("</section>");
         return AppTabs.end(h);
+    }
+
+    private static void filter(Html h, JobsExecutorsQuery.Request r, String base) {
+        h.raw("<form class=\"task-filters\" id=\"executor-filters\" method=\"get\" action=\"").a(base)
+                .raw("\"><label>Show<select name=\"state\" id=\"f-state\">");
+        for (JobsExecutorsQuery.State st : JobsExecutorsQuery.State.values()) {
+            String v = st.name().toLowerCase(Locale.ROOT);
+            h.raw("<option value=\"").a(v).raw("\"").raw(st == r.state() ? " selected" : "").raw(">").t(v)
+                    .raw("</option>");
+        }
+        h.raw("</select></label>");
+        if (r.length() != ExecutionPages.PAGE_LENGTH) {
+            h.raw("<input type=\"hidden\" name=\"length\" value=\"").a(r.length()).raw("\">");
+        }
+        h.raw("<button class=\"btn\" type=\"submit\" id=\"f-apply\">Show</button></form>");
+    }
+
+    private static void pager(Html h, JobsExecutorsQuery.ExecutorPage e, JobsExecutorsQuery.Request r, String base) {
+        boolean prev = r.offset() > 0;
+        boolean next = (long) r.offset() + e.executors().size() < e.matching();
+        if (!prev && !next) {
+            return;
+        }
+        h.raw("<nav class=\"pager\" id=\"executor-pager\">");
+        if (prev) {
+            h.raw("<a class=\"btn\" id=\"page-prev\" href=\"").a(url(base, r, Math.max(0, r.offset() - r.length())))
+                    .raw("\">&#8592; previous</a>");
+        }
+        if (next) {
+            h.raw("<a class=\"btn\" id=\"page-next\" href=\"").a(url(base, r, r.offset() + r.length()))
+                    .raw("\">next &#8594;</a>");
+        }
+        h.raw("</nav>");
+    }
+
+    static String url(String base, JobsExecutorsQuery.Request r, int offset) {
+        Map<String, String> q = new LinkedHashMap<>();
+        q.put("state", r.state() == JobsExecutorsQuery.State.ALL ? null : r.state().name().toLowerCase(Locale.ROOT));
+        q.put("offset", offset == 0 ? null : String.valueOf(offset));
+        q.put("length", r.length() == ExecutionPages.PAGE_LENGTH ? null : String.valueOf(r.length()));
+        return Urls.withQuery(base, q) + "#executors";
     }
 
     private static void peak(Html h, Map<String, Long> peaks, String name) {
