@@ -31,6 +31,8 @@ import java.util.regex.Pattern;
  *                         run's totals
  * @param retainedStages   {@code retained.stages}: completed stage attempts kept likewise
  * @param retainedSqlExecutions {@code retained.sqlExecutions}: ended SQL executions kept likewise
+ * @param retainedDeadExecutors {@code retained.executors}: removed executors kept likewise, like Spark's
+ *                         {@code spark.ui.retainedDeadExecutors}; an elastic application may add and remove thousands
  * @param prices           {@code cost.coreHour}, {@code cost.gbHour}, {@code cost.currency}: the operator's prices,
  *                         for the cost line of the driver-log report; {@link Prices#NONE} when unset
  * @param streamingLimits  {@code streaming.batchesPerQuery} (batches kept per Structured Streaming query run) and
@@ -59,6 +61,7 @@ public record ListenerConfig(
         int retainedJobs,
         int retainedStages,
         int retainedSqlExecutions,
+        int retainedDeadExecutors,
         Prices prices,
         StreamingLimits streamingLimits,
         long diagnosisIntervalMs) {
@@ -80,7 +83,7 @@ public record ListenerConfig(
         return "ListenerConfig[enabled=" + enabled + ", jdbcUrl=" + redactUrl(jdbcUrl) + ", jdbcUser=" + jdbcUser
                 + ", tasksPerStage=" + tasksPerStage + ", tasksRetained=" + tasksRetained + ", retainedJobs="
                 + retainedJobs + ", retainedStages=" + retainedStages + ", retainedSqlExecutions="
-                + retainedSqlExecutions + ", spoolDir=" + spoolDir + ", spoolMaxBytes=" + spoolMaxBytes
+                + retainedSqlExecutions + ", retainedDeadExecutors=" + retainedDeadExecutors + ", spoolDir=" + spoolDir + ", spoolMaxBytes=" + spoolMaxBytes
                 + ", flushTimeoutMs=" + flushTimeoutMs + ", reportEnabled=" + reportEnabled + ", uiUrl=" + uiUrl
                 + ", diagnosisIntervalMs=" + diagnosisIntervalMs + ", regressionFactor=" + regressionFactor + ", webhookUrl=" + (webhookUrl == null ? null : "(set)")
                 + ", streamingLimits=" + streamingLimits + "]";
@@ -130,6 +133,7 @@ public record ListenerConfig(
                 (int) r.number("retained.jobs", DEFAULT_RETAINED, 1, 10_000_000),
                 (int) r.number("retained.stages", DEFAULT_RETAINED, 1, 10_000_000),
                 (int) r.number("retained.sqlExecutions", DEFAULT_RETAINED, 1, 10_000_000),
+                (int) r.number("retained.executors", DEFAULT_RETAINED, 1, 10_000_000),
                 r.prices(),
                 new StreamingLimits(
                         (int) r.number("streaming.batchesPerQuery", StreamingLimits.DEFAULTS.batchesPerQuery(), 1,

@@ -108,7 +108,7 @@ final class RecordingPipeline {
         this.recorder = new Recorder(RecorderOptions.DEFAULTS.withTasksPerStage(config.tasksPerStage())
                 .withRetainedDetailTasks(config.tasksRetained())
                 .withWindow(config.retainedJobs(), config.retainedStages(), config.retainedSqlExecutions())
-                .withDeadExecutorWindow(ListenerConfig.DEFAULT_RETAINED),
+                .withDeadExecutorWindow(config.retainedDeadExecutors()),
                 config.streamingLimits());
         this.diagnosis = new WindowedDiagnosis(diagnose);
         recorder.setEvictionListener(diagnosis);

@@ -47,6 +47,9 @@ class ListenerConfigTest {
         assertEquals(7, c.tasksPerStage());
         assertEquals(5000, ListenerConfig.from(Map.of("spark.sparkscope.tasks.retained", "5000"), w -> { })
                 .tasksRetained());
+        assertEquals(250, ListenerConfig.from(Map.of("spark.sparkscope.retained.executors", "250"), w -> { })
+                .retainedDeadExecutors());
+        assertEquals(ListenerConfig.DEFAULT_RETAINED, c.retainedDeadExecutors());
         assertEquals("/tmp/spool-x", c.spoolDir().toString());
         assertEquals(2L << 30, c.spoolMaxBytes());
         assertEquals(1500, c.flushTimeoutMs());

@@ -230,12 +230,8 @@ public final class SparkRestApi {
                 descriptions.put(job.jobId(), job.description());
             }
         }));
-        List<String> ran = new ArrayList<>();
-        jobs.executors(ref.appId(), ref.attemptId()).ifPresent(e -> e.executors().forEach(x -> {
-            if (x.completedTasks() + x.failedTasks() + x.killedTasks() > 0) {
-                ran.add(x.executorId());
-            }
-        }));
+        // Two are enough to know whether one executor ran every task; an elastic application may have 100 000.
+        List<String> ran = jobs.executorsThatRanTasks(ref.appId(), ref.attemptId(), 2).orElse(List.of());
         return new StageContext(descriptions, ran.size() == 1 ? ran.get(0) : null);
     }
 
