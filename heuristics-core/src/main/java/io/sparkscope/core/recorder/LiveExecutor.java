@@ -101,11 +101,13 @@ final class LiveExecutor extends LiveEntity {
 
     /**
      * Spark's {@code ExecutorMetrics.compareAndUpdatePeakValues}: each metric keeps its largest value. A sample in
-     * which nothing was measured (all zeros: Spark's task-end placeholder) is not a measurement and changes nothing,
-     * so an executor that never measured anything shows no peaks rather than 0-byte ones. Constant time.
+     * which nothing was measured yet (all zeros: what a task end carries before the executor's first poll) still
+     * counts, as in Spark: the executor then shows its peaks, all 0, where Spark shows them. Only a sample that
+     * carries no metric at all (a log older than Spark 3.0) leaves the executor without peaks. Readers that judge
+     * memory tell a zero peak from a measured one themselves. Constant time.
      */
     void peaks(ExecutorPeaks sample) {
-        if (sample == null || sample.measuredNothing()) {
+        if (sample == null || sample == ExecutorPeaks.NONE) {
             return;
         }
         for (int i = 0; i < peaks.length; i++) {
@@ -118,16 +120,6 @@ final class LiveExecutor extends LiveEntity {
 
     /** The same for a sample keyed by Spark's names (per-stage metrics), keeping names this version does not know. */
     void peaks(Map<String, Long> sample) {
-        boolean measured = false;
-        for (Long v : sample.values()) {
-            if (v != null && v > 0) {
-                measured = true;
-                break;
-            }
-        }
-        if (!measured) {
-            return;
-        }
         sample.forEach((name, v) -> {
             if (v == null || v < 0) {
                 return;

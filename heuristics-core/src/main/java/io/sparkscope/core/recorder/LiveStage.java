@@ -42,14 +42,14 @@ final class LiveStage extends LiveEntity {
 
     /** Task attempts started and not yet ended. */
     int activeTasks;
-    /** Spark's counts of task-end events (a task id ending twice counts twice, as in Spark's LiveStage). */
+    /** Spark's counts of task ends, once per task attempt (and its Resubmitted end, as in Spark's LiveStage). */
     int completeTasks;
     int failedTasks;
     int killedTasks;
     /** Task ids that ended (the first end of each). */
     int distinctEndedTasks;
     int speculativeTasks;
-    /** Repeated ends of an ended task id that are not Resubmitted ones. */
+    /** Repeated ends of an ended task id that are not its one Resubmitted end: counted nowhere else. */
     int duplicateTaskEnds;
     int tasksWithUnknownTimes;
     long firstTaskLaunchedTime = -1;
@@ -66,6 +66,8 @@ final class LiveStage extends LiveEntity {
     private SparseBits startedTaskIds = new SparseBits();
     private SparseBits endedTaskIds = new SparseBits();
     private SparseBits completedIndices = new SparseBits();
+    /** Task ids whose Resubmitted end was counted (a handful per lost executor); made at the first one. */
+    private SparseBits resubmittedTaskIds;
     /** The distinct completed indices, kept once the sets are freed. */
     private long completedIndexCount;
     /** Completed (or failed, or skipped) with no task running: later task events are ignored, as Spark does. */
@@ -138,21 +140,38 @@ final class LiveStage extends LiveEntity {
         changed();
     }
 
+    /** What a task end did to the stage attempt's counts. */
+    enum EndCount {
+        /** Counted: the task id's first end, or its one Resubmitted end. */
+        COUNTED,
+        /** A repeated line of an end already counted: nothing changes but the duplicate count. */
+        DUPLICATE,
+        /** The attempt had closed: nothing changes, and whether the end is a repeat is no longer known. */
+        CLOSED
+    }
+
     /**
-     * Spark's rules for a task end (AppStatusListener.onTaskEnd): every end of a task id counts in the completed,
-     * failed or killed count and a successful one marks its index completed; only the first end of the task id adds
-     * the task's metrics, its quantile values and its kept record, and later ends leave the task as the first one
-     * left it (a finished task reported again as Resubmitted stays a success). A task end of a stage attempt that
-     * already closed changes nothing.
+     * Spark's rules for a task end (AppStatusListener.onTaskEnd), counted once per task attempt: the first end of a
+     * task id counts in the completed, failed or killed count (a success marks its index completed) and adds the
+     * task's metrics, its quantile values and its kept record. Spark's one second end of a task id, the Resubmitted
+     * end of a finished task whose executor was lost, counts as a failed one as in Spark and changes nothing else
+     * (the task stays as its first end left it). Any other repeat is a repeated line (a damaged log, a listener
+     * replay): Spark would count it again, so that a stage showed more completed tasks than it has; here it only
+     * counts as a duplicate. A task end of a stage attempt that already closed changes nothing.
      *
      * <p>A task end without a start (a lost line, a listener attached late) is taken as the task's first end; Spark
      * would count it but drop its metrics.
      */
-    void taskEnded(TaskEndReason reason, TaskInfo info, TaskMetrics metrics) {
+    EndCount taskEnded(TaskEndReason reason, TaskInfo info, TaskMetrics metrics) {
         if (closed) {
-            return;
+            return EndCount.CLOSED;
         }
         boolean first = endedTaskIds.add(info.taskId());
+        if (!first && !(StageSummary.RESUBMITTED.equals(reason.kind()) && firstResubmission(info.taskId()))) {
+            duplicateTaskEnds++;
+            changed();
+            return EndCount.DUPLICATE;
+        }
         if (reason.isSuccess()) {
             completeTasks++;
             completedIndices.add(info.index());
@@ -166,11 +185,17 @@ final class LiveStage extends LiveEntity {
         }
         if (first) {
             firstEnd(reason, info, metrics);
-        } else if (!StageSummary.RESUBMITTED.equals(reason.kind())) {
-            duplicateTaskEnds++;
         }
         closeIfDone();
         changed();
+        return EndCount.COUNTED;
+    }
+
+    private boolean firstResubmission(long taskId) {
+        if (resubmittedTaskIds == null) {
+            resubmittedTaskIds = new SparseBits();
+        }
+        return resubmittedTaskIds.add(taskId);
     }
 
     private void firstEnd(TaskEndReason reason, TaskInfo info, TaskMetrics metrics) {
@@ -254,6 +279,7 @@ final class LiveStage extends LiveEntity {
             startedTaskIds = null;
             endedTaskIds = null;
             completedIndices = null;
+            resubmittedTaskIds = null;
         }
     }
 
@@ -263,7 +289,8 @@ final class LiveStage extends LiveEntity {
 
     /** Memory held by the task-id and index sets, roughly (0 once closed). */
     long trackingBytes() {
-        return closed ? 0 : startedTaskIds.approxBytes() + endedTaskIds.approxBytes() + completedIndices.approxBytes();
+        return closed ? 0 : startedTaskIds.approxBytes() + endedTaskIds.approxBytes() + completedIndices.approxBytes()
+                + (resubmittedTaskIds == null ? 0 : resubmittedTaskIds.approxBytes());
     }
 
     /** Drops the task values of a completed stage, keeping its distribution. */
