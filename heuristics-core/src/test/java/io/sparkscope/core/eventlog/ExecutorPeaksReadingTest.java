@@ -1,5 +1,6 @@
 package io.sparkscope.core.eventlog;
 
+import io.sparkscope.core.analysis.efficiency.MemoryPeaks;
 import io.sparkscope.core.event.ExecutorMetric;
 import io.sparkscope.core.event.ExecutorPeaks;
 import io.sparkscope.core.event.SparkEvent;
@@ -50,14 +51,17 @@ class ExecutorPeaksReadingTest {
     }
 
     @Test
-    void allZeroTaskMetricsMeanNotMeasured() throws Exception {
+    void allZeroTaskMetricsMeanNotMeasuredButAreShownAsSparkShowsThem() throws Exception {
         TestLogs.Result r = readLines(TestLogs.APP_START,
                 taskEnd(1, "1", "{\"JVMHeapMemory\":0,\"JVMOffHeapMemory\":0,\"OnHeapExecutionMemory\":0}"),
                 TestLogs.APP_END);
         SparkEvent.TaskEnd end = r.first(SparkEvent.TaskEnd.class);
         assertTrue(end.executorMetrics().measuredNothing());
         AppSnapshot s = record(r);
-        assertEquals(Map.of(), executor(s, "1").peakMetrics(), "a 0-byte heap is no measurement");
+        // Spark's History Server shows the executor's peaks, all 0; judging memory, a 0-byte heap is no measurement
+        assertEquals(Map.of("JVMHeapMemory", 0L, "JVMOffHeapMemory", 0L, "OnHeapExecutionMemory", 0L),
+                executor(s, "1").peakMetrics());
+        assertFalse(MemoryPeaks.of(executor(s, "1").peakMetrics()).measured());
     }
 
     @Test
