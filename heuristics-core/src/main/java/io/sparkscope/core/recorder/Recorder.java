@@ -896,7 +896,7 @@ public final class Recorder {
         sql.end();
         sql.ended = true;
         sql.changedAt(eventCount);
-        sqlWindow.ended(sql, sql.errorMessage != null);
+        sqlWindow.ended(sql, sql.errorMessage != null && !sql.errorMessage.isEmpty());
         evict();
     }
 
