@@ -87,6 +87,12 @@ final class LiveStage extends LiveEntity {
     private long gettingResultSum;
 
     private final int failedTasksPerStage;
+    private final int runningTasksKept;
+    /**
+     * Tasks started and not ended, in start order, at most the per-stage cap of kept tasks: Spark's task list shows
+     * them RUNNING. The first end of each takes it out.
+     */
+    private final LinkedHashMap<Long, TaskInfo> running = new LinkedHashMap<>();
     private final KeptTasks kept;
     private final List<TaskRecord> failed = new ArrayList<>();
     int failedTasksNotKept;
@@ -100,6 +106,7 @@ final class LiveStage extends LiveEntity {
         this.stageId = stageId;
         this.attemptId = attemptId;
         this.failedTasksPerStage = options.failedTasksPerStage();
+        this.runningTasksKept = options.tasksPerStage();
         this.kept = new KeptTasks(options.tasksPerStage(), (((long) stageId << 32) ^ attemptId) ^ 0x9E3779B97F4A7C15L);
         this.values = new TaskValueRows(options.exactTaskLimit(), ((long) stageId << 32) ^ attemptId);
     }
@@ -134,6 +141,9 @@ final class LiveStage extends LiveEntity {
             return;
         }
         activeTasks++;
+        if (running.size() < runningTasksKept) {
+            running.put(info.taskId(), info);
+        }
         if (info.launchTime() > 0 && (firstTaskLaunchedTime < 0 || info.launchTime() < firstTaskLaunchedTime)) {
             firstTaskLaunchedTime = info.launchTime();
         }
@@ -200,6 +210,7 @@ final class LiveStage extends LiveEntity {
 
     private void firstEnd(TaskEndReason reason, TaskInfo info, TaskMetrics metrics) {
         distinctEndedTasks++;
+        running.remove(info.taskId());
         if (startedTaskIds.contains(info.taskId())) {
             activeTasks = Math.max(0, activeTasks - 1);
         }
@@ -275,6 +286,7 @@ final class LiveStage extends LiveEntity {
         if (!closed && activeTasks == 0
                 && (status == StageStatus.COMPLETE || status == StageStatus.FAILED || status == StageStatus.SKIPPED)) {
             closed = true;
+            running.clear();
             completedIndexCount = completedIndices.size();
             startedTaskIds = null;
             endedTaskIds = null;
@@ -318,7 +330,7 @@ final class LiveStage extends LiveEntity {
                     completionTime, firstTaskLaunchedTime, lastTaskFinishedTime, failureReason, parentIds,
                     List.copyOf(jobIds), StageTotals.of(totals), dist, List.of(), new LinkedHashMap<>(endReasons),
                     kept.detail(), new TaskTimeSums(durationSum, schedulerDelaySum, gettingResultSum),
-                    distinctEndedTasks, speculativeTasks, duplicateTaskEnds, tasksWithUnknownTimes);
+                    distinctEndedTasks, speculativeTasks, duplicateTaskEnds, tasksWithUnknownTimes, List.of());
         }
         return summary(quantiles);
     }
@@ -336,8 +348,21 @@ final class LiveStage extends LiveEntity {
                 completionTime, firstTaskLaunchedTime, lastTaskFinishedTime, failureReason, parentIds,
                 List.copyOf(jobIds), StageTotals.of(totals), dist, detail, reasons, kept.detail(),
                 new TaskTimeSums(durationSum, schedulerDelaySum, gettingResultSum),
-                distinctEndedTasks, speculativeTasks, duplicateTaskEnds, tasksWithUnknownTimes);
+                distinctEndedTasks, speculativeTasks, duplicateTaskEnds, tasksWithUnknownTimes, runningTasks());
         return cachedSummary;
+    }
+
+    private List<TaskRecord> runningTasks() {
+        if (running.isEmpty()) {
+            return List.of();
+        }
+        List<TaskRecord> out = new ArrayList<>(running.size());
+        for (TaskInfo info : running.values()) {
+            out.add(new TaskRecord(info.taskId(), info.index(), info.attempt(), info.partitionId(), info.executorId(),
+                    info.host(), info.locality(), info.speculative(), info.launchTime(), 0,
+                    info.gettingResultTime(), "RUNNING", null, null, null));
+        }
+        return out;
     }
 
     /** Successful and killed tasks held in detail (failed ones not counted). */
