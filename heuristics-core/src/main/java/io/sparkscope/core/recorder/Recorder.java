@@ -803,7 +803,7 @@ public final class Recorder {
         if (counted != LiveStage.EndCount.DUPLICATE) {
             ex.taskEnded(e.reason(), e.taskInfo(), e.metrics());
         }
-        ex.peaks(e.executorMetrics());
+        ex.taskEndPeaks(e.executorMetrics());
         if (!sqlStageOwner.isEmpty()) {
             LiveSqlExecution sql = sqlStageOwner.get(e.stageId());
             if (sql != null) {

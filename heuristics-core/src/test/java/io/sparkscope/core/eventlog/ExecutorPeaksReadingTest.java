@@ -59,8 +59,9 @@ class ExecutorPeaksReadingTest {
         assertTrue(end.executorMetrics().measuredNothing());
         AppSnapshot s = record(r);
         // Spark's History Server shows the executor's peaks, all 0; judging memory, a 0-byte heap is no measurement
-        assertEquals(Map.of("JVMHeapMemory", 0L, "JVMOffHeapMemory", 0L, "OnHeapExecutionMemory", 0L),
-                executor(s, "1").peakMetrics());
+        Map<String, Long> peaks = executor(s, "1").peakMetrics();
+        assertEquals(ExecutorMetric.count(), peaks.size());
+        assertTrue(peaks.values().stream().allMatch(v -> v == 0), peaks.toString());
         assertFalse(MemoryPeaks.of(executor(s, "1").peakMetrics()).measured());
     }
 
@@ -113,8 +114,11 @@ class ExecutorPeaksReadingTest {
                 TestLogs.APP_END);
         assertEquals(List.of(), r.problems());
         AppSnapshot s = record(r);
-        assertEquals(Map.of("JVMHeapMemory", 500L, "OnHeapExecutionMemory", 30L, "DirectPoolMemory", 8L),
-                executor(s, "1").peakMetrics());
+        // every metric a task end's sample lacks is 0 in Spark's reader: only these three were measured
+        Map<String, Long> measured = new java.util.HashMap<>(executor(s, "1").peakMetrics());
+        measured.values().removeIf(v -> v == 0);
+        assertEquals(Map.of("JVMHeapMemory", 500L, "OnHeapExecutionMemory", 30L, "DirectPoolMemory", 8L), measured);
+        assertEquals(ExecutorMetric.count(), executor(s, "1").peakMetrics().size());
         assertEquals(Map.of("JVMHeapMemory", 123L, "TotalGCTime", 42L), executor(s, "driver").peakMetrics());
         assertEquals(42, s.driverGcTimeMs(), "the driver's GC time from its heartbeat");
     }

@@ -153,7 +153,7 @@ class SparkParityTest {
     }
 
     @Test
-    void allZeroPeaksOfATaskEndAreShownAsSparkShowsThem() {
+    void everyTaskEndSetsItsExecutorsPeaksAtLeastToZeroAsSparksReaderDoes() {
         Recorder r = new Recorder();
         r.onEvent(new SparkEvent.ExecutorAdded(900, "1", "h1", 2));
         r.onEvent(new SparkEvent.ExecutorAdded(900, "2", "h2", 2));
@@ -164,14 +164,19 @@ class SparkParityTest {
         TaskInfo t2 = task(2, 1, 1000, 1100, "2", false);
         r.onEvent(new SparkEvent.TaskEnd(0, 0, "ResultTask", TaskEndReason.SUCCESS, t1, metrics(10, 0), zeros,
                 null));
-        // a log older than Spark 3.0 carries no peaks with its task ends: none are shown
+        // a log older than Spark 3.0 carries no peaks with its task ends: Spark's reader takes them as all 0
         r.onEvent(new SparkEvent.TaskEnd(0, 0, "ResultTask", TaskEndReason.SUCCESS, t2, metrics(10, 0), null,
                 null));
         AppSnapshot snap = r.snapshot();
         Map<String, Long> peaks = executor(snap, "1").peakMetrics();
         assertEquals(0L, peaks.get("JVMHeapMemory"));
         assertEquals(0L, peaks.get("TotalGCTime"));
-        assertTrue(executor(snap, "2").peakMetrics().isEmpty());
+        Map<String, Long> older = executor(snap, "2").peakMetrics();
+        assertEquals(ExecutorMetric.count(), older.size());
+        assertTrue(older.values().stream().allMatch(v -> v == 0));
+        // an executor that ran no task has none
+        r.onEvent(new SparkEvent.ExecutorAdded(1200, "3", "h3", 2));
+        assertTrue(executor(r.snapshot(), "3").peakMetrics().isEmpty());
     }
 
     @Test
