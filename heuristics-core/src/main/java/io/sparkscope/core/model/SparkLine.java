@@ -11,16 +11,22 @@ public final class SparkLine {
 
     /** Whether {@code version} ("3.5.1", "4.0.0-SNAPSHOT", ...) is major.minor or later; true when unknown. */
     public static boolean atLeast(String version, int major, int minor) {
+        int[] v = majorMinor(version);
+        return v == null || v[0] > major || v[0] == major && v[1] >= minor;
+    }
+
+    /** The version's major and minor number, or null when unknown or unreadable. */
+    public static int[] majorMinor(String version) {
         if (version == null || version.isBlank()) {
-            return true;
+            return null;
         }
         String[] parts = version.trim().split("[.\\-]");
         try {
-            int ma = Integer.parseInt(parts[0]);
-            int mi = parts.length > 1 ? Integer.parseInt(parts[1]) : 0;
-            return ma > major || ma == major && mi >= minor;
+            int major = Integer.parseInt(parts[0]);
+            int minor = parts.length > 1 ? Integer.parseInt(parts[1]) : 0;
+            return new int[]{major, minor};
         } catch (NumberFormatException e) {
-            return true;
+            return null;
         }
     }
 }
