@@ -90,9 +90,12 @@ final class LiveStage extends LiveEntity {
     private final int runningTasksKept;
     /**
      * Tasks started and not ended, in start order, at most the per-stage cap of kept tasks: Spark's task list shows
-     * them RUNNING. The first end of each takes it out.
+     * them RUNNING. The first end of each takes it out. While only one runs it is held alone ({@code soleRunning}):
+     * most stages of a long application are small, and a map for each would be made and dropped for nothing. Both
+     * are dropped at close.
      */
-    private final LinkedHashMap<Long, TaskInfo> running = new LinkedHashMap<>();
+    private LinkedHashMap<Long, TaskInfo> running;
+    private TaskInfo soleRunning;
     private final KeptTasks kept;
     private final List<TaskRecord> failed = new ArrayList<>();
     int failedTasksNotKept;
@@ -141,9 +144,7 @@ final class LiveStage extends LiveEntity {
             return;
         }
         activeTasks++;
-        if (running.size() < runningTasksKept) {
-            running.put(info.taskId(), info);
-        }
+        keepRunning(info);
         if (info.launchTime() > 0 && (firstTaskLaunchedTime < 0 || info.launchTime() < firstTaskLaunchedTime)) {
             firstTaskLaunchedTime = info.launchTime();
         }
@@ -210,7 +211,11 @@ final class LiveStage extends LiveEntity {
 
     private void firstEnd(TaskEndReason reason, TaskInfo info, TaskMetrics metrics) {
         distinctEndedTasks++;
-        running.remove(info.taskId());
+        if (soleRunning != null && soleRunning.taskId() == info.taskId()) {
+            soleRunning = null;
+        } else if (running != null) {
+            running.remove(info.taskId());
+        }
         if (startedTaskIds.contains(info.taskId())) {
             activeTasks = Math.max(0, activeTasks - 1);
         }
@@ -286,7 +291,8 @@ final class LiveStage extends LiveEntity {
         if (!closed && activeTasks == 0
                 && (status == StageStatus.COMPLETE || status == StageStatus.FAILED || status == StageStatus.SKIPPED)) {
             closed = true;
-            running.clear();
+            running = null;
+            soleRunning = null;
             completedIndexCount = completedIndices.size();
             startedTaskIds = null;
             endedTaskIds = null;
@@ -352,17 +358,39 @@ final class LiveStage extends LiveEntity {
         return cachedSummary;
     }
 
+    private void keepRunning(TaskInfo info) {
+        if (running == null) {
+            if (soleRunning == null) {
+                soleRunning = runningTasksKept > 0 ? info : null;
+                return;
+            }
+            running = new LinkedHashMap<>();
+            running.put(soleRunning.taskId(), soleRunning);
+            soleRunning = null;
+        }
+        if (running.size() < runningTasksKept) {
+            running.put(info.taskId(), info);
+        }
+    }
+
     private List<TaskRecord> runningTasks() {
-        if (running.isEmpty()) {
+        if (soleRunning != null) {
+            return List.of(runningRecord(soleRunning));
+        }
+        if (running == null || running.isEmpty()) {
             return List.of();
         }
         List<TaskRecord> out = new ArrayList<>(running.size());
         for (TaskInfo info : running.values()) {
-            out.add(new TaskRecord(info.taskId(), info.index(), info.attempt(), info.partitionId(), info.executorId(),
-                    info.host(), info.locality(), info.speculative(), info.launchTime(), 0,
-                    info.gettingResultTime(), "RUNNING", null, null, null));
+            out.add(runningRecord(info));
         }
         return out;
+    }
+
+    private static TaskRecord runningRecord(TaskInfo info) {
+        return new TaskRecord(info.taskId(), info.index(), info.attempt(), info.partitionId(), info.executorId(),
+                info.host(), info.locality(), info.speculative(), info.launchTime(), 0, info.gettingResultTime(),
+                "RUNNING", null, null, null);
     }
 
     /** Successful and killed tasks held in detail (failed ones not counted). */

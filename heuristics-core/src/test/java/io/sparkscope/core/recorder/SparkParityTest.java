@@ -180,6 +180,24 @@ class SparkParityTest {
     }
 
     @Test
+    void aTaskStillRunningIsListedRunningUntilItEnds() {
+        Recorder r = new Recorder();
+        r.onEvent(new SparkEvent.StageSubmitted(stage(0, 0, 2, 1000, -1, null)));
+        TaskInfo t1 = task(1, 0, 1000, 1100, "1", false);
+        r.onEvent(start(0, t1));
+        StageSummary s = r.snapshot().stages().get(0);
+        assertEquals(List.of(1L), s.runningTasks().stream().map(t -> t.taskId()).toList());
+        assertEquals("RUNNING", s.runningTasks().get(0).status());
+        assertEquals(List.of(), s.keptTasks());
+        r.onEvent(start(0, task(2, 1, 1010, 1200, "1", false)));
+        assertEquals(2, r.snapshot().stages().get(0).runningTasks().size());
+        r.onEvent(success(0, 0, t1, metrics(80, 2)));
+        s = r.snapshot().stages().get(0);
+        assertEquals(List.of(2L), s.runningTasks().stream().map(t -> t.taskId()).toList());
+        assertEquals(List.of(1L), s.keptTasks().stream().map(t -> t.taskId()).toList());
+    }
+
+    @Test
     void jobsOfAnExecutionNeverStartedMakeNoSqlExecution() {
         Recorder r = new Recorder();
         r.onEvent(job(0, 1000, Map.of("spark.sql.execution.id", "0"), 0, 1));
