@@ -1,5 +1,6 @@
 package io.sparkscope.core.recorder;
 
+import io.sparkscope.core.event.ExecutorPeaks;
 import io.sparkscope.core.event.SparkEvent;
 import io.sparkscope.core.event.SparkEvent.ApplicationEnd;
 import io.sparkscope.core.event.SparkEvent.ApplicationStart;
@@ -26,7 +27,6 @@ import io.sparkscope.core.event.SparkEvent.StreamingQueryTrigger;
 import io.sparkscope.core.event.SparkEvent.TaskEnd;
 import io.sparkscope.core.event.SparkEvent.TaskStart;
 import io.sparkscope.core.event.SparkEvent.Unknown;
-import io.sparkscope.core.event.ExecutorPeaks;
 import io.sparkscope.core.event.StageInfo;
 import io.sparkscope.core.event.StreamingProgress;
 import io.sparkscope.core.event.TaskInfo;
@@ -86,7 +86,8 @@ import java.util.regex.Pattern;
  * <p>A task id that ends twice, and every entity announced twice, is handled as Spark's {@code AppStatusListener}
  * handles it ({@link LiveStage#taskEnded}, the event methods below), so that the History Server's numbers stay
  * Spark's; where Spark's own bookkeeping would break on such input (a running-task count below zero, a job or
- * stage reopened by a repeated line) it is not copied, and the method says so.
+ * stage reopened by a repeated line, a repeated task-end line counted as one more task) it is not copied, and the
+ * method says so.
  */
 public final class Recorder {
     private static final Pattern LOCAL_MASTER = Pattern.compile("local(?:-cluster)?\\[(\\d+|\\*)(?:,\\s*\\d+)?]");
