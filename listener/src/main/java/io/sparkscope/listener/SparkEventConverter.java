@@ -230,7 +230,8 @@ final class SparkEventConverter {
             String d = "FetchFailed(" + address + ", shuffleId=" + f.shuffleId() + ", mapIndex=" + f.mapIndex()
                     + ", mapId=" + f.mapId() + ", reduceId=" + f.reduceId() + ", message="
                     + TaskEndReason.firstLine(message) + ")";
-            return new TaskEndReason(kind, d, message.indexOf('\n') >= 0 ? message : null);
+            // The error text Spark's UI and REST API show for the task, which the event-log reader rebuilds alike.
+            return new TaskEndReason(kind, d, f.toErrorString());
         }
         if (r instanceof TaskKilled k) {
             return new TaskEndReason(kind, TaskEndReason.firstLine(k.reason()), null);

@@ -26,10 +26,10 @@ final class SqlEventConverter {
                     plan(s.sparkPlanInfo()), s.time());
         }
         if (e instanceof SparkListenerSQLExecutionEnd s) {
-            // Spark 3.4+ reports success as an empty message; the event-log reader treats that as none too.
-            String error = ScalaInterop.stringOr(s.errorMessage(), null);
+            // Spark 3.4+ reports success as an empty message, kept as the event-log reader keeps it: Spark's
+            // status of the execution tells it from none.
             return new SparkEvent.SqlExecutionEnd(s.executionId(), s.time(),
-                    error == null || error.isEmpty() ? null : error);
+                    ScalaInterop.stringOr(s.errorMessage(), null));
         }
         if (e instanceof SparkListenerSQLAdaptiveExecutionUpdate s) {
             return new SparkEvent.SqlAdaptivePlanUpdate(s.executionId(), s.physicalPlanDescription(),

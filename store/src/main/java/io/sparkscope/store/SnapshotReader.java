@@ -243,14 +243,26 @@ public final class SnapshotReader {
                             rs.getLong("completion_time"), rs.getLong("first_task_launched_time"),
                             rs.getLong("last_task_finished_time"), rs.getString("failure_reason"),
                             ints(rs.getArray("parent_ids")), ints(rs.getArray("job_ids")),
-                            Json.stageTotals(rs.getString("totals")), dist, tasks.getOrDefault(key, List.of()),
+                            Json.stageTotals(rs.getString("totals")), dist, ended(tasks.getOrDefault(key, List.of())),
                             Json.intMap(rs.getString("end_reasons")), taskDetail(rs.getString("task_detail")),
                             taskTimes(rs));
-                    out.add(withCounts(legacy, rs));
+                    out.add(withCounts(legacy, rs).withRunningTasks(running(tasks.getOrDefault(key, List.of()))));
                 }
             }
         }
         return out;
+    }
+
+    private static final String RUNNING = "RUNNING";
+
+    /** The stored tasks that ended: the stage's kept tasks. */
+    private static List<TaskRecord> ended(List<TaskRecord> stored) {
+        return stored.stream().filter(t -> !RUNNING.equals(t.status())).toList();
+    }
+
+    /** The stored tasks still running when the snapshot was taken. */
+    private static List<TaskRecord> running(List<TaskRecord> stored) {
+        return stored.stream().filter(t -> RUNNING.equals(t.status())).toList();
     }
 
     /** Null (a row written before V4) lets {@link StageSummary} derive it from the counts. */

@@ -54,7 +54,7 @@ final class SnapshotRows {
     static Map<Long, Long> taskDigests(AppSnapshot s) {
         Map<Long, Long> out = new HashMap<>();
         for (StageSummary st : s.stages()) {
-            out.put(stageKey(st.stageId(), st.attemptId()), TaskDigest.of(st.keptTasks()));
+            out.put(stageKey(st.stageId(), st.attemptId()), TaskDigest.of(st.listedTasks()));
         }
         return out;
     }
@@ -211,12 +211,12 @@ final class SnapshotRows {
     }
 
     /**
-     * The stage's kept tasks with one record per task id, the last where there are several. A task id is its
+     * The stage's kept and running tasks with one record per task id, the last where there are several. A task id is its
      * row's key, so a second record would fail the whole application's write with a duplicate key; a snapshot
      * should never carry one, but a write that keeps the newer record is better than one that keeps nothing.
      */
     static List<TaskRecord> oneRecordPerTask(AppSnapshot app, StageSummary stage) {
-        List<TaskRecord> tasks = stage.keptTasks();
+        List<TaskRecord> tasks = stage.listedTasks();
         Set<Long> seen = new HashSet<>(tasks.size() * 2);
         boolean duplicates = false;
         for (TaskRecord t : tasks) {

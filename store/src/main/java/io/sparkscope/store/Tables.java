@@ -175,7 +175,7 @@ final class Tables {
                     integer("num_duplicate_task_ends", StageSummary::numDuplicateTaskEnds),
                     integer("num_tasks_with_unknown_times", StageSummary::numTasksWithUnknownTimes),
                     // V14
-                    integer("kept_tasks", s -> s.keptTasks().size()))
+                    integer("kept_tasks", s -> s.listedTasks().size()))
             .values(bigint("tasks_digest", StageAttemptRow::tasksDigest))
             .build();
 

@@ -208,10 +208,9 @@ final class TreeDecoders {
 
     static SparkEvent sqlExecutionEnd(JsonNode n, FieldChecks checks) throws InvalidEventException {
         long id = executionId(n, checks);
-        // "errorMessage" exists since Spark 3.4; empty means success there too
-        String error = textOf(n, "errorMessage", null);
-        return new SparkEvent.SqlExecutionEnd(id, checks.timeOf(n, "time", -1),
-                error == null || error.isEmpty() ? null : error);
+        // "errorMessage" exists since Spark 3.4, empty for a success: kept as it is, since Spark's status of the
+        // execution tells an empty message (completed, whatever its jobs did) from none (judged by its jobs)
+        return new SparkEvent.SqlExecutionEnd(id, checks.timeOf(n, "time", -1), textOf(n, "errorMessage", null));
     }
 
     static SparkEvent sqlAdaptiveUpdate(JsonNode n, FieldChecks checks) throws InvalidEventException {
@@ -384,9 +383,26 @@ final class TreeDecoders {
         sb.append(", mapId=").append(longOf(n, "Map ID", -1))
                 .append(", reduceId=").append(intOf(n, "Reduce ID", -1))
                 .append(", message=").append(Json.firstLine(textOf(n, "Message", "Unknown reason"))).append(')');
-        String message = textOf(n, "Message", null);
-        return new TaskEndReason("FetchFailed", sb.toString(),
-                message != null && message.indexOf('\n') >= 0 ? message : null);
+        return new TaskEndReason("FetchFailed", sb.toString(), fetchFailedErrorString(n, bm));
+    }
+
+    /**
+     * Spark's {@code FetchFailed.toErrorString}, the task's error text in Spark's UI and REST API, as the History
+     * Server rebuilds it from the logged fields: the block manager's topology is not logged (so "None"), and a log
+     * older than Spark 3.0 has no map index, which that Spark's text did not show either.
+     */
+    private static String fetchFailedErrorString(JsonNode n, JsonNode bm) {
+        String address = bm == null || bm.isNull() ? "null"
+                : "BlockManagerId(" + textOf(bm, "Executor ID", "?") + ", " + textOf(bm, "Host", "?") + ", "
+                + intOf(bm, "Port", 0) + ", None)";
+        StringBuilder sb = new StringBuilder("FetchFailed(").append(address)
+                .append(", shuffleId=").append(intOf(n, "Shuffle ID", -1));
+        if (has(n, "Map Index")) {
+            sb.append(", mapIndex=").append(intOf(n, "Map Index", -1));
+        }
+        return sb.append(", mapId=").append(longOf(n, "Map ID", -1))
+                .append(", reduceId=").append(intOf(n, "Reduce ID", -1))
+                .append(", message=\n").append(textOf(n, "Message", "Unknown reason")).append("\n)").toString();
     }
 
     private static TaskEndReason executorLost(JsonNode n) {

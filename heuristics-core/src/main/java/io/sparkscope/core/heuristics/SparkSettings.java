@@ -3,6 +3,7 @@ package io.sparkscope.core.heuristics;
 import io.sparkscope.core.model.AppConfig;
 import io.sparkscope.core.model.AppSnapshot;
 import io.sparkscope.core.model.ExecutorSummary;
+import io.sparkscope.core.model.SparkLine;
 
 import java.util.Locale;
 import java.util.OptionalInt;
@@ -119,17 +120,7 @@ public final class SparkSettings {
 
     /** The Spark version as major and minor, or null when unknown or unparseable. */
     public int[] version() {
-        if (sparkVersion == null || sparkVersion.isBlank()) {
-            return null;
-        }
-        String[] parts = sparkVersion.trim().split("[.\\-]");
-        try {
-            int major = Integer.parseInt(parts[0]);
-            int minor = parts.length > 1 ? Integer.parseInt(parts[1]) : 0;
-            return new int[]{major, minor};
-        } catch (NumberFormatException e) {
-            return null;
-        }
+        return SparkLine.majorMinor(sparkVersion);
     }
 
     /** Whether the version is at least major.minor; null when the version is unknown. */

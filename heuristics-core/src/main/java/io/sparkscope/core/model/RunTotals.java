@@ -221,7 +221,7 @@ public record RunTotals(
 
         public void add(SqlExecutionSummary q) {
             sqlExecutions++;
-            boolean failed = q.errorMessage() != null;
+            boolean failed = q.failed();
             if (failed) {
                 failedSqlExecutions++;
             }

@@ -10,6 +10,8 @@ import java.util.Map;
  * the SQL metrics its plan declares, where Spark reported them.
  *
  * @param endTime      epoch ms, or -1 while running
+ * @param errorMessage the error the execution ended with; empty for a success reported by Spark 3.4 or later, null
+ *                     when its end carried no message (earlier Spark, or still running)
  * @param plan         null when the source did not carry the plan tree
  * @param metricValues accumulator id → last reported value from stage accumulables and driver updates, for metrics
  *                     declared in {@code plan}
@@ -36,6 +38,11 @@ public record SqlExecutionSummary(
         metricValues = Map.copyOf(metricValues);
         metrics = metrics == null ? Map.of() : Map.copyOf(metrics);
         stageIds = stageIds == null ? List.of() : List.copyOf(stageIds);
+    }
+
+    /** Whether the execution ended with an error (an empty message is Spark's success). */
+    public boolean failed() {
+        return errorMessage != null && !errorMessage.isEmpty();
     }
 
     /** Without per-task aggregates (sources that carry none). */

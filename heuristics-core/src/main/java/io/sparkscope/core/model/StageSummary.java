@@ -36,6 +36,9 @@ import java.util.Map;
  * @param numTasksWithUnknownTimes ended task attempts whose launch or finish time was unset or impossible
  *                              ({@link TaskTimes}): left out of the duration sums and the duration, scheduler-delay and
  *                              getting-result quantiles. Built without it: those in {@code keptTasks}
+ * @param runningTasks          task attempts started and not ended (status RUNNING, no metrics), as Spark's task list
+ *                              shows them; at most the recorder's per-stage cap of kept tasks. Apart from
+ *                              {@code keptTasks}, which holds ended tasks only
  */
 public record StageSummary(
         int stageId,
@@ -65,7 +68,8 @@ public record StageSummary(
         int numDistinctEndedTasks,
         int numSpeculativeTasks,
         int numDuplicateTaskEnds,
-        int numTasksWithUnknownTimes) {
+        int numTasksWithUnknownTimes,
+        List<TaskRecord> runningTasks) {
 
     /** Spark's end reason of a task reported again because its finished output was lost with its executor. */
     public static final String RESUBMITTED = "Resubmitted";
@@ -74,6 +78,7 @@ public record StageSummary(
         parentIds = List.copyOf(parentIds);
         jobIds = List.copyOf(jobIds);
         keptTasks = List.copyOf(keptTasks);
+        runningTasks = runningTasks == null ? List.of() : List.copyOf(runningTasks);
         endReasons = Map.copyOf(endReasons);
         long endEvents = (long) numCompleteTasks + numFailedTasks + numKilledTasks;
         // 0 with task ends is what a snapshot written before this count existed deserializes to: unknown.
@@ -85,6 +90,22 @@ public record StageSummary(
         if (taskDetail == null) {
             taskDetail = keptTasks.size() < numDistinctEndedTasks ? TaskDetail.SLOWEST : TaskDetail.ALL;
         }
+    }
+
+    /** As the canonical constructor, without tasks still running (a stage without any, or a source that lists none). */
+    public StageSummary(int stageId, int attemptId, String name, String details, StageStatus status, int numTasks,
+                        int numActiveTasks, int numCompleteTasks, int numFailedTasks, int numKilledTasks,
+                        int numCompletedIndices, long submissionTime, long completionTime, long firstTaskLaunchedTime,
+                        long lastTaskFinishedTime, String failureReason, List<Integer> parentIds, List<Integer> jobIds,
+                        StageTotals totals, TaskDistributions taskSummary, List<TaskRecord> keptTasks,
+                        Map<String, Integer> endReasons, TaskDetail taskDetail, TaskTimeSums taskTimes,
+                        int numDistinctEndedTasks, int numSpeculativeTasks, int numDuplicateTaskEnds,
+                        int numTasksWithUnknownTimes) {
+        this(stageId, attemptId, name, details, status, numTasks, numActiveTasks, numCompleteTasks, numFailedTasks,
+                numKilledTasks, numCompletedIndices, submissionTime, completionTime, firstTaskLaunchedTime,
+                lastTaskFinishedTime, failureReason, parentIds, jobIds, totals, taskSummary, keptTasks, endReasons,
+                taskDetail, taskTimes, numDistinctEndedTasks, numSpeculativeTasks, numDuplicateTaskEnds,
+                numTasksWithUnknownTimes, List.of());
     }
 
     /** As the canonical constructor, for stages built without the attempt counts (older callers and stored rows). */
@@ -152,6 +173,26 @@ public record StageSummary(
      */
     public int numFailedAttempts() {
         return (int) Math.min(numDistinctEndedTasks, Math.max(0, numFailedTasks - numResubmittedTasks()));
+    }
+
+    /** The same stage with these tasks still running. */
+    public StageSummary withRunningTasks(List<TaskRecord> running) {
+        return new StageSummary(stageId, attemptId, name, details, status, numTasks, numActiveTasks, numCompleteTasks,
+                numFailedTasks, numKilledTasks, numCompletedIndices, submissionTime, completionTime,
+                firstTaskLaunchedTime, lastTaskFinishedTime, failureReason, parentIds, jobIds, totals, taskSummary,
+                keptTasks, endReasons, taskDetail, taskTimes, numDistinctEndedTasks, numSpeculativeTasks,
+                numDuplicateTaskEnds, numTasksWithUnknownTimes, running);
+    }
+
+    /** The tasks Spark's task list shows: the kept ended ones, then those still running. */
+    public List<TaskRecord> listedTasks() {
+        if (runningTasks.isEmpty()) {
+            return keptTasks;
+        }
+        List<TaskRecord> all = new java.util.ArrayList<>(keptTasks.size() + runningTasks.size());
+        all.addAll(keptTasks);
+        all.addAll(runningTasks);
+        return all;
     }
 
     /** Whether some ended tasks are not in {@code keptTasks}. */

@@ -101,11 +101,13 @@ final class LiveExecutor extends LiveEntity {
 
     /**
      * Spark's {@code ExecutorMetrics.compareAndUpdatePeakValues}: each metric keeps its largest value. A sample in
-     * which nothing was measured (all zeros: Spark's task-end placeholder) is not a measurement and changes nothing,
-     * so an executor that never measured anything shows no peaks rather than 0-byte ones. Constant time.
+     * which nothing was measured yet (all zeros: what a task end carries before the executor's first poll) still
+     * counts, as in Spark: the executor then shows its peaks, all 0, where Spark shows them. A sample that carries
+     * no metric at all leaves the executor as it was. Readers that judge memory tell a zero peak from a measured one
+     * themselves. Constant time.
      */
     void peaks(ExecutorPeaks sample) {
-        if (sample == null || sample.measuredNothing()) {
+        if (sample == null || sample == ExecutorPeaks.NONE) {
             return;
         }
         for (int i = 0; i < peaks.length; i++) {
@@ -116,18 +118,22 @@ final class LiveExecutor extends LiveEntity {
         }
     }
 
-    /** The same for a sample keyed by Spark's names (per-stage metrics), keeping names this version does not know. */
-    void peaks(Map<String, Long> sample) {
-        boolean measured = false;
-        for (Long v : sample.values()) {
-            if (v != null && v > 0) {
-                measured = true;
-                break;
+    /**
+     * A task end's sample. Spark's event-log reader fills every metric a task end does not carry with 0, the whole
+     * sample when the log has none (before Spark 3.0), so every task end sets the executor's peaks, at least to 0:
+     * the History Server shows peaks, all 0, for every executor that ran a task.
+     */
+    void taskEndPeaks(ExecutorPeaks sample) {
+        for (int i = 0; i < peaks.length; i++) {
+            long v = sample == null ? 0 : Math.max(0, sample.valueAt(i));
+            if (v > peaks[i]) {
+                peaks[i] = v;
             }
         }
-        if (!measured) {
-            return;
-        }
+    }
+
+    /** The same for a sample keyed by Spark's names (per-stage metrics), keeping names this version does not know. */
+    void peaks(Map<String, Long> sample) {
         sample.forEach((name, v) -> {
             if (v == null || v < 0) {
                 return;

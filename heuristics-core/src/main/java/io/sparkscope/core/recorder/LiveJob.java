@@ -37,7 +37,10 @@ final class LiveJob extends LiveEntity {
     int completedTasks;
     int failedTasks;
     int killedTasks;
-    /** (stage id, partition) pairs that succeeded, until the job ends; then only their count is kept. */
+    /**
+     * (stage id, partition) pairs that succeeded, until the job has ended and its stage attempts have closed; then
+     * only their count is kept ({@link #settle}).
+     */
     private SparseBits completedIndices = new SparseBits();
     private int completedIndexCount;
     int activeStages;
@@ -96,16 +99,27 @@ final class LiveJob extends LiveEntity {
         activeStages--;
     }
 
-    /** A stage still pending when the job ended. Spark takes one off its running-stage count here too. */
-    void stageSkipped(int stageId, int stageTasks) {
+    /**
+     * A stage still pending when the job ended: skipped. Spark before 3.4 also took one off the job's running-stage
+     * count here, though a pending stage was never counted in it, so that such a job showed -1 running stages; from
+     * 3.4 on the count moves only when a stage is submitted or completes.
+     */
+    void stageSkipped(int stageId, int stageTasks, boolean olderSparkActiveStages) {
         cached = null;
         skippedStages.add(stageId);
         skippedTasks += stageTasks;
-        activeStages--;
+        if (olderSparkActiveStages) {
+            activeStages--;
+        }
     }
 
-    /** At its end the completed (stage, partition) set is dropped for its count: late successes no longer add. */
-    void ended() {
+    /** Whether the completed (stage, partition) set has been reduced to its count. */
+    boolean settled() {
+        return completedIndices == null;
+    }
+
+    /** The job has ended and none of its stage attempts can count a task any more: keep only the index count. */
+    void settle() {
         cached = null;
         completedIndices = null;
     }

@@ -42,14 +42,14 @@ final class LiveStage extends LiveEntity {
 
     /** Task attempts started and not yet ended. */
     int activeTasks;
-    /** Spark's counts of task-end events (a task id ending twice counts twice, as in Spark's LiveStage). */
+    /** Spark's counts of task ends, once per task attempt (and its Resubmitted end, as in Spark's LiveStage). */
     int completeTasks;
     int failedTasks;
     int killedTasks;
     /** Task ids that ended (the first end of each). */
     int distinctEndedTasks;
     int speculativeTasks;
-    /** Repeated ends of an ended task id that are not Resubmitted ones. */
+    /** Repeated ends of an ended task id that are not its one Resubmitted end: counted nowhere else. */
     int duplicateTaskEnds;
     int tasksWithUnknownTimes;
     long firstTaskLaunchedTime = -1;
@@ -66,6 +66,8 @@ final class LiveStage extends LiveEntity {
     private SparseBits startedTaskIds = new SparseBits();
     private SparseBits endedTaskIds = new SparseBits();
     private SparseBits completedIndices = new SparseBits();
+    /** Task ids whose Resubmitted end was counted (a handful per lost executor); made at the first one. */
+    private SparseBits resubmittedTaskIds;
     /** The distinct completed indices, kept once the sets are freed. */
     private long completedIndexCount;
     /** Completed (or failed, or skipped) with no task running: later task events are ignored, as Spark does. */
@@ -85,6 +87,15 @@ final class LiveStage extends LiveEntity {
     private long gettingResultSum;
 
     private final int failedTasksPerStage;
+    private final int runningTasksKept;
+    /**
+     * Tasks started and not ended, in start order, at most the per-stage cap of kept tasks: Spark's task list shows
+     * them RUNNING. The first end of each takes it out. While only one runs it is held alone ({@code soleRunning}):
+     * most stages of a long application are small, and a map for each would be made and dropped for nothing. Both
+     * are dropped at close.
+     */
+    private LinkedHashMap<Long, TaskInfo> running;
+    private TaskInfo soleRunning;
     private final KeptTasks kept;
     private final List<TaskRecord> failed = new ArrayList<>();
     int failedTasksNotKept;
@@ -98,6 +109,7 @@ final class LiveStage extends LiveEntity {
         this.stageId = stageId;
         this.attemptId = attemptId;
         this.failedTasksPerStage = options.failedTasksPerStage();
+        this.runningTasksKept = options.tasksPerStage();
         this.kept = new KeptTasks(options.tasksPerStage(), (((long) stageId << 32) ^ attemptId) ^ 0x9E3779B97F4A7C15L);
         this.values = new TaskValueRows(options.exactTaskLimit(), ((long) stageId << 32) ^ attemptId);
     }
@@ -132,27 +144,45 @@ final class LiveStage extends LiveEntity {
             return;
         }
         activeTasks++;
+        keepRunning(info);
         if (info.launchTime() > 0 && (firstTaskLaunchedTime < 0 || info.launchTime() < firstTaskLaunchedTime)) {
             firstTaskLaunchedTime = info.launchTime();
         }
         changed();
     }
 
+    /** What a task end did to the stage attempt's counts. */
+    enum EndCount {
+        /** Counted: the task id's first end, or its one Resubmitted end. */
+        COUNTED,
+        /** A repeated line of an end already counted: nothing changes but the duplicate count. */
+        DUPLICATE,
+        /** The attempt had closed: nothing changes, and whether the end is a repeat is no longer known. */
+        CLOSED
+    }
+
     /**
-     * Spark's rules for a task end (AppStatusListener.onTaskEnd): every end of a task id counts in the completed,
-     * failed or killed count and a successful one marks its index completed; only the first end of the task id adds
-     * the task's metrics, its quantile values and its kept record, and later ends leave the task as the first one
-     * left it (a finished task reported again as Resubmitted stays a success). A task end of a stage attempt that
-     * already closed changes nothing.
+     * Spark's rules for a task end (AppStatusListener.onTaskEnd), counted once per task attempt: the first end of a
+     * task id counts in the completed, failed or killed count (a success marks its index completed) and adds the
+     * task's metrics, its quantile values and its kept record. Spark's one second end of a task id, the Resubmitted
+     * end of a finished task whose executor was lost, counts as a failed one as in Spark and changes nothing else
+     * (the task stays as its first end left it). Any other repeat is a repeated line (a damaged log, a listener
+     * replay): Spark would count it again, so that a stage showed more completed tasks than it has; here it only
+     * counts as a duplicate. A task end of a stage attempt that already closed changes nothing.
      *
      * <p>A task end without a start (a lost line, a listener attached late) is taken as the task's first end; Spark
      * would count it but drop its metrics.
      */
-    void taskEnded(TaskEndReason reason, TaskInfo info, TaskMetrics metrics) {
+    EndCount taskEnded(TaskEndReason reason, TaskInfo info, TaskMetrics metrics) {
         if (closed) {
-            return;
+            return EndCount.CLOSED;
         }
         boolean first = endedTaskIds.add(info.taskId());
+        if (!first && !(StageSummary.RESUBMITTED.equals(reason.kind()) && firstResubmission(info.taskId()))) {
+            duplicateTaskEnds++;
+            changed();
+            return EndCount.DUPLICATE;
+        }
         if (reason.isSuccess()) {
             completeTasks++;
             completedIndices.add(info.index());
@@ -166,15 +196,26 @@ final class LiveStage extends LiveEntity {
         }
         if (first) {
             firstEnd(reason, info, metrics);
-        } else if (!StageSummary.RESUBMITTED.equals(reason.kind())) {
-            duplicateTaskEnds++;
         }
         closeIfDone();
         changed();
+        return EndCount.COUNTED;
+    }
+
+    private boolean firstResubmission(long taskId) {
+        if (resubmittedTaskIds == null) {
+            resubmittedTaskIds = new SparseBits();
+        }
+        return resubmittedTaskIds.add(taskId);
     }
 
     private void firstEnd(TaskEndReason reason, TaskInfo info, TaskMetrics metrics) {
         distinctEndedTasks++;
+        if (soleRunning != null && soleRunning.taskId() == info.taskId()) {
+            soleRunning = null;
+        } else if (running != null) {
+            running.remove(info.taskId());
+        }
         if (startedTaskIds.contains(info.taskId())) {
             activeTasks = Math.max(0, activeTasks - 1);
         }
@@ -250,10 +291,13 @@ final class LiveStage extends LiveEntity {
         if (!closed && activeTasks == 0
                 && (status == StageStatus.COMPLETE || status == StageStatus.FAILED || status == StageStatus.SKIPPED)) {
             closed = true;
+            running = null;
+            soleRunning = null;
             completedIndexCount = completedIndices.size();
             startedTaskIds = null;
             endedTaskIds = null;
             completedIndices = null;
+            resubmittedTaskIds = null;
         }
     }
 
@@ -263,7 +307,8 @@ final class LiveStage extends LiveEntity {
 
     /** Memory held by the task-id and index sets, roughly (0 once closed). */
     long trackingBytes() {
-        return closed ? 0 : startedTaskIds.approxBytes() + endedTaskIds.approxBytes() + completedIndices.approxBytes();
+        return closed ? 0 : startedTaskIds.approxBytes() + endedTaskIds.approxBytes() + completedIndices.approxBytes()
+                + (resubmittedTaskIds == null ? 0 : resubmittedTaskIds.approxBytes());
     }
 
     /** Drops the task values of a completed stage, keeping its distribution. */
@@ -291,7 +336,7 @@ final class LiveStage extends LiveEntity {
                     completionTime, firstTaskLaunchedTime, lastTaskFinishedTime, failureReason, parentIds,
                     List.copyOf(jobIds), StageTotals.of(totals), dist, List.of(), new LinkedHashMap<>(endReasons),
                     kept.detail(), new TaskTimeSums(durationSum, schedulerDelaySum, gettingResultSum),
-                    distinctEndedTasks, speculativeTasks, duplicateTaskEnds, tasksWithUnknownTimes);
+                    distinctEndedTasks, speculativeTasks, duplicateTaskEnds, tasksWithUnknownTimes, List.of());
         }
         return summary(quantiles);
     }
@@ -309,8 +354,43 @@ final class LiveStage extends LiveEntity {
                 completionTime, firstTaskLaunchedTime, lastTaskFinishedTime, failureReason, parentIds,
                 List.copyOf(jobIds), StageTotals.of(totals), dist, detail, reasons, kept.detail(),
                 new TaskTimeSums(durationSum, schedulerDelaySum, gettingResultSum),
-                distinctEndedTasks, speculativeTasks, duplicateTaskEnds, tasksWithUnknownTimes);
+                distinctEndedTasks, speculativeTasks, duplicateTaskEnds, tasksWithUnknownTimes, runningTasks());
         return cachedSummary;
+    }
+
+    private void keepRunning(TaskInfo info) {
+        if (running == null) {
+            if (soleRunning == null) {
+                soleRunning = runningTasksKept > 0 ? info : null;
+                return;
+            }
+            running = new LinkedHashMap<>();
+            running.put(soleRunning.taskId(), soleRunning);
+            soleRunning = null;
+        }
+        if (running.size() < runningTasksKept) {
+            running.put(info.taskId(), info);
+        }
+    }
+
+    private List<TaskRecord> runningTasks() {
+        if (soleRunning != null) {
+            return List.of(runningRecord(soleRunning));
+        }
+        if (running == null || running.isEmpty()) {
+            return List.of();
+        }
+        List<TaskRecord> out = new ArrayList<>(running.size());
+        for (TaskInfo info : running.values()) {
+            out.add(runningRecord(info));
+        }
+        return out;
+    }
+
+    private static TaskRecord runningRecord(TaskInfo info) {
+        return new TaskRecord(info.taskId(), info.index(), info.attempt(), info.partitionId(), info.executorId(),
+                info.host(), info.locality(), info.speculative(), info.launchTime(), 0, info.gettingResultTime(),
+                "RUNNING", null, null, null);
     }
 
     /** Successful and killed tasks held in detail (failed ones not counted). */

@@ -1,5 +1,6 @@
 package io.sparkscope.core.recorder;
 
+import io.sparkscope.core.event.ExecutorPeaks;
 import io.sparkscope.core.event.SparkEvent;
 import io.sparkscope.core.event.SparkEvent.ApplicationEnd;
 import io.sparkscope.core.event.SparkEvent.ApplicationStart;
@@ -35,6 +36,7 @@ import io.sparkscope.core.model.ExecutorSummary;
 import io.sparkscope.core.model.JobSummary;
 import io.sparkscope.core.model.JobSummary.JobStatus;
 import io.sparkscope.core.model.RunTotals;
+import io.sparkscope.core.model.SparkLine;
 import io.sparkscope.core.model.TaskSpanSummary;
 import io.sparkscope.core.model.SqlExecutionSummary;
 import io.sparkscope.core.model.StageSummary;
@@ -86,7 +88,8 @@ import java.util.regex.Pattern;
  * <p>A task id that ends twice, and every entity announced twice, is handled as Spark's {@code AppStatusListener}
  * handles it ({@link LiveStage#taskEnded}, the event methods below), so that the History Server's numbers stay
  * Spark's; where Spark's own bookkeeping would break on such input (a running-task count below zero, a job or
- * stage reopened by a repeated line) it is not copied, and the method says so.
+ * stage reopened by a repeated line, a repeated task-end line counted as one more task) it is not copied, and the
+ * method says so.
  */
 public final class Recorder {
     private static final Pattern LOCAL_MASTER = Pattern.compile("local(?:-cluster)?\\[(\\d+|\\*)(?:,\\s*\\d+)?]");
@@ -479,11 +482,12 @@ public final class Recorder {
     }
 
     private void onExecutorMetricsUpdate(ExecutorMetricsUpdate e) {
-        if (e.peaks() == null || e.peaks().measuredNothing()) {
+        if (e.peaks() == null || e.peaks() == ExecutorPeaks.NONE) {
             return;
         }
         executor(e.executorId()).peaks(e.peaks());
-        if ("driver".equals(e.executorId())) {
+        // A heartbeat before the driver measured anything says nothing of its GC time.
+        if ("driver".equals(e.executorId()) && !e.peaks().measuredNothing()) {
             driverGc(gcTime(e.peaks().asMap()));
         }
     }
@@ -565,8 +569,11 @@ public final class Recorder {
         if (sqlId != null) {
             try {
                 job.sqlExecutionId = Long.parseLong(sqlId.trim());
-                LiveSqlExecution sql = sql(job.sqlExecutionId);
+                // As Spark's SQL listener: a job joins an execution its start announced, and never makes one (a log
+                // without SQLExecutionStart events lists no SQL executions in Spark's UI).
+                LiveSqlExecution sql = sqlExecutions.get(job.sqlExecutionId);
                 if (sql != null) {
+                    sql.changedAt(eventCount);
                     sql.jobIds.add(e.jobId());
                     for (int stageId : sql.jobStarted(e.stageIds(), e.stageInfos())) {
                         sqlStageOwner.put(stageId, sql);
@@ -636,11 +643,10 @@ public final class Recorder {
             var pending = it.next();
             int stageId = (int) (pending.getKey() >> 32);
             if (job.stageIds.contains(stageId)) {
-                job.stageSkipped(stageId, pending.getValue());
+                job.stageSkipped(stageId, pending.getValue(), !SparkLine.atLeast(sparkVersion, 3, 4));
                 it.remove();
             }
         }
-        job.ended();
         job.completionTime = e.completionTime();
         job.status = e.succeeded() ? JobStatus.SUCCEEDED : JobStatus.FAILED;
         job.failureReason = e.failureReason();
@@ -658,6 +664,7 @@ public final class Recorder {
                 }
             }
         }
+        settleIfDone(job);
         jobWindow.ended(job, job.status == JobStatus.FAILED);
         evict();
     }
@@ -743,6 +750,9 @@ public final class Recorder {
         if (s.closed) {
             // No task runs and none will count any more: the values have served; keep their distribution only.
             s.releaseValues(quantiles);
+            for (LiveJob job : s.countingJobs) {
+                settleIfDone(job);
+            }
         } else {
             retainedCompleted.addLast(s);
             retainedRows += s.valueRows();
@@ -818,24 +828,23 @@ public final class Recorder {
         if (s == null) {
             return; // its stage left the window long after it closed: Spark's status store would ignore it too
         }
-        boolean wasOpen = !s.closed;
-        if (wasOpen) {
+        LiveStage.EndCount counted = s.taskEnded(e.reason(), e.taskInfo(), e.metrics());
+        if (counted == LiveStage.EndCount.COUNTED) {
             for (LiveJob job : s.countingJobs) {
                 job.taskEnded(e.stageId(), e.taskInfo().index(), e.reason());
                 job.changedAt(eventCount);
             }
-        }
-        s.taskEnded(e.reason(), e.taskInfo(), e.metrics());
-        if (wasOpen && s.closed && s.completedOnce && s.valueRows() > 0) {
-            // The last running task of a completed stage ended: later ends are ignored, the values have served.
-            if (retainedCompleted.remove(s)) {
-                retainedRows -= s.valueRows();
+            if (s.closed) {
+                stageClosed(s);
             }
-            s.releaseValues(quantiles);
         }
         LiveExecutor ex = executor(e.taskInfo().executorId());
-        ex.taskEnded(e.reason(), e.taskInfo(), e.metrics());
-        ex.peaks(e.executorMetrics());
+        // A repeated line counts on no executor either; past the attempt's close repeats can no longer be told
+        // apart, and the end counts there as Spark counts it.
+        if (counted != LiveStage.EndCount.DUPLICATE) {
+            ex.taskEnded(e.reason(), e.taskInfo(), e.metrics());
+        }
+        ex.taskEndPeaks(e.executorMetrics());
         if (!sqlStageOwner.isEmpty()) {
             LiveSqlExecution sql = sqlStageOwner.get(e.stageId());
             if (sql != null) {
@@ -850,6 +859,41 @@ public final class Recorder {
         if (TaskTimes.known(e.taskInfo().launchTime(), e.taskInfo().finishTime())) {
             seen(e.taskInfo().finishTime());
         }
+    }
+
+    /**
+     * A stage attempt closed (completed or skipped, no task running): nothing will count in it any more. Its values
+     * have served, and an ended job whose stages have all closed no longer needs its completed-index set.
+     */
+    private void stageClosed(LiveStage s) {
+        if (s.completedOnce && s.valueRows() > 0) {
+            if (retainedCompleted.remove(s)) {
+                retainedRows -= s.valueRows();
+            }
+            s.releaseValues(quantiles);
+        }
+        for (LiveJob job : s.countingJobs) {
+            settleIfDone(job);
+        }
+    }
+
+    /**
+     * As Spark, a task of the job's stages that ends after the job (a speculative copy, a task of a stage another
+     * job shares) still counts in it, its completed index too; once the job has ended and every stage attempt it
+     * counts has closed, no task can, and its set of completed indices is reduced to their count.
+     */
+    private void settleIfDone(LiveJob job) {
+        if (!job.ended || job.settled()) {
+            return;
+        }
+        for (int stageId : job.stageIds) {
+            for (LiveStage st : stagesOf(stageId)) {
+                if (!st.closed && st.countingJobs.contains(job)) {
+                    return;
+                }
+            }
+        }
+        job.settle();
     }
 
     /** The SQL execution, created when new, marked changed; null when it left the window (it ended long ago). */
@@ -876,8 +920,8 @@ public final class Recorder {
     }
 
     /**
-     * As Spark: the end of an execution never started (by its own event or a job of it) changes nothing, and a
-     * repeated end keeps the first one's time and error.
+     * As Spark: the end of an execution never started (no SQLExecutionStart, no adaptive plan update) changes
+     * nothing, and a repeated end keeps the first one's time and error.
      */
     private void onSqlEnd(SqlExecutionEnd e) {
         seen(e.time());
@@ -893,7 +937,7 @@ public final class Recorder {
         sql.end();
         sql.ended = true;
         sql.changedAt(eventCount);
-        sqlWindow.ended(sql, sql.errorMessage != null);
+        sqlWindow.ended(sql, sql.errorMessage != null && !sql.errorMessage.isEmpty());
         evict();
     }
 

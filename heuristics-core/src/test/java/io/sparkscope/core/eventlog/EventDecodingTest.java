@@ -205,6 +205,8 @@ class EventDecodingTest {
         assertEquals("java.io.IOException: disk\n\tat A.b(A.java:7)", ends.get(1).reason().stackTrace());
         assertEquals("FetchFailed(BlockManagerId(2, h2, 7337), shuffleId=0, mapIndex=1, mapId=5, reduceId=3, "
                 + "message=Failed to connect)", ends.get(2).reason().description());
+        assertEquals("FetchFailed(BlockManagerId(2, h2, 7337, None), shuffleId=0, mapIndex=1, mapId=5, reduceId=3, "
+                + "message=\nFailed to connect\n)", ends.get(2).reason().stackTrace(), "Spark's toErrorString");
         assertEquals(new TaskEndReason("TaskKilled", "another attempt succeeded", null), ends.get(3).reason());
         assertTrue(ends.get(3).reason().isKilled());
         assertEquals(new TaskEndReason("ExecutorLostFailure", "Container killed by YARN", null), ends.get(4).reason());
@@ -214,6 +216,20 @@ class EventDecodingTest {
         assertEquals("TaskCommitDenied", ends.get(6).reason().kind());
         assertTrue(ends.get(6).reason().isKilled());
         assertTrue(ends.get(0).taskInfo().failed());
+    }
+
+    @Test
+    void aFetchFailureOfAnOlderLogReadsAsThatSparkShowedIt() throws Exception {
+        String info = ",\"Task Info\":{\"Task ID\":1,\"Launch Time\":1,\"Finish Time\":2,\"Failed\":true}";
+        TestLogs.Result r = readLines(
+                "{\"Event\":\"SparkListenerTaskEnd\",\"Stage ID\":1,\"Task Type\":\"ResultTask\","
+                        + "\"Task End Reason\":{\"Reason\":\"FetchFailed\",\"Block Manager Address\":null,"
+                        + "\"Shuffle ID\":2,\"Map ID\":4,\"Reduce ID\":0,\"Message\":"
+                        + "\"org.apache.spark.shuffle.FetchFailedException: lost\\n\\tat A.b(A.java:1)\"}" + info + "}");
+        TaskEndReason reason = r.first(SparkEvent.TaskEnd.class).reason();
+        // Spark before 3.0 had no map index, and no block manager when the map output's location was lost
+        assertEquals("FetchFailed(null, shuffleId=2, mapId=4, reduceId=0, message=\n"
+                + "org.apache.spark.shuffle.FetchFailedException: lost\n\tat A.b(A.java:1)\n)", reason.stackTrace());
     }
 
     @Test
@@ -283,7 +299,8 @@ class EventDecodingTest {
                 new SparkEvent.AccumUpdate(12, 42))),
                 r.first(SparkEvent.DriverAccumUpdates.class));
         List<SparkEvent.SqlExecutionEnd> ends = r.of(SparkEvent.SqlExecutionEnd.class);
-        assertEquals(new SparkEvent.SqlExecutionEnd(3, 6000, null), ends.get(0));
+        // Spark 3.4+'s success: an empty message, kept (Spark's status tells it from none)
+        assertEquals(new SparkEvent.SqlExecutionEnd(3, 6000, ""), ends.get(0));
         assertEquals(new SparkEvent.SqlExecutionEnd(4, 6100, "Table not found"), ends.get(1));
     }
 

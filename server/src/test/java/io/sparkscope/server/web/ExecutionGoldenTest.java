@@ -46,13 +46,11 @@ class ExecutionGoldenTest {
 
     /**
      * Fields of Spark's answer the recorder does not keep, and why: log links, executor attributes and resources
-     * are not recorded; exclusion events are not read; a task's accumulator updates are not kept; peak executor
-     * metrics come from stage executor-metric events only (Spark also folds in each task end's), so they are
-     * compared in the efficiency work, not here.
+     * are not recorded; exclusion events are not read; a task's accumulator updates are not kept.
      */
     static final Map<String, Set<String>> NOT_RECORDED = Map.of(
             "executors", Set.of("executorLogs", "attributes", "resources", "isBlacklisted", "isExcluded",
-                    "blacklistedInStages", "excludedInStages", "peakMemoryMetrics"),
+                    "blacklistedInStages", "excludedInStages"),
             "taskList", Set.of("accumulatorUpdates", "executorLogs"),
             "jobs", Set.of());
 

@@ -79,10 +79,11 @@ final class SparkRestJson {
         static Executor of(ExecutorSummary e, int taskCpus, long appDurationMs) {
             int cores = e.added() ? e.totalCores() : 0;
             // As Spark's AppStatusStore: the driver's "task time" is the application's run time, and its GC time
-            // the JVM's own (TotalGCTime of its peak metrics) where those were recorded.
+            // the TotalGCTime of its peak metrics whenever it has peaks (0 where they lack it, as in a Spark 3.0
+            // log or a sample taken before anything was measured); its tasks' GC time only without peaks.
             long duration = e.isDriver() && appDurationMs >= 0 ? appDurationMs : e.totalDuration();
-            Long peakGc = e.peakMetrics().get("TotalGCTime");
-            long gc = e.isDriver() && peakGc != null ? peakGc : e.totalGcTime();
+            long gc = e.isDriver() && !e.peakMetrics().isEmpty() ? e.peakMetrics().getOrDefault("TotalGCTime", 0L)
+                    : e.totalGcTime();
             MemoryMetrics memory = e.maxOnHeapMemory() >= 0
                     ? new MemoryMetrics(0, 0, e.maxOnHeapMemory(), Math.max(0, e.maxOffHeapMemory())) : null;
             return new Executor(e.executorId(), e.hostPort(), e.removeTime() < 0, 0, 0, 0, cores,

@@ -9,8 +9,10 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * An execution's status and its jobs by status as Spark's SQL REST API derives them: COMPLETED when it ended and
- * every job succeeded, FAILED when a job failed, RUNNING otherwise; jobs in the order of Spark's own set of them.
+ * An execution's status and its jobs by status as Spark's SQL REST API derives them (its History Server's, 4.0): the
+ * end's message decides first (empty: COMPLETED, Spark 3.4+'s success, even when one of its jobs failed; any other:
+ * FAILED, even when it ran no job), then, for an end without one (before Spark 3.4), RUNNING until it ended, FAILED
+ * when a job failed, else COMPLETED; jobs in the order of Spark's own set of them.
  */
 public record SqlStatus(String status, List<Integer> running, List<Integer> succeeded, List<Integer> failed) {
 
@@ -29,9 +31,14 @@ public record SqlStatus(String status, List<Integer> running, List<Integer> succ
                 default -> { }
             }
         }
-        boolean ended = sql.endTime() >= 0;
-        String status = order.size() == succeeded.size() && ended ? "COMPLETED" : !failed.isEmpty() ? "FAILED"
-                : "RUNNING";
+        String status;
+        if (sql.errorMessage() != null) {
+            status = sql.errorMessage().isEmpty() ? "COMPLETED" : "FAILED";
+        } else if (sql.endTime() < 0) {
+            status = "RUNNING";
+        } else {
+            status = failed.isEmpty() ? "COMPLETED" : "FAILED";
+        }
         return new SqlStatus(status, running, succeeded, failed);
     }
 }

@@ -1,0 +1,50 @@
+package io.sparkscope.server.web.api;
+
+import io.sparkscope.core.model.ExecutorSummary;
+import io.sparkscope.core.model.TaskRecord;
+import org.junit.jupiter.api.Test;
+
+import java.util.Map;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+
+/** Executors and tasks in Spark's REST shape where Spark's own rules decide a value. */
+class SparkRestJsonTest {
+
+    private static ExecutorSummary driver(long taskGcMs, Map<String, Long> peaks) {
+        return new ExecutorSummary("driver", "h", 2, 1000, -1, null, 1 << 20, 4, 0, 0, 400, 300, 0, taskGcMs, 0, 0,
+                0, 0, 0, peaks);
+    }
+
+    @Test
+    void theDriversGcTimeIsItsPeaksTotalWheneverItHasPeaks() {
+        // Spark's AppStatusStore: TotalGCTime of the driver's peak metrics, 0 where they lack it (all zeros, or a
+        // Spark 3.0 log with only minor and major GC time); its tasks' GC time only without any peaks
+        assertEquals(120, SparkRestJson.Executor.of(driver(35, Map.of("TotalGCTime", 120L)), 1, 5000).totalGCTime());
+        assertEquals(0, SparkRestJson.Executor.of(driver(35, Map.of("JVMHeapMemory", 0L, "TotalGCTime", 0L)), 1, 5000)
+                .totalGCTime());
+        assertEquals(0, SparkRestJson.Executor.of(driver(35, Map.of("MinorGCTime", 7L)), 1, 5000).totalGCTime());
+        assertEquals(35, SparkRestJson.Executor.of(driver(35, Map.of()), 1, 5000).totalGCTime());
+    }
+
+    @Test
+    void allZeroPeaksAreShownAsSparkShowsThem() {
+        Map<String, Long> shown = SparkRestJson.Executor.of(driver(0, Map.of("JVMHeapMemory", 0L)), 1, 5000)
+                .peakMemoryMetrics();
+        assertEquals(SparkRestJson.PEAK_METRICS.size(), shown.size());
+        assertEquals(0L, shown.get("TotalGCTime"));
+    }
+
+    @Test
+    void aRunningTaskIsListedRunningWithoutMetricsOrDuration() {
+        TaskRecord running = new TaskRecord(7, 3, 0, 3, "1", "h1", "PROCESS_LOCAL", false, 1_422_981_759_000L, 0, 0,
+                "RUNNING", null, null, null);
+        SparkRestJson.Task t = SparkRestJson.Task.of(running);
+        assertEquals("RUNNING", t.status());
+        assertEquals("2015-02-03T16:42:39.000GMT", t.launchTime());
+        assertNull(t.duration());
+        assertNull(t.taskMetrics());
+        assertNull(t.errorMessage());
+    }
+}
