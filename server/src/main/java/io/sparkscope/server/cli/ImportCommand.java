@@ -155,7 +155,10 @@ public final class ImportCommand implements Callable<Integer> {
             err.println(line);
         }
         if (sources.isEmpty() && spooled.isEmpty()) {
-            err.println("sparkscope import: nothing to import: no event logs in " + (spool == null ? paths : spool));
+            if (unreadable.isEmpty()) { // each unreadable location already said why
+                err.println("sparkscope import: nothing to import: no event logs in "
+                        + (spool == null ? LogLocations.mask(String.join(", ", paths)) : spool));
+            }
             return 1;
         }
         WebhookNotifier notifier = webhook(webhookUrl, uiUrl);
@@ -250,8 +253,15 @@ public final class ImportCommand implements Callable<Integer> {
         // rollover, which all give the whole rollover) is imported once
         Set<EventLogSource> sources = new LinkedHashSet<>();
         for (String location : paths) {
+            Path p;
             try {
-                Path p = LogLocations.resolve(location, locations.hadoopConf);
+                p = LogLocations.resolve(location, locations.hadoopConf);
+            } catch (EventLogException e) {
+                // Not a bad log but a setup that cannot work for any location of its kind: no filesystem for the
+                // scheme, an unreachable name node or store, wrong keys. One line and exit 2, as for a bad option.
+                throw new Main.UsageError(e.getMessage());
+            }
+            try {
                 sources.addAll(EventLogReader.discover(p));
             } catch (EventLogException e) {
                 unreadable.add("sparkscope import: " + LogLocations.mask(e.getMessage()) + "; not imported");

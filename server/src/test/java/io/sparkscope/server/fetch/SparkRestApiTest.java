@@ -141,6 +141,14 @@ class SparkRestApiTest {
 
         Map<String, List<String>> expected = rows(TestDb.dataSource(a), leftOut);
         Map<String, List<String>> actual = rows(TestDb.dataSource(c), leftOut);
+        if (leftOut.containsKey("task")) {
+            // Past the cap the fetcher cannot recompute what Spark's History Server takes over the wrong tasks of a
+            // stage with failures (see withoutUnmasked), so Spark's values stay; whether they differ from the right
+            // ones depends on how long the failed tasks happened to run.
+            Set<String> withFailures = stagesWithFailures(TestDb.dataSource(a));
+            expected.put("stage_statistics", withoutUnmaskedRows(expected.get("stage_statistics"), withFailures));
+            actual.put("stage_statistics", withoutUnmaskedRows(actual.get("stage_statistics"), withFailures));
+        }
         assertEquals(expected.keySet(), actual.keySet());
         assertTrue(expected.get("executor").size() >= 2 && expected.get("stage_statistics").size() > 10,
                 "the comparison covers executors and task quantiles");
@@ -228,6 +236,36 @@ class SparkRestApiTest {
         JsonNode ours = withoutUnmasked(JsonTrees.without(get(sparkscope, path), ignored));
         List<String> d = JsonTrees.differences(spark, ours);
         assertTrue(d.isEmpty(), path + ":\n" + String.join("\n", d));
+    }
+
+    /**
+     * "stageId attemptId" of every stage attempt with failed or killed tasks, in any application (the statistics rows
+     * compared carry no application, so a stage id with failures in one leaves out that id in both: fewer rows
+     * compared, never a wrong one).
+     */
+    private static Set<String> stagesWithFailures(DataSource ds) throws Exception {
+        Set<String> out = new TreeSet<>();
+        try (Connection c = ds.getConnection(); Statement st = c.createStatement(); ResultSet rs = st.executeQuery(
+                "SELECT stage_id, attempt_id FROM stage_attempt WHERE num_failed_tasks + num_killed_tasks > 0")) {
+            while (rs.next()) {
+                out.add(rs.getInt(1) + " " + rs.getInt(2));
+            }
+        }
+        return out;
+    }
+
+    private static List<String> withoutUnmaskedRows(List<String> rows, Set<String> stagesWithFailures)
+            throws Exception {
+        List<String> out = new ArrayList<>();
+        for (String row : rows) {
+            JsonNode n = new ObjectMapper().readTree(row);
+            boolean unmasked = UNMASKED.contains(n.path("metric").asText())
+                    && stagesWithFailures.contains(n.path("stage_id").asInt() + " " + n.path("stage_attempt_id").asInt());
+            if (!unmasked) {
+                out.add(row);
+            }
+        }
+        return out;
     }
 
     private static final Set<String> NONE = Set.of();
