@@ -67,7 +67,7 @@ final class ExecutorsView {
             peak(h, p, "JVMOffHeapMemory");
             Long onHeap = p.get("OnHeapExecutionMemory");
             Long offHeap = p.get("OffHeapExecutionMemory");
-            h.raw("<td class=\"num\">").t(onHeap == null && offHeap == null ? "—"
+            h.raw("<td class=\"num\">").t((onHeap == null || onHeap == 0) && (offHeap == null || offHeap == 0) ? "—"
                     : Fmt.bytes((onHeap == null ? 0 : onHeap) + (offHeap == null ? 0 : offHeap))).raw("</td><td>");
             if (x.removeTime() >= 0) {
                 h.raw("<span class=\"muted\">").t(Fmt.time(x.removeTime())).raw("</span>");
@@ -131,7 +131,8 @@ final class ExecutorsView {
     }
 
     private static void peak(Html h, Map<String, Long> peaks, String name) {
+        // Spark fills a task's missing sample with zeros, so 0 means "not measured": a live JVM has a heap.
         Long v = peaks.get(name);
-        h.raw("<td class=\"num\">").t(v == null ? "—" : Fmt.bytes(v)).raw("</td>");
+        h.raw("<td class=\"num\">").t(v == null || v == 0 ? "—" : Fmt.bytes(v)).raw("</td>");
     }
 }
