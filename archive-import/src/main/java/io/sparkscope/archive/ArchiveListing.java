@@ -1,5 +1,8 @@
 package io.sparkscope.archive;
 
+import io.sparkscope.core.eventlog.EventLogReader;
+import io.sparkscope.core.eventlog.EventLogSource;
+
 import io.sparkscope.core.eventlog.EventLogException;
 import io.sparkscope.core.eventlog.LogDirectory;
 import io.sparkscope.core.eventlog.LogLocations;
@@ -89,7 +92,26 @@ final class ArchiveListing {
             return;
         }
         entries.sort(Comparator.comparing(Path::toString));
+        // Databricks writes one application as dated rollover files plus the current one: one log, as import reads it
+        EventLogSource rollover = EventLogReader.databricksRollover(dir);
+        if (rollover != null && firstTime(dir)) {
+            long size = 0;
+            long modified = 0;
+            for (Path part : rollover.parts()) {
+                try {
+                    BasicFileAttributes a = Files.readAttributes(part, BasicFileAttributes.class);
+                    size += a.size();
+                    modified = Math.max(modified, a.lastModifiedTime().toMillis());
+                } catch (IOException e) {
+                    // gone between the listing and the look: the task reads what is there
+                }
+            }
+            logs.add(new LogRef(dir.toString(), dir.toString(), true, size, modified, false));
+        }
         for (Path entry : entries) {
+            if (rollover != null && rollover.parts().contains(entry)) {
+                continue;
+            }
             String name = fileName(entry);
             BasicFileAttributes a;
             try {

@@ -6,6 +6,7 @@ import io.sparkscope.core.analysis.Diagnoser;
 import io.sparkscope.core.analysis.EventLogAnalysis;
 import io.sparkscope.core.heuristics.Finding;
 import io.sparkscope.core.eventlog.EventLogException;
+import io.sparkscope.core.eventlog.EventLogReader;
 import io.sparkscope.core.eventlog.EventLogSource;
 import io.sparkscope.core.eventlog.LogDirectory;
 import io.sparkscope.core.eventlog.LogLocations;
@@ -118,13 +119,28 @@ final class ImportTask implements Serializable {
             long modified;
             if (log.rolling()) {
                 LogDirectory.RollingState r = LogDirectory.rolling(path, w -> warn(w));
-                if (r == null) {
+                EventLogSource rollover = r == null ? EventLogReader.databricksRollover(path) : null;
+                if (r != null) {
+                    source = r.source();
+                    size = r.size();
+                    modified = r.modified();
+                } else if (rollover != null) { // a Databricks rollover directory, listed as one log
+                    source = rollover;
+                    size = 0;
+                    modified = 0;
+                    for (Path part : rollover.parts()) {
+                        try {
+                            BasicFileAttributes a = Files.readAttributes(part, BasicFileAttributes.class);
+                            size += a.size();
+                            modified = Math.max(modified, a.lastModifiedTime().toMillis());
+                        } catch (IOException e) {
+                            // gone since the listing: read what is there
+                        }
+                    }
+                } else {
                     return new LogOutcome(shown, Kind.NOT_A_LOG, null,
                             "rolling event log directory without events_ files", 0, 0, task);
                 }
-                source = r.source();
-                size = r.size();
-                modified = r.modified();
             } else {
                 BasicFileAttributes a;
                 try {

@@ -51,6 +51,20 @@ public final class EventLogReader {
      *
      * @throws EventLogException the path is missing or unreadable, or holds no logs (one-line message)
      */
+    /**
+     * The Databricks rollover files of {@code dir} ({@code eventlog-YYYY-MM-DD--HH-MM.gz} and the current
+     * {@code eventlog}) as one log, oldest first; null when the directory holds no dated rollover file or cannot
+     * be listed. For readers that list a directory themselves (the archive import) and must group them as
+     * {@link #discover} does.
+     */
+    public static EventLogSource databricksRollover(Path dir) {
+        try (java.util.stream.Stream<Path> list = java.nio.file.Files.list(dir)) {
+            return LogDiscovery.databricksRollover(dir, list.sorted().toList());
+        } catch (java.io.IOException | RuntimeException e) {
+            return null;
+        }
+    }
+
     public static List<EventLogSource> discover(Path path) throws EventLogException {
         return discover(path, LOG::warn);
     }
