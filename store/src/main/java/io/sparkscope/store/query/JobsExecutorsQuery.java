@@ -89,7 +89,8 @@ public final class JobsExecutorsQuery {
             long removed = 0;
             boolean anyPeaks = false;
             try (PreparedStatement ps = c.prepareStatement("SELECT count(*), count(*) FILTER (WHERE remove_time >= 0),"
-                    + " bool_or(jsonb_path_exists(peak_metrics, '$.* ? (@ != 0)')) FROM executor WHERE app_pk = ?")) {
+                    + " bool_or(peak_metrics <> '{}'::jsonb AND jsonb_path_exists(peak_metrics, '$.* ? (@ != 0)'))"
+                    + " FROM executor WHERE app_pk = ?")) {
                 // all zeros is what Spark records for an executor whose tasks carried no sample: nothing measured
                 ps.setLong(1, app.pk());
                 try (ResultSet rs = ps.executeQuery()) {
