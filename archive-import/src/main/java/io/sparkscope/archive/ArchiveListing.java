@@ -95,18 +95,8 @@ final class ArchiveListing {
         // Databricks writes one application as dated rollover files plus the current one: one log, as import reads it
         EventLogSource rollover = EventLogReader.databricksRollover(dir);
         if (rollover != null && firstTime(dir)) {
-            long size = 0;
-            long modified = 0;
-            for (Path part : rollover.parts()) {
-                try {
-                    BasicFileAttributes a = Files.readAttributes(part, BasicFileAttributes.class);
-                    size += a.size();
-                    modified = Math.max(modified, a.lastModifiedTime().toMillis());
-                } catch (IOException e) {
-                    // gone between the listing and the look: the task reads what is there
-                }
-            }
-            logs.add(new LogRef(dir.toString(), dir.toString(), true, size, modified, false));
+            long[] sizeAndModified = sizeAndModified(rollover.parts());
+            logs.add(new LogRef(dir.toString(), dir.toString(), true, sizeAndModified[0], sizeAndModified[1], false));
         }
         for (Path entry : entries) {
             if (rollover != null && rollover.parts().contains(entry)) {
@@ -148,6 +138,22 @@ final class ArchiveListing {
                 : location;
         logs.add(new LogRef(location, key, false, a.size(), a.lastModifiedTime().toMillis(),
                 location.endsWith(IN_PROGRESS)));
+    }
+
+    /** The bytes of a log's parts and the newest part's modification time (epoch ms); a part gone counts nothing. */
+    static long[] sizeAndModified(List<Path> parts) {
+        long size = 0;
+        long modified = 0;
+        for (Path part : parts) {
+            try {
+                BasicFileAttributes a = Files.readAttributes(part, BasicFileAttributes.class);
+                size += a.size();
+                modified = Math.max(modified, a.lastModifiedTime().toMillis());
+            } catch (IOException e) {
+                // gone between the listing and the look: the reader reads what is there
+            }
+        }
+        return new long[]{size, modified};
     }
 
     private void addRolling(Path dir) {

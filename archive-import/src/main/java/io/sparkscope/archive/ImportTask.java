@@ -126,17 +126,9 @@ final class ImportTask implements Serializable {
                     modified = r.modified();
                 } else if (rollover != null) { // a Databricks rollover directory, listed as one log
                     source = rollover;
-                    size = 0;
-                    modified = 0;
-                    for (Path part : rollover.parts()) {
-                        try {
-                            BasicFileAttributes a = Files.readAttributes(part, BasicFileAttributes.class);
-                            size += a.size();
-                            modified = Math.max(modified, a.lastModifiedTime().toMillis());
-                        } catch (IOException e) {
-                            // gone since the listing: read what is there
-                        }
-                    }
+                    long[] sizeAndModified = ArchiveListing.sizeAndModified(rollover.parts());
+                    size = sizeAndModified[0];
+                    modified = sizeAndModified[1];
                 } else {
                     return new LogOutcome(shown, Kind.NOT_A_LOG, null,
                             "rolling event log directory without events_ files", 0, 0, task);
