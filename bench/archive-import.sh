@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Archive import on Spark vs the single-JVM import (BENCHMARKS.md, "Archive import"): one folder of event logs
+# Archive import on Spark vs the single-JVM import (docs/benchmarks/archive-import.md): one folder of event logs
 # (COPIES copies of the real Spark logs of ../shared/eventlogs up to 1 MB, each copy's App IDs made its own, so
 # every file is another application: 6 copies of 36 file names = 216 logs, 42 MB; two pairs of the 38 logs share a
 # name in different folders, and the later one of each pair is kept), imported into three fresh databases of

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Work per flush of a long-running application (BENCHMARKS.md, "Long-running drivers"): the time and bytes of one
+# Work per flush of a long-running application (docs/benchmarks/long-running-drivers.md): the time and bytes of one
 # listener flush after 1 000, 10 000 and 100 000 completed stages, written to a real PostgreSQL (Debian's
 # PostgreSQL 15 on 127.0.0.1:5432), for what the listener writes now (changed entities, window of 1 000) and, with
 # BEFORE=1, for what it wrote before (the whole application every flush; sizes default to 1000,10000 there).

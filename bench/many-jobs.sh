@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Per-job overhead of the listener on a long-running driver (BENCHMARKS.md, "Long-running drivers"): one local[2]
+# Per-job overhead of the listener on a long-running driver (docs/benchmarks/long-running-drivers.md): one local[2]
 # application runs JOBS one-task SQL jobs back to back, with no listener, with Spark's event log, and with Sparkscope
 # writing into a real PostgreSQL (Debian's PostgreSQL 15 on 127.0.0.1:5432), the variants alternated round by round
 # in one JVM; then one long run of HEAP_JOBS jobs with Sparkscope, heap after a full GC every HEAP_JOBS/10 jobs.

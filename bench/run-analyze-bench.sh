@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# analyze vs Spark History Server rebuild vs Jackson floor (see BENCHMARKS.md).
+# analyze vs Spark History Server rebuild vs Jackson floor (see docs/benchmarks/analyze-vs-history-server.md).
 #
 #   bench/run-analyze-bench.sh [--only=ablc] [--no-heap|--heap-only] [LOG [WARMUP [ROUNDS]]]
 #

@@ -30,7 +30,7 @@ import java.util.Map;
  * listener writes them (a flush every 500 jobs); then the time of one more flush after 10 new jobs: the recorder's
  * snapshots, the heuristics, and the write, and the bytes of what is written (its snapshot JSON). With
  * {@code --before}, the same with what the listener did before: no window, and every flush the whole application.
- * Not a test: {@code bench/flush-bench.sh}, BENCHMARKS.md.
+ * Not a test: {@code bench/flush-bench.sh}, docs/benchmarks/long-running-drivers.md.
  *
  * <pre>java ... io.sparkscope.bench.FlushBench JDBC_URL USER PASSWORD [--before] [sizes, e.g. 1000,10000,100000]</pre>
  */

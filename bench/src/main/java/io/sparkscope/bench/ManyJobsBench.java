@@ -31,7 +31,7 @@ import java.util.Map;
  * ({@link CpuMeter}). The overhead mode first runs warm-up rounds of every variant at the full job count, printed but
  * not counted ({@code -Dbench.warmupRounds=N}, default 1, 0 leaves them out), and ends with the two listeners paired
  * round by round (Sparkscope over the event log: median, mean and its 95 % interval). Not a test: see {@code bench/many-jobs.sh} and
- * BENCHMARKS.md.
+ * docs/benchmarks/long-running-drivers.md.
  *
  * <pre>
  * java ... io.sparkscope.bench.ManyJobsBench overhead JOBS ROUNDS JDBC_URL USER PASSWORD

@@ -354,8 +354,9 @@ final class RecordingPipeline {
 
     private void publish(boolean isFinal) {
         // Periodic snapshots leave out running stages' task rows: they change with every task end, and rewriting up to
-        // tasks.perStage (10 000) of them each flush measurably slowed the job on a small driver (BENCHMARKS.md,
-        // "listener overhead"). Statistics still go out each flush; the tasks once the stage completes, and at the end.
+        // tasks.perStage (10 000) of them each flush measurably slowed the job on a small driver
+        // (docs/benchmarks/listener-overhead.md). Statistics still go out each flush; the tasks once the stage
+        // completes, and at the end.
         Recorder.Snapshots snapshots = recorder.snapshots(isFinal);
         AppSnapshot retained = snapshots.retained();
         if (retained.appId() == null) {

@@ -6,7 +6,7 @@ import io.sparkscope.core.testing.Snapshots;
 import java.util.List;
 
 /**
- * Batched vs row-by-row persistence of a 100 000-task application (BENCHMARKS.md, target ≥ 10× faster batched). Not a test: run by hand,
+ * Batched vs row-by-row persistence of a 100 000-task application (docs/benchmarks/store-write.md, target ≥ 10× faster batched). Not a test: run by hand,
  *
  * <pre>
  * mvn -q -o -pl store -am test-compile dependency:build-classpath -Dmdep.outputFile=/tmp/store-cp.txt -Dmdep.includeScope=test
@@ -20,7 +20,7 @@ import java.util.List;
  * of its own. Without it, it starts an embedded PostgreSQL (zonky). The server's durability settings (fsync,
  * synchronous_commit, full_page_writes) are printed first. The embedded server runs with zonky's {@code fsync=off}, so
  * no commit waits for the disk there: a durable server (Debian's PostgreSQL with its defaults) is the fair measure of
- * "persisting", see BENCHMARKS.md. {@code -Dbench.synchronousCommit=on} (the default, embedded only) is PostgreSQL's
+ * "persisting", see docs/benchmarks/store-write.md. {@code -Dbench.synchronousCommit=on} (the default, embedded only) is PostgreSQL's
  * own default; zonky's test default is {@code off}; pass {@code off} to see that figure too. Each measured write goes
  * to a new application id, so every write inserts all rows (the batched one by COPY straight into the tables); a
  * rewrite of the unchanged snapshot (COPY to staging tables, upsert that changes nothing, stale-row delete that

@@ -8,7 +8,7 @@ import static io.sparkscope.core.testing.SnapshotBuilder.task;
 
 /**
  * Not a test: a JMH-free timing of every heuristic on a 100 000-task snapshot (100 stages × 1 000 tasks, all tasks
- * kept, skew and spill in every stage so most heuristics produce findings). Target: ≤ 50 ms per run (BENCHMARKS.md).
+ * kept, skew and spill in every stage so most heuristics produce findings). Target: ≤ 50 ms per run (docs/benchmarks/heuristics.md).
  * Run after {@code mvn -q -o -pl heuristics-core test-compile}:
  * {@code java -cp heuristics-core/target/classes:heuristics-core/target/test-classes io.sparkscope.core.heuristics.HeuristicsBench [runs]}.
  */

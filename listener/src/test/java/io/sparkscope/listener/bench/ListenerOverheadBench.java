@@ -26,7 +26,7 @@ import java.util.stream.IntStream;
 import java.util.stream.Stream;
 
 /**
- * Listener overhead benchmark (BENCHMARKS.md, "listener overhead"), run by {@code bench/listener-overhead.sh}; not a test.
+ * Listener overhead benchmark (docs/benchmarks/listener-overhead.md), run by {@code bench/listener-overhead.sh}; not a test.
  *
  * <pre>
  *   overhead [tasks] [rounds]   alternating: no listener / event log / Sparkscope+PostgreSQL / Sparkscope, DB down

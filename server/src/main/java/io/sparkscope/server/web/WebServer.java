@@ -62,7 +62,7 @@ public final class WebServer {
         /**
          * Two requests per core. Past that, more requests in flight only share the same CPUs and database (time
          * slicing): every request gets slower and the slowest pages far slower, while waiting in line keeps each
-         * request's time close to the average (measured in BENCHMARKS.md, "Web UI latency").
+         * request's time close to the average (measured in docs/benchmarks/web-latency.md).
          */
         public static int defaultConcurrency() {
             return 2 * Runtime.getRuntime().availableProcessors();

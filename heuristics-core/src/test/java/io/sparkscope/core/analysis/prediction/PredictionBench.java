@@ -14,7 +14,7 @@ import java.util.Locale;
 import java.util.Map;
 
 /**
- * Validates key-stage prediction (BENCHMARKS.md "key-stage prediction error"): reads the event logs
+ * Validates key-stage prediction (docs/benchmarks/prediction-error.md): reads the event logs
  * of one application name (default {@code recurring-etl}, the examples' recurring job), trains on every run but the
  * one with the largest input, predicts that one and prints the error. Also prints, for each training size, the
  * per-run stage times so the reason for an error is visible. Run after
