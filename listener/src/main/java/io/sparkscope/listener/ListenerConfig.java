@@ -2,20 +2,17 @@ package io.sparkscope.listener;
 
 import io.sparkscope.core.analysis.efficiency.Prices;
 import io.sparkscope.core.recorder.StreamingLimits;
-import io.sparkscope.store.Spool;
 
 import java.nio.file.Path;
-import java.nio.file.Paths;
-import java.util.Locale;
 import java.util.Map;
-import java.util.TreeMap;
 import java.util.function.Consumer;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
+
+import static io.sparkscope.listener.ListenerSettings.*;
 
 /**
- * The listener's settings, read from {@code spark.sparkscope.*}. An invalid value never stops the application: it
- * gives one warning naming the key, the bad value and the value used instead.
+ * The listener's settings, read from {@code spark.sparkscope.*} through their declaration in
+ * {@link ListenerSettings} (names, types, defaults and the documentation are there). An invalid value never stops
+ * the application: it gives one warning naming the key, the bad value and the value used instead.
  *
  * @param tasksPerStage    {@code tasks.perStage}: tasks kept in detail per stage attempt, all up to this cap, past it
  *                         the slowest half and a uniform sample (failed tasks besides)
@@ -69,9 +66,6 @@ public record ListenerConfig(
     /** Default of each {@code retained.*} window: Spark's own UI defaults. */
     public static final int DEFAULT_RETAINED = 1000;
 
-    public static final String PREFIX = "spark.sparkscope.";
-    private static final Pattern BYTES = Pattern.compile("(?i)\\s*(\\d+)\\s*([kmgt]?)i?b?\\s*");
-
     public ListenerConfig {
         heuristics = Map.copyOf(heuristics);
         prices = prices == null ? Prices.NONE : prices;
@@ -100,137 +94,47 @@ public record ListenerConfig(
 
     /** @param conf all Spark configuration entries (only {@code spark.sparkscope.*} are read) */
     public static ListenerConfig from(Map<String, String> conf, Consumer<String> warn) {
-        Reader r = new Reader(conf, warn);
+        ListenerSettings.Reader r = new ListenerSettings.Reader(conf, warn);
         String badRedaction = io.sparkscope.core.recorder.Redactor.invalidSetting(conf);
         if (badRedaction != null) {
             warn.accept(badRedaction + "; it is ignored, the built-in credential shapes still apply");
         }
-        Map<String, String> heuristics = new TreeMap<>();
-        String hPrefix = PREFIX + "heuristics.";
-        conf.forEach((k, v) -> {
-            if (k.startsWith(hPrefix)) {
-                heuristics.put(k.substring(hPrefix.length()), v);
-            }
-        });
         return new ListenerConfig(
-                r.bool("enabled", true),
-                r.string("jdbc.url", null),
-                r.string("jdbc.user", null),
-                r.string("jdbc.password", null),
-                (int) r.number("tasks.perStage", 10_000, 0, 1_000_000),
-                Paths.get(r.string("spool.dir", Spool.defaultDir().toString())),
-                r.bytes("spool.maxBytes", 256L << 20),
-                r.number("flush.timeoutMs", 10_000, 0, 600_000),
-                r.number("flush.intervalMs", 5_000, 100, 3_600_000),
-                r.bool("report.enabled", true),
-                r.string("ui.url", null),
-                (int) r.number("queue.capacity", 50_000, 1_000, 10_000_000),
-                r.number("retry.maxBackoffMs", 60_000, 100, 3_600_000),
-                heuristics,
-                r.decimal("regression.factor", 1.5, 1.0, 1_000),
-                r.string("webhook.url", null),
-                (int) r.number("tasks.retained", 100_000, 0, 100_000_000),
-                (int) r.number("retained.jobs", DEFAULT_RETAINED, 1, 10_000_000),
-                (int) r.number("retained.stages", DEFAULT_RETAINED, 1, 10_000_000),
-                (int) r.number("retained.sqlExecutions", DEFAULT_RETAINED, 1, 10_000_000),
-                (int) r.number("retained.executors", DEFAULT_RETAINED, 1, 10_000_000),
-                r.prices(),
-                new StreamingLimits(
-                        (int) r.number("streaming.batchesPerQuery", StreamingLimits.DEFAULTS.batchesPerQuery(), 1,
-                                1_000_000),
-                        (int) r.number("streaming.retainedQueries", StreamingLimits.DEFAULTS.retainedQueryRuns(), 0,
-                                100_000)),
-                r.number("diagnosis.intervalMs", 30_000, 0, 86_400_000));
+                r.get(ENABLED),
+                r.get(JDBC_URL),
+                r.get(JDBC_USER),
+                r.get(JDBC_PASSWORD),
+                r.get(TASKS_PER_STAGE).intValue(),
+                r.get(SPOOL_DIR),
+                r.get(SPOOL_MAX_BYTES),
+                r.get(FLUSH_TIMEOUT_MS),
+                r.get(FLUSH_INTERVAL_MS),
+                r.get(REPORT_ENABLED),
+                r.get(UI_URL),
+                r.get(QUEUE_CAPACITY).intValue(),
+                r.get(RETRY_MAX_BACKOFF_MS),
+                r.family(HEURISTICS),
+                r.get(REGRESSION_FACTOR),
+                r.get(WEBHOOK_URL),
+                r.get(TASKS_RETAINED).intValue(),
+                r.get(RETAINED_JOBS).intValue(),
+                r.get(RETAINED_STAGES).intValue(),
+                r.get(RETAINED_SQL_EXECUTIONS).intValue(),
+                r.get(RETAINED_EXECUTORS).intValue(),
+                prices(r, warn),
+                new StreamingLimits(r.get(STREAMING_BATCHES_PER_QUERY).intValue(),
+                        r.get(STREAMING_RETAINED_QUERIES).intValue()),
+                r.get(DIAGNOSIS_INTERVAL_MS));
     }
 
-    private record Reader(Map<String, String> conf, Consumer<String> warn) {
-        /** The three cost keys together: one bad value drops the prices (a cost at half the prices is no cost). */
-        Prices prices() {
-            try {
-                return Prices.parse(conf.get(PREFIX + "cost.coreHour"), conf.get(PREFIX + "cost.gbHour"),
-                        conf.get(PREFIX + "cost.currency"), PREFIX + "cost.coreHour", PREFIX + "cost.gbHour",
-                        PREFIX + "cost.currency");
-            } catch (IllegalArgumentException e) {
-                warn.accept(e.getMessage() + "; the driver-log report shows no cost");
-                return Prices.NONE;
-            }
-        }
-
-        String string(String key, String fallback) {
-            String v = conf.get(PREFIX + key);
-            return v == null || v.isBlank() ? fallback : v.trim();
-        }
-
-        boolean bool(String key, boolean fallback) {
-            String v = conf.get(PREFIX + key);
-            if (v == null) {
-                return fallback;
-            }
-            String t = v.trim().toLowerCase(Locale.ROOT);
-            if (t.equals("true") || t.equals("false")) {
-                return Boolean.parseBoolean(t);
-            }
-            warn.accept("invalid value '" + v + "' for " + PREFIX + key + " (expected true or false); using "
-                    + fallback);
-            return fallback;
-        }
-
-        long number(String key, long fallback, long min, long max) {
-            String v = conf.get(PREFIX + key);
-            if (v == null) {
-                return fallback;
-            }
-            try {
-                long n = Long.parseLong(v.trim());
-                if (n >= min && n <= max) {
-                    return n;
-                }
-            } catch (NumberFormatException ignored) {
-                // reported below
-            }
-            warn.accept("invalid value '" + v + "' for " + PREFIX + key + " (expected a whole number from " + min
-                    + " to " + max + "); using " + fallback);
-            return fallback;
-        }
-
-        double decimal(String key, double fallback, double min, double max) {
-            String v = conf.get(PREFIX + key);
-            if (v == null) {
-                return fallback;
-            }
-            try {
-                double n = Double.parseDouble(v.trim());
-                if (n >= min && n <= max) {
-                    return n;
-                }
-            } catch (NumberFormatException ignored) {
-                // reported below
-            }
-            warn.accept("invalid value '" + v + "' for " + PREFIX + key + " (expected a number from " + min + " to "
-                    + max + "); using " + fallback);
-            return fallback;
-        }
-
-        long bytes(String key, long fallback) {
-            String v = conf.get(PREFIX + key);
-            if (v == null) {
-                return fallback;
-            }
-            Matcher m = BYTES.matcher(v);
-            if (m.matches()) {
-                long n = Long.parseLong(m.group(1));
-                int shift = switch (m.group(2).toLowerCase(Locale.ROOT)) {
-                    case "k" -> 10;
-                    case "m" -> 20;
-                    case "g" -> 30;
-                    case "t" -> 40;
-                    default -> 0;
-                };
-                return n << shift;
-            }
-            warn.accept("invalid value '" + v + "' for " + PREFIX + key + " (expected a size such as 512m or 1g); "
-                    + "using " + fallback + " bytes");
-            return fallback;
+    /** The three cost keys together: one bad value drops the prices (a cost at half the prices is no cost). */
+    private static Prices prices(ListenerSettings.Reader r, Consumer<String> warn) {
+        try {
+            return Prices.parse(r.raw(COST_CORE_HOUR), r.raw(COST_GB_HOUR), r.raw(COST_CURRENCY), COST_CORE_HOUR.key(),
+                    COST_GB_HOUR.key(), COST_CURRENCY.key());
+        } catch (IllegalArgumentException e) {
+            warn.accept(e.getMessage() + "; the driver-log report shows no cost");
+            return Prices.NONE;
         }
     }
 }

@@ -147,7 +147,7 @@ final class RecordingPipeline {
             long n = dropped.incrementAndGet();
             if (dropLogged.compareAndSet(false, true)) {
                 LOG.warn("Sparkscope: recorder queue full ({} events); dropping events (first drop; "
-                        + "spark.sparkscope.queue.capacity raises the limit)", config.queueCapacity());
+                        + "{} raises the limit)", config.queueCapacity(), ListenerSettings.QUEUE_CAPACITY.key());
             }
             if (n % 100_000 == 0) {
                 LOG.warn("Sparkscope: {} events dropped so far", n);

@@ -79,7 +79,7 @@ public class SparkscopeListener extends SparkListener {
         } catch (Throwable t) {
             // A listener that cannot start must not take the application down with it.
             LOG.warn("Sparkscope: listener disabled, could not start ({})", SnapshotDelivery.oneLine(t));
-            cfg = ListenerConfig.from(Map.of(ListenerConfig.PREFIX + "enabled", "false"), w -> { });
+            cfg = ListenerConfig.from(Map.of(ListenerSettings.ENABLED.key(), "false"), w -> { });
             p = null;
         }
         this.config = cfg;

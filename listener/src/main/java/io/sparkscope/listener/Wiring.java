@@ -69,7 +69,7 @@ final class Wiring {
         Diagnoser diagnoser = Diagnoser.defaults();
         if (!cfg.heuristics().isEmpty()) {
             try {
-                diagnoser = Diagnoser.withOverrides(cfg.heuristics(), "spark.sparkscope.heuristics.*");
+                diagnoser = Diagnoser.withOverrides(cfg.heuristics(), ListenerSettings.HEURISTICS.key() + "*");
             } catch (IllegalArgumentException e) {
                 LOG.warn("Sparkscope: {}; using the default heuristic thresholds", e.getMessage());
             }

@@ -144,7 +144,7 @@ final class LogRead implements LineScanner.Handler {
         List<Path> parts = source.parts();
         for (int i = 0; i < parts.size(); i++) {
             Path part = parts.get(i);
-            long index = source.rolling() ? FileNames.rollingIndex(part.getFileName().toString()) : 0;
+            long index = partIndex(source, i);
             if (index < position.part() || index == position.part() && position.complete()) {
                 continue;
             }
@@ -174,6 +174,20 @@ final class LogRead implements LineScanner.Handler {
                 position = new Position(index, position.bytes(), position.lines(), true);
             }
         }
+    }
+
+    /**
+     * Where part {@code i} stands in an incremental read: 0 for a single file, {@code <n>} for Spark's
+     * {@code events_<n>_…} parts, and the place in the list (from 1) for parts whose names carry no number (a
+     * Databricks rollover, whose parts are already in time order); without that last case every part of a rollover
+     * would count as "before the first" and none would be read.
+     */
+    private static long partIndex(EventLogSource source, int i) {
+        if (!source.rolling()) {
+            return 0;
+        }
+        long n = FileNames.rollingIndex(source.parts().get(i).getFileName().toString());
+        return n >= 0 ? n : i + 1;
     }
 
     /** After the last {@link #readIncrement}: what {@link #run} does once every part is read. */

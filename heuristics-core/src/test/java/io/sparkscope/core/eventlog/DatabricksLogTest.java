@@ -59,6 +59,26 @@ class DatabricksLogTest {
         assertTrue(s.complete());
     }
 
+    /** The watcher reads a rollover through a tail: it gives what one read gives, every file once. */
+    @Test
+    void aTailReadsARolloverAsOneReadDoes() throws Exception {
+        SyntheticLog app = new SyntheticLog("app-20220114165818-0000", "Databricks Shell", T0, 6, 40);
+        Path rollover = dir.resolve("3987391921526261116");
+        DatabricksRollover.write(rollover, app);
+        EventLogSource source = EventLogReader.databricksRollover(rollover);
+        io.sparkscope.core.recorder.Recorder recorder = new io.sparkscope.core.recorder.Recorder();
+        List<String> problems = new ArrayList<>();
+        EventLogTail tail = new EventLogTail(recorder::onEvent, problems::add);
+        tail.readNew(source);
+        assertTrue(tail.finished());
+        assertEquals(List.of(), problems);
+        assertEquals(3, tail.part(), "the files are numbered by their place: the third was read last");
+        AppSnapshot s = recorder.snapshot();
+        assertEquals(app.tasks(), s.totals().tasks());
+        assertTrue(s.complete());
+        assertEquals(analyze(source, new ArrayList<>()).snapshot(), s);
+    }
+
     /** Naming one of the files still reads the whole rollover, and says so. */
     @Test
     void namingTheCurrentFileReadsItsRolloverWithIt() throws Exception {

@@ -48,6 +48,10 @@ import java.util.function.Consumer;
  *       restart; a running one is read again from its start once (its recorder was in the old process).</li>
  *   <li>Shared: a log is claimed in the database before it is read, so watchers on one directory never read the
  *       same log at once; a watcher keeps its claims on its open logs by renewing them every scan.</li>
+ *   <li>Databricks rollover folders ({@link LogDirectory}) are one application each. Nothing marks such a folder
+ *       in progress, and its current file grows all the time the application runs, so it is read whole, and only:
+ *       when first seen, when a new rolled file appears in it (an hour's progress), and once its files have been
+ *       left alone for a scan interval (the application ended or idles). A change in between waits.</li>
  * </ul>
  */
 public final class LogWatcher {
@@ -76,16 +80,18 @@ public final class LogWatcher {
     }
 
     /** What one scan did, for its summary line. */
-    public record Scan(int number, int logs, int newLogs, int grown, int finished, int unchanged, int failed,
-                       int claimedElsewhere, int running, int open, long events, double seconds, String error) {
+    public record Scan(int number, int logs, int newLogs, int grown, int finished, int unchanged, int settling,
+                       int failed, int claimedElsewhere, int running, int open, long events, double seconds,
+                       String error) {
         public String line() {
             if (error != null) {
                 return String.format(Locale.ROOT, "scan %d: %s", number, error);
             }
             return String.format(Locale.ROOT, "scan %d: %,d logs: %d new, %d grew, %d finished, %,d unchanged, "
-                            + "%d failed, %d read by another watcher; %d running, %d open; %,d events in %.2f s",
-                    number, logs, newLogs, grown, finished, unchanged, failed, claimedElsewhere, running, open, events,
-                    seconds);
+                            + "%s%d failed, %d read by another watcher; %d running, %d open; %,d events in %.2f s",
+                    number, logs, newLogs, grown, finished, unchanged,
+                    settling == 0 ? "" : settling + " Databricks rollover(s) still being written, ", failed,
+                    claimedElsewhere, running, open, events, seconds);
         }
     }
 
@@ -98,8 +104,12 @@ public final class LogWatcher {
         }
     }
 
-    /** What a scan saw of a log, to tell next time whether it changed. */
-    private record Seen(long size, long modified, boolean inProgress, Status status, long dirModified) {
+    /**
+     * What a scan saw of a log, to tell next time whether it changed.
+     *
+     * @param parts for a Databricks rollover, how many files it had when read (a new rolled file is read at once)
+     */
+    private record Seen(long size, long modified, boolean inProgress, Status status, long dirModified, long parts) {
         boolean settled() {
             return (status == Status.DONE || status == Status.UNREADABLE) && !inProgress;
         }
@@ -181,8 +191,15 @@ public final class LogWatcher {
         Counts n = new Counts();
         try {
             if (!loaded) {
-                for (State s : states.load(dirKey).values()) {
-                    seen.put(s.key(), new Seen(s.size(), s.modified(), s.status() == Status.RUNNING, s.status(), -1));
+                List<State> stored = new ArrayList<>(states.load(dirKey).values());
+                // the directory itself may be a Databricks rollover folder, stored under its own name
+                State self = states.load(dir.toString()).get(dir.toString());
+                if (self != null) {
+                    stored.add(self);
+                }
+                for (State s : stored) {
+                    seen.put(s.key(), new Seen(s.size(), s.modified(), s.status() == Status.RUNNING, s.status(), -1,
+                            s.partIndex()));
                 }
                 loaded = true;
             }
@@ -213,6 +230,7 @@ public final class LogWatcher {
         int grown;
         int finished;
         int unchanged;
+        int settling;
         int failed;
         int claimedElsewhere;
         long events;
@@ -224,8 +242,8 @@ public final class LogWatcher {
                     running++;
                 }
             }
-            return new Scan(number, logs, newLogs, grown, finished, unchanged, failed, claimedElsewhere, running,
-                    open.size(), events, (System.nanoTime() - t0) / 1e9, error);
+            return new Scan(number, logs, newLogs, grown, finished, unchanged, settling, failed, claimedElsewhere,
+                    running, open.size(), events, (System.nanoTime() - t0) / 1e9, error);
         }
     }
 
@@ -248,7 +266,12 @@ public final class LogWatcher {
         long size;
         long modified;
         boolean inProgress;
-        if (e.rolling()) {
+        if (e.rollover() != null) {
+            source = e.rollover(); // read whole each time, so never in progress: the tail reads it to its end
+            size = e.size();
+            modified = e.modified();
+            inProgress = false;
+        } else if (e.rolling()) {
             if (before != null && before.settled() && before.dirModified() == e.modified()) {
                 n.unchanged++; // a finished rolling log whose directory did not change: not even listed
                 return;
@@ -270,16 +293,21 @@ public final class LogWatcher {
         if (before != null && before.size() == size && before.modified() == modified
                 && before.inProgress() == inProgress) {
             if (e.rolling() && before.dirModified() != e.modified()) {
-                seen.put(e.key(), new Seen(size, modified, inProgress, before.status(), e.modified()));
+                seen.put(e.key(), new Seen(size, modified, inProgress, before.status(), e.modified(),
+                        before.parts()));
             }
             n.unchanged++;
+            return;
+        }
+        if (e.rollover() != null && before != null && !rolloverReady(e, before)) {
+            n.settling++;
             return;
         }
         if (before == null && !e.rolling()) {
             String why = LogDirectory.whyNotAnEventLog(e.path());
             if (why != null) {
                 warnOnce(e.key(), LogLocations.mask(e.path().toString()) + ": skipped, " + why);
-                seen.put(e.key(), new Seen(size, modified, inProgress, Status.UNREADABLE, e.modified()));
+                seen.put(e.key(), new Seen(size, modified, inProgress, Status.UNREADABLE, e.modified(), 0));
                 return;
             }
         }
@@ -292,7 +320,7 @@ public final class LogWatcher {
         if (row.settledAt(size, modified) && !inProgress) {
             // another watcher (or this one before a restart) read it to its end as it is now
             states.release(List.of(e.key()));
-            seen.put(e.key(), new Seen(size, modified, false, row.status(), e.modified()));
+            seen.put(e.key(), new Seen(size, modified, false, row.status(), e.modified(), row.partIndex()));
             n.unchanged++;
             return;
         }
@@ -323,7 +351,7 @@ public final class LogWatcher {
                     + LogLocations.mask(String.valueOf(ex.getMessage())));
             states.save(new State(key, Status.UNREADABLE, null, null, size, modified, -1, 0, 0, 0), true);
             open.remove(key);
-            seen.put(key, new Seen(size, modified, inProgress, Status.UNREADABLE, e.modified()));
+            seen.put(key, new Seen(size, modified, inProgress, Status.UNREADABLE, e.modified(), 0));
             return;
         }
         long gained = o.events - eventsBefore;
@@ -348,8 +376,8 @@ public final class LogWatcher {
                 o.reading.written(s); // what it held is stored: completed entities past the windows may leave
             }
             status = finished ? Status.DONE : Status.RUNNING;
-            what = s.appId() + " " + (s.complete() ? "COMPLETE" : finished ? "ended without ApplicationEnd" : "RUNNING")
-                    + ", " + outcome(r);
+            what = s.appId() + " " + (s.complete() ? "COMPLETE" : e.rollover() != null ? "no ApplicationEnd yet"
+                    : finished ? "ended without ApplicationEnd" : "RUNNING") + ", " + outcome(r);
             if (r.outcome() == IngestResult.Outcome.FAILED) {
                 n.failed++;
             }
@@ -364,7 +392,7 @@ public final class LogWatcher {
         }
         states.save(new State(key, status, hasApp ? s.appId() : null, hasApp ? s.attemptId() : null, size, modified,
                 o.tail.part(), o.tail.bytesInPart(), o.tail.linesInPart(), o.events), finished);
-        seen.put(key, new Seen(size, modified, inProgress && !finished, status, e.modified()));
+        seen.put(key, new Seen(size, modified, inProgress && !finished, status, e.modified(), o.tail.part()));
         if (finished) {
             open.remove(key);
         } else {
@@ -373,6 +401,17 @@ public final class LogWatcher {
         }
         out.accept(String.format(Locale.ROOT, "%s: %s (%s%,d events%s)", shown, what, fresh ? "" : "+", gained,
                 fresh ? "" : ", " + String.format(Locale.ROOT, "%,d", o.events) + " in all"));
+    }
+
+    /**
+     * Whether a Databricks rollover that changed since it was read is read again now: a new rolled file appeared
+     * (the tail numbers a rollover's files by their place, so its last part is how many it had), or its files have
+     * not been written for a whole scan interval. Reading it at every scan while its current file grows would read
+     * the whole application again each time.
+     */
+    private boolean rolloverReady(LogDirectory.Entry e, Seen before) {
+        return e.rollover().parts().size() > before.parts()
+                || System.currentTimeMillis() - e.modified() >= options.interval().toMillis();
     }
 
     private static String outcome(IngestResult r) {
