@@ -36,6 +36,6 @@ for spec in "jobs 200000" "executors 100000" "sql-metrics 1000000" "streaming 10
     printf '%-12s %9d  %-8s exit=%d  wall=%s  rss_mb=%s  %s\n' "$1" "$n" "${cmd%% *}" "$status" \
       "$(awk -F': ' '/Elapsed \(wall clock\)/ {print $2}' /tmp/wide-log-time.txt)" \
       "$(awk -F': ' '/Maximum resident set size/ {printf "%.0f", $2 / 1024}' /tmp/wide-log-time.txt)" \
-      "$(grep -m1 'sparkscope\|Exception' /tmp/wide-log-time.txt || true)"
+      "$(grep -v 'Command being timed' /tmp/wide-log-time.txt | grep -m1 'sparkscope\|Exception' || true)"
   done
 done

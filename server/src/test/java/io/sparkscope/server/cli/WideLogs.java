@@ -46,8 +46,18 @@ public final class WideLogs {
                 + "{\"spark.master\":\"yarn\",\"spark.app.name\":\"wide-" + kind + "\"},\"Hadoop Properties\":{},"
                 + "\"System Properties\":{},\"Metrics Properties\":{},\"Classpath Entries\":{}}\n");
         w.write("{\"Event\":\"SparkListenerApplicationStart\",\"App Name\":\"wide-" + kind + "\",\"App ID\":"
-                + "\"application_1764000000000_0" + kind.length() + "\",\"Timestamp\":" + T0 + ",\"User\":\"etl\"}\n");
+                + "\"application_1764000000000_" + appNumber(kind) + "\",\"Timestamp\":" + T0 + ",\"User\":\"etl\"}\n");
         w.write(executorAdded("1", T0 + 1));
+    }
+
+    /** Each kind gets its own application id, so the four logs can be imported into one database side by side. */
+    private static String appNumber(String kind) {
+        return switch (kind) {
+            case "jobs" -> "0001";
+            case "executors" -> "0002";
+            case "sql-metrics" -> "0003";
+            default -> "0004";
+        };
     }
 
     private static String executorAdded(String id, long t) {
