@@ -15,7 +15,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** The tab bar and the routes come from one list: every tab the bar shows is served, and marks itself current. */
 class AppTabsWebTest {
-    private static final Pattern TAB = Pattern.compile("<a [^>]*id=\"tab-([a-z-]+)\"[^>]*>");
+    private static final Pattern TAB = Pattern.compile("<a [^>]*id=\"tab-([a-z_-]+)\"[^>]*>");
     private static final Pattern HREF = Pattern.compile("href=\"([^\"]+)\"");
 
     static Map<String, String> tabs(String page) {
