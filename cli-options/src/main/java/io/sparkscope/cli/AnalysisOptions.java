@@ -77,8 +77,8 @@ public final class AnalysisOptions {
     /** {@code --heuristics-config}: threshold overrides from a properties file. */
     public static final class Heuristics {
         @Option(names = "--heuristics-config", paramLabel = "<file>",
-                description = "Properties file overriding heuristic thresholds (keys as in "
-                        + "sparkscope-heuristics.properties).")
+                description = "Properties file overriding heuristic thresholds (keys as `sparkscope heuristics` "
+                        + "lists them).")
         Path file;
 
         private Map<String, String> overrides;

@@ -8,11 +8,11 @@ import io.sparkscope.core.heuristics.Levels;
 import io.sparkscope.core.heuristics.SettingAdvice;
 import io.sparkscope.core.heuristics.Severity;
 import io.sparkscope.core.heuristics.SparkSettings;
+import io.sparkscope.core.heuristics.Threshold;
 import io.sparkscope.core.model.AppSnapshot;
 import io.sparkscope.core.model.JobSummary;
 
 import java.util.List;
-import java.util.Map;
 
 /**
  * An example of a team's own rule: many very short jobs usually mean an action inside a loop (count() or collect()
@@ -29,12 +29,23 @@ public final class ManyShortJobs implements Heuristic {
     }
 
     /**
-     * Our own thresholds: they can be overridden like built-in ones (ManyShortJobs.minJobs=… in a config file).
-     * {@code minJobs} is the LOW level and {@code manyJobs} the HIGH one; {@code shortJobMs} says what "short" is.
+     * Our own thresholds: they can be overridden like built-in ones (ManyShortJobs.minJobs=… in a config file), and
+     * {@code sparkscope heuristics} lists them with what they do.
      */
     @Override
-    public Map<String, String> defaultThresholds() {
-        return Map.of(ID + ".minJobs", "100", ID + ".manyJobs", "5000", ID + ".shortJobMs", "200");
+    public List<Threshold> thresholds() {
+        return List.of(new Threshold("minJobs", "100", "short jobs at or above which it is LOW"),
+                new Threshold("manyJobs", "5000", "short jobs at or above which it is HIGH"),
+                new Threshold("shortJobMs", "200", "a job shorter than this (ms) is short"));
+    }
+
+    /** Our entry in {@code sparkscope heuristics}. */
+    @Override
+    public String description() {
+        return """
+                many very short jobs (≥ `minJobs` 100 LOW, ≥ `manyJobs` 5000 HIGH, each under `shortJobMs` 200 ms),
+                because they usually mean an action inside a loop and each job pays Spark's scheduling overhead.
+                """;
     }
 
     @Override

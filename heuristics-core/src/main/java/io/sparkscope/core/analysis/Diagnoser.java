@@ -1,6 +1,7 @@
 package io.sparkscope.core.analysis;
 
 import io.sparkscope.core.heuristics.Finding;
+import io.sparkscope.core.heuristics.Heuristic;
 import io.sparkscope.core.heuristics.HeuristicConfig;
 import io.sparkscope.core.heuristics.HeuristicEngine;
 import io.sparkscope.core.model.AppSnapshot;
@@ -51,6 +52,11 @@ public final class Diagnoser {
 
     public HeuristicConfig config() {
         return config;
+    }
+
+    /** The heuristics that run, in catalogue order (the built-in ones and any on the classpath). */
+    public List<Heuristic> heuristics() {
+        return engine.heuristics();
     }
 
     /** Findings, HIGH first. A heuristic that throws is left out (see {@link #run} for its error). */

@@ -17,17 +17,24 @@ import java.util.Set;
 /**
  * Groups knock-on findings under their cause, after all heuristics ran, so no heuristic has to know the others: a
  * stage fails because its tasks failed (TaskFailure → StageFailure), a job fails because a stage failed (StageFailure
- * → JobFailure), other stages are cancelled because of that failure, stages of the same error elsewhere are the same
- * problem, a stage of tiny tasks is driver-bound because its tasks are tiny (SmallTasks → SchedulerDelay), and cores
- * sit idle while only the driver works (DriverTime → IdleCores). A
- * cause's estimated saving includes its effects': fixing it removes them too.
+ * → JobFailure), other stages are cancelled because of that failure, and stages of the same error elsewhere are the
+ * same problem. Those failure chains read the snapshot, so they live here. Simpler links are declared by the effect's
+ * heuristic ({@link Heuristic#causes()}): a finding is caused by the listed heuristic's finding at the same location,
+ * e.g. a stage of tiny tasks is driver-bound because its tasks are tiny (SmallTasks → SchedulerDelay), and cores sit
+ * idle while only the driver works (DriverTime → IdleCores). A cause's estimated saving includes its effects': fixing
+ * it removes them too.
  */
 public final class CauseLinker {
     private CauseLinker() {
     }
 
-    /** The findings with {@link Finding#causedBy()} set and each root cause's impact raised to its effects' largest. */
-    public static List<Finding> link(AppSnapshot app, List<Finding> findings) {
+    /**
+     * The findings with {@link Finding#causedBy()} set and each root cause's impact raised to its effects' largest.
+     *
+     * @param declaredCauses by heuristic id, the heuristics whose finding at the same location causes its finding
+     *                       ({@link Heuristic#causes()})
+     */
+    public static List<Finding> link(AppSnapshot app, List<Finding> findings, Map<String, List<String>> declaredCauses) {
         Map<String, Finding> byId = new LinkedHashMap<>();
         for (Finding f : findings) {
             byId.putIfAbsent(f.id(), f);
@@ -96,14 +103,19 @@ public final class CauseLinker {
             }
         }
         for (Finding f : findings) {
-            if (f.heuristic().equals("SchedulerDelay") && !cause.containsKey(f.id())) {
-                String loc = f.id().substring(f.id().indexOf(':') + 1);
-                link(cause, byId, f.id(), id("SmallTasks", loc));
+            List<String> causes = declaredCauses.getOrDefault(f.heuristic(), List.of());
+            if (causes.isEmpty() || cause.containsKey(f.id())) {
+                continue;
             }
-        }
-        // Cores sit idle while the driver works alone: the idle cores are that time's cost on the executors.
-        if (byId.containsKey("IdleCores") && !cause.containsKey("IdleCores")) {
-            link(cause, byId, "IdleCores", "DriverTime");
+            // Same location: "SchedulerDelay:3.0" is caused by "SmallTasks:3.0", "IdleCores" by "DriverTime".
+            int colon = f.id().indexOf(':');
+            String at = colon < 0 ? "" : f.id().substring(colon);
+            for (String c : causes) {
+                if (byId.containsKey(c + at)) {
+                    link(cause, byId, f.id(), c + at);
+                    break;
+                }
+            }
         }
         return withCauses(findings, cause, byId);
     }

@@ -1,9 +1,7 @@
 package io.sparkscope.core.heuristics;
 
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.Reader;
-import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -15,7 +13,7 @@ import java.util.TreeMap;
 import java.util.stream.Collectors;
 
 /**
- * Thresholds of every heuristic: the defaults from {@code sparkscope-heuristics.properties} on the classpath, then
+ * Thresholds of every heuristic: the defaults each heuristic declares ({@link Heuristic#thresholds()}), then
  * overrides from a deployment's file ({@code --heuristics-config}) or a map ({@code spark.sparkscope.heuristics.*}
  * with the prefix stripped by the caller). Immutable; every {@code with…} returns a new config.
  *
@@ -25,8 +23,6 @@ import java.util.stream.Collectors;
  * typo never silently leaves a default in place.
  */
 public final class HeuristicConfig {
-    public static final String DEFAULTS_RESOURCE = "/sparkscope-heuristics.properties";
-
     private static volatile HeuristicConfig builtIn;
 
     private final Map<String, String> defaults;
@@ -43,12 +39,14 @@ public final class HeuristicConfig {
         this.parsed = p;
     }
 
-    /** The built-in defaults shipped in {@link #DEFAULTS_RESOURCE}. */
+    /**
+     * The defaults of the heuristics visible to this class's class loader (the built-in ones and any on the same
+     * classpath), as {@link HeuristicEngine#defaultConfig()} gives them.
+     */
     public static HeuristicConfig defaults() {
         HeuristicConfig c = builtIn;
         if (c == null) {
-            Map<String, String> d = readResource();
-            c = new HeuristicConfig(d, d);
+            c = HeuristicEngine.load().defaultConfig();
             builtIn = c;
         }
         return c;
@@ -60,19 +58,25 @@ public final class HeuristicConfig {
     }
 
     /**
-     * Adds keys that heuristics shipped outside this module declare ({@link Heuristic#defaultThresholds()}). A key
-     * that already exists keeps its current value.
+     * Adds keys that a heuristic declares ({@link Heuristic#thresholds()}). A key that already exists keeps its
+     * current value.
      */
     public HeuristicConfig withDefaults(Map<String, String> more) {
+        return withDefaults(more, "the defaults of a heuristic");
+    }
+
+    /** {@link #withDefaults(Map)}; {@code source} names the heuristic in the error for a malformed default. */
+    public HeuristicConfig withDefaults(Map<String, String> more, String source) {
         Map<String, String> d = new TreeMap<>(defaults);
         Map<String, String> v = new TreeMap<>(values);
         for (Map.Entry<String, String> e : more.entrySet()) {
             if (!d.containsKey(e.getKey())) {
-                parse(e.getKey(), e.getValue(), "the defaults of a heuristic");
+                parse(e.getKey(), e.getValue(), source);
                 d.put(e.getKey(), e.getValue());
                 v.put(e.getKey(), e.getValue());
             }
         }
+        checkLowBelowHigh(v, source);
         return new HeuristicConfig(d, v);
     }
 
@@ -231,21 +235,8 @@ public final class HeuristicConfig {
         String sameHeuristic = defaults.keySet().stream().filter(k -> k.startsWith(prefix))
                 .collect(Collectors.joining(", "));
         return sameHeuristic.isEmpty()
-                ? "; keys start with a heuristic id, e.g. StageSkew.ratio.low (see docs/heuristics.md)"
+                ? "; keys start with a heuristic id, e.g. StageSkew.ratio.low (sparkscope heuristics lists them)"
                 : "; known keys: " + sameHeuristic;
-    }
-
-    private static Map<String, String> readResource() {
-        try (InputStream in = HeuristicConfig.class.getResourceAsStream(DEFAULTS_RESOURCE)) {
-            if (in == null) {
-                throw new IllegalStateException(DEFAULTS_RESOURCE + " is missing from the classpath");
-            }
-            Properties props = new Properties();
-            props.load(new java.io.InputStreamReader(in, StandardCharsets.UTF_8));
-            return toMap(props);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
     }
 
     private static Map<String, String> toMap(Properties props) {

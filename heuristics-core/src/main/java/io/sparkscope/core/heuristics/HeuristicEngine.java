@@ -21,6 +21,9 @@ import java.util.Set;
 public final class HeuristicEngine {
     private final List<Heuristic> heuristics;
     private final List<HeuristicError> loadErrors;
+    private final Map<String, List<String>> causes;
+    /** Built on first use: immutable, and the same for every run of this engine. */
+    private volatile HeuristicConfig defaultConfig;
 
     private HeuristicEngine(List<Heuristic> heuristics, List<HeuristicError> loadErrors) {
         Map<String, Heuristic> byId = new LinkedHashMap<>();
@@ -33,6 +36,14 @@ public final class HeuristicEngine {
         }
         this.heuristics = List.copyOf(byId.values());
         this.loadErrors = List.copyOf(loadErrors);
+        Map<String, List<String>> c = new HashMap<>();
+        for (Heuristic h : this.heuristics) {
+            List<String> declared = safeCauses(h);
+            if (!declared.isEmpty()) {
+                c.put(h.id(), declared);
+            }
+        }
+        this.causes = Map.copyOf(c);
     }
 
     /** Heuristics visible to this class's class loader (the built-in ones and any on the same classpath). */
@@ -73,16 +84,20 @@ public final class HeuristicEngine {
     }
 
     /**
-     * The built-in defaults plus what loaded heuristics declare ({@link Heuristic#defaultThresholds()}) and an
-     * {@code <id>.enabled} switch for each, so overrides of custom heuristics' keys validate too. Apply
-     * deployment overrides to this config.
+     * The thresholds every loaded heuristic declares ({@link Heuristic#thresholds()}) and an {@code <id>.enabled}
+     * switch for each, in catalogue order (a key two heuristics declare keeps the first one's default). Apply
+     * deployment overrides to this config; they validate against these keys.
      */
     public HeuristicConfig defaultConfig() {
-        HeuristicConfig cfg = HeuristicConfig.defaults();
-        for (Heuristic h : heuristics) {
-            Map<String, String> declared = new LinkedHashMap<>(safeDefaults(h));
-            declared.putIfAbsent(h.id() + ".enabled", "true");
-            cfg = cfg.withDefaults(declared);
+        HeuristicConfig cfg = defaultConfig;
+        if (cfg == null) {
+            cfg = HeuristicConfig.ofDefaults(Map.of());
+            for (Heuristic h : heuristics) {
+                Map<String, String> declared = new LinkedHashMap<>(safeDefaults(h));
+                declared.putIfAbsent(h.id() + ".enabled", "true");
+                cfg = cfg.withDefaults(declared, "the thresholds of " + h.getClass().getName());
+            }
+            defaultConfig = cfg;
         }
         return cfg;
     }
@@ -111,7 +126,7 @@ public final class HeuristicEngine {
         }
         List<Finding> ranked = findings;
         try {
-            ranked = AdviceReconciler.reconcile(ordered(CauseLinker.link(app, findings)));
+            ranked = AdviceReconciler.reconcile(ordered(CauseLinker.link(app, findings, causes)));
         } catch (RuntimeException e) {
             // The findings themselves are still right; only their grouping is lost.
             errors.add(new HeuristicError("(post-pass)", e.getClass().getName(), String.valueOf(e.getMessage())));
@@ -163,6 +178,16 @@ public final class HeuristicEngine {
         kids.sort(Ranking.BY_IMPACT);
         for (Finding k : kids) {
             place(k, children, out, placed);
+        }
+    }
+
+    // A custom heuristic whose declarations throw still runs: it just gets no links.
+    private static List<String> safeCauses(Heuristic h) {
+        try {
+            List<String> c = h.causes();
+            return c == null ? List.of() : List.copyOf(c);
+        } catch (RuntimeException e) {
+            return List.of();
         }
     }
 

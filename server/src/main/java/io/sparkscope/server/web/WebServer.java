@@ -17,6 +17,7 @@ import io.sparkscope.server.web.model.WebData;
 import io.sparkscope.server.web.page.ExecutionPages;
 import io.sparkscope.server.web.page.Pages;
 import io.sparkscope.server.web.page.SqlPages;
+import io.sparkscope.server.web.page.TabPages;
 import io.sparkscope.server.web.sql.RenderedCache;
 import jakarta.servlet.DispatcherType;
 import org.eclipse.jetty.servlet.FilterHolder;
@@ -155,12 +156,10 @@ public final class WebServer {
         forApp(app, "/apps", "/stages/{stageId}/{stageAttemptId}/timeline", pages::timeline);
         forApp(app, "/apps", "/what-if", pages::whatIf);
         forApp(app, "/apps", "/queries/{queryId}", pages::query);
-        forApp(app, "/apps", "/jobs", executionPages::jobs);
-        forApp(app, "/apps", "/executors", executionPages::executors);
         forApp(app, "/apps", "/stages/{stageId}/{stageAttemptId}/tasks", executionPages::tasks);
         forApp(app, "/apps", "/sql/{executionId}", sqlPages::execution);
-        forApp(app, "/apps", "/sql", sqlPages::list);
-        forApp(app, "/apps", "", pages::app);
+        // The application's tabs (AppTabs.Tab), the overview last.
+        new TabPages(pages, executionPages, sqlPages).routes((sub, handler) -> forApp(app, "/apps", sub, handler));
         app.get("/compare/sql", sqlPages::compare);
         app.get("/compare", pages::compare);
         app.get("/history", pages::history);

@@ -4,6 +4,7 @@ import io.sparkscope.core.heuristics.Finding;
 import io.sparkscope.core.heuristics.Heuristic;
 import io.sparkscope.core.heuristics.HeuristicConfig;
 import io.sparkscope.core.heuristics.SettingAdvice;
+import io.sparkscope.core.heuristics.Threshold;
 import io.sparkscope.core.heuristics.Units;
 import io.sparkscope.core.heuristics.Severity;
 import io.sparkscope.core.heuristics.SparkSettings;
@@ -24,6 +25,27 @@ public final class CoreNumber implements Heuristic {
     @Override
     public String id() {
         return ID;
+    }
+
+    @Override
+    public List<Threshold> thresholds() {
+        return List.of(
+                new Threshold("cores.low", "6",
+                        "cores per executor at or above which it is LOW"),
+                new Threshold("cores.high", "8",
+                        "cores per executor at or above which it is HIGH"),
+                new Threshold("singleCore", "true",
+                        "whether exactly one core per executor is reported (LOW)"));
+    }
+
+    @Override
+    public String description() {
+        return """
+                cores per executor (as offered, else `spark.executor.cores`) ≥ `cores.low` 6 LOW, ≥ `cores.high` 8
+                HIGH, because many concurrent tasks strain HDFS clients and shared memory; exactly 1 → LOW
+                (`singleCore`), because each task pays for a JVM. Not in local mode, and not on GPU executors, whose
+                task concurrency is set by the GPU share while their cores feed I/O.
+                """;
     }
 
     @Override

@@ -8,6 +8,7 @@ import io.sparkscope.core.heuristics.Impact;
 import io.sparkscope.core.heuristics.SettingAdvice;
 import io.sparkscope.core.heuristics.Severity;
 import io.sparkscope.core.heuristics.SparkSettings;
+import io.sparkscope.core.heuristics.Threshold;
 import io.sparkscope.core.heuristics.Units;
 import io.sparkscope.core.model.AppSnapshot;
 import io.sparkscope.core.model.StageSummary;
@@ -33,6 +34,29 @@ public final class DiskSpill implements Heuristic {
     @Override
     public String id() {
         return ID;
+    }
+
+    @Override
+    public List<Threshold> thresholds() {
+        return List.of(
+                new Threshold("ratio.low", "0.1",
+                        "spill / largest of the stage's input, output, shuffle read and write at or above which it is LOW"),
+                new Threshold("ratio.high", "0.5",
+                        "the same share at or above which it is HIGH"),
+                new Threshold("minSpillBytes", "0",
+                        "stages spilling less are not judged"));
+    }
+
+    @Override
+    public String description() {
+        return """
+                per stage `memoryBytesSpilled / max(input, output, shuffle read, shuffle write)` ≥ 0.1 LOW, ≥ 0.5
+                HIGH (and ≥ `minSpillBytes`, default 0), because spilled data is serialized, written and read back.
+                The title names disk bytes when some reached disk, else the memory spill ("none to disk", e.g. GPU
+                spills to host memory). Impact: how much longer the spilling tasks ran than the median task that did
+                not (or, when all spilled, the disk spill at the stage's own shuffle-write speed). *Do*: more memory
+                per task (not on GPU executors), smaller partitions for that stage's kind, `spark.memory.fraction`.
+                """;
     }
 
     @Override

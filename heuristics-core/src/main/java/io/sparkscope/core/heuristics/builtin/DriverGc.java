@@ -6,6 +6,7 @@ import io.sparkscope.core.heuristics.HeuristicConfig;
 import io.sparkscope.core.heuristics.SettingAdvice;
 import io.sparkscope.core.heuristics.Severity;
 import io.sparkscope.core.heuristics.SparkSettings;
+import io.sparkscope.core.heuristics.Threshold;
 import io.sparkscope.core.heuristics.Units;
 import io.sparkscope.core.model.AppSnapshot;
 
@@ -21,6 +22,28 @@ public final class DriverGc implements Heuristic {
     @Override
     public String id() {
         return ID;
+    }
+
+    @Override
+    public List<Threshold> thresholds() {
+        return List.of(
+                new Threshold("ratio.low", "0.1",
+                        "driver GC time / application time at or above which it is LOW"),
+                new Threshold("ratio.high", "0.2",
+                        "driver GC time / application time at or above which it is HIGH"),
+                new Threshold("minAppMs", "60000",
+                        "application time (ms) from which the share is fully judged"),
+                new Threshold("floorAppMs", "20000",
+                        "below this application time (ms) nothing is judged; up to minAppMs only ratio.high, as LOW"));
+    }
+
+    @Override
+    public String description() {
+        return """
+                driver GC / application time ≥ 0.1 LOW, ≥ 0.2 HIGH for apps ≥ `minAppMs` 60 s; between `floorAppMs`
+                20 s and 60 s only ≥ 0.2, as LOW; silent when the driver's GC time is unknown. Because a collecting
+                driver stalls scheduling for everyone. Impact: driver GC above 5 % of the application.
+                """;
     }
 
     @Override

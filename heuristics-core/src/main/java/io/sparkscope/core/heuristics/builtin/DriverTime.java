@@ -6,6 +6,7 @@ import io.sparkscope.core.heuristics.HeuristicConfig;
 import io.sparkscope.core.heuristics.SettingAdvice;
 import io.sparkscope.core.heuristics.SparkSettings;
 import io.sparkscope.core.heuristics.Severity;
+import io.sparkscope.core.heuristics.Threshold;
 import io.sparkscope.core.heuristics.Units;
 import io.sparkscope.core.model.AppSnapshot;
 import io.sparkscope.core.model.StageSummary;
@@ -30,6 +31,29 @@ public final class DriverTime implements Heuristic {
     @Override
     public String id() {
         return ID;
+    }
+
+    @Override
+    public List<Threshold> thresholds() {
+        return List.of(
+                new Threshold("ratio.low", "0.3",
+                        "share of application time with no task running at or above which it is LOW"),
+                new Threshold("ratio.high", "0.5",
+                        "share of application time with no task running at or above which it is HIGH"),
+                new Threshold("minAppMs", "60000",
+                        "application time (ms) from which the share is fully judged"),
+                new Threshold("floorAppMs", "20000",
+                        "below this application time (ms) nothing is judged; up to minAppMs only ratio.high, as LOW"));
+    }
+
+    @Override
+    public String description() {
+        return """
+                apps ≥ 60 s: share of time with no task running (app time minus the union of stage task spans) ≥ 0.3
+                LOW, ≥ 0.5 HIGH; between `floorAppMs` 20 s and 60 s only ≥ 0.5, as LOW; because executors wait while
+                only the driver works. Silent when no stage has task times. Dynamic allocation is advised only when
+                it is off and not in local mode. Impact: driver-only time above 10 % of the application.
+                """;
     }
 
     @Override

@@ -26,6 +26,15 @@ public final class DynamicAllocationConfig implements Heuristic {
     }
 
     @Override
+    public String description() {
+        return """
+                dynamic allocation (not local) with neither `spark.shuffle.service.enabled` nor
+                `spark.dynamicAllocation.shuffleTracking.enabled` (default true from Spark 3.4) → HIGH, because
+                removing executors then deletes shuffle files later stages need; LOW if the version is unknown.
+                """;
+    }
+
+    @Override
     public List<Finding> evaluate(AppSnapshot app, HeuristicConfig cfg) {
         SparkSettings conf = SparkSettings.of(app);
         if (!conf.dynamicAllocation()) {

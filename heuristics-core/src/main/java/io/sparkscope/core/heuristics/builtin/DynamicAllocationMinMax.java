@@ -5,6 +5,7 @@ import io.sparkscope.core.heuristics.Heuristic;
 import io.sparkscope.core.heuristics.HeuristicConfig;
 import io.sparkscope.core.heuristics.Severity;
 import io.sparkscope.core.heuristics.SparkSettings;
+import io.sparkscope.core.heuristics.Threshold;
 import io.sparkscope.core.model.AppSnapshot;
 
 import java.util.ArrayList;
@@ -24,6 +25,22 @@ public final class DynamicAllocationMinMax implements Heuristic {
     @Override
     public String id() {
         return ID;
+    }
+
+    @Override
+    public List<Threshold> thresholds() {
+        return List.of(
+                new Threshold("maxExecutorsAbove", "900",
+                        "spark.dynamicAllocation.maxExecutors above this is LOW"));
+    }
+
+    @Override
+    public String description() {
+        return """
+                `maxExecutors` unset → LOW (suggests the widest stage in two waves); min > max or `initialExecutors`
+                outside [min, max] → HIGH, because Spark rejects or misreads it; max > `maxExecutorsAbove` 900 →
+                LOW, because so many executors burden the driver.
+                """;
     }
 
     @Override

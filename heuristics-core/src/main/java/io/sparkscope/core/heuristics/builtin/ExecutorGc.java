@@ -7,6 +7,7 @@ import io.sparkscope.core.heuristics.HeuristicConfig;
 import io.sparkscope.core.heuristics.SettingAdvice;
 import io.sparkscope.core.heuristics.Severity;
 import io.sparkscope.core.heuristics.SparkSettings;
+import io.sparkscope.core.heuristics.Threshold;
 import io.sparkscope.core.heuristics.Units;
 import io.sparkscope.core.model.AppSnapshot;
 import io.sparkscope.core.model.ExecutorSummary;
@@ -26,6 +27,33 @@ public final class ExecutorGc implements Heuristic {
     @Override
     public String id() {
         return ID;
+    }
+
+    @Override
+    public List<Threshold> thresholds() {
+        return List.of(
+                new Threshold("ratio.low", "0.1",
+                        "GC time / executor run time at or above which it is LOW"),
+                new Threshold("ratio.high", "0.2",
+                        "GC time / executor run time at or above which it is HIGH"),
+                new Threshold("minTaskTimeMs", "60000",
+                        "total task time (ms) from which the share is fully judged"),
+                new Threshold("floorTaskTimeMs", "10000",
+                        "below this total task time (ms) nothing is judged; up to minTaskTimeMs only ratio.high, as LOW"),
+                new Threshold("underuse.ratio", "0.01",
+                        "a GC share below this with large heaps is LOW over-allocation"),
+                new Threshold("underuse.heapBytes", "16g",
+                        "heaps at least this large count as large for underuse.ratio"));
+    }
+
+    @Override
+    public String description() {
+        return """
+                Σ jvmGcTime / Σ executorRunTime ≥ 0.1 LOW, ≥ 0.2 HIGH over ≥ `minTaskTimeMs` 60 s of task time;
+                between `floorTaskTimeMs` 10 s and 60 s only ≥ 0.2, as LOW; because GC time is time tasks do not
+                work. Below `underuse.ratio` 0.01 with heaps ≥ `underuse.heapBytes` 16g → LOW "over-allocated" (not
+                in local mode). Impact: GC above 5 % of run time, over the application's parallelism.
+                """;
     }
 
     @Override

@@ -1,11 +1,13 @@
 package io.sparkscope.core.heuristics.builtin;
 
+import io.sparkscope.core.heuristics.DetailLabel;
 import io.sparkscope.core.heuristics.Finding;
 import io.sparkscope.core.heuristics.Heuristic;
 import io.sparkscope.core.heuristics.HeuristicConfig;
 import io.sparkscope.core.heuristics.SettingAdvice;
 import io.sparkscope.core.heuristics.SparkSettings;
 import io.sparkscope.core.heuristics.Severity;
+import io.sparkscope.core.heuristics.Threshold;
 import io.sparkscope.core.heuristics.Units;
 import io.sparkscope.core.model.AppSnapshot;
 import io.sparkscope.core.model.ExecutorSummary;
@@ -26,6 +28,34 @@ public final class ExecutorLoadImbalance implements Heuristic {
     @Override
     public String id() {
         return ID;
+    }
+
+    @Override
+    public List<Threshold> thresholds() {
+        return List.of(
+                new Threshold("ratio.low", "1.8",
+                        "busiest / median executor task time at or above which it is LOW"),
+                new Threshold("ratio.high", "3.2",
+                        "busiest / median executor task time at or above which it is HIGH"),
+                new Threshold("minExecutors", "3",
+                        "fewer executors that ran tasks are not judged"),
+                new Threshold("minTotalTaskMs", "300000",
+                        "less total task time (ms) is not judged"));
+    }
+
+    @Override
+    public Map<String, DetailLabel> detailLabels() {
+        return Map.of("ratio", new DetailLabel("Busiest executor ÷ median executor", DetailLabel.Unit.TIMES),
+                "tasks", new DetailLabel("Tasks", DetailLabel.Unit.COUNT));
+    }
+
+    @Override
+    public String description() {
+        return """
+                ≥ 3 executors that ran tasks, Σ task time ≥ 5 min: max/median executor task time ≥ 1.8 LOW, ≥ 3.2
+                HIGH, because the others sit idle while one works. Impact: the excess over the busiest executor's
+                cores. `spark.locality.wait` is advised only when it is above 1 s.
+                """;
     }
 
     @Override

@@ -6,6 +6,7 @@ import io.sparkscope.core.heuristics.HeuristicConfig;
 import io.sparkscope.core.heuristics.SettingAdvice;
 import io.sparkscope.core.heuristics.Severity;
 import io.sparkscope.core.heuristics.SparkSettings;
+import io.sparkscope.core.heuristics.Threshold;
 import io.sparkscope.core.heuristics.Units;
 import io.sparkscope.core.model.AppSnapshot;
 import io.sparkscope.core.model.ExecutorSummary;
@@ -23,6 +24,36 @@ public final class IdleCores implements Heuristic {
     @Override
     public String id() {
         return ID;
+    }
+
+    @Override
+    public List<Threshold> thresholds() {
+        return List.of(
+                new Threshold("ratio.low", "0.5",
+                        "idle share of executor core time at or above which it is LOW"),
+                new Threshold("ratio.high", "0.75",
+                        "idle share of executor core time at or above which it is HIGH"),
+                new Threshold("minAppMs", "60000",
+                        "application time (ms) from which the share is fully judged"),
+                new Threshold("floorAppMs", "20000",
+                        "below this application time (ms) nothing is judged; up to minAppMs only ratio.high, as LOW"));
+    }
+
+    /** Cores sit idle while the driver works alone: the idle cores are that time's cost on the executors. */
+    @Override
+    public List<String> causes() {
+        return List.of(DriverTime.ID);
+    }
+
+    @Override
+    public String description() {
+        return """
+                apps ≥ 60 s: 1 − task time / (uptime × cores) ≥ 0.5 LOW, ≥ 0.75 HIGH; between `floorAppMs` 20 s and
+                60 s only ≥ 0.75, as LOW (not in local mode); because held cores are capacity others could use.
+                Local mode at most LOW (your own machine). Executors of unknown cores are skipped. Dynamic
+                allocation is recommended only when off; with it on, a shorter idle timeout only when it is above 30
+                s. Impact: core-hours freed, no wall time.
+                """;
     }
 
     @Override

@@ -35,6 +35,16 @@ public final class JobFailure implements Heuristic {
     }
 
     @Override
+    public String description() {
+        return """
+                a job failed or was cancelled → HIGH: the application did not do its work. Reasons and the
+                application's failed-task errors are grouped by normalised message. Impact: the failed jobs' wall
+                and task time. *Do*: fix the failing stage's error (see StageFailure/TaskFailure) rather than
+                raising retries.
+                """;
+    }
+
+    @Override
     public List<Finding> evaluate(AppSnapshot app, HeuristicConfig cfg) {
         List<Integer> failedIds = new ArrayList<>();
         Map<String, Map<String, Object>> reasonGroups = new LinkedHashMap<>();

@@ -8,6 +8,7 @@ import io.sparkscope.core.heuristics.HeuristicConfig;
 import io.sparkscope.core.heuristics.SettingAdvice;
 import io.sparkscope.core.heuristics.Severity;
 import io.sparkscope.core.heuristics.SparkSettings;
+import io.sparkscope.core.heuristics.Threshold;
 import io.sparkscope.core.heuristics.Units;
 import io.sparkscope.core.model.AppSnapshot;
 import io.sparkscope.core.model.SqlExecutionSummary;
@@ -29,6 +30,24 @@ public final class JoinStrategy implements Heuristic {
     @Override
     public String id() {
         return ID;
+    }
+
+    @Override
+    public List<Threshold> thresholds() {
+        return List.of(
+                new Threshold("smallSideBytes", "100m",
+                        "a sort-merge join whose smaller side is below this is LOW"));
+    }
+
+    @Override
+    public String description() {
+        return """
+                a `SortMergeJoin` in a SQL plan whose smaller side (the `data size` of the exchange below it) is <
+                `smallSideBytes` 100m → LOW, because broadcasting the small side skips shuffling and sorting both.
+                One threshold for the application (twice the largest small side); when the threshold in force
+                already covers the side, no threshold is recommended (Spark's planning estimate was larger: a hint,
+                AQE or statistics instead); a disabled threshold (`-1`) is named as such. Silent without sizes.
+                """;
     }
 
     @Override

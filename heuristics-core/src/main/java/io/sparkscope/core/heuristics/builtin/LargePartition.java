@@ -6,6 +6,7 @@ import io.sparkscope.core.heuristics.Heuristic;
 import io.sparkscope.core.heuristics.HeuristicConfig;
 import io.sparkscope.core.heuristics.SparkSettings;
 import io.sparkscope.core.heuristics.Severity;
+import io.sparkscope.core.heuristics.Threshold;
 import io.sparkscope.core.heuristics.Units;
 import io.sparkscope.core.model.AppSnapshot;
 import io.sparkscope.core.model.DistributionMetric;
@@ -31,6 +32,21 @@ public final class LargePartition implements Heuristic {
     @Override
     public String id() {
         return ID;
+    }
+
+    @Override
+    public List<Threshold> thresholds() {
+        return List.of(
+                new Threshold("bytes", "5g",
+                        "a task reading or writing more than this is LOW"));
+    }
+
+    @Override
+    public String description() {
+        return """
+                a task (quantile max, or a kept failed task) reading or writing > `bytes` 5g → LOW, because it needs
+                memory to match and is expensive to retry; partition advice by stage kind.
+                """;
     }
 
     @Override

@@ -5,6 +5,7 @@ import io.sparkscope.core.heuristics.Heuristic;
 import io.sparkscope.core.heuristics.HeuristicConfig;
 import io.sparkscope.core.heuristics.SparkSettings;
 import io.sparkscope.core.heuristics.Severity;
+import io.sparkscope.core.heuristics.Threshold;
 import io.sparkscope.core.heuristics.Units;
 import io.sparkscope.core.model.AppSnapshot;
 import io.sparkscope.core.model.DistributionMetric;
@@ -25,6 +26,26 @@ public final class LongTasks implements Heuristic {
     @Override
     public String id() {
         return ID;
+    }
+
+    @Override
+    public List<Threshold> thresholds() {
+        return List.of(
+                new Threshold("medianTaskMs.low", "300000",
+                        "a stage's median task time (ms) at or above which it is LOW"),
+                new Threshold("medianTaskMs.high", "900000",
+                        "a stage's median task time (ms) at or above which it is HIGH"),
+                new Threshold("targetTaskMs", "120000",
+                        "the task length (ms) the suggested partition count aims for"));
+    }
+
+    @Override
+    public String description() {
+        return """
+                stage median task ≥ 5 min LOW, ≥ 15 min HIGH, because a long task holds a core, loses much work on
+                failure and leaves the stage's tail to few cores; suggests partitions for `targetTaskMs` 2 min.
+                Impact: with fewer tasks than cores, the stage time those idle cores could have shared.
+                """;
     }
 
     @Override

@@ -6,6 +6,7 @@ import io.sparkscope.core.heuristics.HeuristicConfig;
 import io.sparkscope.core.heuristics.SettingAdvice;
 import io.sparkscope.core.heuristics.Severity;
 import io.sparkscope.core.heuristics.SparkSettings;
+import io.sparkscope.core.heuristics.Threshold;
 import io.sparkscope.core.heuristics.Units;
 import io.sparkscope.core.model.AppSnapshot;
 
@@ -28,6 +29,37 @@ public final class MemoryConfig implements Heuristic {
     @Override
     public String id() {
         return ID;
+    }
+
+    @Override
+    public List<Threshold> thresholds() {
+        return List.of(
+                new Threshold("executorMemoryBytes.low", "16g",
+                        "executor memory at or above which it is LOW"),
+                new Threshold("executorMemoryBytes.high", "32g",
+                        "executor memory at or above which it is HIGH"),
+                new Threshold("smallExecutorMemoryBytes", "1g",
+                        "executor memory at or below which it is LOW (the overhead floor weighs much)"),
+                new Threshold("overheadRatio.low", "0.25",
+                        "explicit memory overhead / executor memory at or above which it is LOW"),
+                new Threshold("driverMemoryBytes.low", "16g",
+                        "driver memory at or above which it is LOW"),
+                new Threshold("clusterMemoryPerCoreBytes", "0",
+                        "your nodes' memory / cores; 0 = unknown, the per-core check is skipped"),
+                new Threshold("memoryPerCoreDeviation", "2",
+                        "executor memory per core off by this factor or more is LOW"));
+    }
+
+    @Override
+    public String description() {
+        return """
+                not in local mode: executor memory ≥ 16g LOW, ≥ 32g HIGH (long GC pauses, hard to place; not on GPU
+                executors, which are sized per GPU); ≤ 1g LOW (the 384 MiB overhead floor eats a large share);
+                explicit `memoryOverhead` ≥ 25 % of the heap LOW (not on GPU executors, which keep pinned memory
+                off-heap); memory per core off by ≥ `memoryPerCoreDeviation` 2× from `clusterMemoryPerCoreBytes` (0
+                = unknown, skipped) LOW; driver ≥ 16g LOW. In local mode: LOW only when `spark.executor.memory` is
+                set (it has no effect there).
+                """;
     }
 
     @Override

@@ -12,6 +12,7 @@ import io.sparkscope.core.heuristics.Impact;
 import io.sparkscope.core.heuristics.SettingAdvice;
 import io.sparkscope.core.heuristics.Severity;
 import io.sparkscope.core.heuristics.SparkSettings;
+import io.sparkscope.core.heuristics.Threshold;
 import io.sparkscope.core.heuristics.Units;
 import io.sparkscope.core.model.AppSnapshot;
 import io.sparkscope.core.model.ExecutorSummary;
@@ -53,6 +54,58 @@ public final class MemorySizing implements Heuristic {
     @Override
     public String id() {
         return ID;
+    }
+
+    @Override
+    public List<Threshold> thresholds() {
+        return List.of(
+                new Threshold("unusedShare.low", "0.5",
+                        "1 - largest peak heap / heap at or above which over-provisioning is LOW"),
+                new Threshold("unusedShare.high", "0.75",
+                        "the same share at or above which it is HIGH"),
+                new Threshold("margin", "0.25",
+                        "headroom added to the peak for the recommended heap (0.25 = 25 %)"),
+                new Threshold("minMeasuredShare", "0.5",
+                        "share of task time run by executors with measured memory needed to judge"),
+                new Threshold("minSavingBytes", "1g",
+                        "the recommended heap must save at least this much per executor"),
+                new Threshold("minGbHours", "1",
+                        "below this many GB-hours saved only unusedShare.high is reported, as LOW"),
+                new Threshold("nearMax.share", "0.9",
+                        "a peak heap at least this share of the heap is near the limit"),
+                new Threshold("nearMax.gcShare", "0.1",
+                        "with a GC share of run time at least this, near the limit is LOW"),
+                new Threshold("raiseFactor", "1.5",
+                        "a heap short of memory is raised at least this many times"));
+    }
+
+    @Override
+    public String description() {
+        return """
+                memory right-sizing from the measured peaks (executors' and the driver's `JVMHeapMemory` and
+                process-tree memory, see README "Efficiency and cost"). *Over-provisioned*: 1 − largest executor
+                peak heap / `spark.executor.memory` ≥ `unusedShare.low` 0.5 LOW, ≥ `unusedShare.high` 0.75 HIGH,
+                when executors with measured memory ran ≥ `minMeasuredShare` 50 % of the task time, the recommended
+                heap (peak × (1 + `margin` 0.25), rounded up: whole `g` to 8g, even `g` to 32g, then multiples of
+                4g, at least 1g) saves ≥ `minSavingBytes` 1g per executor, and nothing says memory was short (no
+                memory failure, no disk spill, GC share < `nearMax.gcShare` 0.1); below `minGbHours` 1 GB-hour saved
+                only ≥ 0.75, as LOW. Because memory held and never used is paid for and keeps other executors off
+                the cluster; a peak heap counts garbage not yet collected, so the value is on the safe side. The
+                same rule, LOW, for a cluster application's driver against `spark.driver.memory`. Impact: none in
+                time; the details and message give the GB-hours saved. *Under-provisioned*: task attempts out of
+                heap (`OutOfMemoryError: Java heap space`, `GC overhead limit exceeded`, execution memory not
+                acquired) → HIGH, raise the heap (`raiseFactor` 1.5×, at least the peak + margin); containers killed
+                for memory (YARN "exceeding memory limits", exit 137, `OOMKilled`) → HIGH, raise
+                `spark.executor.memoryOverhead` (2×, at least what the processes used outside the heap + margin);
+                Python workers out of memory → HIGH, raise `spark.executor.pyspark.memory` when set, else the
+                overhead; off-heap execution memory short with `spark.memory.offHeap.enabled` → HIGH, raise
+                `spark.memory.offHeap.size`; a peak heap ≥ `nearMax.share` 0.9 of the heap with GC ≥ 0.1 of run time
+                → LOW, raise the heap. Because each of these is fixed by a different setting, and a larger heap does
+                not help memory outside it. Impact: the failed attempts' task time (GC above 5 % for the full-heap
+                case). Reconciled with ExecutorGc, MemoryConfig, DiskSpill, CoreNumber on `spark.executor.memory`:
+                on equal impact the measured finding comes first in the catalogue and sets the value. Local mode:
+                only running out of memory is judged (`spark.driver.memory`).
+                """;
     }
 
     /** What ran short, read from an error text. */

@@ -6,6 +6,7 @@ import io.sparkscope.core.heuristics.HeuristicConfig;
 import io.sparkscope.core.heuristics.SettingAdvice;
 import io.sparkscope.core.heuristics.SparkSettings;
 import io.sparkscope.core.heuristics.Severity;
+import io.sparkscope.core.heuristics.Threshold;
 import io.sparkscope.core.heuristics.Units;
 import io.sparkscope.core.model.AppSnapshot;
 import io.sparkscope.core.model.DistributionMetric;
@@ -27,6 +28,35 @@ public final class SchedulerDelay implements Heuristic {
     @Override
     public String id() {
         return ID;
+    }
+
+    @Override
+    public List<Threshold> thresholds() {
+        return List.of(
+                new Threshold("ratio.low", "0.2",
+                        "median driver-side delay / median task duration at or above which it is LOW"),
+                new Threshold("ratio.high", "0.5",
+                        "median driver-side delay / median task duration at or above which it is HIGH"),
+                new Threshold("minTasks", "20",
+                        "stages with fewer tasks are not judged"),
+                new Threshold("minStageMs", "2000",
+                        "stages running less (ms) are not judged"));
+    }
+
+    /** A stage of tiny tasks is driver-bound because its tasks are tiny: the fix is fewer tasks. */
+    @Override
+    public List<String> causes() {
+        return List.of(SmallTasks.ID);
+    }
+
+    @Override
+    public String description() {
+        return """
+                task times are stamped by the driver, so driver-side work looks like task time. Stages with ≥ 20
+                tasks running ≥ 2 s: median schedulerDelay (or gettingResultTime) / median duration ≥ 0.2 LOW, ≥ 0.5
+                HIGH, because the driver, not the executors, sets the pace. `spark.driver.cores` is advised only in
+                cluster deploy mode. Impact: the stage's scheduler delay (or result fetching) time.
+                """;
     }
 
     @Override

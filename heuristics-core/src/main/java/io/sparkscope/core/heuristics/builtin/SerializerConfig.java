@@ -7,6 +7,7 @@ import io.sparkscope.core.heuristics.HeuristicConfig;
 import io.sparkscope.core.heuristics.SettingAdvice;
 import io.sparkscope.core.heuristics.Severity;
 import io.sparkscope.core.heuristics.SparkSettings;
+import io.sparkscope.core.heuristics.Threshold;
 import io.sparkscope.core.heuristics.Units;
 import io.sparkscope.core.model.AppSnapshot;
 import io.sparkscope.core.model.StageSummary;
@@ -29,6 +30,25 @@ public final class SerializerConfig implements Heuristic {
     @Override
     public String id() {
         return ID;
+    }
+
+    @Override
+    public List<Threshold> thresholds() {
+        return List.of(
+                new Threshold("minRddBytes", "64m",
+                        "RDD stages shuffling or spilling at least this through a non-Kryo serializer are LOW"),
+                new Threshold("minRddRecords", "100000",
+                        "or shuffling at least this many records"));
+    }
+
+    @Override
+    public String description() {
+        return """
+                `spark.serializer` not Kryo and RDD stages (jobs outside any SQL execution) wrote ≥ `minRddBytes`
+                64m through it (shuffle writes and disk spills) or shuffled ≥ `minRddRecords` 100 000 records → LOW
+                only, because only RDD data goes through the serializer; SQL/DataFrame work uses Spark's own format
+                and is never told to change it.
+                """;
     }
 
     @Override

@@ -7,6 +7,7 @@ import io.sparkscope.core.heuristics.HeuristicConfig;
 import io.sparkscope.core.heuristics.SettingAdvice;
 import io.sparkscope.core.heuristics.Severity;
 import io.sparkscope.core.heuristics.SparkSettings;
+import io.sparkscope.core.heuristics.Threshold;
 import io.sparkscope.core.heuristics.Units;
 import io.sparkscope.core.model.AppSnapshot;
 import io.sparkscope.core.model.DistributionMetric;
@@ -28,6 +29,27 @@ public final class SmallTasks implements Heuristic {
     @Override
     public String id() {
         return ID;
+    }
+
+    @Override
+    public List<Threshold> thresholds() {
+        return List.of(
+                new Threshold("taskCountAbove", "5000",
+                        "stages with more tasks than this are judged"),
+                new Threshold("medianTaskMsBelow", "500",
+                        "a median task shorter than this (ms) is LOW"),
+                new Threshold("targetTaskMs", "2000",
+                        "the task length (ms) the suggested partition count aims for"));
+    }
+
+    @Override
+    public String description() {
+        return """
+                > `taskCountAbove` 5000 tasks and median task < `medianTaskMsBelow` 500 ms → LOW, because per-task
+                overhead then exceeds the work; suggests a partition count for `targetTaskMs` 2 s tasks through what
+                sets the stage's partitions (never `spark.sql.shuffle.partitions` for an RDD stage). Impact:
+                per-task overhead × the tasks saved.
+                """;
     }
 
     @Override

@@ -34,6 +34,18 @@ public final class StageFailure implements Heuristic {
     }
 
     @Override
+    public String description() {
+        return """
+                a failed stage attempt → HIGH, with the first 5 lines of its reason and its tasks' grouped errors; a
+                stage cancelled (by the user, or because another failure ended its job or the application) → LOW,
+                since it is a knock-on effect shown under its cause. Advice follows the reason (lost shuffle →
+                memory overhead, shuffle service unless it is on; out of memory → memory per task or smaller
+                partitions; on GPU executors fewer concurrent GPU tasks and smaller partitions). Impact: the stage's
+                wall and task time.
+                """;
+    }
+
+    @Override
     public List<Finding> evaluate(AppSnapshot app, HeuristicConfig cfg) {
         SparkSettings conf = SparkSettings.of(app);
         Map<String, Facts.StageKind> kinds = Facts.stageKinds(app);

@@ -1,9 +1,11 @@
 package io.sparkscope.core.heuristics.builtin;
 
+import io.sparkscope.core.heuristics.DetailLabel;
 import io.sparkscope.core.heuristics.Finding;
 import io.sparkscope.core.heuristics.Heuristic;
 import io.sparkscope.core.heuristics.HeuristicConfig;
 import io.sparkscope.core.heuristics.Severity;
+import io.sparkscope.core.heuristics.Threshold;
 import io.sparkscope.core.heuristics.Units;
 import io.sparkscope.core.event.TaskMetric;
 import io.sparkscope.core.model.AppSnapshot;
@@ -36,6 +38,41 @@ public final class StageSkew implements Heuristic {
     @Override
     public String id() {
         return ID;
+    }
+
+    @Override
+    public List<Threshold> thresholds() {
+        return List.of(
+                new Threshold("ratio.low", "3",
+                        "slowest / median task run time at or above which a stage is LOW"),
+                new Threshold("ratio.high", "10",
+                        "slowest / median task run time at or above which a stage is HIGH"),
+                new Threshold("minStageMs", "2000",
+                        "a stage matters from this long (ms), with minAppShare"),
+                new Threshold("minAppShare", "0.05",
+                        "and from this share of the application's time"),
+                new Threshold("alwaysStageMs", "60000",
+                        "a stage this long (ms) always matters"),
+                new Threshold("minSlowestTaskMs", "1000",
+                        "stages whose slowest task ran less (ms) are not judged"));
+    }
+
+    @Override
+    public Map<String, DetailLabel> detailLabels() {
+        return Map.of("ratio", new DetailLabel("Slowest task ÷ median task", DetailLabel.Unit.TIMES));
+    }
+
+    @Override
+    public String description() {
+        return """
+                stages that matter (≥ `minStageMs` 2 s and ≥ `minAppShare` 5 % of the app, or ≥ `alwaysStageMs` 60
+                s) whose slowest task ran ≥ `minSlowestTaskMs` 1 s: max/median `executorRunTime` ≥ 3 LOW, ≥ 10 HIGH,
+                because the stage and its cores wait for the straggler. Impact: slowest − median task. When the
+                partitions' data sizes are even, skew join and salting cannot help and are not recommended (costly
+                rows or a slow node instead, with `spark.speculation`); on RDD stages AQE does not apply (salting,
+                `reduceByKey`, a partitioner); on SQL stages AQE is recommended only when it is off, and its skew
+                join only when that is off.
+                """;
     }
 
     @Override

@@ -6,6 +6,7 @@ import io.sparkscope.core.heuristics.HeuristicConfig;
 import io.sparkscope.core.heuristics.SettingAdvice;
 import io.sparkscope.core.heuristics.Severity;
 import io.sparkscope.core.heuristics.SparkSettings;
+import io.sparkscope.core.heuristics.Threshold;
 import io.sparkscope.core.heuristics.Units;
 import io.sparkscope.core.model.AppSnapshot;
 import io.sparkscope.core.model.StreamingQuerySummary;
@@ -27,6 +28,33 @@ public final class StreamingFallingBehind implements Heuristic {
     @Override
     public String id() {
         return ID;
+    }
+
+    @Override
+    public List<Threshold> thresholds() {
+        return List.of(
+                new Threshold("deficit.low", "0.1",
+                        "1 - processed / input rate over the run at or above which it is LOW"),
+                new Threshold("deficit.high", "0.3",
+                        "1 - processed / input rate over the run at or above which it is HIGH"),
+                new Threshold("minBatches", "10",
+                        "shorter runs of falling-behind batches are not judged"),
+                new Threshold("minMs", "60000",
+                        "runs of falling-behind batches shorter than this (ms) are not judged"));
+    }
+
+    @Override
+    public String description() {
+        return """
+                the longest run of consecutive batches whose rows arrived faster than they were processed (Spark's
+                per-batch `inputRowsPerSecond` > `processedRowsPerSecond`), ≥ `minBatches` 10 batches and ≥ `minMs`
+                60 s long: deficit 1 − processed/input ≥ 0.1 LOW, ≥ 0.3 HIGH, because the backlog and the delay of
+                every result grow for as long as it lasts (with back-to-back batches it means each batch took longer
+                than the one before). Names both rates, the batches and whether it is still behind. *Do*: more task
+                slots (`spark.executor.instances` scaled to the rate needed when the application fixes it), less
+                work per row (the heaviest phase is named), and a cap per batch (`maxOffsetsPerTrigger`,
+                `maxFilesPerTrigger`). Impact: delay added, time behind × deficit.
+                """;
     }
 
     @Override

@@ -4,6 +4,7 @@ import io.sparkscope.core.heuristics.Finding;
 import io.sparkscope.core.heuristics.Heuristic;
 import io.sparkscope.core.heuristics.HeuristicConfig;
 import io.sparkscope.core.heuristics.Severity;
+import io.sparkscope.core.heuristics.Threshold;
 import io.sparkscope.core.heuristics.Units;
 import io.sparkscope.core.model.AppSnapshot;
 import io.sparkscope.core.model.StreamingBatch;
@@ -25,6 +26,27 @@ public final class StreamingLateData implements Heuristic {
     @Override
     public String id() {
         return ID;
+    }
+
+    @Override
+    public List<Threshold> thresholds() {
+        return List.of(
+                new Threshold("share.low", "0.001",
+                        "share of input rows dropped as late at or above which it is LOW"),
+                new Threshold("share.high", "0.05",
+                        "share of input rows dropped as late at or above which it is HIGH"),
+                new Threshold("minRows", "1",
+                        "fewer dropped rows are not reported"));
+    }
+
+    @Override
+    public String description() {
+        return """
+                input rows the watermark dropped as too late (`numRowsDroppedByWatermark`): share of the run's input
+                ≥ 0.001 LOW, ≥ 0.05 HIGH (≥ `minRows` 1), because they are silently missing from the results. The
+                advice names how far the watermark trails the newest event time now (from the kept batches) and a
+                delay twice as long, with the state that costs.
+                """;
     }
 
     @Override

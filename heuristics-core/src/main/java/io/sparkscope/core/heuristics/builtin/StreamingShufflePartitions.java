@@ -6,6 +6,7 @@ import io.sparkscope.core.heuristics.HeuristicConfig;
 import io.sparkscope.core.heuristics.SettingAdvice;
 import io.sparkscope.core.heuristics.Severity;
 import io.sparkscope.core.heuristics.SparkSettings;
+import io.sparkscope.core.heuristics.Threshold;
 import io.sparkscope.core.heuristics.Units;
 import io.sparkscope.core.model.AppSnapshot;
 import io.sparkscope.core.model.StateOperatorTotals;
@@ -31,6 +32,34 @@ public final class StreamingShufflePartitions implements Heuristic {
     @Override
     public String id() {
         return ID;
+    }
+
+    @Override
+    public List<Threshold> thresholds() {
+        return List.of(
+                new Threshold("excess.low", "4",
+                        "shuffle partitions / partitions needed at or above which it is LOW"),
+                new Threshold("excess.high", "16",
+                        "shuffle partitions / partitions needed at or above which it is HIGH"),
+                new Threshold("rowsPerPartition", "100000",
+                        "input rows per batch one partition should take"),
+                new Threshold("minBatches", "10",
+                        "runs with fewer batches are not judged"));
+    }
+
+    @Override
+    public String description() {
+        return """
+                a stateful query whose micro-batches run far more shuffle partitions than their data needs:
+                partitions (as the state reports them, Spark 3.3+; else `spark.sql.shuffle.partitions`) / needed ≥ 4
+                LOW, ≥ 16 HIGH over ≥ 10 batches, needed = max(task slots, mean input rows per batch /
+                `rowsPerPartition` 100 000), because each batch runs and commits that many near-empty tasks and
+                state stores. Recommends `spark.sql.shuffle.partitions` = needed and says that a stateful query
+                keeps the count of its checkpoint's first run (Spark stores it in the checkpoint), so the value
+                takes effect only from a new checkpoint location, with fresh state; when the setting already has
+                that value, only the checkpoint is named. Judged once per query, on its latest run: every run of a
+                checkpoint has the same count.
+                """;
     }
 
     @Override

@@ -6,6 +6,7 @@ import io.sparkscope.core.heuristics.HeuristicConfig;
 import io.sparkscope.core.heuristics.SettingAdvice;
 import io.sparkscope.core.heuristics.Severity;
 import io.sparkscope.core.heuristics.SparkSettings;
+import io.sparkscope.core.heuristics.Threshold;
 import io.sparkscope.core.heuristics.Units;
 import io.sparkscope.core.model.AppSnapshot;
 import io.sparkscope.core.model.StateOperatorTotals;
@@ -31,6 +32,34 @@ public final class StreamingStateGrowth implements Heuristic {
     @Override
     public String id() {
         return ID;
+    }
+
+    @Override
+    public List<Threshold> thresholds() {
+        return List.of(
+                new Threshold("minBatches", "20",
+                        "state must have only grown over at least this many batches"),
+                new Threshold("minRows", "10000",
+                        "to at least this many rows"),
+                new Threshold("growth.min", "2",
+                        "grown at least this many times over"),
+                new Threshold("highMemoryBytes", "1g",
+                        "state holding this much memory is HIGH"));
+    }
+
+    @Override
+    public String description() {
+        return """
+                a stateful operator whose state rows never went down and none were removed over ≥ 20 batches, grown
+                ≥ `growth.min` 2× to ≥ `minRows` 10 000 rows → LOW; HIGH once it holds `highMemoryBytes` 1g, because
+                state without a watermark, timeout or TTL grows until executors run out of memory. Projects the
+                memory a day later. *Do*: by operator (Spark 3.3+ names them): a watermark and a window for
+                aggregations, `dropDuplicatesWithinWatermark` for deduplication, watermarks and a time-range
+                condition for stream-stream joins, `GroupStateTimeout` for (flat)MapGroupsWithState, a TTL for
+                transformWithState; when HIGH, the RocksDB state store
+                (`spark.sql.streaming.stateStore.providerClass`), which Spark reads from the checkpoint's first run,
+                so it takes effect from a new checkpoint.
+                """;
     }
 
     @Override

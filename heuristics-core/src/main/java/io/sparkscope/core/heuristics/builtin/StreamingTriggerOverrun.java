@@ -4,6 +4,7 @@ import io.sparkscope.core.heuristics.Finding;
 import io.sparkscope.core.heuristics.Heuristic;
 import io.sparkscope.core.heuristics.HeuristicConfig;
 import io.sparkscope.core.heuristics.Severity;
+import io.sparkscope.core.heuristics.Threshold;
 import io.sparkscope.core.heuristics.Units;
 import io.sparkscope.core.model.AppSnapshot;
 import io.sparkscope.core.model.StreamingQuerySummary;
@@ -24,6 +25,28 @@ public final class StreamingTriggerOverrun implements Heuristic {
     @Override
     public String id() {
         return ID;
+    }
+
+    @Override
+    public List<Threshold> thresholds() {
+        return List.of(
+                new Threshold("share.low", "0.1",
+                        "share of batches longer than the trigger at or above which it is LOW"),
+                new Threshold("share.high", "0.5",
+                        "share of batches longer than the trigger at or above which it is HIGH"),
+                new Threshold("minBatches", "10",
+                        "runs with fewer batches are not judged"));
+    }
+
+    @Override
+    public String description() {
+        return """
+                batches longer than the processing-time trigger: share ≥ 0.1 LOW, ≥ 0.5 HIGH over ≥ 10 batches,
+                because Spark then starts the next batch at once and the trigger no longer sets the pace. Needs the
+                trigger interval, which only the live listener knows (it reads it from the running query; event logs
+                do not carry it), so imported logs are never judged. *Do*: a trigger nine in ten recent batches fit
+                in, rounded up to 1, 2 or 5 × 10ⁿ ms, or faster batches.
+                """;
     }
 
     @Override

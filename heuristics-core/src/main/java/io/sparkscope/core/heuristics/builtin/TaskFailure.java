@@ -7,6 +7,7 @@ import io.sparkscope.core.heuristics.HeuristicConfig;
 import io.sparkscope.core.heuristics.SettingAdvice;
 import io.sparkscope.core.heuristics.Severity;
 import io.sparkscope.core.heuristics.SparkSettings;
+import io.sparkscope.core.heuristics.Threshold;
 import io.sparkscope.core.heuristics.Units;
 import io.sparkscope.core.model.AppSnapshot;
 import io.sparkscope.core.model.StageSummary;
@@ -29,6 +30,29 @@ public final class TaskFailure implements Heuristic {
     @Override
     public String id() {
         return ID;
+    }
+
+    @Override
+    public List<Threshold> thresholds() {
+        return List.of(
+                new Threshold("ratio.low", "0.05",
+                        "failed / all task attempts of a stage at or above which it is LOW"),
+                new Threshold("ratio.high", "0.15",
+                        "failed / all task attempts of a stage at or above which it is HIGH"),
+                new Threshold("minTasks", "10",
+                        "stages with fewer task attempts are not judged"));
+    }
+
+    @Override
+    public String description() {
+        return """
+                per stage with ≥ `TaskFailure.minTasks` (10) attempts: failed/all ≥ `ratio.low` 0.05 LOW, ≥
+                `ratio.high` 0.15 HIGH, because each failed attempt is wasted work and usually one repeated cause.
+                Errors grouped by normalised message; executors with most failures; out-of-memory and lost-executor
+                errors get StageFailure's advice. Impact: the failed attempts' task time. Attempts count each task
+                id once, and a finished task that Spark reported again as `Resubmitted` (its executor's output was
+                lost) is no failure here: StageFailure and the executor losses tell that story.
+                """;
     }
 
     @Override

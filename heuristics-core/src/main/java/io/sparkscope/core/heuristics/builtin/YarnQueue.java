@@ -19,6 +19,14 @@ public final class YarnQueue implements Heuristic {
     }
 
     @Override
+    public String description() {
+        return """
+                master `yarn` and `spark.yarn.queue` unset or `default` → LOW, because the default queue competes
+                with everyone.
+                """;
+    }
+
+    @Override
     public List<Finding> evaluate(AppSnapshot app, HeuristicConfig cfg) {
         SparkSettings conf = SparkSettings.of(app);
         if (!conf.isYarn()) {

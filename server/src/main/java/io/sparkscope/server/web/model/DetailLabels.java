@@ -1,14 +1,19 @@
 package io.sparkscope.server.web.model;
 
+import io.sparkscope.core.heuristics.DetailLabel;
+import io.sparkscope.core.heuristics.Heuristic;
+import io.sparkscope.core.heuristics.HeuristicEngine;
 import io.sparkscope.server.web.model.FindingDetails.Kind;
 
 import java.util.HashMap;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 
 /**
- * Human labels and units of the built-in heuristics' detail keys (and of the keys inside their lists of records).
- * A key not listed is labelled from its name: camelCase split into words, the unit from its suffix ({@code …Ms} a
+ * Human labels and units of the heuristics' detail keys (and of the keys inside their lists of records): first what a
+ * heuristic declares for its own keys ({@link Heuristic#detailLabels()}), then the vocabulary shared by many below.
+ * A key in neither is labelled from its name: camelCase split into words, the unit from its suffix ({@code …Ms} a
  * duration, {@code …Bytes} a size, {@code …Share} a percentage).
  */
 final class DetailLabels {
@@ -17,7 +22,7 @@ final class DetailLabels {
     }
 
     private static final Map<String, Label> KEYS = new HashMap<>();
-    /** Keys whose meaning depends on the heuristic, as {@code Heuristic.key}. */
+    /** Keys whose meaning depends on a finding that is not a {@link Heuristic} (Regression), as {@code Heuristic.key}. */
     private static final Map<String, Label> BY_HEURISTIC = new HashMap<>();
 
     private static void put(String key, String text, Kind kind) {
@@ -137,21 +142,48 @@ final class DetailLabels {
         put("longestGaps", "Longest stretches with no task running", Kind.TEXT);
         put("error", "Error", Kind.TEXT);
 
-        put("StageSkew", "ratio", "Slowest task ÷ median task", Kind.TIMES);
-        put("ExecutorLoadImbalance", "ratio", "Busiest executor ÷ median executor", Kind.TIMES);
+        // Regression is the server's own finding, not a Heuristic, so its labels stay here.
         put("Regression", "ratio", "Times the median of previous runs", Kind.TIMES);
         put("Regression", "durationMs", "This run's wall time", Kind.DURATION_MS);
         put("Regression", "taskTimeMs", "This run's task time", Kind.DURATION_MS);
         put("Regression", "medianDurationMs", "Median wall time of previous runs", Kind.DURATION_MS);
         put("Regression", "medianTaskTimeMs", "Median task time of previous runs", Kind.DURATION_MS);
-        put("ExecutorLoadImbalance", "tasks", "Tasks", Kind.COUNT);
+    }
+
+    /** What the heuristics on the classpath declare, read once: heuristics are stateless and never change. */
+    private static final class Declared {
+        static final Map<String, Label> BY_HEURISTIC = declared(HeuristicEngine.load().heuristics());
+    }
+
+    static Map<String, Label> declared(List<Heuristic> heuristics) {
+        Map<String, Label> m = new HashMap<>();
+        for (Heuristic h : heuristics) {
+            Map<String, DetailLabel> labels;
+            try {
+                labels = h.detailLabels();
+            } catch (RuntimeException e) {
+                continue; // a custom heuristic's broken declaration costs it its labels, not the page
+            }
+            if (labels == null) {
+                continue;
+            }
+            labels.forEach((key, l) -> m.put(h.id() + "." + key, new Label(l.text(), kind(l.unit()))));
+        }
+        return Map.copyOf(m);
+    }
+
+    static Kind kind(DetailLabel.Unit unit) {
+        return Kind.valueOf(unit.name());
     }
 
     private DetailLabels() {
     }
 
     static Label of(String heuristic, String key) {
-        Label l = BY_HEURISTIC.get(heuristic + "." + key);
+        Label l = Declared.BY_HEURISTIC.get(heuristic + "." + key);
+        if (l == null) {
+            l = BY_HEURISTIC.get(heuristic + "." + key);
+        }
         if (l == null) {
             l = KEYS.get(key);
         }

@@ -4,16 +4,26 @@ import io.sparkscope.server.web.http.Urls;
 
 /** The tab bar under an application's heading: its overview page, its jobs, its executors and its SQL. */
 final class AppTabs {
+    /**
+     * Every tab in one place: its label, its path and the page that serves it. The tab bar and the routes
+     * ({@link TabPages#routes}) both come from this list, so a new tab is a line here and its page.
+     */
     enum Tab {
-        OVERVIEW("Overview", null), JOBS("Jobs", "jobs"), EXECUTORS("Executors", "executors"), SQL("SQL", "sql");
+        OVERVIEW("Overview", null, p -> p.pages()::app),
+        JOBS("Jobs", "jobs", p -> p.execution()::jobs),
+        EXECUTORS("Executors", "executors", p -> p.execution()::executors),
+        SQL("SQL", "sql", p -> p.sql()::list);
 
         final String label;
         /** Path segment after the application, null for the application page itself. */
         final String segment;
+        /** The tab's page among the server's page handlers. */
+        final java.util.function.Function<TabPages, io.javalin.http.Handler> handler;
 
-        Tab(String label, String segment) {
+        Tab(String label, String segment, java.util.function.Function<TabPages, io.javalin.http.Handler> handler) {
             this.label = label;
             this.segment = segment;
+            this.handler = handler;
         }
     }
 
