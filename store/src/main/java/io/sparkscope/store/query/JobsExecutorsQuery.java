@@ -54,7 +54,10 @@ public final class JobsExecutorsQuery {
     public enum Order {
         APPEARED, ID, ID_DESCENDING;
 
-        /** The ORDER BY of a page, the columns those of table alias {@code t} (as the indexes of V23 hold them). */
+        /**
+         * The ORDER BY of a page over table alias {@code t}: the sort keys exactly as the executor indexes hold them
+         * (ids as plain text, "C"), so a page is a range of an index and stops after its last row.
+         */
         String by(String t) {
             return switch (this) {
                 case APPEARED -> t + ".ord, " + t + ".executor_id COLLATE \"C\"";
