@@ -106,7 +106,8 @@ final class ExecutorsView {
 
     private static void pager(Html h, JobsExecutorsQuery.ExecutorPage e, JobsExecutorsQuery.Request r, String base) {
         boolean prev = r.offset() > 0;
-        boolean next = (long) r.offset() + e.executors().size() < e.matching();
+        // (an empty page has no last row to continue after: a cursor at the end of a list that shrank since)
+        boolean next = !e.executors().isEmpty() && (long) r.offset() + e.executors().size() < e.matching();
         if (!prev && !next) {
             return;
         }
