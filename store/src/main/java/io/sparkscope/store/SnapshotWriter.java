@@ -229,6 +229,10 @@ public final class SnapshotWriter {
                 }
             }
         }
+        if (existing.isEmpty() || !s.partial() || !rows.get(Tables.EXECUTOR).isEmpty()) {
+            // a partial snapshot that lists no executor left them all as stored: their counts stand
+            ExecutorCounts.refresh(c, appPk);
+        }
         boolean noRowChanged = changesBefore >= 0 && rowChanges(c) == changesBefore;
         // (a new application, or one whose event count moved, always changed a row: noRowChanged stays false)
         return new WriteResult(appPk, noRowChanged ? WriteResult.Outcome.UNCHANGED : WriteResult.Outcome.WRITTEN, n);
@@ -723,6 +727,7 @@ public final class SnapshotWriter {
                     n++;
                 }
             }
+            ExecutorCounts.refresh(c, appPk);
             return new WriteResult(appPk, WriteResult.Outcome.WRITTEN, n);
         }
     }

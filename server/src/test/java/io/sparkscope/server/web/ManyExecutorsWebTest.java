@@ -11,7 +11,11 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -84,6 +88,82 @@ class ManyExecutorsWebTest {
         assertEquals(5, five.size());
         assertEquals("99990", five.get(0).get("id").asText(), "live ones by id descending");
         assertTrue(five.get(0).get("isActive").asBoolean());
+    }
+
+    @Test
+    void theNextLinkCarriesACursorAndTheLinksWalkEveryPageOnce() {
+        // All of them: the next link starts after the page's last executor, and shows what offset 100 shows.
+        String first = get(TAB).body();
+        String next = nextLink(first);
+        assertTrue(next.contains("after=100&") || next.endsWith("after=100"), next);
+        String second = get(next).body();
+        assertEquals(executorIds(get(TAB + "?offset=100").body()), executorIds(second));
+        assertEquals(List.of("101", "200"), List.of(executorIds(second).get(0), executorIds(second).get(99)));
+        assertTrue(second.contains("Executors 101&#8211;200 of 100,000") || second.contains("Executors 101–200 of 100,000"),
+                head(second));
+
+        // The live ones, a thousand a page: ten pages by the links, each a bounded size, every live one once.
+        List<String> seen = new ArrayList<>();
+        String page = get(TAB + "?state=active&length=1000").body();
+        for (int pages = 1; ; pages++) {
+            assertTrue(page.length() < 2_000_000, page.length() + " bytes");
+            seen.addAll(executorIds(page));
+            String link = nextLink(page);
+            if (link == null) {
+                break;
+            }
+            assertTrue(pages < 10, "ten pages of a thousand, then no next link");
+            assertTrue(link.contains("state=active") && link.contains("length=1000")
+                    && link.contains("after=" + seen.get(seen.size() - 1)), link);
+            page = get(link).body();
+        }
+        assertEquals(10_000, seen.size());
+        assertEquals(10_000, new HashSet<>(seen).size(), "no executor twice");
+        for (int i = 0; i < seen.size(); i++) {
+            assertEquals(String.valueOf((i + 1) * 10), seen.get(i), "in the order they appeared, none skipped");
+        }
+    }
+
+    @Test
+    void sparksExecutorListsLinkTheNextPageByCursor() throws Exception {
+        String api = "/api/v1/apps/" + ManyExecutorsLoad.APP + "/allexecutors";
+        HttpResponse<String> r = getApi(api + "?length=1000");
+        for (int offset = 0; offset < 5000; offset += 1000) {
+            assertTrue(r.body().length() < 3_000_000, r.body().length() + " bytes");
+            List<String> byLink = ids(JSON.readTree(r.body()));
+            List<String> byOffset = ids(JSON.readTree(getApi(api + "?offset=" + offset + "&length=1000").body()));
+            assertEquals(byOffset, byLink, "page at " + offset);
+            String link = r.headers().firstValue("Link").orElseThrow();
+            assertTrue(link.matches("<" + api + "\\?offset=" + (offset + 1000) + "&length=1000&after="
+                    + byLink.get(999) + ">; rel=\"next\""), link);
+            r = getApi(link.substring(1, link.indexOf('>')));
+            assertEquals("100000", r.headers().firstValue("X-Total-Count").orElse(null));
+        }
+        HttpResponse<String> last = getApi(api + "?offset=99990&length=10");
+        assertEquals(10, JSON.readTree(last.body()).size());
+        assertTrue(last.headers().firstValue("Link").isEmpty(), "no next page after the last");
+    }
+
+    /** The executor ids of a tab page, in the page's order. */
+    private static List<String> executorIds(String page) {
+        List<String> out = new ArrayList<>();
+        Matcher m = Pattern.compile("class=\"executor-row[^\"]*\" data-executor=\"([^\"]*)\"").matcher(page);
+        while (m.find()) {
+            out.add(m.group(1));
+        }
+        return out;
+    }
+
+    /** The page's next link (its path and query, as the browser would follow it), or null on the last page. */
+    private static String nextLink(String page) {
+        Matcher m = Pattern.compile("id=\"page-next\" href=\"([^\"#]*)").matcher(page);
+        return m.find() ? m.group(1).replace("&amp;", "&") : null;
+    }
+
+    private static List<String> ids(JsonNode list) {
+        List<String> out = new ArrayList<>();
+        list.forEach(x -> out.add(x.get("id").asText()));
+        return out;
     }
 
     @Test

@@ -2,6 +2,7 @@ package io.sparkscope.store.query;
 
 import io.sparkscope.core.model.ExecutorSummary;
 import io.sparkscope.core.model.JobSummary;
+import io.sparkscope.store.ExecutorCounts;
 import io.sparkscope.store.SnapshotReader;
 
 import javax.sql.DataSource;
@@ -51,19 +52,30 @@ public final class JobsExecutorsQuery {
 
     /** The order of a page: as they appeared ({@code ord}), or by id as Spark's REST API lists them. */
     public enum Order {
-        APPEARED("ord, executor_id COLLATE \"C\""),
-        ID("executor_id COLLATE \"C\""),
-        ID_DESCENDING("executor_id COLLATE \"C\" DESC");
+        APPEARED, ID, ID_DESCENDING;
 
-        final String sql;
-
-        Order(String sql) {
-            this.sql = sql;
+        /**
+         * The ORDER BY of a page over table alias {@code t}: the sort keys exactly as the executor indexes hold them
+         * (ids as plain text, "C"), so a page is a range of an index and stops after its last row.
+         */
+        String by(String t) {
+            return switch (this) {
+                case APPEARED -> t + ".ord, " + t + ".executor_id COLLATE \"C\"";
+                case ID -> t + ".executor_id COLLATE \"C\"";
+                case ID_DESCENDING -> t + ".executor_id COLLATE \"C\" DESC";
+            };
         }
     }
 
-    /** One page: {@code offset} rows skipped, at most {@code length} listed. */
-    public record Request(State state, Order order, int offset, int length) {
+    /**
+     * One page: the rows after executor {@code after} in the page's order when it is given and stored (a cursor:
+     * the page's links carry it, so the next page starts where this one ended and costs its own rows only), else
+     * {@code offset} rows skipped; at most {@code length} listed. {@code offset} also numbers the page's first row.
+     */
+    public record Request(State state, Order order, int offset, int length, String after) {
+        public Request(State state, Order order, int offset, int length) {
+            this(state, order, offset, length, null);
+        }
     }
 
     /**
@@ -77,7 +89,8 @@ public final class JobsExecutorsQuery {
 
     /**
      * One page of the executors, read in the database: an application of 100 000 executors costs the rows of the
-     * page and a count, never the whole list. Empty when the application is not stored.
+     * page, the index entries before it at most, and one row of counts, never the whole list. Empty when the
+     * application is not stored.
      */
     public Optional<ExecutorPage> executorPage(String appId, String attemptId, Request r) throws SQLException {
         return AppRefs.readOnly(dataSource, c -> {
@@ -85,46 +98,104 @@ public final class JobsExecutorsQuery {
             if (app == null) {
                 return Optional.empty();
             }
-            long total = 0;
-            long removed = 0;
-            boolean anyPeaks = false;
-            try (PreparedStatement ps = c.prepareStatement("SELECT count(*), count(*) FILTER (WHERE remove_time >= 0),"
-                    + " bool_or(peak_metrics <> '{}'::jsonb AND jsonb_path_exists(peak_metrics, '$.* ? (@ != 0)'))"
-                    + " FROM executor WHERE app_pk = ?")) {
-                // all zeros is what Spark records for an executor whose tasks carried no sample: nothing measured
-                ps.setLong(1, app.pk());
-                try (ResultSet rs = ps.executeQuery()) {
-                    if (rs.next()) {
-                        total = rs.getLong(1);
-                        removed = rs.getLong(2);
-                        anyPeaks = rs.getBoolean(3);
-                    }
-                }
-            }
-            String where = switch (r.state()) {
-                case ALL -> "";
-                case ACTIVE -> " AND remove_time < 0";
-                case REMOVED -> " AND remove_time >= 0";
-            };
-            List<ExecutorSummary> out = new ArrayList<>(Math.min(r.length(), 1000));
-            try (PreparedStatement ps = c.prepareStatement("SELECT * FROM executor WHERE app_pk = ?" + where
-                    + " ORDER BY " + r.order().sql + " LIMIT ? OFFSET ?")) {
-                ps.setLong(1, app.pk());
-                ps.setInt(2, r.length());
-                ps.setLong(3, r.offset());
-                try (ResultSet rs = ps.executeQuery()) {
-                    while (rs.next()) {
-                        out.add(SnapshotReader.executor(rs));
-                    }
-                }
-            }
+            ExecutorCounts n = ExecutorCounts.read(c, app.pk());
+            List<ExecutorSummary> out = page(c, app.pk(), r, n);
             long matching = switch (r.state()) {
-                case ALL -> total;
-                case ACTIVE -> total - removed;
-                case REMOVED -> removed;
+                case ALL -> n.total();
+                case ACTIVE -> n.total() - n.removed();
+                case REMOVED -> n.removed();
             };
-            return Optional.of(new ExecutorPage(app, out, taskCpus(c, app.pk()), total, removed, matching, anyPeaks));
+            return Optional.of(new ExecutorPage(app, out, taskCpus(c, app.pk()), n.total(), n.removed(), matching,
+                    n.anyPeaks()));
         });
+    }
+
+    /** Where a page starts in its order: at or after this executor (its position matters to APPEARED only). */
+    private record Key(int ord, String executorId, boolean inclusive) {
+    }
+
+    /**
+     * The page's rows: an index range from where the page starts, so a page reads its own rows only. Where it starts
+     * is the cursor's executor (the page's links carry it), else the row at the offset: for all executors in the
+     * order they appeared with positions exactly 0 … n-1 that is ord = offset, otherwise the offset is counted over
+     * index entries only, without reading a row.
+     */
+    private static List<ExecutorSummary> page(Connection c, long pk, Request r, ExecutorCounts n) throws SQLException {
+        String state = switch (r.state()) {
+            case ALL -> "";
+            case ACTIVE -> " AND %1$s.remove_time < 0";
+            case REMOVED -> " AND %1$s.remove_time >= 0";
+        };
+        Key from = r.after() == null ? null : cursor(c, pk, r);
+        if (from == null && r.offset() > 0) {
+            if (r.state() == State.ALL && r.order() == Order.APPEARED && n.denseOrd()) {
+                from = new Key(r.offset(), "", true); // "" sorts first: the row at ord = offset
+            } else {
+                from = atOffset(c, pk, r, state);
+                if (from == null) {
+                    return List.of(); // past the end
+                }
+            }
+        }
+        String range = "";
+        if (from != null) {
+            String op = r.order() == Order.ID_DESCENDING ? (from.inclusive() ? "<=" : "<")
+                    : from.inclusive() ? ">=" : ">";
+            range = r.order() == Order.APPEARED ? " AND (a.ord, a.executor_id COLLATE \"C\") " + op + " (?, ?)"
+                    : " AND a.executor_id COLLATE \"C\" " + op + " ?";
+        }
+        List<ExecutorSummary> out = new ArrayList<>(Math.min(r.length(), 1000));
+        try (PreparedStatement ps = c.prepareStatement("SELECT a.* FROM executor a WHERE a.app_pk = ?"
+                + state.formatted("a") + range + " ORDER BY " + r.order().by("a") + " LIMIT ?")) {
+            int i = 1;
+            ps.setLong(i++, pk);
+            if (from != null) {
+                if (r.order() == Order.APPEARED) {
+                    ps.setInt(i++, from.ord());
+                }
+                ps.setString(i++, from.executorId());
+            }
+            ps.setInt(i, r.length());
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    out.add(SnapshotReader.executor(rs));
+                }
+            }
+        }
+        return out;
+    }
+
+    /**
+     * The cursor's place: after executor {@code r.after()}. By id that needs no lookup; in the order they appeared it
+     * needs the executor's position, and a cursor naming no stored executor (the application was rewritten since
+     * the link was made) is ignored: the page then starts at the offset, which the links carry too.
+     */
+    private static Key cursor(Connection c, long pk, Request r) throws SQLException {
+        if (r.order() != Order.APPEARED) {
+            return new Key(0, r.after(), false);
+        }
+        try (PreparedStatement ps = c.prepareStatement("SELECT ord FROM executor WHERE app_pk = ? AND executor_id = ?")) {
+            ps.setLong(1, pk);
+            ps.setString(2, r.after());
+            try (ResultSet rs = ps.executeQuery()) {
+                return rs.next() ? new Key(rs.getInt(1), r.after(), false) : null;
+            }
+        }
+    }
+
+    /** The row at the offset, counted over index entries; null past the end. */
+    private static Key atOffset(Connection c, long pk, Request r, String state) throws SQLException {
+        // only what the order's index holds, so no row is read (by id: ord is not in that index)
+        boolean appeared = r.order() == Order.APPEARED;
+        try (PreparedStatement ps = c.prepareStatement("SELECT s.executor_id" + (appeared ? ", s.ord" : "")
+                + " FROM executor s WHERE s.app_pk = ?" + state.formatted("s") + " ORDER BY " + r.order().by("s")
+                + " OFFSET ? LIMIT 1")) {
+            ps.setLong(1, pk);
+            ps.setLong(2, r.offset());
+            try (ResultSet rs = ps.executeQuery()) {
+                return rs.next() ? new Key(appeared ? rs.getInt(2) : 0, rs.getString(1), true) : null;
+            }
+        }
     }
 
     /** @param taskCpus {@code spark.task.cpus} of the application (1 when not set or not a number) */

@@ -4,6 +4,7 @@ import io.javalin.http.Context;
 import io.sparkscope.core.model.JobSummary;
 import io.sparkscope.core.model.TaskRecord;
 import io.sparkscope.server.web.http.Params;
+import io.sparkscope.server.web.http.Urls;
 import io.sparkscope.server.web.http.WebException;
 import io.sparkscope.server.web.model.ExecutionData;
 import io.sparkscope.store.query.JobsExecutorsQuery;
@@ -12,9 +13,11 @@ import io.sparkscope.store.query.TaskListQuery;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Set;
 
 /**
@@ -78,16 +81,28 @@ public final class ExecutionApi {
     /**
      * Spark lists every executor at once; an application that added and removed a hundred thousand made that a
      * 54 MB answer, so here one page is listed ({@code ?offset=&length=}, by default the first
-     * {@value #EXECUTORS_LENGTH}) and the header {@code X-Total-Count} says how many match in all.
+     * {@value #EXECUTORS_LENGTH}) and the header {@code X-Total-Count} says how many match in all. A header
+     * {@code Link: <…?offset=&length=&after=ID>; rel="next"} names the next page; its {@code after} (the last
+     * executor listed) makes that page start right after this one.
      */
     private void executorList(Context ctx, JobsExecutorsQuery.State state, JobsExecutorsQuery.Order order)
             throws SQLException {
-        JobsExecutorsQuery.ExecutorPage e = data.executors(Params.appRef(ctx),
-                ExecutionData.executorRequest(ctx, state, order, EXECUTORS_LENGTH, EXECUTORS_MAX_LENGTH));
+        JobsExecutorsQuery.Request r = ExecutionData.executorRequest(ctx, state, order, EXECUTORS_LENGTH,
+                EXECUTORS_MAX_LENGTH);
+        JobsExecutorsQuery.ExecutorPage e = data.executors(Params.appRef(ctx), r);
         var app = e.app();
         long end = app.endTime() > 0 ? app.endTime() : app.lastEventTime();
         long appDuration = app.startTime() > 0 && end >= app.startTime() ? end - app.startTime() : -1;
         ctx.header("X-Total-Count", String.valueOf(e.matching()));
+        if (!e.executors().isEmpty() && (long) r.offset() + e.executors().size() < e.matching()) {
+            // The next page by cursor (RFC 8288): it starts after this page's last executor, so it reads its own
+            // rows only, where ?offset= counts through the index to get there
+            Map<String, List<String>> q = new LinkedHashMap<>();
+            q.put("offset", List.of(String.valueOf(r.offset() + e.executors().size())));
+            q.put("length", List.of(String.valueOf(r.length())));
+            q.put("after", List.of(e.executors().get(e.executors().size() - 1).executorId()));
+            ctx.header("Link", "<" + Urls.sameServer(ctx.path(), q) + ">; rel=\"next\"");
+        }
         json(ctx, e.executors().stream().map(x -> SparkRestJson.Executor.of(x, e.taskCpus(), appDuration)).toList());
     }
 

@@ -42,10 +42,14 @@ public final class ExecutionData {
         return jobsExecutors.executorPage(ref.appId(), ref.attemptId(), r).orElseThrow(() -> noApp(ref));
     }
 
-    /** {@code ?offset=&length=} of an executor list, {@code length} at most {@code max} (default {@code dflt}). */
+    /**
+     * {@code ?offset=&length=&after=} of an executor list, {@code length} at most {@code max} (default {@code dflt});
+     * {@code after}, an executor id, is the cursor the list's own links carry (the rows after that executor).
+     */
     public static JobsExecutorsQuery.Request executorRequest(Context ctx, JobsExecutorsQuery.State state,
                                                              JobsExecutorsQuery.Order order, int dflt, int max) {
-        return new JobsExecutorsQuery.Request(state, order, offset(ctx), Params.intValue(ctx, "length", dflt, 1, max));
+        return new JobsExecutorsQuery.Request(state, order, offset(ctx), Params.intValue(ctx, "length", dflt, 1, max),
+                Params.checkId("after", Params.text(ctx, "after")));
     }
 
     public TaskListQuery.Page tasks(AppDetailQuery.Ref ref, TaskListQuery.Request r) throws SQLException {

@@ -106,26 +106,32 @@ final class ExecutorsView {
 
     private static void pager(Html h, JobsExecutorsQuery.ExecutorPage e, JobsExecutorsQuery.Request r, String base) {
         boolean prev = r.offset() > 0;
-        boolean next = (long) r.offset() + e.executors().size() < e.matching();
+        // (an empty page has no last row to continue after: a cursor at the end of a list that shrank since)
+        boolean next = !e.executors().isEmpty() && (long) r.offset() + e.executors().size() < e.matching();
         if (!prev && !next) {
             return;
         }
         h.raw("<nav class=\"pager\" id=\"executor-pager\">");
         if (prev) {
-            h.raw("<a class=\"btn\" id=\"page-prev\" href=\"").a(url(base, r, Math.max(0, r.offset() - r.length())))
-                    .raw("\">&#8592; previous</a>");
+            h.raw("<a class=\"btn\" id=\"page-prev\" href=\"")
+                    .a(url(base, r, Math.max(0, r.offset() - r.length()), null)).raw("\">&#8592; previous</a>");
         }
         if (next) {
-            h.raw("<a class=\"btn\" id=\"page-next\" href=\"").a(url(base, r, r.offset() + r.length()))
+            // the cursor (the last row's id) makes the next page an index range from there, and exact even when
+            // executors were added in between; the offset still numbers its rows
+            String last = e.executors().get(e.executors().size() - 1).executorId();
+            h.raw("<a class=\"btn\" id=\"page-next\" href=\"").a(url(base, r, r.offset() + r.length(), last))
                     .raw("\">next &#8594;</a>");
         }
         h.raw("</nav>");
     }
 
-    static String url(String base, JobsExecutorsQuery.Request r, int offset) {
+    /** @param after the cursor: the id of the executor the page starts after, or null to start at {@code offset} */
+    static String url(String base, JobsExecutorsQuery.Request r, int offset, String after) {
         Map<String, String> q = new LinkedHashMap<>();
         q.put("state", r.state() == JobsExecutorsQuery.State.ALL ? null : r.state().name().toLowerCase(Locale.ROOT));
         q.put("offset", offset == 0 ? null : String.valueOf(offset));
+        q.put("after", after);
         q.put("length", r.length() == ExecutionPages.PAGE_LENGTH ? null : String.valueOf(r.length()));
         return Urls.withQuery(base, q) + "#executors";
     }
