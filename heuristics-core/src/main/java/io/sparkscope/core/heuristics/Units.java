@@ -145,6 +145,29 @@ public final class Units {
         return min / 60 + " h " + twoDigits(min % 60) + " min";
     }
 
+    /**
+     * "0.42", "12.5", "1 234": hours (core-hours, GB-hours) with the precision a
+     * person reads; "-" for a negative (unknown) value.
+     */
+    public static String hours(double h) {
+        if (h < 0) {
+            return "-";
+        }
+        if (h == 0) {
+            return "0";
+        }
+        if (h < 0.01) {
+            return "<0.01";
+        }
+        if (h < 10) {
+            return fixed(h, 2);
+        }
+        if (h < 100) {
+            return fixed(h, 1);
+        }
+        return String.format(Locale.ROOT, "%,.0f", h).replace(',', ' ');
+    }
+
     /** A count and its noun, singular for exactly one: "1 task", "12,416 tasks". */
     public static String count(long n, String one, String many) {
         return count(n) + " " + (n == 1 ? one : many);

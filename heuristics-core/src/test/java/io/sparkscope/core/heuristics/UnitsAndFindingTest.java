@@ -65,6 +65,21 @@ class UnitsAndFindingTest {
         assertEquals("25 %", Units.percent(0.25));
     }
 
+    /**
+     * One way to write hours for findings, pages and the report: MemorySizing had its own, which wrote "<0.01" for
+     * nothing and "250.4" where the efficiency pages write "250" for the same GB-hours.
+     */
+    @Test
+    void hoursAreWrittenOneWay() {
+        assertEquals("0", Units.hours(0));
+        assertEquals("<0.01", Units.hours(0.004));
+        assertEquals("0.42", Units.hours(0.4249));
+        assertEquals("12.5", Units.hours(12.46));
+        assertEquals("250", Units.hours(250.4));
+        assertEquals("1 234", Units.hours(1234.4));
+        assertEquals("-", Units.hours(-1));
+    }
+
     @Test
     void countsCoreTimeAndHumanSizes() {
         assertEquals("1 task", Units.count(1, "task"));
