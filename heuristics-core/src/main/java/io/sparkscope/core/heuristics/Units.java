@@ -95,6 +95,20 @@ public final class Units {
     }
 
     /**
+     * A size a person set or declared (a limit, a Content-Length): "64 MiB", "32 GiB" when it is a whole number of
+     * them, so a limit reads as it was written; otherwise as {@link #bytes}.
+     */
+    public static String size(long bytes) {
+        if (bytes >= GiB && bytes % GiB == 0) {
+            return bytes / GiB + " GiB";
+        }
+        if (bytes >= MiB && bytes % MiB == 0) {
+            return bytes / MiB + " MiB";
+        }
+        return bytes(bytes);
+    }
+
+    /**
      * The text of {@code String.format(Locale.ROOT, "%.<decimals>f", v)} without the Formatter, which pages call
      * hundreds of times per request: like the Formatter, it rounds the shortest decimal form of |v| half up and puts
      * a minus sign before a negative value (-0.0 and -0.04 give "-0.0" at one decimal).

@@ -80,6 +80,20 @@ class UnitsAndFindingTest {
         assertEquals("-", Units.hours(-1));
     }
 
+    /**
+     * One way to write a size someone set or declared (the reader's limits, --max-body-mb, a Content-Length): whole
+     * MiB or GiB as written, otherwise as {@link Units#bytes}. The history client's copy wrote a declared 1.5 MiB as
+     * "2 MiB" and the reader's wrote "1572864 bytes".
+     */
+    @Test
+    void sizesSetByPeopleReadAsWritten() {
+        assertEquals("64 MiB", Units.size(64 * Units.MiB));
+        assertEquals("32 GiB", Units.size(32 * Units.GiB));
+        assertEquals("1536 MiB", Units.size(1536 * Units.MiB));
+        assertEquals("1.5 MiB", Units.size(3 * Units.MiB / 2));
+        assertEquals("512 B", Units.size(512));
+    }
+
     @Test
     void countsCoreTimeAndHumanSizes() {
         assertEquals("1 task", Units.count(1, "task"));
