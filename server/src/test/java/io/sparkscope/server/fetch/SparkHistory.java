@@ -1,5 +1,6 @@
 package io.sparkscope.server.fetch;
 
+import io.sparkscope.server.LocalSparkApp;
 import org.apache.spark.SparkConf;
 import org.apache.spark.TaskContext;
 import org.apache.spark.api.java.JavaSparkContext;
@@ -75,25 +76,11 @@ final class SparkHistory implements AutoCloseable {
 
     /** Runs one Spark application in local mode with event logging into {@code logDir}; returns its app id. */
     static String runApp(Path logDir, String name, Consumer<SparkSession> workload) {
-        SparkConf conf = new SparkConf()
-                .setMaster("local[2,3]") // 3 attempts per task, so a failed task can recover
-                .setAppName(name)
-                .set("spark.ui.enabled", "false")
-                .set("spark.driver.host", "127.0.0.1")
+        SparkConf conf = LocalSparkApp.conf("local[2,3]", name, logDir) // 3 attempts per task: a failed task recovers
                 .set("spark.sql.shuffle.partitions", "4")
-                .set("spark.eventLog.enabled", "true")
-                .set("spark.eventLog.dir", logDir.toUri().toString())
                 // a secret the History Server and Sparkscope must both redact
                 .set("spark.sparkscope.test.password", "hunter2");
-        SparkSession spark = SparkSession.builder().config(conf).getOrCreate();
-        try {
-            workload.accept(spark);
-            return spark.sparkContext().applicationId();
-        } finally {
-            spark.stop();
-            SparkSession.clearActiveSession();
-            SparkSession.clearDefaultSession();
-        }
+        return LocalSparkApp.run(conf, workload);
     }
 
     /**
