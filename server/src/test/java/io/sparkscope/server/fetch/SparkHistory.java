@@ -1,8 +1,8 @@
 package io.sparkscope.server.fetch;
 
+import io.sparkscope.listener.LocalSpark;
 import io.sparkscope.server.LocalSparkApp;
 import org.apache.spark.SparkConf;
-import org.apache.spark.TaskContext;
 import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.deploy.history.FsHistoryProvider;
 import org.apache.spark.deploy.history.HistoryServer;
@@ -16,10 +16,7 @@ import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Arrays;
-import java.util.List;
 import java.util.function.Consumer;
-
-import static org.apache.spark.sql.functions.col;
 
 /**
  * Real Spark for the fetch tests: small local-mode applications that write event logs, and Spark's own
@@ -84,34 +81,15 @@ final class SparkHistory implements AutoCloseable {
     }
 
     /**
-     * SQL with a shuffle (and a skipped stage), a job group with a description, a task that fails once and
-     * recovers, a job that fails with some tasks succeeding, and a stage whose every task fails.
+     * The listener tests' workload ({@link LocalSpark#workload}: SQL with a shuffle and a skipped stage, a job group
+     * with a description, a task that fails once and recovers, a job that fails with some tasks succeeding), then a
+     * stage whose every task fails.
      */
     static void mixedWorkload(SparkSession spark) {
-        spark.range(0, 20_000, 1, 6).groupBy(col("id").mod(7).as("k")).count().collectAsList();
+        LocalSpark.workload(spark);
         JavaSparkContext jsc = JavaSparkContext.fromSparkContext(spark.sparkContext());
-        List<Integer> data = Arrays.asList(1, 2, 3, 4, 5, 6, 7, 8);
-        jsc.setJobGroup("nightly", "doubles the numbers", false);
-        jsc.parallelize(data, 4).map(x -> {
-            TaskContext tc = TaskContext.get();
-            if (tc.partitionId() == 1 && tc.attemptNumber() == 0) {
-                throw new IllegalStateException("first attempt fails on purpose");
-            }
-            return x * 2;
-        }).collect();
-        jsc.clearJobGroup();
         try {
-            jsc.parallelize(data, 2).map(x -> {
-                if (x == 3) {
-                    throw new IllegalArgumentException("bad record " + x + "\nsecond line of the message");
-                }
-                return x;
-            }).collect();
-        } catch (Exception expected) {
-            // a failed job whose stage has a successful task too
-        }
-        try {
-            jsc.parallelize(data, 1).map(x -> {
+            jsc.parallelize(Arrays.asList(1, 2, 3, 4, 5, 6, 7, 8), 1).map(x -> {
                 throw new UnsupportedOperationException("never works");
             }).collect();
         } catch (Exception expected) {
