@@ -1,5 +1,6 @@
 package io.sparkscope.hadoop;
 
+import io.sparkscope.server.cli.CliRun;
 import io.sparkscope.store.TestDb;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;

@@ -1,5 +1,7 @@
 package io.sparkscope.hadoop;
 
+import io.sparkscope.server.cli.CliRun;
+
 import org.junit.jupiter.api.Test;
 
 import java.io.File;

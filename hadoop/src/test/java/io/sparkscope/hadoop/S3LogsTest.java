@@ -1,5 +1,6 @@
 package io.sparkscope.hadoop;
 
+import io.sparkscope.server.cli.CliRun;
 import io.sparkscope.store.TestDb;
 import org.gaul.s3proxy.AuthenticationType;
 import org.gaul.s3proxy.S3Proxy;

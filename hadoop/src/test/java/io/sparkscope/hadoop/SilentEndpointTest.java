@@ -1,5 +1,7 @@
 package io.sparkscope.hadoop;
 
+import io.sparkscope.server.cli.CliRun;
+
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;

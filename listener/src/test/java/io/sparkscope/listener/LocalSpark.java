@@ -12,8 +12,11 @@ import java.util.Map;
 
 import static org.apache.spark.sql.functions.col;
 
-/** Real Spark in local mode for listener tests, with Sparkscope attached the way users attach it. */
-final class LocalSpark {
+/**
+ * Real Spark in local mode for listener tests, with Sparkscope attached the way users attach it; its
+ * {@link #workload} is also what the server's tests give Spark's History Server to compare with.
+ */
+public final class LocalSpark {
     private LocalSpark() {
     }
 
@@ -34,13 +37,15 @@ final class LocalSpark {
     }
 
     /**
-     * A small workload with a SQL shuffle, an RDD job whose task fails once and recovers on retry, and a job
-     * that fails for good: jobs, stages, failed tasks, a failed stage and SQL executions to record.
+     * A small workload with a SQL shuffle, an RDD job (in a job group with a description) whose task fails once and
+     * recovers on retry, and a job that fails for good with some tasks succeeding (its error has a second line):
+     * jobs, stages, failed tasks, a failed stage and SQL executions to record.
      */
-    static void workload(SparkSession spark) {
+    public static void workload(SparkSession spark) {
         spark.range(0, 20_000, 1, 6).groupBy(col("id").mod(7).as("k")).count().collectAsList();
         JavaSparkContext jsc = JavaSparkContext.fromSparkContext(spark.sparkContext());
         List<Integer> data = Arrays.asList(1, 2, 3, 4, 5, 6, 7, 8);
+        jsc.setJobGroup("nightly", "doubles the numbers", false);
         jsc.parallelize(data, 4).map(x -> {
             TaskContext tc = TaskContext.get();
             if (tc.partitionId() == 1 && tc.attemptNumber() == 0) {
@@ -48,10 +53,11 @@ final class LocalSpark {
             }
             return x * 2;
         }).collect();
+        jsc.clearJobGroup();
         try {
             jsc.parallelize(data, 2).map(x -> {
                 if (x == 3) {
-                    throw new IllegalArgumentException("bad record " + x);
+                    throw new IllegalArgumentException("bad record " + x + "\nsecond line of the message");
                 }
                 return x;
             }).collect();

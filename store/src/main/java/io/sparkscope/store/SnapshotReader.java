@@ -48,9 +48,7 @@ public final class SnapshotReader {
 
     /** @param attemptId null (or "") for an application without attempts */
     public Optional<AppSnapshot> read(String appId, String attemptId) throws SQLException {
-        try (Connection c = dataSource.getConnection()) {
-            return inSnapshot(c, () -> readIn(c, appId, attemptId));
-        }
+        return ReadTransaction.run(dataSource, c -> readIn(c, appId, attemptId));
     }
 
     public List<Finding> findings(String appId, String attemptId) throws SQLException {
@@ -67,31 +65,6 @@ public final class SnapshotReader {
                 }
             }
             return out;
-        }
-    }
-
-    private interface Body<T> {
-        T run() throws SQLException;
-    }
-
-    private static <T> T inSnapshot(Connection c, Body<T> body) throws SQLException {
-        boolean autoCommit = c.getAutoCommit();
-        int isolation = c.getTransactionIsolation();
-        boolean readOnly = c.isReadOnly();
-        c.setAutoCommit(false);
-        c.setTransactionIsolation(Connection.TRANSACTION_REPEATABLE_READ);
-        c.setReadOnly(true);
-        try {
-            T result = body.run();
-            c.commit();
-            return result;
-        } catch (SQLException | RuntimeException e) {
-            c.rollback();
-            throw e;
-        } finally {
-            c.setReadOnly(readOnly);
-            c.setTransactionIsolation(isolation);
-            c.setAutoCommit(autoCommit);
         }
     }
 
@@ -187,23 +160,21 @@ public final class SnapshotReader {
      * routes needs. Empty when the application is not stored.
      */
     public Optional<StagesAndConfig> stages(String appId, String attemptId, Integer stageId) throws SQLException {
-        try (Connection c = dataSource.getConnection()) {
-            return inSnapshot(c, () -> {
-                try (PreparedStatement ps = c.prepareStatement(
-                        "SELECT app_pk FROM application WHERE app_id = ? AND attempt_id = ?")) {
-                    ps.setString(1, appId);
-                    ps.setString(2, ApplicationRow.attemptKey(attemptId));
-                    try (ResultSet rs = ps.executeQuery()) {
-                        if (!rs.next()) {
-                            return Optional.empty();
-                        }
-                        long pk = rs.getLong(1);
-                        return Optional.of(new StagesAndConfig(stageId != null && stageId < 0 ? List.of()
-                                : stages(c, pk, stageId), config(c, pk)));
+        return ReadTransaction.run(dataSource, c -> {
+            try (PreparedStatement ps = c.prepareStatement(
+                    "SELECT app_pk FROM application WHERE app_id = ? AND attempt_id = ?")) {
+                ps.setString(1, appId);
+                ps.setString(2, ApplicationRow.attemptKey(attemptId));
+                try (ResultSet rs = ps.executeQuery()) {
+                    if (!rs.next()) {
+                        return Optional.empty();
                     }
+                    long pk = rs.getLong(1);
+                    return Optional.of(new StagesAndConfig(stageId != null && stageId < 0 ? List.of()
+                            : stages(c, pk, stageId), config(c, pk)));
                 }
-            });
-        }
+            }
+        });
     }
 
     /** See {@link #stages(String, String, Integer)}. */

@@ -1,6 +1,7 @@
 package io.sparkscope.core.eventlog;
 
 import io.sparkscope.core.event.SparkEvent;
+import io.sparkscope.core.heuristics.Units;
 
 import java.io.BufferedInputStream;
 import java.io.IOException;
@@ -325,7 +326,8 @@ final class LogRead implements LineScanner.Handler {
                 truncated = true;
                 problem(file + ": " + failure.getMessage() + "; stopped reading, the rest of the file is not read ("
                         + codec.description + " data; the limits: " + limits.maxExpansionRatio() + " x past the first "
-                        + bytes(limits.ratioFreeBytes()) + ", " + bytes(limits.maxDecompressedBytes()) + " in all; "
+                        + Units.size(limits.ratioFreeBytes()) + ", " + Units.size(limits.maxDecompressedBytes())
+                        + " in all; "
                         + ReaderLimits.MAX_EXPANSION_PROPERTY + ", " + ReaderLimits.MAX_DECOMPRESSED_PROPERTY + ")");
             } else if (failure != null) {
                 truncated = true;
@@ -556,17 +558,6 @@ final class LogRead implements LineScanner.Handler {
     private static String message(Throwable e) {
         String m = e.getMessage();
         return m == null ? e.getClass().getSimpleName() : Json.firstLine(m);
-    }
-
-    /** A byte count as people write it: in GiB or MiB when it is a whole number of them. */
-    static String bytes(long n) {
-        if (n >= 1L << 30 && n % (1L << 30) == 0) {
-            return (n >> 30) + " GiB";
-        }
-        if (n >= 1L << 20 && n % (1L << 20) == 0) {
-            return (n >> 20) + " MiB";
-        }
-        return n + " bytes";
     }
 
     private static boolean isBlank(byte[] buf, int off, int len) {

@@ -4,14 +4,12 @@ import io.sparkscope.core.model.AppSnapshot;
 
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.ServiceConfigurationError;
 import java.util.ServiceLoader;
-import java.util.Set;
 
 /**
  * Runs every enabled heuristic over a snapshot. Heuristics come from {@link ServiceLoader}, so a jar on the
@@ -126,7 +124,7 @@ public final class HeuristicEngine {
         }
         List<Finding> ranked = findings;
         try {
-            ranked = AdviceReconciler.reconcile(ordered(CauseLinker.link(app, findings, causes)));
+            ranked = AdviceReconciler.reconcile(CauseTree.ordered(CauseLinker.link(app, findings, causes)));
         } catch (RuntimeException e) {
             // The findings themselves are still right; only their grouping is lost.
             errors.add(new HeuristicError("(post-pass)", e.getClass().getName(), String.valueOf(e.getMessage())));
@@ -134,51 +132,6 @@ public final class HeuristicEngine {
             ranked.sort(Ranking.BY_IMPACT);
         }
         return new Result(List.copyOf(ranked), List.copyOf(errors), FixFirst.of(ranked, app.durationMs()));
-    }
-
-    /**
-     * Groups in order of their root's (raised) impact, HIGH before LOW on equal impact; inside a group the cause
-     * comes first, then its effects in the same order, depth first. Stable: equal findings keep the heuristics' order.
-     */
-    static List<Finding> ordered(List<Finding> findings) {
-        Map<String, Finding> byId = new HashMap<>();
-        for (Finding f : findings) {
-            byId.putIfAbsent(f.id(), f);
-        }
-        Map<String, List<Finding>> children = new HashMap<>();
-        List<Finding> roots = new ArrayList<>();
-        for (Finding f : findings) {
-            if (f.causedBy() != null && byId.containsKey(f.causedBy())) {
-                children.computeIfAbsent(f.causedBy(), k -> new ArrayList<>()).add(f);
-            } else {
-                roots.add(f);
-            }
-        }
-        roots.sort(Ranking.BY_IMPACT);
-        List<Finding> out = new ArrayList<>(findings.size());
-        Set<String> placed = new HashSet<>();
-        for (Finding r : roots) {
-            place(r, children, out, placed);
-        }
-        for (Finding f : findings) {
-            if (!placed.contains(f.id())) {
-                out.add(f); // part of a causedBy cycle: keep it rather than lose it
-                placed.add(f.id());
-            }
-        }
-        return out;
-    }
-
-    private static void place(Finding f, Map<String, List<Finding>> children, List<Finding> out, Set<String> placed) {
-        if (!placed.add(f.id())) {
-            return;
-        }
-        out.add(f);
-        List<Finding> kids = new ArrayList<>(children.getOrDefault(f.id(), List.of()));
-        kids.sort(Ranking.BY_IMPACT);
-        for (Finding k : kids) {
-            place(k, children, out, placed);
-        }
     }
 
     // A custom heuristic whose declarations throw still runs: it just gets no links.

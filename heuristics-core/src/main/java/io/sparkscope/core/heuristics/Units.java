@@ -95,6 +95,20 @@ public final class Units {
     }
 
     /**
+     * A size a person set or declared (a limit, a Content-Length): "64 MiB", "32 GiB" when it is a whole number of
+     * them, so a limit reads as it was written; otherwise as {@link #bytes}.
+     */
+    public static String size(long bytes) {
+        if (bytes >= GiB && bytes % GiB == 0) {
+            return bytes / GiB + " GiB";
+        }
+        if (bytes >= MiB && bytes % MiB == 0) {
+            return bytes / MiB + " MiB";
+        }
+        return bytes(bytes);
+    }
+
+    /**
      * The text of {@code String.format(Locale.ROOT, "%.<decimals>f", v)} without the Formatter, which pages call
      * hundreds of times per request: like the Formatter, it rounds the shortest decimal form of |v| half up and puts
      * a minus sign before a negative value (-0.0 and -0.04 give "-0.0" at one decimal).
@@ -143,6 +157,29 @@ public final class Units {
         }
         long min = Math.round(ms / 60_000.0);
         return min / 60 + " h " + twoDigits(min % 60) + " min";
+    }
+
+    /**
+     * "0.42", "12.5", "1 234": hours (core-hours, GB-hours) with the precision a
+     * person reads; "-" for a negative (unknown) value.
+     */
+    public static String hours(double h) {
+        if (h < 0) {
+            return "-";
+        }
+        if (h == 0) {
+            return "0";
+        }
+        if (h < 0.01) {
+            return "<0.01";
+        }
+        if (h < 10) {
+            return fixed(h, 2);
+        }
+        if (h < 100) {
+            return fixed(h, 1);
+        }
+        return String.format(Locale.ROOT, "%,.0f", h).replace(',', ' ');
     }
 
     /** A count and its noun, singular for exactly one: "1 task", "12,416 tasks". */

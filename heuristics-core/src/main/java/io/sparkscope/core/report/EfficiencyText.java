@@ -21,24 +21,9 @@ public final class EfficiencyText {
     private EfficiencyText() {
     }
 
-    /** "0.42", "12.5", "1 234": hours with the precision a person reads. */
+    /** Hours as {@link Units#hours} writes them (the pages and the text report share it with the heuristics). */
     public static String hours(double h) {
-        if (h < 0) {
-            return "-";
-        }
-        if (h == 0) {
-            return "0";
-        }
-        if (h < 0.01) {
-            return "<0.01";
-        }
-        if (h < 10) {
-            return Units.fixed(h, 2);
-        }
-        if (h < 100) {
-            return Units.fixed(h, 1);
-        }
-        return String.format(Locale.ROOT, "%,.0f", h).replace(',', ' ');
+        return Units.hours(h);
     }
 
     /** "12.40 EUR", "0.0031 EUR": two decimals, two significant digits below a cent so a small run does not read 0.00. */

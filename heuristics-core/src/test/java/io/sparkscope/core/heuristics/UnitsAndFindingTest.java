@@ -65,6 +65,35 @@ class UnitsAndFindingTest {
         assertEquals("25 %", Units.percent(0.25));
     }
 
+    /**
+     * One way to write hours for findings, pages and the report: MemorySizing had its own, which wrote "<0.01" for
+     * nothing and "250.4" where the efficiency pages write "250" for the same GB-hours.
+     */
+    @Test
+    void hoursAreWrittenOneWay() {
+        assertEquals("0", Units.hours(0));
+        assertEquals("<0.01", Units.hours(0.004));
+        assertEquals("0.42", Units.hours(0.4249));
+        assertEquals("12.5", Units.hours(12.46));
+        assertEquals("250", Units.hours(250.4));
+        assertEquals("1 234", Units.hours(1234.4));
+        assertEquals("-", Units.hours(-1));
+    }
+
+    /**
+     * One way to write a size someone set or declared (the reader's limits, --max-body-mb, a Content-Length): whole
+     * MiB or GiB as written, otherwise as {@link Units#bytes}. The history client's copy wrote a declared 1.5 MiB as
+     * "2 MiB" and the reader's wrote "1572864 bytes".
+     */
+    @Test
+    void sizesSetByPeopleReadAsWritten() {
+        assertEquals("64 MiB", Units.size(64 * Units.MiB));
+        assertEquals("32 GiB", Units.size(32 * Units.GiB));
+        assertEquals("1536 MiB", Units.size(1536 * Units.MiB));
+        assertEquals("1.5 MiB", Units.size(3 * Units.MiB / 2));
+        assertEquals("512 B", Units.size(512));
+    }
+
     @Test
     void countsCoreTimeAndHumanSizes() {
         assertEquals("1 task", Units.count(1, "task"));

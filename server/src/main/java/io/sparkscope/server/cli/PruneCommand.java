@@ -1,6 +1,7 @@
 package io.sparkscope.server.cli;
 
 import com.zaxxer.hikari.HikariDataSource;
+import io.sparkscope.core.heuristics.Units;
 import io.sparkscope.store.ingest.DatabaseErrors;
 import io.sparkscope.store.prune.Pruner;
 import picocli.CommandLine.Command;
@@ -93,7 +94,7 @@ public final class PruneCommand implements Callable<Integer> {
                         + " and findings kept)", t.applications(), before);
         return String.format(Locale.ROOT, "%s %s; %,d task rows and %,d other rows; ≈ %s %s (estimate: PostgreSQL "
                         + "reuses the space, VACUUM FULL gives it back to the system); %,d transaction(s), %.1f s",
-                dryRun ? "dry run: would remove" : "pruned", apps, t.taskRows(), t.otherRows(), bytes(t.bytes()),
+                dryRun ? "dry run: would remove" : "pruned", apps, t.taskRows(), t.otherRows(), Units.bytes(t.bytes()),
                 dryRun ? "would be freed" : "freed", t.transactions(), seconds);
     }
 
@@ -112,19 +113,5 @@ public final class PruneCommand implements Callable<Integer> {
             case "d" -> Duration.ofDays(n);
             default -> Duration.ofDays(7 * n);
         };
-    }
-
-    static String bytes(long b) {
-        if (b < 1024) {
-            return b + " B";
-        }
-        String[] units = {"KiB", "MiB", "GiB", "TiB"};
-        double v = b;
-        int u = -1;
-        while (v >= 1024 && u < units.length - 1) {
-            v /= 1024;
-            u++;
-        }
-        return String.format(Locale.ROOT, "%.1f %s", v, units[u]);
     }
 }

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.sparkscope.core.heuristics.Units;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -307,19 +308,13 @@ public final class HistoryClient {
     private void checkLength(HttpResponse<?> response, URI uri) {
         long declared = response.headers().firstValueAsLong("Content-Length").orElse(-1);
         if (declared > maxBodyBytes) {
-            throw tooLarge(uri, "declares " + size(declared));
+            throw tooLarge(uri, "declares " + Units.size(declared));
         }
     }
 
     HistoryServerException tooLarge(URI uri, String what) {
-        return new HistoryServerException(0, uri + ": the answer " + what + ", over the " + size(maxBodyBytes)
+        return new HistoryServerException(0, uri + ": the answer " + what + ", over the " + Units.size(maxBodyBytes)
                 + " allowed for one answer (--max-body-mb); raise it if this application's data really is that large");
-    }
-
-    static String size(long bytes) {
-        return bytes >= 1L << 30 && bytes % (1L << 30) == 0 ? (bytes >> 30) + " GiB"
-                : bytes >= 1L << 20 ? String.format(Locale.ROOT, "%.0f MiB", bytes / (double) (1L << 20))
-                : bytes + " bytes";
     }
 
     /** Counts what is read and fails, without a retry, once more than the cap has come. */

@@ -8,10 +8,10 @@ import io.sparkscope.core.eventlog.EventLogSource;
 import io.sparkscope.core.model.AppSnapshot;
 import io.sparkscope.core.model.ExecutorSummary;
 import io.sparkscope.core.recorder.RecorderOptions;
+import io.sparkscope.server.LocalSparkApp;
 import org.apache.spark.SparkConf;
 import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.api.java.JavaSparkContext;
-import org.apache.spark.sql.SparkSession;
 import org.apache.spark.storage.StorageLevel;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -79,18 +79,11 @@ class ExecutorPeaksHistoryServerTest {
 
     /** 32 MiB cached and read twice, a SQL shuffle, with per-stage executor metrics in the log. */
     private static String runCachingApp(Path logDir) {
-        SparkConf conf = new SparkConf()
-                .setMaster("local[2]")
-                .setAppName("peaks-shs")
-                .set("spark.ui.enabled", "false")
-                .set("spark.driver.host", "127.0.0.1")
+        SparkConf conf = LocalSparkApp.conf("local[2]", "peaks-shs", logDir)
                 .set("spark.sql.shuffle.partitions", "4")
                 .set("spark.executor.heartbeatInterval", "200ms")
-                .set("spark.eventLog.enabled", "true")
-                .set("spark.eventLog.logStageExecutorMetrics", "true")
-                .set("spark.eventLog.dir", logDir.toUri().toString());
-        SparkSession spark = SparkSession.builder().config(conf).getOrCreate();
-        try {
+                .set("spark.eventLog.logStageExecutorMetrics", "true");
+        return LocalSparkApp.run(conf, spark -> {
             JavaSparkContext jsc = JavaSparkContext.fromSparkContext(spark.sparkContext());
             List<Integer> blocks = new ArrayList<>();
             for (int i = 0; i < 32; i++) {
@@ -106,11 +99,6 @@ class ExecutorPeaksHistoryServerTest {
                 }).reduce(Integer::sum);
             }
             spark.range(0, 50_000, 1, 4).groupBy(col("id").mod(5)).count().collectAsList();
-            return spark.sparkContext().applicationId();
-        } finally {
-            spark.stop();
-            SparkSession.clearActiveSession();
-            SparkSession.clearDefaultSession();
-        }
+        });
     }
 }

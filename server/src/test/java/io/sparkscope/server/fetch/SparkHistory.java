@@ -1,7 +1,8 @@
 package io.sparkscope.server.fetch;
 
+import io.sparkscope.listener.LocalSpark;
+import io.sparkscope.server.LocalSparkApp;
 import org.apache.spark.SparkConf;
-import org.apache.spark.TaskContext;
 import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.deploy.history.FsHistoryProvider;
 import org.apache.spark.deploy.history.HistoryServer;
@@ -15,10 +16,7 @@ import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Arrays;
-import java.util.List;
 import java.util.function.Consumer;
-
-import static org.apache.spark.sql.functions.col;
 
 /**
  * Real Spark for the fetch tests: small local-mode applications that write event logs, and Spark's own
@@ -75,56 +73,23 @@ final class SparkHistory implements AutoCloseable {
 
     /** Runs one Spark application in local mode with event logging into {@code logDir}; returns its app id. */
     static String runApp(Path logDir, String name, Consumer<SparkSession> workload) {
-        SparkConf conf = new SparkConf()
-                .setMaster("local[2,3]") // 3 attempts per task, so a failed task can recover
-                .setAppName(name)
-                .set("spark.ui.enabled", "false")
-                .set("spark.driver.host", "127.0.0.1")
+        SparkConf conf = LocalSparkApp.conf("local[2,3]", name, logDir) // 3 attempts per task: a failed task recovers
                 .set("spark.sql.shuffle.partitions", "4")
-                .set("spark.eventLog.enabled", "true")
-                .set("spark.eventLog.dir", logDir.toUri().toString())
                 // a secret the History Server and Sparkscope must both redact
                 .set("spark.sparkscope.test.password", "hunter2");
-        SparkSession spark = SparkSession.builder().config(conf).getOrCreate();
-        try {
-            workload.accept(spark);
-            return spark.sparkContext().applicationId();
-        } finally {
-            spark.stop();
-            SparkSession.clearActiveSession();
-            SparkSession.clearDefaultSession();
-        }
+        return LocalSparkApp.run(conf, workload);
     }
 
     /**
-     * SQL with a shuffle (and a skipped stage), a job group with a description, a task that fails once and
-     * recovers, a job that fails with some tasks succeeding, and a stage whose every task fails.
+     * The listener tests' workload ({@link LocalSpark#workload}: SQL with a shuffle and a skipped stage, a job group
+     * with a description, a task that fails once and recovers, a job that fails with some tasks succeeding), then a
+     * stage whose every task fails.
      */
     static void mixedWorkload(SparkSession spark) {
-        spark.range(0, 20_000, 1, 6).groupBy(col("id").mod(7).as("k")).count().collectAsList();
+        LocalSpark.workload(spark);
         JavaSparkContext jsc = JavaSparkContext.fromSparkContext(spark.sparkContext());
-        List<Integer> data = Arrays.asList(1, 2, 3, 4, 5, 6, 7, 8);
-        jsc.setJobGroup("nightly", "doubles the numbers", false);
-        jsc.parallelize(data, 4).map(x -> {
-            TaskContext tc = TaskContext.get();
-            if (tc.partitionId() == 1 && tc.attemptNumber() == 0) {
-                throw new IllegalStateException("first attempt fails on purpose");
-            }
-            return x * 2;
-        }).collect();
-        jsc.clearJobGroup();
         try {
-            jsc.parallelize(data, 2).map(x -> {
-                if (x == 3) {
-                    throw new IllegalArgumentException("bad record " + x + "\nsecond line of the message");
-                }
-                return x;
-            }).collect();
-        } catch (Exception expected) {
-            // a failed job whose stage has a successful task too
-        }
-        try {
-            jsc.parallelize(data, 1).map(x -> {
+            jsc.parallelize(Arrays.asList(1, 2, 3, 4, 5, 6, 7, 8), 1).map(x -> {
                 throw new UnsupportedOperationException("never works");
             }).collect();
         } catch (Exception expected) {

@@ -1,8 +1,7 @@
 package io.sparkscope.server.web;
 
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.openqa.selenium.By;
 import org.openqa.selenium.JavascriptExecutor;
 import org.openqa.selenium.WebDriver;
@@ -22,25 +21,15 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * the failed attempts are drawn as failed. Browser set-up and skipping (or failing in CI) as in
  * {@link WebBrowserTest}.
  */
+@ExtendWith(Browser.class)
 class DiagnosisBrowserTest {
-
-    @BeforeAll
-    static void startBrowser() throws Exception {
-        WebBrowserTest.startBrowser();
-    }
-
-    @AfterAll
-    static void stopBrowser() throws Exception {
-        WebBrowserTest.stopBrowser();
-    }
 
     static WebDriver driver() {
         return WebBrowserTest.driver;
     }
 
     private static void open(String path) {
-        driver().get(DiagnosisFixture.base() + path);
-        new WebDriverWait(driver(), Duration.ofSeconds(20)).until(d -> !d.findElements(By.tagName("footer")).isEmpty());
+        Browser.open(DiagnosisFixture.base() + path);
     }
 
     private static WebElement finding(String id) {

@@ -1,9 +1,8 @@
 package io.sparkscope.server.web;
 
 import io.sparkscope.core.analysis.efficiency.Prices;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.openqa.selenium.By;
 import org.openqa.selenium.Keys;
 import org.openqa.selenium.WebElement;
@@ -18,21 +17,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * The efficiency section in headless Chromium: what a reader sees with and without the operator's prices, and a
  * currency label shown as the text it is. Browser set-up and skipping (or failing in CI) as in {@link WebBrowserTest}.
  */
+@ExtendWith(Browser.class)
 class EfficiencyBrowserTest {
-    @BeforeAll
-    static void startBrowser() throws Exception {
-        WebBrowserTest.startBrowser();
-    }
-
-    @AfterAll
-    static void stopBrowser() throws Exception {
-        WebBrowserTest.stopBrowser();
-    }
 
     private static void open(String url) {
-        WebBrowserTest.driver.get(url);
-        new WebDriverWait(WebBrowserTest.driver, Duration.ofSeconds(20))
-                .until(d -> !d.findElements(By.tagName("footer")).isEmpty());
+        Browser.open(url);
     }
 
     @Test

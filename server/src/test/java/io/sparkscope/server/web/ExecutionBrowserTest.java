@@ -1,6 +1,7 @@
 package io.sparkscope.server.web;
 
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.openqa.selenium.By;
 import org.openqa.selenium.Dimension;
 import org.openqa.selenium.JavascriptExecutor;
@@ -17,18 +18,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * its skip-or-fail rule): the tabs render, a column heading sorts, the pager pages, and at 420 px nothing scrolls
  * the page sideways (wide tables scroll inside their own box).
  */
+@ExtendWith(Browser.class)
 class ExecutionBrowserTest {
     static org.openqa.selenium.WebDriver driver;
 
     @org.junit.jupiter.api.BeforeAll
-    static void startBrowser() throws Exception {
-        WebBrowserTest.startBrowser();
+    static void useBrowser() {
         driver = WebBrowserTest.driver;
-    }
-
-    @org.junit.jupiter.api.AfterAll
-    static void stopBrowser() throws Exception {
-        WebBrowserTest.stopBrowser();
     }
 
     static void screenshot(String name) throws Exception {
@@ -40,8 +36,7 @@ class ExecutionBrowserTest {
     }
 
     static void openApp(String path) {
-        driver.get(ExecutionFixture.base() + path);
-        new WebDriverWait(driver, Duration.ofSeconds(20)).until(d -> !d.findElements(By.tagName("footer")).isEmpty());
+        Browser.open(ExecutionFixture.base() + path);
     }
 
     @Test

@@ -2,6 +2,7 @@ package io.sparkscope.server.web;
 
 import io.sparkscope.core.model.SqlExecutionSummary;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.openqa.selenium.By;
 import org.openqa.selenium.Dimension;
 import org.openqa.selenium.JavascriptExecutor;
@@ -20,23 +21,17 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * finding's mark is visible on its node and leads to the operator's row, and at 420 px the page does not scroll
  * sideways (the graph scrolls inside its own box).
  */
+@ExtendWith(Browser.class)
 class SqlBrowserTest {
     static org.openqa.selenium.WebDriver driver;
 
     @org.junit.jupiter.api.BeforeAll
-    static void startBrowser() throws Exception {
-        WebBrowserTest.startBrowser();
+    static void useBrowser() {
         driver = WebBrowserTest.driver;
     }
 
-    @org.junit.jupiter.api.AfterAll
-    static void stopBrowser() throws Exception {
-        WebBrowserTest.stopBrowser();
-    }
-
     static void open(String path) {
-        driver.get(SqlFixture.base() + path);
-        new WebDriverWait(driver, Duration.ofSeconds(20)).until(d -> !d.findElements(By.tagName("footer")).isEmpty());
+        Browser.open(SqlFixture.base() + path);
     }
 
     static String app() {

@@ -1,9 +1,8 @@
 package io.sparkscope.server.web;
 
 import io.sparkscope.server.web.http.Urls;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.openqa.selenium.By;
 import org.openqa.selenium.JavascriptExecutor;
 import org.openqa.selenium.support.ui.WebDriverWait;
@@ -24,22 +23,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * application's pages take new numbers without a reload. Browser set-up and skipping (or failing in CI) as in
  * {@link WebBrowserTest}.
  */
+@ExtendWith(Browser.class)
 class StreamingBrowserTest {
 
-    @BeforeAll
-    static void startBrowser() throws Exception {
-        WebBrowserTest.startBrowser();
-    }
-
-    @AfterAll
-    static void stopBrowser() throws Exception {
-        WebBrowserTest.stopBrowser();
-    }
-
     private static void open(String path) {
-        WebBrowserTest.driver.get(StreamingFixture.base() + path);
-        new WebDriverWait(WebBrowserTest.driver, Duration.ofSeconds(20))
-                .until(d -> !d.findElements(By.tagName("footer")).isEmpty());
+        Browser.open(StreamingFixture.base() + path);
     }
 
     private static JavascriptExecutor js() {

@@ -80,9 +80,7 @@ class WebBrowserTest {
     }
 
     static void open(String path) {
-        driver.get(WebFixture.base() + path);
-        // On a loaded machine the driver can return before the whole document is parsed: the footer comes last.
-        new WebDriverWait(driver, Duration.ofSeconds(20)).until(d -> !d.findElements(By.tagName("footer")).isEmpty());
+        Browser.open(WebFixture.base() + path);
     }
 
     static void screenshot(String name) throws Exception {

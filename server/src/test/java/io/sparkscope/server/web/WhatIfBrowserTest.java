@@ -1,9 +1,8 @@
 package io.sparkscope.server.web;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.openqa.selenium.By;
 import org.openqa.selenium.JavascriptExecutor;
 import org.openqa.selenium.WebElement;
@@ -21,22 +20,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * The what-if page in headless Chromium: the chart draws the API's points, the table shows the same ones. Browser
  * set-up and skipping (or failing in CI) as in {@link WebBrowserTest}.
  */
+@ExtendWith(Browser.class)
 class WhatIfBrowserTest {
 
-    @BeforeAll
-    static void startBrowser() throws Exception {
-        WebBrowserTest.startBrowser();
-    }
-
-    @AfterAll
-    static void stopBrowser() throws Exception {
-        WebBrowserTest.stopBrowser();
-    }
-
     private static void open(String path) {
-        WebBrowserTest.driver.get(WhatIfFixture.base() + path);
-        new WebDriverWait(WebBrowserTest.driver, Duration.ofSeconds(20))
-                .until(d -> !d.findElements(By.tagName("footer")).isEmpty());
+        Browser.open(WhatIfFixture.base() + path);
     }
 
     @SuppressWarnings("unchecked")

@@ -2,13 +2,13 @@ package io.sparkscope.store.query;
 
 import io.sparkscope.core.heuristics.Finding;
 import io.sparkscope.store.FindingRows;
+import io.sparkscope.store.ReadTransaction;
 
 import javax.sql.DataSource;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.EnumSet;
@@ -87,25 +87,7 @@ public final class AppDetailQuery {
     }
 
     public Loaded load(List<Ref> refs, long now, Set<Part> parts) throws SQLException {
-        try (Connection c = dataSource.getConnection()) {
-            c.setAutoCommit(false);
-            c.setReadOnly(true);
-            try {
-                // The snapshot level set inside this transaction only, instead of the connection's
-                // setTransactionIsolation: that costs a statement to set and another when the pool resets it.
-                try (Statement st = c.createStatement()) {
-                    st.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ");
-                }
-                Loaded l = loadIn(c, refs, now, parts);
-                c.commit();
-                return l;
-            } catch (SQLException | RuntimeException e) {
-                c.rollback();
-                throw e;
-            } finally {
-                c.setAutoCommit(true); // Hikari resets read-only; autocommit back for other users
-            }
-        }
+        return ReadTransaction.run(dataSource, c -> loadIn(c, refs, now, parts));
     }
 
     private Loaded loadIn(Connection c, List<Ref> refs, long now, Set<Part> parts) throws SQLException {
@@ -120,7 +102,7 @@ public final class AppDetailQuery {
                 + " FROM unnest(?::text[], ?::text[]) WITH ORDINALITY AS r(app_id, attempt_id, pos)"
                 + " CROSS JOIN LATERAL (SELECT * FROM application x WHERE x.app_id = r.app_id"
                 + "   AND (r.attempt_id IS NULL OR x.attempt_id = r.attempt_id)"
-                + "   ORDER BY (x.attempt_id = '') DESC, x.start_time DESC LIMIT 1) a")) {
+                + "   ORDER BY " + AppRefs.newestFirst("x.") + " LIMIT 1) a")) {
             ps.setArray(1, c.createArrayOf("text", ids));
             ps.setArray(2, c.createArrayOf("text", attempts));
             try (ResultSet rs = ps.executeQuery()) {

@@ -1,12 +1,11 @@
 package io.sparkscope.store.query;
 
-import javax.sql.DataSource;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 
-/** Finds the stored application a page names, and runs a page's reads in one consistent transaction. */
+/** Finds the stored application a page names. */
 public final class AppRefs {
     private AppRefs() {
     }
@@ -25,27 +24,14 @@ public final class AppRefs {
         }
     }
 
-    interface Body<T> {
-        T run(Connection c) throws SQLException;
-    }
-
-    /** Read-only REPEATABLE READ, so a concurrent writer never shows half a snapshot. */
-    static <T> T readOnly(DataSource dataSource, Body<T> body) throws SQLException {
-        try (Connection c = dataSource.getConnection()) {
-            c.setAutoCommit(false);
-            c.setReadOnly(true);
-            c.setTransactionIsolation(Connection.TRANSACTION_REPEATABLE_READ);
-            try {
-                T r = body.run(c);
-                c.commit();
-                return r;
-            } catch (SQLException | RuntimeException e) {
-                c.rollback();
-                throw e;
-            } finally {
-                c.setAutoCommit(true);
-            }
-        }
+    /**
+     * How a reference without an attempt picks its row: the attempt-less row (Spark gave none), else the newest
+     * attempt, as Spark's History Server does for /applications/{id}. Every query resolving a reference orders by it.
+     *
+     * @param alias the application table's alias with its dot ("a."), or ""
+     */
+    static String newestFirst(String alias) {
+        return "(" + alias + "attempt_id = '') DESC, " + alias + "start_time DESC";
     }
 
     /**
@@ -57,7 +43,7 @@ public final class AppRefs {
         try (PreparedStatement ps = c.prepareStatement("SELECT app_pk, app_id, attempt_id, name, start_time, end_time,"
                 + " last_event_time, complete FROM application"
                 + " WHERE app_id = ? AND (CAST(? AS text) IS NULL OR attempt_id = ?)"
-                + " ORDER BY (attempt_id = '') DESC, start_time DESC LIMIT 1")) {
+                + " ORDER BY " + newestFirst("") + " LIMIT 1")) {
             ps.setString(1, appId);
             ps.setString(2, attemptId);
             ps.setString(3, attemptId);

@@ -3,6 +3,7 @@ package io.sparkscope.store.query;
 import io.sparkscope.core.model.ExecutorSummary;
 import io.sparkscope.core.model.JobSummary;
 import io.sparkscope.store.ExecutorCounts;
+import io.sparkscope.store.ReadTransaction;
 import io.sparkscope.store.SnapshotReader;
 
 import javax.sql.DataSource;
@@ -27,7 +28,7 @@ public final class JobsExecutorsQuery {
 
     /** The jobs in job-id order; empty when the application is not stored. */
     public Optional<Jobs> jobs(String appId, String attemptId) throws SQLException {
-        return AppRefs.readOnly(dataSource, c -> {
+        return ReadTransaction.run(dataSource, c -> {
             AppRefs.Resolved app = AppRefs.resolve(c, appId, attemptId);
             if (app == null) {
                 return Optional.empty();
@@ -93,7 +94,7 @@ public final class JobsExecutorsQuery {
      * application is not stored.
      */
     public Optional<ExecutorPage> executorPage(String appId, String attemptId, Request r) throws SQLException {
-        return AppRefs.readOnly(dataSource, c -> {
+        return ReadTransaction.run(dataSource, c -> {
             AppRefs.Resolved app = AppRefs.resolve(c, appId, attemptId);
             if (app == null) {
                 return Optional.empty();
@@ -208,7 +209,7 @@ public final class JobsExecutorsQuery {
      * (which ran tasks) {@link #executorsThatRanTasks}.
      */
     public Optional<Executors> executors(String appId, String attemptId) throws SQLException {
-        return AppRefs.readOnly(dataSource, c -> {
+        return ReadTransaction.run(dataSource, c -> {
             AppRefs.Resolved app = AppRefs.resolve(c, appId, attemptId);
             if (app == null) {
                 return Optional.empty();
@@ -229,7 +230,7 @@ public final class JobsExecutorsQuery {
     /** The ids of at most {@code limit} executors that ran a task, in the order they appeared; empty: not stored. */
     public Optional<List<String>> executorsThatRanTasks(String appId, String attemptId, int limit)
             throws SQLException {
-        return AppRefs.readOnly(dataSource, c -> {
+        return ReadTransaction.run(dataSource, c -> {
             AppRefs.Resolved app = AppRefs.resolve(c, appId, attemptId);
             if (app == null) {
                 return Optional.empty();

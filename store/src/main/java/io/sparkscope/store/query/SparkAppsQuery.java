@@ -1,5 +1,7 @@
 package io.sparkscope.store.query;
 
+import io.sparkscope.store.ReadTransaction;
+
 import javax.sql.DataSource;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -68,7 +70,7 @@ public final class SparkAppsQuery {
                 + " GROUP BY app_id ORDER BY max(head_end) DESC, app_id DESC LIMIT ?)"
                 + " SELECT a.* FROM a JOIN picked USING (app_id)"
                 + " ORDER BY picked.head_end DESC, a.app_id DESC, a.start_time DESC, a.attempt_id DESC";
-        return AppRefs.readOnly(dataSource, c -> {
+        return ReadTransaction.run(dataSource, c -> {
             try (PreparedStatement ps = c.prepareStatement(sql)) {
                 ps.setBoolean(1, f.completed());
                 ps.setBoolean(2, f.running());
@@ -86,7 +88,7 @@ public final class SparkAppsQuery {
 
     /** Every attempt of one application id, or empty when none is stored. */
     public Optional<App> app(String appId) throws SQLException {
-        return AppRefs.readOnly(dataSource, c -> {
+        return ReadTransaction.run(dataSource, c -> {
             try (PreparedStatement ps = c.prepareStatement("SELECT app_id, attempt_id, name, spark_user,"
                     + " spark_version, start_time, end_time, last_event_time, complete, name AS head_name"
                     + " FROM application WHERE app_id = ? ORDER BY start_time DESC, attempt_id DESC")) {
@@ -105,7 +107,7 @@ public final class SparkAppsQuery {
      * {@code stageId} (empty when none; {@code stageId} &lt; 0 reads none); empty when the application is not stored.
      */
     public Optional<StageLookup> lookup(String appId, String attemptId, int stageId) throws SQLException {
-        return AppRefs.readOnly(dataSource, c -> {
+        return ReadTransaction.run(dataSource, c -> {
             AppRefs.Resolved app = AppRefs.resolve(c, appId, attemptId);
             if (app == null) {
                 return Optional.empty();

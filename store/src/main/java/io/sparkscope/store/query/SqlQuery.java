@@ -4,6 +4,7 @@ import io.sparkscope.core.heuristics.Finding;
 import io.sparkscope.core.model.JobSummary;
 import io.sparkscope.core.model.SqlExecutionSummary;
 import io.sparkscope.store.FindingRows;
+import io.sparkscope.store.ReadTransaction;
 import io.sparkscope.store.SnapshotReader;
 
 import javax.sql.DataSource;
@@ -97,7 +98,7 @@ public final class SqlQuery {
                 + " (SELECT coalesce(md5(string_agg(CAST(f AS text), '|' ORDER BY f.finding_id)), '-')"
                 + " FROM finding f WHERE f.app_pk = a.app_pk), " + sqlRows
                 + " FROM application a WHERE a.app_id = ? AND (CAST(? AS text) IS NULL OR a.attempt_id = ?)"
-                + " ORDER BY (a.attempt_id = '') DESC, a.start_time DESC LIMIT 1")) {
+                + " ORDER BY " + AppRefs.newestFirst("a.") + " LIMIT 1")) {
             int i = 1;
             if (executionId != null) {
                 ps.setLong(i++, executionId);
@@ -141,7 +142,7 @@ public final class SqlQuery {
      * attempts are left out too. Empty when the application is not stored.
      */
     public Optional<Executions> summaries(String appId, String attemptId, boolean planText) throws SQLException {
-        return AppRefs.readOnly(dataSource, c -> {
+        return ReadTransaction.run(dataSource, c -> {
             Version v = version(c, appId, attemptId, null);
             if (v == null) {
                 return Optional.empty();
@@ -165,7 +166,7 @@ public final class SqlQuery {
     }
 
     private Optional<Executions> load(String appId, String attemptId, Long executionId) throws SQLException {
-        return AppRefs.readOnly(dataSource, c -> {
+        return ReadTransaction.run(dataSource, c -> {
             Version v = version(c, appId, attemptId, executionId);
             if (v == null) {
                 return Optional.empty();

@@ -1,12 +1,11 @@
 package io.sparkscope.store.query;
 
 import io.sparkscope.core.model.StreamingQuerySummary;
+import io.sparkscope.store.ReadTransaction;
 import io.sparkscope.store.StreamingRows;
 
 import javax.sql.DataSource;
-import java.sql.Connection;
 import java.sql.SQLException;
-import java.sql.Statement;
 import java.util.List;
 
 /**
@@ -35,24 +34,6 @@ public final class StreamingQueries {
     }
 
     private List<StreamingQuerySummary> read(long appPk, String queryId, int maxBatches) throws SQLException {
-        try (Connection c = dataSource.getConnection()) {
-            c.setAutoCommit(false);
-            c.setReadOnly(true);
-            try {
-                // set for this transaction only: the connection-wide setting costs a statement, and another when
-                // the pool resets it
-                try (Statement st = c.createStatement()) {
-                    st.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ");
-                }
-                List<StreamingQuerySummary> out = StreamingRows.runs(c, appPk, queryId, maxBatches);
-                c.commit();
-                return out;
-            } catch (SQLException | RuntimeException e) {
-                c.rollback();
-                throw e;
-            } finally {
-                c.setAutoCommit(true);
-            }
-        }
+        return ReadTransaction.run(dataSource, c -> StreamingRows.runs(c, appPk, queryId, maxBatches));
     }
 }

@@ -1,6 +1,7 @@
 package io.sparkscope.store.query;
 
 import io.sparkscope.core.model.TaskRecord;
+import io.sparkscope.store.ReadTransaction;
 import io.sparkscope.store.SnapshotReader;
 
 import javax.sql.DataSource;
@@ -134,7 +135,7 @@ public final class TaskListQuery {
 
     /** @param attemptId null: the attempt-less application, else its newest attempt (as the application page) */
     public Result load(String appId, String attemptId, Request r) throws SQLException {
-        return AppRefs.readOnly(dataSource, c -> loadIn(c, appId, attemptId, r));
+        return ReadTransaction.run(dataSource, c -> loadIn(c, appId, attemptId, r));
     }
 
     private Result loadIn(Connection c, String appId, String attemptId, Request r) throws SQLException {

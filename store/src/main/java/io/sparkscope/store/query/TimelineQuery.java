@@ -3,6 +3,7 @@ package io.sparkscope.store.query;
 import io.sparkscope.core.event.TaskMetric;
 import io.sparkscope.core.event.TaskMetrics;
 import io.sparkscope.core.model.TaskRecord;
+import io.sparkscope.store.ReadTransaction;
 
 import javax.sql.DataSource;
 import java.sql.Connection;
@@ -39,29 +40,18 @@ public final class TimelineQuery {
      * @param attemptId null: the attempt-less application, else its newest attempt (as the application page)
      */
     public Result load(String appId, String attemptId, int stageId, int stageAttemptId) throws SQLException {
-        return AppRefs.readOnly(dataSource, c -> loadIn(c, appId, attemptId, stageId, stageAttemptId));
+        return ReadTransaction.run(dataSource, c -> loadIn(c, appId, attemptId, stageId, stageAttemptId));
     }
 
     private Result loadIn(Connection c, String appId, String attemptId, int stageId, int stageAttemptId)
             throws SQLException {
-        long pk;
-        String attempt;
-        String name;
-        try (PreparedStatement ps = c.prepareStatement("SELECT app_pk, attempt_id, name FROM application"
-                + " WHERE app_id = ? AND (CAST(? AS text) IS NULL OR attempt_id = ?)"
-                + " ORDER BY (attempt_id = '') DESC, start_time DESC LIMIT 1")) {
-            ps.setString(1, appId);
-            ps.setString(2, attemptId);
-            ps.setString(3, attemptId);
-            try (ResultSet rs = ps.executeQuery()) {
-                if (!rs.next()) {
-                    return new Result(Outcome.NO_APPLICATION, null);
-                }
-                pk = rs.getLong("app_pk");
-                attempt = rs.getString("attempt_id").isEmpty() ? null : rs.getString("attempt_id");
-                name = rs.getString("name");
-            }
+        AppRefs.Resolved app = AppRefs.resolve(c, appId, attemptId);
+        if (app == null) {
+            return new Result(Outcome.NO_APPLICATION, null);
         }
+        long pk = app.pk();
+        String attempt = app.attemptId();
+        String name = app.name();
         StageHead stage;
         try (PreparedStatement ps = c.prepareStatement("SELECT name, status, num_tasks, num_complete_tasks,"
                 + " num_failed_tasks, num_killed_tasks, submission_time, completion_time, task_detail"

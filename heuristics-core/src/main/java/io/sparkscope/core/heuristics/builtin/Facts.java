@@ -17,13 +17,21 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
-/** Small derivations several built-in heuristics share. Package-private: not an API. */
-final class Facts {
+/**
+ * Facts about an application that heuristics derive again and again: a stage's wall time and task time, the
+ * executors that ran tasks and their task slots, the wall time a saving of task time would give back, a stage's kind
+ * (SQL or RDD). The built-in heuristics read them here, and a heuristic of your own can too, so that its numbers agree
+ * with theirs (a saving estimated with {@link #appWallShare} is ranked fairly against theirs).
+ *
+ * <p>Every method reads only what it is given (the snapshot, a stage, the settings), is cheap enough to call per
+ * stage, and copes with partial data (a running application, a log cut short): a time it cannot tell is 0.
+ */
+public final class Facts {
     private Facts() {
     }
 
     /** Stage wall time: completion − submission, else last task finish − first task launch, else 0. */
-    static long stageDurationMs(StageSummary s) {
+    public static long stageDurationMs(StageSummary s) {
         long d = s.durationMs();
         if (d > 0) {
             return d;
@@ -35,13 +43,16 @@ final class Facts {
     }
 
     /** "stage 3" or "stage 3 (attempt 1)", with the stage name when known. */
-    static String stageLabel(StageSummary s) {
+    public static String stageLabel(StageSummary s) {
         String label = "stage " + s.stageId() + (s.attemptId() > 0 ? " (attempt " + s.attemptId() + ")" : "");
         return s.name() == null || s.name().isBlank() ? label : label + " '" + s.name() + "'";
     }
 
-    /** The summary when it holds the standard quantiles and at least one task, else null. */
-    static TaskDistributions summary(StageSummary s) {
+    /**
+     * The stage's task distributions when they hold the median and the maximum and at least one task, else null
+     * (a snapshot read from a log without task summaries, a stage with no finished task).
+     */
+    public static TaskDistributions summary(StageSummary s) {
         TaskDistributions d = s.taskSummary();
         if (d == null || d.count() == 0 || !d.has(0.5) || !d.has(1.0)) {
             return null;
@@ -50,7 +61,7 @@ final class Facts {
     }
 
     /** The first {@code lines} lines of a failure text, at most {@code maxChars}; "" for null. */
-    static String firstLines(String text, int lines, int maxChars) {
+    public static String firstLines(String text, int lines, int maxChars) {
         if (text == null) {
             return "";
         }
@@ -66,7 +77,7 @@ final class Facts {
     }
 
     /** Executors that run tasks: the non-driver ones, or the driver in local mode. */
-    static List<ExecutorSummary> taskRunners(AppSnapshot app) {
+    public static List<ExecutorSummary> taskRunners(AppSnapshot app) {
         List<ExecutorSummary> out = new ArrayList<>();
         ExecutorSummary driver = null;
         for (ExecutorSummary e : app.executors()) {
@@ -83,7 +94,7 @@ final class Facts {
     }
 
     /** Cores of an executor; for a local-mode driver reporting 0, the N of local[N]; 0 when unknown. */
-    static int cores(ExecutorSummary e, SparkSettings settings) {
+    public static int cores(ExecutorSummary e, SparkSettings settings) {
         if (e.totalCores() > 0) {
             return e.totalCores();
         }
@@ -91,12 +102,15 @@ final class Facts {
     }
 
     /** End of the application for uptime purposes: its end, else its newest event. */
-    static long appEnd(AppSnapshot app) {
+    public static long appEnd(AppSnapshot app) {
         return app.endTime() > 0 ? app.endTime() : app.lastEventTime();
     }
 
-    /** Quantile values of some metrics, as JSON-friendly lists under their Spark REST paths. */
-    static Map<String, Object> quantiles(TaskDistributions d, DistributionMetric... metrics) {
+    /**
+     * Quantile values of some metrics, as JSON-friendly lists under their Spark REST paths, for a finding's details
+     * ({@code Finding.Builder.detail(key, value)}).
+     */
+    public static Map<String, Object> quantiles(TaskDistributions d, DistributionMetric... metrics) {
         Map<String, Object> out = new LinkedHashMap<>();
         List<Double> qs = new ArrayList<>();
         for (double q : d.quantiles()) {
@@ -114,22 +128,23 @@ final class Facts {
     }
 
     /** Where tasks use memory: the driver's heap in local mode, an executor's otherwise. */
-    static String taskMemoryKey(SparkSettings s) {
+    public static String taskMemoryKey(SparkSettings s) {
         return s.isLocal() ? "spark.driver.memory" : "spark.executor.memory";
     }
 
-    static long taskMemoryBytes(SparkSettings s) {
+    /** The size of that memory ({@link #taskMemoryKey}): the setting, or Spark's default. */
+    public static long taskMemoryBytes(SparkSettings s) {
         return s.isLocal() ? s.driverMemoryBytes() : s.executorMemoryBytes();
     }
 
     /** A stage's kind: SQL (run by a SQL/DataFrame execution), RDD (jobs outside any SQL execution), or unknown. */
-    enum StageKind { SQL, RDD, UNKNOWN }
+    public enum StageKind { SQL, RDD, UNKNOWN }
 
     /**
-     * The kind of each stage attempt by its jobs: a job carrying {@code spark.sql.execution.id} ran for a SQL
-     * execution. Built once per heuristic call (a map over jobs), so judging every stage stays linear.
+     * The kind of each stage attempt, keyed by {@link StageSummary#key()}, by its jobs: a job carrying
+     * {@code spark.sql.execution.id} ran for a SQL execution. Built once per heuristic call (a map over jobs), so judging every stage stays linear.
      */
-    static Map<String, StageKind> stageKinds(AppSnapshot app) {
+    public static Map<String, StageKind> stageKinds(AppSnapshot app) {
         StageKinds c = lastStageKinds;
         if (c != null && c.app().get() == app) {
             return c.kinds();
@@ -173,7 +188,7 @@ final class Facts {
     }
 
     /** Σ task durations of a stage attempt (driver-stamped), else Σ executor run time. */
-    static long stageTaskMs(StageSummary s) {
+    public static long stageTaskMs(StageSummary s) {
         if (s.taskTimes() != null && s.taskTimes().durationMs() > 0) {
             return s.taskTimes().durationMs();
         }
@@ -184,7 +199,7 @@ final class Facts {
      * Wall time a saving of {@code taskMs} of a stage's task time would give back: the stage's wall time in
      * proportion (tasks ran in parallel), at most the stage's wall time.
      */
-    static long stageWallShare(StageSummary s, long taskMs) {
+    public static long stageWallShare(StageSummary s, long taskMs) {
         long stageTask = stageTaskMs(s);
         long wall = stageDurationMs(s);
         if (stageTask <= 0 || wall <= 0) {
@@ -194,7 +209,7 @@ final class Facts {
     }
 
     /** Wall time during which at least one task ran: the union of the stages' task spans. */
-    static long busyWallMs(AppSnapshot app) {
+    public static long busyWallMs(AppSnapshot app) {
         List<long[]> spans = new ArrayList<>();
         long end = appEnd(app);
         for (StageSummary s : app.stages()) {
@@ -223,7 +238,7 @@ final class Facts {
      * Wall time an application-wide saving of task time would give back: the task time over the application's
      * average parallelism (Σ task time / time any task ran), at most the busy time.
      */
-    static long appWallShare(AppSnapshot app, long taskMs) {
+    public static long appWallShare(AppSnapshot app, long taskMs) {
         long busy = busyWallMs(app);
         long total = 0;
         for (StageSummary s : app.stages()) {
@@ -236,7 +251,7 @@ final class Facts {
     }
 
     /** Task slots: cores of the executors that run tasks (unknown cores count as none). */
-    static int slots(AppSnapshot app, SparkSettings settings) {
+    public static int slots(AppSnapshot app, SparkSettings settings) {
         int n = 0;
         for (ExecutorSummary e : taskRunners(app)) {
             if (e.removeTime() <= 0 || e.completedTasks() + e.failedTasks() > 0) {

@@ -15,15 +15,10 @@ import io.sparkscope.core.heuristics.SparkSettings;
 import io.sparkscope.core.heuristics.Threshold;
 import io.sparkscope.core.heuristics.Units;
 import io.sparkscope.core.model.AppSnapshot;
-import io.sparkscope.core.model.ExecutorSummary;
 import io.sparkscope.core.model.StageSummary;
-import io.sparkscope.core.model.TaskRecord;
 
 import java.util.ArrayList;
-import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Locale;
-import java.util.Set;
 
 /**
  * Memory right-sizing from what Spark measured (the executors' and the driver's peak memory):
@@ -108,11 +103,6 @@ public final class MemorySizing implements Heuristic {
                 """;
     }
 
-    /** What ran short, read from an error text. */
-    enum Shortage {
-        HEAP, OVERHEAD, PYTHON, OFF_HEAP
-    }
-
     @Override
     public List<Finding> evaluate(AppSnapshot app, HeuristicConfig cfg) {
         SparkSettings conf = SparkSettings.of(app);
@@ -122,7 +112,7 @@ public final class MemorySizing implements Heuristic {
         for (ExecutorUse u : eff.executors()) {
             python |= u.peaks().pythonRss() > 0;
         }
-        Failures failures = Failures.of(app, conf, python);
+        MemoryFailures failures = MemoryFailures.of(app, conf, python);
         double margin = cfg.threshold(ID + ".margin");
         double gcShare = gcShare(app);
         // In local mode the heap is the driver's, as its block manager tells when spark.driver.memory is unset.
@@ -131,19 +121,19 @@ public final class MemorySizing implements Heuristic {
         String heapKey = eff.local() ? "spark.driver.memory" : EXEC_MEM;
         long peakHeap = eff.maxPeakHeapBytes();
 
-        boolean heapShort = failures.has(Shortage.HEAP) || failures.has(Shortage.OFF_HEAP) && !offHeapEnabled(conf);
+        boolean heapShort = failures.has(MemoryFailures.Shortage.HEAP) || failures.has(MemoryFailures.Shortage.OFF_HEAP) && !offHeapEnabled(conf);
         boolean heavyGc = peakHeap > 0 && peakHeap >= cfg.threshold(ID + ".nearMax.share") * heap
                 && gcShare >= cfg.threshold(ID + ".nearMax.gcShare");
         if (heapShort || heavyGc) {
             out.add(raiseHeap(app, conf, cfg, failures, heapKey, heap, peakHeap, gcShare, heapShort, margin));
         }
-        if (!eff.local() && failures.has(Shortage.OVERHEAD)) {
+        if (!eff.local() && failures.has(MemoryFailures.Shortage.OVERHEAD)) {
             out.add(raiseOverhead(app, conf, eff, failures, margin));
         }
-        if (!eff.local() && failures.has(Shortage.PYTHON)) {
+        if (!eff.local() && failures.has(MemoryFailures.Shortage.PYTHON)) {
             out.add(raisePython(app, conf, eff, failures, margin));
         }
-        if (failures.has(Shortage.OFF_HEAP) && offHeapEnabled(conf)) {
+        if (failures.has(MemoryFailures.Shortage.OFF_HEAP) && offHeapEnabled(conf)) {
             out.add(raiseOffHeap(app, conf, failures));
         }
         if (out.isEmpty() && !eff.local() && !heavyGc && diskSpill(app) == 0
@@ -215,14 +205,14 @@ public final class MemorySizing implements Heuristic {
                         + " of the " + Units.bytes(heap) + " spark.executor.memory (" + Units.percent(unused)
                         + " never used), measured on " + measured + " of " + executors + " executors. "
                         + (executors == 1 ? "The executor" : "The " + executors + " executors") + " held "
-                        + hours(heldGbHours) + " GB-hours of memory; with "
-                        + Units.sparkSize(recommended) + " heaps they would have held " + hours(savedGbHours)
+                        + Units.hours(heldGbHours) + " GB-hours of memory; with "
+                        + Units.sparkSize(recommended) + " heaps they would have held " + Units.hours(savedGbHours)
                         + " GB-hours less. The peak counts garbage not yet collected, so the data needed less.")
                 .recommendation("Size executors to what they use: " + smaller.phrase() + ", the peak heap plus a "
                         + marginText + " margin. Watch the next run's GC and spill; the memory freed can run more"
                         + " executors or other applications.")
                 .advise(smaller)
-                .impact(Impact.of(0, 0, "saves " + hours(savedGbHours) + " GB-hours of executor memory; no time"))
+                .impact(Impact.of(0, 0, "saves " + Units.hours(savedGbHours) + " GB-hours of executor memory; no time"))
                 .detail("peakHeapBytes", peak)
                 .detail("heapBytes", heap)
                 .detail("recommendedHeapBytes", recommended)
@@ -265,13 +255,13 @@ public final class MemorySizing implements Heuristic {
                 .message("The driver's heap peaked at " + Units.bytes(p.jvmHeap()) + " of the " + Units.bytes(heap)
                         + " spark.driver.memory (" + Units.percent(unused) + " never used) over the application's "
                         + Units.duration(appMs) + "; a " + Units.sparkSize(recommended) + " driver would have held "
-                        + hours(savedGbHours) + " GB-hours less.")
+                        + Units.hours(savedGbHours) + " GB-hours less.")
                 .recommendation("Give the driver what it uses: " + smaller.phrase() + ", the peak heap plus a "
                         + Units.percent(margin) + " margin (raise it again if the application starts to collect"
                         + " large results).")
                 .executor("driver")
                 .advise(smaller)
-                .impact(Impact.of(0, 0, "saves " + hours(savedGbHours) + " GB-hours of driver memory; no time"))
+                .impact(Impact.of(0, 0, "saves " + Units.hours(savedGbHours) + " GB-hours of driver memory; no time"))
                 .detail("peakHeapBytes", p.jvmHeap())
                 .detail("heapBytes", heap)
                 .detail("recommendedHeapBytes", recommended)
@@ -291,25 +281,25 @@ public final class MemorySizing implements Heuristic {
 
     // ---- under-provisioned ----------------------------------------------------------------------------------
 
-    private static Finding raiseHeap(AppSnapshot app, SparkSettings conf, HeuristicConfig cfg, Failures failures,
+    private static Finding raiseHeap(AppSnapshot app, SparkSettings conf, HeuristicConfig cfg, MemoryFailures failures,
                                      String heapKey, long heap, long peakHeap, double gcShare, boolean heapShort,
                                      double margin) {
         long target = (long) Math.ceil(heap * cfg.threshold(ID + ".raiseFactor"));
         long recommended = roundUp(Math.max(target, (long) Math.ceil(Math.max(0, peakHeap) * (1 + margin))));
-        String why = heapShort ? failures.count(Shortage.HEAP) + failures.count(Shortage.OFF_HEAP)
+        String why = heapShort ? failures.count(MemoryFailures.Shortage.HEAP) + failures.count(MemoryFailures.Shortage.OFF_HEAP)
                 + " task attempts ran out of heap" : "the heap peaked at " + Units.bytes(peakHeap) + " of "
                 + Units.bytes(heap) + " with " + Units.percent(gcShare) + " of task time in GC";
         SettingAdvice more = conf.advise(heapKey, Units.sparkSize(recommended), why);
-        long lost = failures.lostTaskMs(Shortage.HEAP) + failures.lostTaskMs(Shortage.OFF_HEAP);
+        long lost = failures.lostTaskMs(MemoryFailures.Shortage.HEAP) + failures.lostTaskMs(MemoryFailures.Shortage.OFF_HEAP);
         long gcSaved = heapShort ? 0 : gcAboveHealthy(app);
         Finding.Builder f = Finding.builder(ID, heapShort ? Severity.HIGH : Severity.LOW)
                 .location("heap")
-                .title(heapShort ? "Tasks ran out of heap (" + Units.count(failures.count(Shortage.HEAP)
-                        + failures.count(Shortage.OFF_HEAP)) + " attempts)"
+                .title(heapShort ? "Tasks ran out of heap (" + Units.count(failures.count(MemoryFailures.Shortage.HEAP)
+                        + failures.count(MemoryFailures.Shortage.OFF_HEAP)) + " attempts)"
                         : "The heap peaked at " + Units.percent((double) peakHeap / heap) + " of its size with heavy GC")
                 .message(heapShort
-                        ? Units.count(failures.count(Shortage.HEAP) + failures.count(Shortage.OFF_HEAP))
-                        + " task attempts failed for want of heap (" + failures.example(Shortage.HEAP, Shortage.OFF_HEAP)
+                        ? Units.count(failures.count(MemoryFailures.Shortage.HEAP) + failures.count(MemoryFailures.Shortage.OFF_HEAP))
+                        + " task attempts failed for want of heap (" + failures.example(MemoryFailures.Shortage.HEAP, MemoryFailures.Shortage.OFF_HEAP)
                         + ")" + (peakHeap > 0 ? "; the largest heap measured was " + Units.bytes(peakHeap) + " of "
                         + Units.bytes(heap) : "") + "."
                         : "The largest heap an executor used was " + Units.bytes(peakHeap) + " of the "
@@ -327,13 +317,13 @@ public final class MemorySizing implements Heuristic {
                 .detail("peakHeapBytes", peakHeap)
                 .detail("recommendedBytes", recommended)
                 .detail("gcShare", Units.round2(gcShare))
-                .detail("failedAttempts", failures.count(Shortage.HEAP) + failures.count(Shortage.OFF_HEAP));
-        failures.stages(Shortage.HEAP).forEach(f::stage);
-        failures.executors(Shortage.HEAP).forEach(f::executor);
+                .detail("failedAttempts", failures.count(MemoryFailures.Shortage.HEAP) + failures.count(MemoryFailures.Shortage.OFF_HEAP));
+        failures.stages(MemoryFailures.Shortage.HEAP).forEach(f::stage);
+        failures.executors(MemoryFailures.Shortage.HEAP).forEach(f::executor);
         return f.build();
     }
 
-    private static Finding raiseOverhead(AppSnapshot app, SparkSettings conf, Efficiency eff, Failures failures,
+    private static Finding raiseOverhead(AppSnapshot app, SparkSettings conf, Efficiency eff, MemoryFailures failures,
                                          double margin) {
         ContainerMemory c = ContainerMemory.executor(conf);
         long outside = 0; // the most memory measured outside the heap
@@ -343,15 +333,15 @@ public final class MemorySizing implements Heuristic {
             }
         }
         long recommended = roundUp(Math.max(2 * c.overheadBytes(), (long) Math.ceil(outside * (1 + margin))));
-        SettingAdvice more = conf.advise(OVERHEAD, Units.sparkSize(recommended), failures.count(Shortage.OVERHEAD)
+        SettingAdvice more = conf.advise(OVERHEAD, Units.sparkSize(recommended), failures.count(MemoryFailures.Shortage.OVERHEAD)
                 + " times the cluster manager killed an executor for exceeding its memory");
-        long lost = failures.lostTaskMs(Shortage.OVERHEAD);
+        long lost = failures.lostTaskMs(MemoryFailures.Shortage.OVERHEAD);
         Finding.Builder f = Finding.builder(ID, Severity.HIGH)
                 .location("overhead")
-                .title("Executors killed for exceeding their memory (" + Units.count(failures.count(Shortage.OVERHEAD))
+                .title("Executors killed for exceeding their memory (" + Units.count(failures.count(MemoryFailures.Shortage.OVERHEAD))
                         + ")")
                 .message("The cluster manager killed executors whose process grew past the container ("
-                        + failures.example(Shortage.OVERHEAD) + "). The container is the heap ("
+                        + failures.example(MemoryFailures.Shortage.OVERHEAD) + "). The container is the heap ("
                         + Units.bytes(c.heapBytes()) + ") plus the overhead (" + Units.bytes(c.overheadBytes())
                         + ")" + (outside > 0 ? "; the processes used up to " + Units.bytes(outside)
                         + " outside the heap" : "") + ": memory outside the heap (network buffers, native libraries,"
@@ -363,13 +353,13 @@ public final class MemorySizing implements Heuristic {
                 .detail("overheadBytes", c.overheadBytes())
                 .detail("recommendedBytes", recommended)
                 .detail("outsideHeapBytes", outside)
-                .detail("kills", failures.count(Shortage.OVERHEAD));
-        failures.executors(Shortage.OVERHEAD).forEach(f::executor);
-        failures.stages(Shortage.OVERHEAD).forEach(f::stage);
+                .detail("kills", failures.count(MemoryFailures.Shortage.OVERHEAD));
+        failures.executors(MemoryFailures.Shortage.OVERHEAD).forEach(f::executor);
+        failures.stages(MemoryFailures.Shortage.OVERHEAD).forEach(f::stage);
         return f.build();
     }
 
-    private static Finding raisePython(AppSnapshot app, SparkSettings conf, Efficiency eff, Failures failures,
+    private static Finding raisePython(AppSnapshot app, SparkSettings conf, Efficiency eff, MemoryFailures failures,
                                        double margin) {
         long pythonPeak = 0;
         for (ExecutorUse u : eff.executors()) {
@@ -380,13 +370,13 @@ public final class MemorySizing implements Heuristic {
         long current = limited ? conf.size(PYSPARK, Units.MiB).orElse(0)
                 : ContainerMemory.executor(conf).overheadBytes();
         long recommended = roundUp(Math.max(current * 3 / 2, (long) Math.ceil(pythonPeak * (1 + margin))));
-        SettingAdvice more = conf.advise(key, Units.sparkSize(recommended), failures.count(Shortage.PYTHON)
+        SettingAdvice more = conf.advise(key, Units.sparkSize(recommended), failures.count(MemoryFailures.Shortage.PYTHON)
                 + " Python workers ran out of memory");
-        long lost = failures.lostTaskMs(Shortage.PYTHON);
+        long lost = failures.lostTaskMs(MemoryFailures.Shortage.PYTHON);
         Finding.Builder f = Finding.builder(ID, Severity.HIGH)
                 .location("python")
-                .title("Python workers ran out of memory (" + Units.count(failures.count(Shortage.PYTHON)) + ")")
-                .message("Python workers failed for want of memory (" + failures.example(Shortage.PYTHON) + ")"
+                .title("Python workers ran out of memory (" + Units.count(failures.count(MemoryFailures.Shortage.PYTHON)) + ")")
+                .message("Python workers failed for want of memory (" + failures.example(MemoryFailures.Shortage.PYTHON) + ")"
                         + (pythonPeak > 0 ? "; they used up to " + Units.bytes(pythonPeak) : "") + ". Python"
                         + " workers live outside the JVM heap, in " + (limited ? PYSPARK + " (set)"
                         : "the executor's memory overhead (" + PYSPARK + " is not set)") + ".")
@@ -398,22 +388,22 @@ public final class MemorySizing implements Heuristic {
                 .detail("currentBytes", current)
                 .detail("recommendedBytes", recommended)
                 .detail("pythonPeakBytes", pythonPeak)
-                .detail("failedAttempts", failures.count(Shortage.PYTHON));
-        failures.stages(Shortage.PYTHON).forEach(f::stage);
+                .detail("failedAttempts", failures.count(MemoryFailures.Shortage.PYTHON));
+        failures.stages(MemoryFailures.Shortage.PYTHON).forEach(f::stage);
         return f.build();
     }
 
-    private static Finding raiseOffHeap(AppSnapshot app, SparkSettings conf, Failures failures) {
+    private static Finding raiseOffHeap(AppSnapshot app, SparkSettings conf, MemoryFailures failures) {
         long current = conf.size(OFF_HEAP, 1).orElse(0);
         long recommended = roundUp(Math.max(Units.GiB, current * 3 / 2));
-        SettingAdvice more = conf.advise(OFF_HEAP, Units.sparkSize(recommended), failures.count(Shortage.OFF_HEAP)
+        SettingAdvice more = conf.advise(OFF_HEAP, Units.sparkSize(recommended), failures.count(MemoryFailures.Shortage.OFF_HEAP)
                 + " task attempts could not get off-heap execution memory");
-        long lost = failures.lostTaskMs(Shortage.OFF_HEAP);
+        long lost = failures.lostTaskMs(MemoryFailures.Shortage.OFF_HEAP);
         Finding.Builder f = Finding.builder(ID, Severity.HIGH)
                 .location("offHeap")
-                .title("Tasks ran out of off-heap memory (" + Units.count(failures.count(Shortage.OFF_HEAP)) + ")")
+                .title("Tasks ran out of off-heap memory (" + Units.count(failures.count(MemoryFailures.Shortage.OFF_HEAP)) + ")")
                 .message("With spark.memory.offHeap.enabled=true, tasks failed to get execution memory ("
-                        + failures.example(Shortage.OFF_HEAP) + ") from the " + Units.bytes(current)
+                        + failures.example(MemoryFailures.Shortage.OFF_HEAP) + ") from the " + Units.bytes(current)
                         + " of spark.memory.offHeap.size.")
                 .recommendation("Raise Spark's off-heap memory: " + more.phrase() + " (the container grows with it).")
                 .advise(more)
@@ -421,12 +411,12 @@ public final class MemorySizing implements Heuristic {
                 .detail("shortOf", "offHeap")
                 .detail("currentBytes", current)
                 .detail("recommendedBytes", recommended)
-                .detail("failedAttempts", failures.count(Shortage.OFF_HEAP));
-        failures.stages(Shortage.OFF_HEAP).forEach(f::stage);
+                .detail("failedAttempts", failures.count(MemoryFailures.Shortage.OFF_HEAP));
+        failures.stages(MemoryFailures.Shortage.OFF_HEAP).forEach(f::stage);
         return f.build();
     }
 
-    // ---- facts ----------------------------------------------------------------------------------------------
+    // ---- numbers ----------------------------------------------------------------------------------------------
 
     /**
      * A size as people write it, rounded up: at least 1g; whole gigabytes up to 8g, then even ones up to 32g, then
@@ -440,10 +430,6 @@ public final class MemorySizing implements Heuristic {
             g = (g + 1) / 2 * 2;
         }
         return g * Units.GiB;
-    }
-
-    private static String hours(double h) {
-        return h < 0.01 ? "<0.01" : String.format(Locale.ROOT, h < 10 ? "%.2f" : "%.1f", h);
     }
 
     private static boolean offHeapEnabled(SparkSettings conf) {
@@ -476,139 +462,5 @@ public final class MemorySizing implements Heuristic {
             n += s.totals().get(TaskMetric.DISK_BYTES_SPILLED);
         }
         return n;
-    }
-
-    /** The memory failures of an application: failed task attempts and executor removals, by what ran short. */
-    static final class Failures {
-        private final int[] counts = new int[Shortage.values().length];
-        private final long[] lostMs = new long[Shortage.values().length];
-        private final String[] examples = new String[Shortage.values().length];
-        private final List<Set<String>> stages = new ArrayList<>();
-        private final List<Set<String>> executors = new ArrayList<>();
-
-        private Failures() {
-            for (int i = 0; i < Shortage.values().length; i++) {
-                stages.add(new LinkedHashSet<>());
-                executors.add(new LinkedHashSet<>());
-            }
-        }
-
-        /** @param pythonSeen Python workers were measured on some executor */
-        static Failures of(AppSnapshot app, SparkSettings conf, boolean pythonSeen) {
-            Failures f = new Failures();
-            boolean python = pythonSeen || conf.isSet(PYSPARK) || conf.isSet("spark.pyspark.python")
-                    || conf.get("spark.submit.pyFiles", "").contains(".py");
-            Set<String> killedExecutors = new LinkedHashSet<>();
-            for (ExecutorSummary e : app.executors()) {
-                Shortage s = classify(e.removeReason(), python);
-                if (s == Shortage.OVERHEAD || s == Shortage.PYTHON) {
-                    f.add(s, e.removeReason(), null, e.executorId(), 0);
-                    killedExecutors.add(e.executorId());
-                }
-            }
-            for (StageSummary st : app.stages()) {
-                for (TaskRecord t : st.keptTasks()) {
-                    if (!"FAILED".equals(t.status()) || t.errorMessage() == null) {
-                        continue;
-                    }
-                    Shortage s = classify(t.errorMessage(), python);
-                    if (s == null) {
-                        continue;
-                    }
-                    if ((s == Shortage.OVERHEAD || s == Shortage.PYTHON) && killedExecutors.contains(t.executorId())) {
-                        // the kill is already counted with its executor; the lost attempt adds only its time
-                        f.lostMs[s.ordinal()] += t.durationMs();
-                        f.stages.get(s.ordinal()).add(st.key());
-                        continue;
-                    }
-                    f.add(s, t.errorMessage(), st.key(), t.executorId(), t.durationMs());
-                }
-            }
-            return f;
-        }
-
-        private void add(Shortage s, String text, String stage, String executor, long ms) {
-            int i = s.ordinal();
-            counts[i]++;
-            lostMs[i] += ms;
-            if (examples[i] == null) {
-                examples[i] = firstLine(text);
-            }
-            if (stage != null) {
-                stages.get(i).add(stage);
-            }
-            if (executor != null) {
-                executors.get(i).add(executor);
-            }
-        }
-
-        /** What an error text says ran short, or null when it is no memory failure. */
-        static Shortage classify(String text, boolean python) {
-            if (text == null || text.isEmpty()) {
-                return null;
-            }
-            String t = text.toLowerCase(Locale.ROOT);
-            if (t.contains("memoryerror") && (t.contains("python") || t.contains("pyspark")) || python
-                    && (t.contains("python worker exited unexpectedly") || t.contains("python worker crashed"))) {
-                return Shortage.PYTHON;
-            }
-            if (t.contains("exceeding memory limits") || t.contains("exceeding physical memory")
-                    || t.contains("memoryoverhead") || t.contains("oomkilled")
-                    || t.contains("exit code 137") || t.contains("exit status: 137") || t.contains("exited with code 137")
-                    || t.contains("direct buffer memory")) {
-                return python && t.contains("python") ? Shortage.PYTHON : Shortage.OVERHEAD;
-            }
-            if (t.contains("unable to acquire") && t.contains("bytes of memory")) {
-                return Shortage.OFF_HEAP; // execution memory; raiseHeap takes it when off-heap is not enabled
-            }
-            if (t.contains("java heap space") || t.contains("gc overhead limit exceeded")
-                    || t.contains("outofmemoryerror") && !t.contains("metaspace") && !t.contains("native thread")) {
-                return Shortage.HEAP;
-            }
-            return null;
-        }
-
-        boolean has(Shortage s) {
-            return counts[s.ordinal()] > 0;
-        }
-
-        boolean any() {
-            for (int c : counts) {
-                if (c > 0) {
-                    return true;
-                }
-            }
-            return false;
-        }
-
-        int count(Shortage s) {
-            return counts[s.ordinal()];
-        }
-
-        long lostTaskMs(Shortage s) {
-            return lostMs[s.ordinal()];
-        }
-
-        String example(Shortage... kinds) {
-            for (Shortage s : kinds) {
-                if (examples[s.ordinal()] != null) {
-                    return examples[s.ordinal()];
-                }
-            }
-            return "";
-        }
-
-        List<String> stages(Shortage s) {
-            return List.copyOf(stages.get(s.ordinal()));
-        }
-
-        List<String> executors(Shortage s) {
-            return List.copyOf(executors.get(s.ordinal()));
-        }
-
-        private static String firstLine(String text) {
-            String line = text.strip().split("\\R", 2)[0];
-            return line.length() > 200 ? line.substring(0, 200) + "…" : line;
-        }
     }
 }

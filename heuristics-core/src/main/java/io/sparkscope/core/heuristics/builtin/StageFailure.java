@@ -135,8 +135,7 @@ public final class StageFailure implements Heuristic {
             return "Shuffle data was lost, usually because an executor died (often killed for exceeding its"
                     + " memory limit). Give executors headroom: " + overhead.phrase() + "." + keep;
         }
-        if (r.contains("outofmemory") || r.contains("memory limits") || r.contains("exit code 137")
-                || r.contains("exit code: 137") || r.contains(" oom")) {
+        if (MemoryFailures.outOfMemory(error)) {
             long target = Math.max(s.numTasks() + 1L, s.numTasks() * 2L);
             Partitioning p = Partitioning.of(conf, kind, s, target, slots,
                     "tasks of stage " + s.stageId() + " ran out of memory");

@@ -176,17 +176,6 @@ class MemorySizingTest {
         assertEquals(36 * Units.GiB, MemorySizing.roundUp(gib(33)));
     }
 
-    @Test
-    void errorTextsSayWhatRanShort() {
-        assertEquals(MemorySizing.Shortage.HEAP, MemorySizing.Failures.classify("GC overhead limit exceeded", false));
-        assertEquals(MemorySizing.Shortage.OVERHEAD, MemorySizing.Failures.classify(
-                "ExecutorLostFailure (executor 3 exited caused by one of the running tasks) Reason: Container from a"
-                        + " bad node: container_1 on host: h. Exit status: 137.", false));
-        assertEquals(MemorySizing.Shortage.OVERHEAD, MemorySizing.Failures.classify("Pod OOMKilled", false));
-        assertEquals(null, MemorySizing.Failures.classify("java.lang.OutOfMemoryError: Metaspace", false));
-        assertEquals(null, MemorySizing.Failures.classify("java.io.FileNotFoundException: /x", false));
-    }
-
     static void assertOneValuePerKey(List<Finding> findings) {
         Map<String, String> values = new HashMap<>();
         for (Finding f : findings) {

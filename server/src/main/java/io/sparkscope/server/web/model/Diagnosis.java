@@ -1,15 +1,11 @@
 package io.sparkscope.server.web.model;
 
+import io.sparkscope.core.heuristics.CauseTree;
 import io.sparkscope.core.heuristics.Finding;
 import io.sparkscope.core.heuristics.FixFirst;
 
 import java.util.ArrayList;
-import java.util.Comparator;
-import java.util.HashMap;
-import java.util.HashSet;
 import java.util.List;
-import java.util.Map;
-import java.util.Set;
 
 /**
  * An application's findings as the application page and its API show them: the short "fix this first" list, then
@@ -22,12 +18,6 @@ import java.util.Set;
  * @param total    findings in all, knock-ons included
  */
 public record Diagnosis(FixFirst fixFirst, List<Node> roots, int total) {
-    /** Larger wall time saved first, then task time, then HIGH before LOW; a stable sort keeps the rest in order. */
-    public static final Comparator<Finding> BY_IMPACT = (a, b) -> {
-        int c = b.impact().compareTo(a.impact());
-        return c != 0 ? c : b.severity().compareTo(a.severity());
-    };
-
     public Diagnosis {
         roots = List.copyOf(roots);
     }
@@ -40,6 +30,15 @@ public record Diagnosis(FixFirst fixFirst, List<Node> roots, int total) {
     public record Node(Finding finding, List<Node> knockOns) {
         public Node {
             knockOns = List.copyOf(knockOns);
+        }
+
+        /** The page's copy of the core's cause tree ({@link CauseTree}, which owns the order). */
+        static Node of(CauseTree.Node n) {
+            List<Node> kids = new ArrayList<>();
+            for (CauseTree.Node k : n.knockOns()) {
+                kids.add(of(k));
+            }
+            return new Node(n.finding(), kids);
         }
 
         /** Knock-ons at every depth. */
@@ -58,55 +57,10 @@ public record Diagnosis(FixFirst fixFirst, List<Node> roots, int total) {
      * @param appDurationMs its wall time, to put the fix-first savings in proportion (0 when unknown)
      */
     public static Diagnosis of(List<Finding> findings, long appDurationMs) {
-        Map<String, Finding> byId = new HashMap<>();
-        for (Finding f : findings) {
-            byId.putIfAbsent(f.id(), f);
-        }
-        Map<String, List<Finding>> children = new HashMap<>();
-        List<Finding> roots = new ArrayList<>();
-        for (Finding f : findings) {
-            if (f.causedBy() != null && byId.containsKey(f.causedBy()) && !f.causedBy().equals(f.id())
-                    && !inCycle(f, byId)) {
-                children.computeIfAbsent(f.causedBy(), k -> new ArrayList<>()).add(f);
-            } else {
-                roots.add(f);
-            }
-        }
-        roots.sort(BY_IMPACT);
-        Set<String> placed = new HashSet<>();
         List<Node> nodes = new ArrayList<>();
-        List<Finding> ranked = new ArrayList<>();
-        for (Finding r : roots) {
-            if (placed.add(r.id())) {
-                nodes.add(node(r, children, placed, ranked));
-            }
+        for (CauseTree.Node n : CauseTree.of(findings)) {
+            nodes.add(Node.of(n));
         }
-        return new Diagnosis(FixFirst.of(ranked, appDurationMs), nodes, findings.size());
-    }
-
-    /** Whether following causedBy from {@code f} comes back to it (a damaged store): then it is shown as a root. */
-    private static boolean inCycle(Finding f, Map<String, Finding> byId) {
-        Set<String> seen = new HashSet<>();
-        Finding at = f;
-        while (at != null && at.causedBy() != null) {
-            if (!seen.add(at.id()) || at.causedBy().equals(f.id())) {
-                return true;
-            }
-            at = byId.get(at.causedBy());
-        }
-        return false;
-    }
-
-    private static Node node(Finding f, Map<String, List<Finding>> children, Set<String> placed, List<Finding> ranked) {
-        ranked.add(f);
-        List<Finding> kids = new ArrayList<>(children.getOrDefault(f.id(), List.of()));
-        kids.sort(BY_IMPACT);
-        List<Node> out = new ArrayList<>();
-        for (Finding k : kids) {
-            if (placed.add(k.id())) {
-                out.add(node(k, children, placed, ranked));
-            }
-        }
-        return new Node(f, out);
+        return new Diagnosis(FixFirst.of(CauseTree.ordered(findings), appDurationMs), nodes, findings.size());
     }
 }

@@ -1,5 +1,6 @@
 package io.sparkscope.server.web.sql;
 
+import io.sparkscope.server.LocalSparkApp;
 import org.apache.spark.SparkConf;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
@@ -27,29 +28,15 @@ public final class SqlWorkloads {
 
     /** Runs one application writing its event log into {@code logDir}; returns its application id. */
     public static String run(Path logDir, String name, boolean aqe, Consumer<SparkSession> workload) {
-        SparkConf conf = new SparkConf()
-                .setMaster("local[2,2]")
-                .setAppName(name)
-                .set("spark.ui.enabled", "false")
-                .set("spark.driver.host", "127.0.0.1")
+        SparkConf conf = LocalSparkApp.conf("local[2,2]", name, logDir)
                 .set("spark.sql.shuffle.partitions", "6")
                 .set("spark.sql.adaptive.enabled", String.valueOf(aqe))
                 .set("spark.sql.adaptive.coalescePartitions.enabled", String.valueOf(aqe))
                 // spill: sorts after 2 000 records, aggregates fall back to sorting (Spark's own test switches)
                 .set("spark.shuffle.spill.numElementsForceSpillThreshold", "2000")
                 .set("spark.sql.windowExec.buffer.spill.threshold", "500")
-                .set("spark.sql.TungstenAggregate.testFallbackStartsAt", "200, 400")
-                .set("spark.eventLog.enabled", "true")
-                .set("spark.eventLog.dir", logDir.toUri().toString());
-        SparkSession spark = SparkSession.builder().config(conf).getOrCreate();
-        try {
-            workload.accept(spark);
-            return spark.sparkContext().applicationId();
-        } finally {
-            spark.stop();
-            SparkSession.clearActiveSession();
-            SparkSession.clearDefaultSession();
-        }
+                .set("spark.sql.TungstenAggregate.testFallbackStartsAt", "200, 400");
+        return LocalSparkApp.run(conf, workload);
     }
 
     /** Several queries of the shapes above; the first one's description carries user-controlled markup. */
