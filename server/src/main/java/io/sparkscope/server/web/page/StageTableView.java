@@ -178,13 +178,7 @@ final class StageTableView {
 
     /** The name on one line: cut past {@link #NAME_CHARS} characters, the whole name in the hover text. */
     static void name(Html h, String name) {
-        String n = name == null ? "" : name.strip();
-        String shown = shorten(n);
-        if (shown.equals(n)) {
-            h.raw("<span class=\"name\">").t(n).raw("</span>");
-        } else {
-            h.raw("<span class=\"name cut\" title=\"").a(n).raw("\">").t(shown).raw("</span>");
-        }
+        JtestageNameGenerated.render(new PageOutput(h), null, name);
     }
 
     /** The first line of a name, at most {@link #NAME_CHARS} characters (code points), "…" when cut. */
