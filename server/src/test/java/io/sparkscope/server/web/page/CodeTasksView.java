@@ -13,7 +13,7 @@ import java.util.Locale;
 
 /**
  * The task table page as it was written in code before tasks.jte, kept unchanged as the reference the template's
- * page must equal byte for byte ({@link TasksTemplateTest}) and as the baseline of {@link TasksPageBench}.
+ * page must equal byte for byte ({@link TasksTemplateTest}) and as the baseline of {@link PageRenderBench}.
  */
 final class CodeTasksView {
     private CodeTasksView() {

@@ -47,4 +47,26 @@ class LayoutTemplateTest {
         assertEquals(true, f.toString().contains("data-live-url=\"/a\" data-live-field=\"lastEventTime\" "
                 + "data-live-version=\"5/RUNNING\" data-refresh-ms=\"10000\">"), f.toString());
     }
+
+    @Test
+    void applicationTabFrameAsBefore() {
+        var app = new io.sparkscope.store.query.AppRefs.Resolved(1, "app-<1>", "2", "", 1_000, 0, 5_000, false);
+        Html h = AppTabs.page(app, AppTabs.Tab.JOBS, "Jobs", new AppTabs.Live(6_000, 30));
+        h.raw("<p>x</p>");
+        String page = AppTabs.end(h);
+        String url = "/apps/app-%3C1%3E/2";
+        String expected = HEAD.replace("T &lt;b&gt;", "Jobs &#183; app-&lt;1&gt;")
+                + "<article class=\"app-tab\"><div class=\"detail-head\"><h1><a href=\"" + url + "\" id=\"app-title\">"
+                + "app-&lt;1&gt;</a></h1><p class=\"muted\"><span class=\"app-id\">app-&lt;1&gt;/2</span></p>"
+                + "<p id=\"live-status\" class=\"live\" data-live-url=\"/api/v1/apps/app-%3C1%3E/2\" data-live-field=\""
+                + "lastEventTime\" data-live-version=\"5000/RUNNING\" data-refresh-ms=\"30000\"><span class=\"live-dot\">"
+                + "</span> <span id=\"live-text\">Live: the application is running; this page updates every 30 s (<code>"
+                + "?refresh=</code> sets it)</span></p><script src=\"/static/live.js\" defer></script></div>"
+                + "<nav class=\"tabs\" id=\"app-tabs\" aria-label=\"application views\"><a class=\"tab\" id=\"tab-overview\""
+                + " href=\"" + url + "\">Overview</a><a class=\"tab on\" aria-current=\"page\" id=\"tab-jobs\" href=\""
+                + url + "/jobs\">Jobs</a><a class=\"tab\" id=\"tab-executors\" href=\"" + url + "/executors\">Executors</a>"
+                + "<a class=\"tab\" id=\"tab-sql\" href=\"" + url + "/sql\">SQL</a></nav><div id=\"tab-content\" "
+                + "data-live-region><p>x</p></div></article>" + TAIL;
+        assertEquals(expected, page);
+    }
 }
