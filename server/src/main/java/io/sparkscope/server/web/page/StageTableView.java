@@ -95,6 +95,12 @@ final class StageTableView {
 
     static void render(Html h, List<StageRow> stages, Map<Integer, List<SqlQuery.StageOperator>> operators,
                        String appId, String attemptId, StageSort sort, boolean desc) {
+        List<StageRow> rows = sorted(stages, sort, desc);
+        JtestageTableGenerated.render(new PageOutput(h), null, rows, operators, appId, attemptId, sort, desc);
+    }
+
+    /** The stages in the table's order: by {@code sort}, descending when asked (ties keep their order). */
+    static List<StageRow> sorted(List<StageRow> stages, StageSort sort, boolean desc) {
         List<StageRow> rows = new ArrayList<>(stages);
         Comparator<StageRow> cmp = switch (sort) {
             case ID -> Comparator.comparingInt(StageRow::stageId).thenComparingInt(StageRow::attemptId);
@@ -108,7 +114,7 @@ final class StageTableView {
             case OUTPUT -> Comparator.comparingLong(StageRow::outputBytes);
         };
         rows.sort(desc ? cmp.reversed() : cmp);
-        JtestageTableGenerated.render(new PageOutput(h), null, rows, operators, appId, attemptId, sort, desc);
+        return rows;
     }
 
     /** The SQL operators a stage ran, per query: query id → "Sort, Exchange" (each name once, in plan order). */

@@ -8,7 +8,6 @@ import io.sparkscope.store.query.SqlQuery;
 import io.sparkscope.store.query.StageRow;
 
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -25,19 +24,7 @@ final class CodeStageTableView {
 
     static void render(Html h, List<StageRow> stages, Map<Integer, List<SqlQuery.StageOperator>> operators,
                        String appId, String attemptId, StageTableView.StageSort sort, boolean desc) {
-        List<StageRow> rows = new ArrayList<>(stages);
-        Comparator<StageRow> cmp = switch (sort) {
-            case ID -> Comparator.comparingInt(StageRow::stageId).thenComparingInt(StageRow::attemptId);
-            case DURATION -> Comparator.comparingLong(StageRow::durationMs);
-            case TASKS -> Comparator.comparingInt(StageRow::numTasks);
-            case FAILED -> Comparator.comparingInt(StageRow::numFailedTasks);
-            case SPILL -> Comparator.comparingLong(s -> s.memoryBytesSpilled() + s.diskBytesSpilled());
-            case SHUFFLE -> Comparator.comparingLong(s -> s.shuffleReadBytes() + s.shuffleWriteBytes());
-            case GC -> Comparator.comparingLong(StageRow::jvmGcTimeMs);
-            case INPUT -> Comparator.comparingLong(StageRow::inputBytes);
-            case OUTPUT -> Comparator.comparingLong(StageRow::outputBytes);
-        };
-        rows.sort(desc ? cmp.reversed() : cmp);
+        List<StageRow> rows = StageTableView.sorted(stages, sort, desc);
         String base = Urls.app(appId, attemptId);
         h.raw("<section><h2 id=\"stages\">Stages (").t(rows.size()).raw(")</h2>");
         legend(h);

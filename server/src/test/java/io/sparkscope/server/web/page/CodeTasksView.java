@@ -94,17 +94,7 @@ final class CodeTasksView {
     }
 
     private static String label(Sort s) {
-        return switch (s) {
-            case ID -> "task id";
-            case RUN_TIME -> "executor run time";
-            case DURATION -> "duration";
-            case LAUNCH_TIME -> "launch time";
-            case INDEX -> "partition index";
-            case GC_TIME -> "GC time";
-            case SHUFFLE_READ -> "shuffle read";
-            case SPILL -> "spill";
-            case PEAK_MEMORY -> "peak execution memory";
-        };
+        return TasksView.label(s);
     }
 
     private static void table(Html h, TaskListQuery.Page p, TaskListQuery.Request r, String base) {
