@@ -25,6 +25,16 @@ final class AppTabs {
             this.segment = segment;
             this.handler = handler;
         }
+
+        /** The tab link's id after "tab-". */
+        String id() {
+            return name().toLowerCase(java.util.Locale.ROOT);
+        }
+
+        /** Where the tab leads for this application. */
+        String href(String appId, String attemptId) {
+            return segment == null ? Urls.app(appId, attemptId) : Urls.appTab(appId, attemptId, segment);
+        }
     }
 
     private AppTabs() {
@@ -43,41 +53,36 @@ final class AppTabs {
     }
 
     /**
-     * A tab page's frame: the application's name and id as its heading, then the tabs, then (closed by
-     * {@link #end}) the tab's content, which a running application's page swaps in anew when the application
-     * moved on.
+     * A tab page's frame (appTab.jte) up to the tab's content, for a tab page written in code: the application's name
+     * and id as its heading, then the tabs; {@link #end} closes it.
      */
     static Html page(io.sparkscope.store.query.AppRefs.Resolved app, Tab active, String what, Live live) {
-        String name = app.name() == null || app.name().isEmpty() ? app.appId() : app.name();
-        String key = app.attemptId() == null ? app.appId() : app.appId() + "/" + app.attemptId();
-        Html h = Layout.start(what + " · " + name, "Applications");
-        h.raw("<article class=\"app-tab\"><div class=\"detail-head\"><h1><a href=\"").a(Urls.app(app.appId(), app.attemptId()))
-                .raw("\" id=\"app-title\">").t(name).raw("</a></h1><p class=\"muted\"><span class=\"app-id\">").t(key)
-                .raw("</span></p>");
-        if (app.running(live.now())) {
-            Layout.live(h, Urls.appApi(app.appId(), app.attemptId()), "lastEventTime",
-                    app.lastEventTime() + "/RUNNING", live.refreshSeconds(), "the application is running");
-        }
-        h.raw("</div>");
-        render(h, app.appId(), app.attemptId(), active);
-        h.raw("<div id=\"tab-content\" data-live-region>");
+        Html h = new Html(16 * 1024);
+        PageOutput.open(h, c -> JteappTabGenerated.render(new PageOutput(h), null, app, active, what, live, c));
         return h;
+    }
+
+    /** The application's name as its pages show it: its id when it has no name. */
+    static String shownName(io.sparkscope.store.query.AppRefs.Resolved app) {
+        return app.name() == null || app.name().isEmpty() ? app.appId() : app.name();
+    }
+
+    /** What appTab.jte writes after the tab's content (it depends on nothing of the page). */
+    private static final String END = frameEnd();
+
+    private static String frameEnd() {
+        Html h = new Html(512);
+        var app = new io.sparkscope.store.query.AppRefs.Resolved(0, "", null, "", 0, 0, 0, true);
+        return PageOutput.open(h, c -> JteappTabGenerated.render(new PageOutput(h), null, app, Tab.OVERVIEW, "",
+                new Live(0, 1), c));
     }
 
     /** Closes what {@link #page} opened. */
     static String end(Html h) {
-        h.raw("</div></article>");
-        return Layout.end(h);
+        return h.raw(END).toString();
     }
 
     static void render(Html h, String appId, String attemptId, Tab active) {
-        h.raw("<nav class=\"tabs\" id=\"app-tabs\" aria-label=\"application views\">");
-        for (Tab t : Tab.values()) {
-            String href = t.segment == null ? Urls.app(appId, attemptId) : Urls.appTab(appId, attemptId, t.segment);
-            h.raw("<a class=\"tab").raw(t == active ? " on\" aria-current=\"page" : "").raw("\" id=\"tab-")
-                    .raw(t.name().toLowerCase(java.util.Locale.ROOT)).raw("\" href=\"").a(href).raw("\">").t(t.label)
-                    .raw("</a>");
-        }
-        h.raw("</nav>");
+        JtetabsGenerated.render(new PageOutput(h), null, appId, attemptId, active);
     }
 }

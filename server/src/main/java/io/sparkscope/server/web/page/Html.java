@@ -90,6 +90,37 @@ public final class Html {
         return this;
     }
 
+    /**
+     * Static text of a page template (src/main/jte), trusted as {@link #raw(String)} is, except that a line break and
+     * the indentation after it are left out: templates are indented for reading while the page keeps the compact
+     * markup it had when it was written by code (a space wanted where a line breaks goes before the break, or in
+     * {@code ${" "}}).
+     */
+    public Html template(String text) {
+        int n = text.length();
+        int clean = 0; // text[clean, i) is ASCII to keep, copied in one go
+        for (int i = 0; i < n; i++) {
+            char c = text.charAt(i);
+            if ((char) (c - 0x20) < 0x60) { // printable ASCII, the common case: one test
+                continue;
+            }
+            if (c == '\n' || c == '\r') {
+                copy(text, clean, i);
+                while (i + 1 < n && (text.charAt(i + 1) == ' ' || text.charAt(i + 1) == '\t'
+                        || text.charAt(i + 1) == '\n' || text.charAt(i + 1) == '\r')) {
+                    i++;
+                }
+                clean = i + 1;
+            } else if (c >= 0x80) {
+                copy(text, clean, i);
+                i += characterReference(text, i) - 1;
+                clean = i + 1;
+            }
+        }
+        copy(text, clean, n);
+        return this;
+    }
+
     /** Text content, escaped. Null prints nothing. */
     public Html t(Object value) {
         if (value != null) {
@@ -197,6 +228,13 @@ public final class Html {
      */
     public java.io.InputStream stream() {
         return new java.io.ByteArrayInputStream(buf, 0, len);
+    }
+
+    /** Takes off the page's bytes from {@code from} on and returns them as text (they are ASCII). */
+    public String cut(int from) {
+        String tail = new String(buf, from, len - from, java.nio.charset.StandardCharsets.ISO_8859_1);
+        len = from;
+        return tail;
     }
 
     /** How many bytes the page has. */

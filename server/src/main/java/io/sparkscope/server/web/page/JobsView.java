@@ -68,19 +68,11 @@ final class JobsView {
 
     /** A failure reason's first lines, the rest behind "more". */
     static void reason(Html h, String reason) {
-        if (reason == null || reason.isBlank()) {
-            h.raw("<span class=\"muted\">—</span>");
-            return;
-        }
-        String[] lines = reason.strip().split("\n", REASON_LINES + 1);
-        StringBuilder first = new StringBuilder();
-        for (int i = 0; i < Math.min(REASON_LINES, lines.length); i++) {
-            first.append(i == 0 ? "" : "\n").append(lines[i]);
-        }
-        h.raw("<pre class=\"error-lines failure-reason\">").t(first).raw("</pre>");
-        if (lines.length > REASON_LINES) {
-            h.raw("<details class=\"failure\"><summary>whole text</summary><pre class=\"error-lines\">").t(reason.strip())
-                    .raw("</pre></details>");
-        }
+        JtereasonGenerated.render(new PageOutput(h), null, reason);
+    }
+
+    /** The first {@link #REASON_LINES} of a reason's lines, as one text. */
+    static String firstLines(String[] lines) {
+        return String.join("\n", java.util.Arrays.asList(lines).subList(0, Math.min(REASON_LINES, lines.length)));
     }
 }

@@ -7,30 +7,38 @@ final class Layout {
     private Layout() {
     }
 
+    /** An entry of the navigation bar (layout.jte): where it leads and its label, which the page names as active. */
+    record NavEntry(String href, String label) {
+    }
+
+    static final java.util.List<NavEntry> NAV = java.util.List.of(new NavEntry("/", "Dashboard"),
+            new NavEntry("/apps", "Applications"), new NavEntry("/apps?status=running", "Running now"),
+            new NavEntry("/compare", "Compare"), new NavEntry("/history", "History"));
+
+    /** What layout.jte writes after a page's content (it depends on nothing of the page). */
+    private static final String END = frameEnd();
+
+    private static String frameEnd() {
+        Html h = new Html(512);
+        return PageOutput.open(h, c -> frame(h, "", "", c));
+    }
+
     static Html start(String title, String active) {
         return start(title, active, 16 * 1024);
     }
 
-    /** As {@link #start(String, String)}, with room for {@code capacity} bytes from the start. */
+    /**
+     * The frame of layout.jte up to the content, for a page written in code, with room for {@code capacity} bytes from
+     * the start; {@link #end} or {@link #finish} writes the rest.
+     */
     static Html start(String title, String active, int capacity) {
         Html h = new Html(capacity);
-        h.raw("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
-                + "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"><title>");
-        h.t(title).raw(" · Sparkscope</title><link rel=\"stylesheet\" href=\"/static/sparkscope.css\">"
-                + "<script src=\"/static/sparkscope.js\" defer></script></head><body>");
-        h.raw("<header class=\"top\"><a class=\"brand\" href=\"/\">Sparkscope</a><nav>");
-        nav(h, "/", "Dashboard", active);
-        nav(h, "/apps", "Applications", active);
-        nav(h, "/apps?status=running", "Running now", active);
-        nav(h, "/compare", "Compare", active);
-        nav(h, "/history", "History", active);
-        h.raw("</nav></header><main>");
+        PageOutput.open(h, c -> frame(h, title, active, c));
         return h;
     }
 
-    private static void nav(Html h, String href, String label, String active) {
-        h.raw("<a href=\"").a(href).raw("\"").raw(label.equals(active) ? " class=\"active\"" : "").raw(">")
-                .t(label).raw("</a>");
+    private static void frame(Html h, String title, String active, gg.jte.Content content) {
+        JtelayoutGenerated.render(new PageOutput(h), null, title, active, content);
     }
 
     static String end(Html h) {
@@ -39,15 +47,13 @@ final class Layout {
 
     /** The page's last markup, the builder handed back to be sent as bytes ({@link Html#stream()}). */
     static Html finish(Html h) {
-        h.raw("</main><footer>Sparkscope · times in UTC · <a href=\"/api/v1/apps\">JSON API</a></footer></body></html>");
-        return h;
+        return h.raw(END);
     }
 
     static String error(int status, String title, String message) {
-        Html h = start(title, "");
-        h.raw("<section class=\"error-page\"><h1>").t(status).raw(" · ").t(title).raw("</h1><p class=\"error-message\">")
-                .t(message).raw("</p><p><a href=\"/apps\">Search applications</a> · <a href=\"/\">Dashboard</a></p></section>");
-        return end(h);
+        Html h = new Html();
+        JteerrorGenerated.render(new PageOutput(h), null, status, title, message);
+        return h.toString();
     }
 
     /**
@@ -56,14 +62,7 @@ final class Layout {
      * page's {@code data-live-region} parts fetched anew. {@code field} null compares the whole answer.
      */
     static void live(Html h, String apiUrl, String field, String version, int refreshSeconds, String situation) {
-        h.raw("<p id=\"live-status\" class=\"live\" data-live-url=\"").a(apiUrl).raw("\"");
-        if (field != null) {
-            h.raw(" data-live-field=\"").a(field).raw("\"");
-        }
-        h.raw(" data-live-version=\"").a(version == null ? "" : version).raw("\" data-refresh-ms=\"")
-                .a(refreshSeconds * 1000L).raw("\"><span class=\"live-dot\"></span> <span id=\"live-text\">Live: ")
-                .t(situation).raw("; this page updates every ").t(refreshSeconds).raw(" s (")
-                .raw("<code>?refresh=</code> sets it)</span></p><script src=\"/static/live.js\" defer></script>");
+        JteliveGenerated.render(new PageOutput(h), null, apiUrl, field, version, refreshSeconds, situation);
     }
 
     /** Seconds between a live page's updates unless {@code ?refresh=} says otherwise. */
@@ -71,7 +70,6 @@ final class Layout {
 
     /** A severity badge, word and colour together: "HIGH" red, "LOW" yellow, "OK" (no finding) green. */
     static void severity(Html h, String worst) {
-        h.raw("<span class=\"pill ").raw(Fmt.severityClass(worst)).raw("\">")
-                .t(Fmt.severityWord(worst)).raw("</span>");
+        JteseverityGenerated.render(new PageOutput(h), null, worst);
     }
 }

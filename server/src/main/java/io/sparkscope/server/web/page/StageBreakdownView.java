@@ -2,7 +2,6 @@ package io.sparkscope.server.web.page;
 
 import io.sparkscope.core.analysis.timeline.TimeBreakdown.Part;
 import io.sparkscope.core.analysis.timeline.TimeBreakdown;
-import io.sparkscope.server.web.http.Urls;
 import io.sparkscope.server.web.model.Fmt;
 import io.sparkscope.store.query.StageRow;
 
@@ -26,32 +25,7 @@ final class StageBreakdownView {
 
     /** The table cell: the bar (hover: the parts in ms and %) and the timeline link. */
     static void cell(Html h, StageRow s, String appId, String attemptId) {
-        TimeBreakdown b = of(s);
-        long total = b.totalMs();
-        h.raw("<td class=\"breakdown\">");
-        if (total > 0) {
-            h.raw("<svg class=\"breakdown\" width=\"").t(WIDTH).raw("\" height=\"").t(HEIGHT)
-                    .raw("\" role=\"img\" aria-label=\"where task time went\"><title>").t(title(b)).raw("</title>");
-            double x = 0;
-            for (Part p : Part.values()) {
-                long ms = b.ms(p);
-                if (ms <= 0) {
-                    continue;
-                }
-                double w = WIDTH * (double) ms / total;
-                h.raw("<rect class=\"pt-").raw(p.cssName()).raw("\" x=\"").raw(TimelineSvg.fmt(x))
-                        .raw("\" y=\"0\" width=\"").raw(TimelineSvg.fmt(w)).raw("\" height=\"").t(HEIGHT)
-                        .raw("\"/>");
-                x += w;
-            }
-            h.raw("</svg> ");
-            if (b.driverSideKnown() && b.driverSideShare() >= 0.2) {
-                h.raw("<span class=\"warn\" title=\"scheduler delay + getting result\">driver ")
-                        .t(Fmt.percent(b.driverSideShare())).raw("</span> ");
-            }
-        }
-        h.raw("<a class=\"timeline-link\" href=\"").a(Urls.stageTimeline(appId, attemptId, s.stageId(), s.attemptId()))
-                .raw("\">timeline</a></td>");
+        JtebreakdownCellGenerated.render(new PageOutput(h), null, s, appId, attemptId);
     }
 
     static String title(TimeBreakdown b) {
@@ -75,11 +49,6 @@ final class StageBreakdownView {
 
     /** The legend under the stage table's heading. */
     static void legend(Html h) {
-        h.raw("<ul class=\"legend\" id=\"breakdown-legend\"><li class=\"side\">Where task time went:</li>");
-        for (Part p : Part.values()) {
-            h.raw("<li><svg width=\"12\" height=\"12\" aria-hidden=\"true\"><rect width=\"12\" height=\"12\" rx=\"2\""
-                    + " class=\"pt-").raw(p.cssName()).raw("\"/></svg>").t(p.label).raw("</li>");
-        }
-        h.raw("</ul>");
+        JtebreakdownLegendGenerated.render(new PageOutput(h), null);
     }
 }

@@ -1,6 +1,5 @@
 package io.sparkscope.server.web.page;
 
-import io.sparkscope.server.web.http.Urls;
 import io.sparkscope.server.web.model.Fmt;
 import io.sparkscope.store.query.AppHeader;
 import io.sparkscope.store.query.SqlQuery;
@@ -10,7 +9,6 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
-import java.util.Locale;
 
 /**
  * The application page's stage table: one short line per stage attempt (a long call site is cut, its full text on
@@ -24,14 +22,14 @@ final class StageTableView {
     /** Names longer than this are cut: Spark 4 call sites and SQL-generated names run to hundreds of characters. */
     static final int NAME_CHARS = 60;
 
-    private enum Unit { MS, NS, BYTES, COUNT }
+    enum Unit { MS, NS, BYTES, COUNT }
 
     /** A metric of Spark's TaskMetricDistributions with the words and unit the table shows it in. */
-    private record Metric(String path, String label, Unit unit, boolean onlyWhenUsed) {
+    record Metric(String path, String label, Unit unit, boolean onlyWhenUsed) {
     }
 
     /** Every metric of Spark's taskSummary, in Spark's order; push-based shuffle ones only when a task used it. */
-    private static final List<Metric> METRICS = List.of(
+    static final List<Metric> METRICS = List.of(
             new Metric("duration", "Task duration", Unit.MS, false),
             new Metric("executorDeserializeTime", "Deserialization", Unit.MS, false),
             new Metric("executorDeserializeCpuTime", "Deserialization CPU", Unit.NS, false),
@@ -92,6 +90,17 @@ final class StageTableView {
     /** @param operators stage id → the SQL plan operators it ran, named under the stage's name */
     static void render(Html h, List<StageRow> stages, Map<Integer, List<SqlQuery.StageOperator>> operators,
                        AppHeader a, StageSort sort, boolean desc) {
+        render(h, stages, operators, a.appId(), a.attemptId(), sort, desc);
+    }
+
+    static void render(Html h, List<StageRow> stages, Map<Integer, List<SqlQuery.StageOperator>> operators,
+                       String appId, String attemptId, StageSort sort, boolean desc) {
+        List<StageRow> rows = sorted(stages, sort, desc);
+        JtestageTableGenerated.render(new PageOutput(h), null, rows, operators, appId, attemptId, sort, desc);
+    }
+
+    /** The stages in the table's order: by {@code sort}, descending when asked (ties keep their order). */
+    static List<StageRow> sorted(List<StageRow> stages, StageSort sort, boolean desc) {
         List<StageRow> rows = new ArrayList<>(stages);
         Comparator<StageRow> cmp = switch (sort) {
             case ID -> Comparator.comparingInt(StageRow::stageId).thenComparingInt(StageRow::attemptId);
@@ -105,55 +114,13 @@ final class StageTableView {
             case OUTPUT -> Comparator.comparingLong(StageRow::outputBytes);
         };
         rows.sort(desc ? cmp.reversed() : cmp);
-        String base = Urls.app(a.appId(), a.attemptId());
-        h.raw("<section><h2 id=\"stages\">Stages (").t(rows.size()).raw(")</h2>");
-        StageBreakdownView.legend(h);
-        h.raw("<div class=\"table-scroll\"><table class=\"grid stages\" id=\"stage-table\"><thead><tr>");
-        header(h, base, "Stage", StageSort.ID, sort, desc);
-        h.raw("<th>Name</th><th>Status</th>");
-        header(h, base, "Duration", StageSort.DURATION, sort, desc);
-        header(h, base, "Tasks", StageSort.TASKS, sort, desc);
-        header(h, base, "Failed", StageSort.FAILED, sort, desc);
-        h.raw("<th class=\"num\">Run time</th>");
-        header(h, base, "GC", StageSort.GC, sort, desc);
-        header(h, base, "Input", StageSort.INPUT, sort, desc);
-        header(h, base, "Output", StageSort.OUTPUT, sort, desc);
-        header(h, base, "Spill (mem / disk)", StageSort.SPILL, sort, desc);
-        header(h, base, "Shuffle (read / write)", StageSort.SHUFFLE, sort, desc);
-        h.raw("<th>Task quantiles</th><th>Where task time went</th></tr></thead><tbody>");
-        for (StageRow s : rows) {
-            h.raw("<tr class=\"stage-row\" id=\"stage-").a(s.key()).raw("\" data-stage=\"").a(s.key()).raw("\"><td class=\"stage-key\">").t(s.key())
-                    .raw("</td><td class=\"stage-name\">");
-            name(h, s.name());
-            sqlOperators(h, a, operators.getOrDefault(s.stageId(), List.of()));
-            if (s.failureReason() != null) {
-                h.raw("<details class=\"failure\"><summary>failure reason</summary><pre>").t(s.failureReason())
-                        .raw("</pre></details>");
-            }
-            h.raw("</td><td><span class=\"stage-status st-").raw(s.status().toLowerCase(Locale.ROOT).replaceAll("[^a-z]", ""))
-                    .raw("\">").t(s.status().toLowerCase(Locale.ROOT)).raw("</span></td><td class=\"num\">")
-                    .t(Fmt.duration(s.durationMs())).raw("</td><td class=\"num\"><a class=\"tasks-link\" href=\"")
-                    .a(Urls.stageTasks(a.appId(), a.attemptId(), s.stageId(), s.attemptId())).raw("\">")
-                    .t(Fmt.count(s.numTasks())).raw("</a></td><td class=\"num").raw(s.numFailedTasks() > 0 ? " bad" : "")
-                    .raw("\">").t(Fmt.count(s.numFailedTasks())).raw("</td><td class=\"num\">")
-                    .t(Fmt.duration(s.executorRunTimeMs())).raw("</td><td class=\"num\">").t(Fmt.duration(s.jvmGcTimeMs()))
-                    .raw("</td><td class=\"num input\">").t(Fmt.bytes(s.inputBytes()))
-                    .raw("</td><td class=\"num output\">").t(Fmt.bytes(s.outputBytes()))
-                    .raw("</td><td class=\"num\">").t(Fmt.bytes(s.memoryBytesSpilled())).t(" / ")
-                    .t(Fmt.bytes(s.diskBytesSpilled())).raw("</td><td class=\"num\">").t(Fmt.bytes(s.shuffleReadBytes()))
-                    .t(" / ").t(Fmt.bytes(s.shuffleWriteBytes())).raw("</td><td>");
-            quantiles(h, s);
-            h.raw("</td>");
-            StageBreakdownView.cell(h, s, a.appId(), a.attemptId());
-            h.raw("</tr>");
-        }
-        h.raw("</tbody></table></div></section>");
+        return rows;
     }
 
-    /** Operators a stage row names: per query, "SQL 3: Sort, Exchange", each query a link to its plan. */
-    private static void sqlOperators(Html h, AppHeader a, List<SqlQuery.StageOperator> ops) {
+    /** The SQL operators a stage ran, per query: query id → "Sort, Exchange" (each name once, in plan order). */
+    static Map<Long, String> operatorsByQuery(List<SqlQuery.StageOperator> ops) {
         if (ops.isEmpty()) {
-            return;
+            return Map.of();
         }
         Map<Long, List<String>> byQuery = new java.util.LinkedHashMap<>();
         for (SqlQuery.StageOperator o : ops) {
@@ -163,28 +130,14 @@ final class StageTableView {
                 names.add(n);
             }
         }
-        h.raw("<div class=\"stage-sql muted small\">");
-        boolean first = true;
-        for (Map.Entry<Long, List<String>> q : byQuery.entrySet()) {
-            h.raw(first ? "" : "; ");
-            first = false;
-            String text = String.join(", ", q.getValue());
-            h.raw("<a class=\"stage-query\" href=\"").a(Urls.appTab(a.appId(), a.attemptId(), "sql/" + q.getKey()))
-                    .raw("\">SQL ").t(q.getKey()).raw("</a>: <span class=\"stage-operators\" title=\"").a(text)
-                    .raw("\">").t(shorten(text)).raw("</span>");
-        }
-        h.raw("</div>");
+        Map<Long, String> text = new java.util.LinkedHashMap<>();
+        byQuery.forEach((q, names) -> text.put(q, String.join(", ", names)));
+        return text;
     }
 
     /** The name on one line: cut past {@link #NAME_CHARS} characters, the whole name in the hover text. */
     static void name(Html h, String name) {
-        String n = name == null ? "" : name.strip();
-        String shown = shorten(n);
-        if (shown.equals(n)) {
-            h.raw("<span class=\"name\">").t(n).raw("</span>");
-        } else {
-            h.raw("<span class=\"name cut\" title=\"").a(n).raw("\">").t(shown).raw("</span>");
-        }
+        JtestageNameGenerated.render(new PageOutput(h), null, name);
     }
 
     /** The first line of a name, at most {@link #NAME_CHARS} characters (code points), "…" when cut. */
@@ -202,46 +155,29 @@ final class StageTableView {
         return first + "…";
     }
 
-    private static void header(Html h, String base, String label, StageSort key, StageSort sort, boolean desc) {
-        boolean on = key == sort;
-        boolean nextDesc = !on || !desc;
-        h.raw("<th class=\"sortable").raw(on ? " on" : "").raw("\"><a href=\"")
-                .a(base + "?stageSort=" + key.name().toLowerCase(Locale.ROOT) + "&stageOrder=" + (nextDesc ? "desc" : "asc")
-                        + "#stages")
-                .raw("\">").t(label).raw(on ? (desc ? " ▼" : " ▲") : "").raw("</a></th>");
-    }
-
-    private static void quantiles(Html h, StageRow s) {
-        if (s.summaryTaskCount() == 0 || s.quantiles().length == 0) {
-            h.raw("<span class=\"muted\">no successful task</span>");
-            return;
-        }
-        h.raw("<details class=\"quantiles\"><summary>").t(Fmt.count(s.summaryTaskCount()))
-                .raw(" tasks</summary><div class=\"table-scroll\"><table class=\"grid small\"><thead><tr><th>metric</th>");
+    /** The quantiles the stage stored, of those the table shows. */
+    static List<Double> shownQuantiles(StageRow s) {
         List<Double> shown = new ArrayList<>();
         for (double q : SHOWN_QUANTILES) {
             if (!Double.isNaN(s.quantile("duration", q))) {
                 shown.add(q);
-                h.raw("<th class=\"num\">").t(q == 0 ? "min" : q == 1 ? "max" : q == 0.5 ? "median"
-                        : "p" + Math.round(q * 100)).raw("</th>");
             }
         }
-        h.raw("</tr></thead><tbody>");
-        for (Metric m : METRICS) {
-            if (m.onlyWhenUsed() && !used(s, m, shown)) {
-                continue;
-            }
-            h.raw("<tr data-metric=\"").a(m.path()).raw("\"><th>").t(m.label()).raw("</th>");
-            for (double q : shown) {
-                double v = s.quantile(m.path(), q);
-                h.raw("<td class=\"num\">").t(Double.isNaN(v) ? "—" : format(m.unit(), Math.round(v))).raw("</td>");
-            }
-            h.raw("</tr>");
-        }
-        h.raw("</tbody></table></div></details>");
+        return shown;
     }
 
-    private static boolean used(StageRow s, Metric m, List<Double> shown) {
+    /** A quantile's column heading: min, p25, median, p75, p95, max. */
+    static String quantileLabel(double q) {
+        return q == 0 ? "min" : q == 1 ? "max" : q == 0.5 ? "median" : "p" + Math.round(q * 100);
+    }
+
+    /** A metric's value at a quantile in the metric's unit, "—" when not stored. */
+    static String value(StageRow s, Metric m, double q) {
+        double v = s.quantile(m.path(), q);
+        return Double.isNaN(v) ? "—" : format(m.unit(), Math.round(v));
+    }
+
+    static boolean used(StageRow s, Metric m, List<Double> shown) {
         for (double q : shown) {
             double v = s.quantile(m.path(), q);
             if (!Double.isNaN(v) && v != 0) {
