@@ -50,9 +50,7 @@ final class StaleRows {
             if (t == Tables.TASK && shippedTaskStages != null) {
                 deleteStaleTasks(c, appPk, rows.get(t), staged.contains(t), shippedTaskStages);
             } else if (staged.contains(t)) {
-                try (Statement st = c.createStatement()) {
-                    st.execute(t.indexStagingSql());
-                }
+                indexStaging(c, t);
                 try (PreparedStatement ps = c.prepareStatement(t.deleteStaleFromStagingSql())) {
                     ps.setLong(1, appPk);
                     ps.executeUpdate();
@@ -80,22 +78,13 @@ final class StaleRows {
             ids[i] = executions.get(i)[0]; // execution_id, the sql_execution row's only key
         }
         if (staged) {
-            try (Statement st = c.createStatement()) {
-                st.execute(t.indexStagingSql());
-            }
+            indexStaging(c, t);
         }
         try (PreparedStatement ps = c.prepareStatement(t.deleteStaleWithinSql(staged))) {
             ps.setLong(1, appPk);
             ps.setArray(2, Column.array(c, t.keys.get(0).type().elementType(), ids));
             if (!staged) {
-                List<Object[]> own = rows.get(t);
-                for (int k = 0; k < t.keys.size(); k++) {
-                    Object[] values = new Object[own.size()];
-                    for (int r = 0; r < own.size(); r++) {
-                        values[r] = own.get(r)[k];
-                    }
-                    ps.setArray(k + 3, Column.array(c, t.keys.get(k).type().elementType(), values));
-                }
+                bindKeyArrays(c, ps, t, rows.get(t), 3);
             }
             ps.executeUpdate();
         }
@@ -157,34 +146,17 @@ final class StaleRows {
                 : "unnest(CAST(? AS integer[]), CAST(? AS integer[]), CAST(? AS bigint[])) AS k(stage_id,"
                 + " stage_attempt_id, task_id)";
         if (staged) {
-            try (Statement st = c.createStatement()) {
-                st.execute(t.indexStagingSql());
-            }
+            indexStaging(c, t);
         }
         try (PreparedStatement ps = c.prepareStatement("DELETE FROM task t USING unnest(CAST(? AS integer[]),"
                 + " CAST(? AS integer[])) AS u(stage_id, attempt_id) WHERE t.app_pk = ? AND t.stage_id = u.stage_id"
                 + " AND t.stage_attempt_id = u.attempt_id AND NOT EXISTS (SELECT 1 FROM " + keys
                 + " WHERE t.stage_id = k.stage_id AND t.stage_attempt_id = k.stage_attempt_id"
                 + " AND t.task_id = k.task_id)")) {
-            Integer[] ids = new Integer[stages.size()];
-            Integer[] attempts = new Integer[stages.size()];
-            int i = 0;
-            for (long key : stages) {
-                ids[i] = (int) (key >> 32);
-                attempts[i++] = (int) key;
-            }
-            ps.setArray(1, c.createArrayOf("integer", ids));
-            ps.setArray(2, c.createArrayOf("integer", attempts));
+            SnapshotRows.bindStageKeys(c, ps, stages);
             ps.setLong(3, appPk);
             if (!staged) {
-                for (int k = 0; k < t.keys.size(); k++) {
-                    Column<?> key = t.keys.get(k);
-                    Object[] values = new Object[rows.size()];
-                    for (int r = 0; r < rows.size(); r++) {
-                        values[r] = rows.get(r)[k];
-                    }
-                    ps.setArray(k + 4, Column.array(c, key.type().elementType(), values));
-                }
+                bindKeyArrays(c, ps, t, rows, 4);
             }
             ps.executeUpdate();
         }
@@ -193,15 +165,31 @@ final class StaleRows {
     static void deleteStale(Connection c, long appPk, Table<?> table, List<Object[]> rows) throws SQLException {
         try (PreparedStatement ps = c.prepareStatement(table.deleteStaleSql())) {
             ps.setLong(1, appPk);
-            for (int k = 0; k < table.keys.size(); k++) {
-                Column<?> key = table.keys.get(k);
-                Object[] values = new Object[rows.size()];
-                for (int r = 0; r < rows.size(); r++) {
-                    values[r] = rows.get(r)[k];
-                }
-                ps.setArray(k + 2, Column.array(c, key.type().elementType(), values));
-            }
+            bindKeyArrays(c, ps, table, rows, 2);
             ps.executeUpdate();
+        }
+    }
+
+    /**
+     * Binds the key columns of the snapshot's rows as one array per key column, from parameter {@code firstParam} on:
+     * every stale-row delete compares the stored keys with the shipped ones this way, one statement for all rows.
+     */
+    private static void bindKeyArrays(Connection c, PreparedStatement ps, Table<?> table, List<Object[]> rows,
+                                      int firstParam) throws SQLException {
+        for (int k = 0; k < table.keys.size(); k++) {
+            Column<?> key = table.keys.get(k);
+            Object[] values = new Object[rows.size()];
+            for (int r = 0; r < rows.size(); r++) {
+                values[r] = rows.get(r)[k];
+            }
+            ps.setArray(k + firstParam, Column.array(c, key.type().elementType(), values));
+        }
+    }
+
+    /** Indexes a staging table on its keys before a delete looks rows up in it. */
+    private static void indexStaging(Connection c, Table<?> t) throws SQLException {
+        try (Statement st = c.createStatement()) {
+            st.execute(t.indexStagingSql());
         }
     }
 }

@@ -33,18 +33,10 @@ final class UnchangedRows {
         if (digests.isEmpty()) {
             return out;
         }
-        Integer[] ids = new Integer[digests.size()];
-        Integer[] attempts = new Integer[digests.size()];
-        int i = 0;
-        for (long key : digests.keySet()) {
-            ids[i] = (int) (key >> 32);
-            attempts[i++] = (int) key;
-        }
         try (PreparedStatement ps = c.prepareStatement("SELECT s.stage_id, s.attempt_id, s.tasks_digest"
                 + " FROM stage_attempt s JOIN unnest(CAST(? AS integer[]), CAST(? AS integer[])) AS u(stage_id,"
                 + " attempt_id) ON s.stage_id = u.stage_id AND s.attempt_id = u.attempt_id WHERE s.app_pk = ?")) {
-            ps.setArray(1, c.createArrayOf("integer", ids));
-            ps.setArray(2, c.createArrayOf("integer", attempts));
+            SnapshotRows.bindStageKeys(c, ps, digests.keySet());
             ps.setLong(3, appPk);
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
