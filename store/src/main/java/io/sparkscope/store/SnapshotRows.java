@@ -24,7 +24,11 @@ import io.sparkscope.store.Tables.TaskRow;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -61,6 +65,22 @@ final class SnapshotRows {
 
     static long stageKey(int stageId, int attemptId) {
         return ((long) stageId << 32) | (attemptId & 0xffffffffL);
+    }
+
+    /**
+     * Binds stage attempts given by {@link #stageKey} as parameters 1 (stage ids) and 2 (attempt ids), two integer
+     * arrays in the same order, for a statement that joins them with {@code unnest(?, ?)}.
+     */
+    static void bindStageKeys(Connection c, PreparedStatement ps, Collection<Long> keys) throws SQLException {
+        Integer[] ids = new Integer[keys.size()];
+        Integer[] attempts = new Integer[keys.size()];
+        int i = 0;
+        for (long key : keys) {
+            ids[i] = (int) (key >> 32);
+            attempts[i++] = (int) key;
+        }
+        ps.setArray(1, c.createArrayOf("integer", ids));
+        ps.setArray(2, c.createArrayOf("integer", attempts));
     }
 
     /**

@@ -113,7 +113,7 @@ class DuplicateTaskTest {
     @Test
     void rowByRowWriteKeepsTheLastRecord() throws Exception {
         AppSnapshot s = withTaskEndingTwice("app-dup-rows", 500);
-        new SnapshotWriter().writeRowByRow(ds, s, List.of());
+        RowByRowWriter.write(ds, s, List.of());
         assertStoredOnce("app-dup-rows", s);
     }
 

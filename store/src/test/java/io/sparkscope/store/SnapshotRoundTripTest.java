@@ -229,7 +229,7 @@ class SnapshotRoundTripTest {
     @Test
     void rowByRowWriterProducesTheSameRows() throws Exception {
         AppSnapshot s = Snapshots.rich("app-rowbyrow", null, true);
-        new SnapshotWriter().writeRowByRow(ds, s, Snapshots.findings());
+        RowByRowWriter.write(ds, s, Snapshots.findings());
         assertEquals(s, SnapshotReader.read(ds, "app-rowbyrow", null).orElseThrow());
         WRITER.write(ds, Snapshots.rich("app-batched", null, true), Snapshots.findings());
         Map<String, Long> a = counts("app-rowbyrow");

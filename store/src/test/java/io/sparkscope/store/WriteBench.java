@@ -75,7 +75,7 @@ public final class WriteBench {
         // Warm up JIT, driver and server caches on smaller apps (both paths, both COPY variants).
         writer.write(ds, Snapshots.big("warmup-a", 10, 10_000), List.of());
         writer.write(ds, Snapshots.big("warmup-a", 10, 10_000), List.of());
-        writer.writeRowByRow(ds, Snapshots.big("warmup-b", 10, 2_000), List.of());
+        RowByRowWriter.write(ds, Snapshots.big("warmup-b", 10, 2_000), List.of());
 
         double[] batched = new double[rounds];
         double[] rowByRow = new double[rounds];
@@ -87,13 +87,13 @@ public final class WriteBench {
             AppSnapshot b = Snapshots.big("bench-batched-" + r, stages, tasks);
             AppSnapshot n = Snapshots.big("bench-rowbyrow-" + r, stages, tasks);
             if (r % 2 == 1) {
-                rowByRow[r] = time(() -> writer.writeRowByRow(ds, n, Snapshots.findings()));
+                rowByRow[r] = time(() -> RowByRowWriter.write(ds, n, Snapshots.findings()));
             }
             long[] written = new long[1];
             batched[r] = time(() -> written[0] = writer.write(ds, b, Snapshots.findings()).rows());
             rows = written[0];
             if (r % 2 == 0) {
-                rowByRow[r] = time(() -> writer.writeRowByRow(ds, n, Snapshots.findings()));
+                rowByRow[r] = time(() -> RowByRowWriter.write(ds, n, Snapshots.findings()));
             }
             WriteResult[] again = new WriteResult[1];
             rewrite[r] = time(() -> again[0] = writer.write(ds, b, Snapshots.findings()));

@@ -72,7 +72,7 @@ public final class WriteProfile {
         for (Map.Entry<Table<?>, List<Object[]>> e : rows.entrySet()) {
             t0 = System.nanoTime();
             if (!e.getValue().isEmpty()) {
-                SnapshotWriter.copyInto(c, appPk, e.getKey(), e.getValue());
+                CopyRows.copyInto(c, appPk, e.getKey(), e.getValue());
             }
             System.out.printf("COPY %-13s %7d rows %8.0f ms%n", e.getKey().name, e.getValue().size(), ms(t0));
         }
@@ -87,7 +87,7 @@ public final class WriteProfile {
         Map<Table<?>, List<Object[]>> rows = SnapshotRows.of(s, List.of());
         for (Table<?> t : List.<Table<?>>of(Tables.STAGE_STATISTICS, Tables.TASK)) {
             long t0 = System.nanoTime();
-            SnapshotWriter.copyToStaging(c, t, rows.get(t));
+            CopyRows.copyToStaging(c, t, rows.get(t));
             System.out.printf("COPY %-13s %7d rows %8.0f ms%n", t.name, rows.get(t).size(), ms(t0));
         }
         if (rewrite) {

@@ -15,7 +15,15 @@ import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
 
-/** The state of reading one log: counters, problem reporting, and the per-part loop. */
+import static io.sparkscope.core.eventlog.ProblemLog.bytes;
+import static io.sparkscope.core.eventlog.ProblemLog.describe;
+import static io.sparkscope.core.eventlog.ProblemLog.message;
+
+/**
+ * The state of reading one log: its counters, where an incremental read stopped, and the loop over its parts and
+ * their lines. Which codec a part is read with is {@link CodecChoice}'s judgement, and how problems are kept and
+ * worded is {@link ProblemLog}'s, so that this class is only the reading.
+ */
 final class LogRead implements LineScanner.Handler {
     private static final int READ_BUFFER = 1 << 16;
     /** Head bytes looked at to tell a codec, JSON or binary garbage apart. */
@@ -24,14 +32,12 @@ final class LogRead implements LineScanner.Handler {
     private static final int UTF8_COPY_LIMIT = 4 << 20;
 
     private final Consumer<SparkEvent> sink;
-    private final Consumer<String> problemSink;
     private final int maxLineBytes;
     private final ReaderLimits limits;
     private final boolean containSinkFailures;
     private EventDecoder decoder;
-    private final List<String> problems = new ArrayList<>();
+    private final ProblemLog problems;
     private final Map<String, Long> unknownTypes = new HashMap<>();
-    private long suppressedProblems;
 
     private long lines;
     private long events;
@@ -79,48 +85,47 @@ final class LogRead implements LineScanner.Handler {
     LogRead(Consumer<SparkEvent> sink, Consumer<String> problems, int maxLineBytes, ReaderLimits limits,
             boolean containSinkFailures) {
         this.sink = sink;
-        this.problemSink = problems;
+        this.problems = new ProblemLog(problems);
         this.maxLineBytes = maxLineBytes;
         this.limits = limits;
         this.containSinkFailures = containSinkFailures;
     }
 
     ReadStats run(EventLogSource source) {
+        start(source);
+        List<Path> parts = source.parts();
+        for (int i = 0; i < parts.size(); i++) {
+            readPartContained(parts.get(i), Position.START, false);
+        }
+        return finishIncrement(source);
+    }
+
+    /** The decoder for this log, and the check of a rolling log's numbering: once, before its first part. */
+    private void start(EventLogSource source) {
         Path name = source.path().getFileName();
         decoder = new EventDecoder(name == null ? source.path().toString() : name.toString());
-        List<Path> parts = source.parts();
         if (source.rolling()) {
             checkRollingSequence(source);
         }
-        for (int i = 0; i < parts.size(); i++) {
-            try {
-                readPart(parts.get(i), i == parts.size() - 1);
-            } catch (RuntimeException | StackOverflowError e) {
-                // a reader bug or a decompressor failing in a way it does not declare: this part ends here
-                truncated = true;
-                problem(parts.get(i) + ": reading stopped: " + e.getClass().getSimpleName() + ": " + message(e));
-            } catch (Error e) {
-                if (e instanceof VirtualMachineError) {
-                    throw e;
-                }
-                truncated = true;
-                problem(parts.get(i) + ": reading stopped: " + e.getClass().getSimpleName() + ": " + message(e));
+    }
+
+    /**
+     * {@link #readPart} where a reader bug, or a decompressor failing in a way it does not declare, ends this part
+     * with a problem instead of the whole read.
+     */
+    private void readPartContained(Path part, Position from, boolean hold) {
+        try {
+            readPart(part, from, hold);
+        } catch (RuntimeException | StackOverflowError e) {
+            truncated = true;
+            problem(part + ": reading stopped: " + e.getClass().getSimpleName() + ": " + message(e));
+        } catch (Error e) {
+            if (e instanceof VirtualMachineError) {
+                throw e;
             }
+            truncated = true;
+            problem(part + ": reading stopped: " + e.getClass().getSimpleName() + ": " + message(e));
         }
-        SparkEvent.ApplicationStart made = containSinkFailures ? decoder.missingApplicationStart() : null;
-        if (made != null) {
-            for (String w : decoder.warnings()) {
-                problem(source.path() + ": " + w);
-            }
-            deliver(made, source.path() + ":");
-        }
-        if (suppressedProblems > 0) {
-            String note = source.path() + ": " + suppressedProblems + " more problems not shown";
-            problems.add(note);
-            problemSink.accept(note);
-        }
-        return new ReadStats(lines, events, malformed, unknown, unknownTypes, bytesRead, truncated, invalidValues,
-                sinkFailures, problems);
     }
 
     Position position() {
@@ -136,11 +141,7 @@ final class LogRead implements LineScanner.Handler {
      */
     void readIncrement(EventLogSource source, boolean toEnd) {
         if (decoder == null) {
-            Path name = source.path().getFileName();
-            decoder = new EventDecoder(name == null ? source.path().toString() : name.toString());
-            if (source.rolling()) {
-                checkRollingSequence(source);
-            }
+            start(source);
         }
         List<Path> parts = source.parts();
         for (int i = 0; i < parts.size(); i++) {
@@ -152,25 +153,12 @@ final class LogRead implements LineScanner.Handler {
             boolean last = i == parts.size() - 1;
             boolean resume = index == position.part();
             if (!resume && position.part() >= 0 && source.rolling() && index > position.part() + 1) {
-                problem(source.path() + ": rolling event log has no " + range(position.part() + 1, index - 1)
-                        + " (between events_" + position.part() + " and events_" + index + "); the events in "
-                        + (index - 1 == position.part() + 1 ? "it" : "them") + " are missing");
+                missingParts(source, position.part() + 1, index);
             }
             Position from = resume ? position : new Position(index, 0, 0, false);
             position = from;
             boolean hold = last && !toEnd;
-            try {
-                readPart(part, from, hold);
-            } catch (RuntimeException | StackOverflowError e) {
-                truncated = true;
-                problem(part + ": reading stopped: " + e.getClass().getSimpleName() + ": " + message(e));
-            } catch (Error e) {
-                if (e instanceof VirtualMachineError) {
-                    throw e;
-                }
-                truncated = true;
-                problem(part + ": reading stopped: " + e.getClass().getSimpleName() + ": " + message(e));
-            }
+            readPartContained(part, from, hold);
             if (!hold) {
                 position = new Position(index, position.bytes(), position.lines(), true);
             }
@@ -206,14 +194,9 @@ final class LogRead implements LineScanner.Handler {
 
     /** The counters so far. */
     ReadStats stats(EventLogSource source) {
-        if (suppressedProblems > 0) {
-            String note = source.path() + ": " + suppressedProblems + " more problems not shown";
-            problems.add(note);
-            problemSink.accept(note);
-            suppressedProblems = 0;
-        }
+        problems.noteSuppressed(source.path());
         return new ReadStats(lines, events, malformed, unknown, unknownTypes, bytesRead, truncated, invalidValues,
-                sinkFailures, problems);
+                sinkFailures, problems.kept());
     }
 
     /**
@@ -236,20 +219,21 @@ final class LogRead implements LineScanner.Handler {
                             + " are missing");
                 }
             } else if (index > expected) {
-                problem(source.path() + ": rolling event log has no " + range(expected, index - 1)
-                        + " (between events_" + (expected - 1) + " and events_" + index + "); the events in "
-                        + (index - 1 == expected ? "it" : "them") + " are missing");
+                missingParts(source, expected, index);
             }
             expected = index + 1;
         }
     }
 
-    private static String range(long from, long to) {
-        return from == to ? "events_" + from + " file" : "events_" + from + " to events_" + to + " files";
+    /** Parts {@code from} to just before {@code next} are missing between two parts that are there. */
+    private void missingParts(EventLogSource source, long from, long next) {
+        problem(source.path() + ": rolling event log has no " + range(from, next - 1)
+                + " (between events_" + (from - 1) + " and events_" + next + "); the events in "
+                + (next - 1 == from ? "it" : "them") + " are missing");
     }
 
-    private void readPart(Path part, boolean last) {
-        readPart(part, Position.START, false);
+    private static String range(long from, long to) {
+        return from == to ? "events_" + from + " file" : "events_" + from + " to events_" + to + " files";
     }
 
     /**
@@ -279,7 +263,7 @@ final class LogRead implements LineScanner.Handler {
                 }
                 return;
             }
-            Codec codec = chooseCodec(named, head);
+            Codec codec = CodecChoice.choose(file, named, head, this::problem);
             if (codec == null) {
                 return;
             }
@@ -340,36 +324,6 @@ final class LogRead implements LineScanner.Handler {
         } catch (IOException e) {
             problem(file + ": cannot read: " + message(e));
         }
-    }
-
-    /** The codec to read with, reconciling the file name with the bytes; null (after a problem) to skip. */
-    private Codec chooseCodec(Codec named, byte[] head) {
-        Codec sniffed = Codec.sniff(head, head.length);
-        if (sniffed == Codec.LZF) {
-            problem(file + ": lzf-compressed event logs are not supported (no LZF library); decompress it first");
-            return null;
-        }
-        if (named != Codec.PLAIN && sniffed != named) {
-            if (sniffed == null) {
-                problem(file + ": named ." + named.shortName + " but not " + named.description + " data (starts with "
-                        + describeHead(head) + "); skipped");
-                return null;
-            }
-            problem(file + ": named ." + named.shortName + " but holds " + sniffed.description
-                    + " data; reading it as such");
-            return sniffed;
-        }
-        if (sniffed == null) {
-            if (looksBinary(head)) {
-                problem(file + ": binary data, not a JSON event log (starts with " + describeHead(head) + "); skipped");
-                return null;
-            }
-            return Codec.PLAIN; // text: read it, malformed lines will be reported one by one
-        }
-        if (sniffed != Codec.PLAIN && named == Codec.PLAIN) {
-            problem(file + ": no codec suffix but the data is " + sniffed.description + "-compressed; reading it as such");
-        }
-        return sniffed;
     }
 
     @Override
@@ -514,6 +468,10 @@ final class LogRead implements LineScanner.Handler {
         return buf;
     }
 
+    private void problem(String message) {
+        problems.report(message);
+    }
+
     @Override
     public void oversized(long scannedLine, long length, boolean complete) {
         if (alreadyRead(scannedLine, complete)) {
@@ -529,37 +487,6 @@ final class LogRead implements LineScanner.Handler {
                 + maxLineBytes + "-byte limit (sparkscope.eventlog.maxLineBytes); skipped");
     }
 
-    private void problem(String message) {
-        if (problems.size() >= EventLogReader.MAX_KEPT_PROBLEMS) {
-            suppressedProblems++;
-            return;
-        }
-        problems.add(message);
-        problemSink.accept(message);
-    }
-
-    private static String describe(Throwable e) {
-        if (e instanceof TokenBudget.EventTooLargeException) {
-            return e.getMessage();
-        }
-        if (e instanceof com.fasterxml.jackson.core.JsonProcessingException j) {
-            String where = j.getLocation() == null ? "" : " at column " + j.getLocation().getColumnNr();
-            return "malformed JSON" + where + ": " + Json.firstLine(j.getOriginalMessage());
-        }
-        if (e instanceof StackOverflowError) {
-            return "JSON nested too deeply";
-        }
-        if (e instanceof IOException) {
-            return "malformed JSON: " + message(e);
-        }
-        return "cannot decode event: " + e.getClass().getSimpleName() + ": " + message(e);
-    }
-
-    private static String message(Throwable e) {
-        String m = e.getMessage();
-        return m == null ? e.getClass().getSimpleName() : Json.firstLine(m);
-    }
-
     private static boolean isBlank(byte[] buf, int off, int len) {
         for (int i = off; i < off + len; i++) {
             byte b = buf[i];
@@ -570,33 +497,4 @@ final class LogRead implements LineScanner.Handler {
         return true;
     }
 
-    /** NUL or other control bytes that never occur in JSON text. */
-    static boolean looksBinary(byte[] head) {
-        int control = 0;
-        for (byte b : head) {
-            if (b == 0) {
-                return true;
-            }
-            if ((b & 0xFF) < 0x20 && b != '\n' && b != '\r' && b != '\t' && b != '\f') {
-                control++;
-            }
-        }
-        return control > head.length / 100;
-    }
-
-    private static String describeHead(byte[] head) {
-        StringBuilder sb = new StringBuilder();
-        int n = Math.min(8, head.length);
-        if (!looksBinary(head)) {
-            sb.append('"');
-            for (int i = 0; i < Math.min(20, head.length) && head[i] != '\n' && head[i] != '\r'; i++) {
-                sb.append((char) (head[i] & 0xFF));
-            }
-            return sb.append('"').toString();
-        }
-        for (int i = 0; i < n; i++) {
-            sb.append(i == 0 ? "" : " ").append(String.format("%02x", head[i] & 0xFF));
-        }
-        return sb.toString();
-    }
 }

@@ -13,6 +13,7 @@ import io.sparkscope.core.sql.SqlMetricIds;
 
 import java.io.IOException;
 import java.util.Arrays;
+import java.util.Map;
 
 import static io.sparkscope.core.eventlog.Json.boolValue;
 
@@ -326,9 +327,9 @@ final class TaskDecoder {
                 case "Memory Bytes Spilled" -> b.set(TaskMetric.MEMORY_BYTES_SPILLED, checks.metric(p, field));
                 case "Disk Bytes Spilled" -> b.set(TaskMetric.DISK_BYTES_SPILLED, checks.metric(p, field));
                 case "Shuffle Read Metrics" -> shuffleRead(p, b, checks);
-                case "Shuffle Write Metrics" -> shuffleWrite(p, b, checks);
-                case "Input Metrics" -> input(p, b, checks);
-                case "Output Metrics" -> output(p, b, checks);
+                case "Shuffle Write Metrics" -> metrics(p, b, checks, SHUFFLE_WRITE);
+                case "Input Metrics" -> metrics(p, b, checks, INPUT);
+                case "Output Metrics" -> metrics(p, b, checks, OUTPUT);
                 default -> p.skipChildren(); // "Updated Blocks", "Host Name", "Peak On/Off Heap …", future fields
             }
         }
@@ -362,84 +363,58 @@ final class TaskDecoder {
                 case "Remote Requests Duration" -> b.set(TaskMetric.SHUFFLE_REMOTE_REQS_DURATION, checks.metric(p, field));
                 // Spark 3.2–3.5 write "Push Based Shuffle"; newer JsonProtocol (and Spark's own test logs)
                 // use "Shuffle Push Read Metrics"
-                case "Push Based Shuffle", "Shuffle Push Read Metrics" -> pushShuffleRead(p, b, checks);
+                case "Push Based Shuffle", "Shuffle Push Read Metrics" -> metrics(p, b, checks, PUSH_SHUFFLE_READ);
                 default -> p.skipChildren();
             }
         }
     }
 
-    private static void pushShuffleRead(JsonParser p, TaskMetrics.Builder b, FieldChecks checks) throws IOException {
-        if (notObject(p)) {
-            return;
-        }
-        for (JsonToken t = p.nextToken(); t == JsonToken.FIELD_NAME; t = p.nextToken()) {
-            String field = p.currentName();
-            p.nextToken();
-            switch (field) {
-                case "Corrupt Merged Block Chunks" ->
-                        b.set(TaskMetric.SHUFFLE_CORRUPT_MERGED_BLOCK_CHUNKS, checks.metric(p, field));
-                // "Merged Fallback Count" is how Spark's own test log (app-20200706201101-0003) spells it
-                case "Merged Fetch Fallback Count", "Merged Fallback Count" ->
-                        b.set(TaskMetric.SHUFFLE_MERGED_FETCH_FALLBACK_COUNT, checks.metric(p, field));
-                case "Merged Remote Blocks Fetched" ->
-                        b.set(TaskMetric.SHUFFLE_MERGED_REMOTE_BLOCKS_FETCHED, checks.metric(p, field));
-                case "Merged Local Blocks Fetched" ->
-                        b.set(TaskMetric.SHUFFLE_MERGED_LOCAL_BLOCKS_FETCHED, checks.metric(p, field));
-                case "Merged Remote Chunks Fetched" ->
-                        b.set(TaskMetric.SHUFFLE_MERGED_REMOTE_CHUNKS_FETCHED, checks.metric(p, field));
-                case "Merged Local Chunks Fetched" ->
-                        b.set(TaskMetric.SHUFFLE_MERGED_LOCAL_CHUNKS_FETCHED, checks.metric(p, field));
-                case "Merged Remote Bytes Read" -> b.set(TaskMetric.SHUFFLE_MERGED_REMOTE_BYTES_READ, checks.metric(p, field));
-                case "Merged Local Bytes Read" -> b.set(TaskMetric.SHUFFLE_MERGED_LOCAL_BYTES_READ, checks.metric(p, field));
-                case "Merged Remote Requests Duration" ->
-                        b.set(TaskMetric.SHUFFLE_MERGED_REMOTE_REQS_DURATION, checks.metric(p, field));
-                default -> p.skipChildren();
-            }
-        }
-    }
+    /** "Push Based Shuffle" / "Shuffle Push Read Metrics", inside "Shuffle Read Metrics". */
+    private static final Map<String, TaskMetric> PUSH_SHUFFLE_READ = Map.of(
+            "Corrupt Merged Block Chunks", TaskMetric.SHUFFLE_CORRUPT_MERGED_BLOCK_CHUNKS,
+            "Merged Fetch Fallback Count", TaskMetric.SHUFFLE_MERGED_FETCH_FALLBACK_COUNT,
+            // how Spark's own test log (app-20200706201101-0003) spells it
+            "Merged Fallback Count", TaskMetric.SHUFFLE_MERGED_FETCH_FALLBACK_COUNT,
+            "Merged Remote Blocks Fetched", TaskMetric.SHUFFLE_MERGED_REMOTE_BLOCKS_FETCHED,
+            "Merged Local Blocks Fetched", TaskMetric.SHUFFLE_MERGED_LOCAL_BLOCKS_FETCHED,
+            "Merged Remote Chunks Fetched", TaskMetric.SHUFFLE_MERGED_REMOTE_CHUNKS_FETCHED,
+            "Merged Local Chunks Fetched", TaskMetric.SHUFFLE_MERGED_LOCAL_CHUNKS_FETCHED,
+            "Merged Remote Bytes Read", TaskMetric.SHUFFLE_MERGED_REMOTE_BYTES_READ,
+            "Merged Local Bytes Read", TaskMetric.SHUFFLE_MERGED_LOCAL_BYTES_READ,
+            "Merged Remote Requests Duration", TaskMetric.SHUFFLE_MERGED_REMOTE_REQS_DURATION);
 
-    private static void shuffleWrite(JsonParser p, TaskMetrics.Builder b, FieldChecks checks) throws IOException {
-        if (notObject(p)) {
-            return;
-        }
-        for (JsonToken t = p.nextToken(); t == JsonToken.FIELD_NAME; t = p.nextToken()) {
-            String field = p.currentName();
-            p.nextToken();
-            switch (field) {
-                case "Shuffle Bytes Written" -> b.set(TaskMetric.SHUFFLE_BYTES_WRITTEN, checks.metric(p, field));
-                case "Shuffle Write Time" -> b.set(TaskMetric.SHUFFLE_WRITE_TIME, checks.metric(p, field));
-                case "Shuffle Records Written" -> b.set(TaskMetric.SHUFFLE_RECORDS_WRITTEN, checks.metric(p, field));
-                default -> p.skipChildren();
-            }
-        }
-    }
+    private static final Map<String, TaskMetric> SHUFFLE_WRITE = Map.of(
+            "Shuffle Bytes Written", TaskMetric.SHUFFLE_BYTES_WRITTEN,
+            "Shuffle Write Time", TaskMetric.SHUFFLE_WRITE_TIME,
+            "Shuffle Records Written", TaskMetric.SHUFFLE_RECORDS_WRITTEN);
 
-    private static void input(JsonParser p, TaskMetrics.Builder b, FieldChecks checks) throws IOException {
-        if (notObject(p)) {
-            return;
-        }
-        for (JsonToken t = p.nextToken(); t == JsonToken.FIELD_NAME; t = p.nextToken()) {
-            String field = p.currentName();
-            p.nextToken();
-            switch (field) {
-                case "Bytes Read" -> b.set(TaskMetric.INPUT_BYTES, checks.metric(p, field));
-                case "Records Read" -> b.set(TaskMetric.INPUT_RECORDS, checks.metric(p, field));
-                default -> p.skipChildren(); // "Data Read Method" (Spark 1.x)
-            }
-        }
-    }
+    /** Spark 1.x's "Data Read Method" is skipped. */
+    private static final Map<String, TaskMetric> INPUT = Map.of(
+            "Bytes Read", TaskMetric.INPUT_BYTES,
+            "Records Read", TaskMetric.INPUT_RECORDS);
 
-    private static void output(JsonParser p, TaskMetrics.Builder b, FieldChecks checks) throws IOException {
+    /** Spark 1.x's "Data Write Method" is skipped. */
+    private static final Map<String, TaskMetric> OUTPUT = Map.of(
+            "Bytes Written", TaskMetric.OUTPUT_BYTES,
+            "Records Written", TaskMetric.OUTPUT_RECORDS);
+
+    /**
+     * A metrics object whose fields are all plain numbers: each field {@code metrics} names is set, any other is
+     * skipped. One loop for the several such objects of a task end, which differ only in their field names.
+     */
+    private static void metrics(JsonParser p, TaskMetrics.Builder b, FieldChecks checks, Map<String, TaskMetric> metrics)
+            throws IOException {
         if (notObject(p)) {
             return;
         }
         for (JsonToken t = p.nextToken(); t == JsonToken.FIELD_NAME; t = p.nextToken()) {
             String field = p.currentName();
             p.nextToken();
-            switch (field) {
-                case "Bytes Written" -> b.set(TaskMetric.OUTPUT_BYTES, checks.metric(p, field));
-                case "Records Written" -> b.set(TaskMetric.OUTPUT_RECORDS, checks.metric(p, field));
-                default -> p.skipChildren(); // "Data Write Method" (Spark 1.x)
+            TaskMetric metric = metrics.get(field);
+            if (metric != null) {
+                b.set(metric, checks.metric(p, field));
+            } else {
+                p.skipChildren();
             }
         }
     }
