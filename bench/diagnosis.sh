@@ -55,17 +55,26 @@ has_log() { [[ -d $1 ]] && [[ $(find "$1" -maxdepth 1 -type f ! -name '*.inprogr
 
 mapfile -t apps < <(score logs "$LABELS" | cut -f1)
 if [[ ${#only[@]} -gt 0 ]]; then apps=("${only[@]}"); fi
+run_apps() { # JVM options (maybe empty), then app names: one JVM runs them one after another
+  local opts=$1; shift
+  echo "running corpus app(s) $* (output: $WORK/runs/$1.out)..." >&2
+  # shellcheck disable=SC2086 # the apps' JVM options are space-separated on purpose
+  java "${SPARK_JAVA[@]}" $opts -cp "$EXAMPLES" io.sparkscope.examples.corpus.CorpusRun \
+    --out "$WORK/logs" --work "$WORK/work" "$@" > "$WORK/runs/$1.out" 2>&1 || true
+}
+plain=()
 for app in "${apps[@]}"; do
   if [[ ! -f $LABELS/$app.json ]]; then echo "diagnosis: no label for app $app ($LABELS/$app.json)" >&2; exit 2; fi
   if [[ -z ${JVM_OPTS[$app]+x} ]]; then echo "diagnosis: label $app.json names no corpus app" >&2; exit 2; fi
   if [[ $rerun == 1 ]] || ! has_log "$WORK/logs/$app"; then
-    echo "running corpus app $app (output: $WORK/runs/$app.out)..." >&2
-    # shellcheck disable=SC2086 # the app's JVM options are space-separated on purpose
-    java "${SPARK_JAVA[@]}" ${JVM_OPTS[$app]} -cp "$EXAMPLES" io.sparkscope.examples.corpus.CorpusRun \
-      --out "$WORK/logs" --work "$WORK/work" "$app" > "$WORK/runs/$app.out" 2>&1 || true
+    # apps without JVM options share one JVM (Spark's start-up is paid once); the others run alone with theirs
+    if [[ -z ${JVM_OPTS[$app]} ]]; then plain+=("$app"); else run_apps "${JVM_OPTS[$app]}" "$app"; fi
   fi
+done
+if [[ ${#plain[@]} -gt 0 ]]; then run_apps "" "${plain[@]}"; fi
+for app in "${apps[@]}"; do
   if ! has_log "$WORK/logs/$app"; then
-    echo "diagnosis: app $app has no complete event log in $WORK/logs/$app (see $WORK/runs/$app.out)" >&2; exit 2
+    echo "diagnosis: app $app has no complete event log in $WORK/logs/$app (see $WORK/runs/)" >&2; exit 2
   fi
   java -jar "$SERVER" analyze --json "$WORK/logs/$app" > "$WORK/json/$app.json" 2> "$WORK/json/$app.err"
 done
