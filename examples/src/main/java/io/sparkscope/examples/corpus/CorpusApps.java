@@ -1,0 +1,280 @@
+package io.sparkscope.examples.corpus;
+
+import io.sparkscope.examples.jobs.CleanJob;
+import io.sparkscope.examples.jobs.FailingStage;
+import io.sparkscope.examples.jobs.FlakyTasks;
+import io.sparkscope.examples.jobs.GcPressure;
+import io.sparkscope.examples.jobs.JavaSerializer;
+import io.sparkscope.examples.jobs.KryoSerializer;
+import io.sparkscope.examples.jobs.SkewedJoin;
+import io.sparkscope.examples.jobs.SpillingSort;
+import io.sparkscope.examples.jobs.TinyTasks;
+import org.apache.spark.api.java.JavaSparkContext;
+import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.SparkSession;
+import org.apache.spark.sql.streaming.StreamingQuery;
+import org.apache.spark.sql.streaming.Trigger;
+import scala.Tuple2;
+
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+import static org.apache.spark.sql.functions.col;
+import static org.apache.spark.sql.functions.collect_list;
+import static org.apache.spark.sql.functions.lit;
+import static org.apache.spark.sql.functions.size;
+import static org.apache.spark.sql.functions.sum;
+import static org.apache.spark.sql.functions.when;
+
+/**
+ * The diagnosis corpus: one short app per named problem, plus clean references and a few mixes of two problems.
+ * Data is scaled to the least that still shows the problem, so that the whole corpus runs in minutes. The apps
+ * only run; what Sparkscope should say about each is in its label file.
+ */
+public final class CorpusApps {
+    private static final Map<String, CorpusApp> APPS = new LinkedHashMap<>();
+
+    static {
+        // Clean references: Sparkscope should put nothing serious first.
+        add(CorpusApp.reuse(new CleanJob()));
+        add(CorpusApp.of("clean-narrow-etl", "clean: filter and project, written as parquet, 2 tasks per core",
+                c -> c, (spark, ctx) -> spark.range(0, 400_000, 1, 4)
+                        .selectExpr("id", "id % 7 AS shop", "concat('sku-', id % 5000) AS sku", "(id % 89) * 0.5 AS price")
+                        .where("price > 3")
+                        .write().mode("overwrite").parquet(ctx.workDir().resolve("clean-etl").toString())));
+        add(CorpusApp.of("clean-sql-query", "clean: a SQL aggregate over a view with a broadcast dimension, AQE on",
+                c -> c.set("spark.sql.adaptive.enabled", "true").set("spark.sql.shuffle.partitions", "4"),
+                (spark, ctx) -> {
+                    spark.range(0, 300_000, 1, 4).selectExpr("id", "id % 500 AS item", "id % 13 AS qty")
+                            .createOrReplaceTempView("orders");
+                    spark.range(0, 500, 1, 1).selectExpr("id AS item", "concat('group-', id % 10) AS grp")
+                            .createOrReplaceTempView("items");
+                    spark.sql("SELECT /*+ BROADCAST(i) */ i.grp, sum(o.qty) AS q FROM orders o JOIN items i "
+                            + "ON o.item = i.item GROUP BY i.grp ORDER BY q DESC").collectAsList();
+                }));
+        add(CorpusApp.reuse(new KryoSerializer()));
+
+        // Skew
+        add(CorpusApp.reuse(new SkewedJoin()));
+        add(CorpusApp.of("skewed-aggregation", "groupByKey where one key holds 90 % of the records",
+                c -> c, (spark, ctx) -> {
+                    JavaSparkContext jsc = JavaSparkContext.fromSparkContext(spark.sparkContext());
+                    List<Integer> ids = new ArrayList<>();
+                    for (int i = 0; i < 200_000; i++) {
+                        ids.add(i);
+                    }
+                    // groupByKey does no map-side combining: the hot key's whole group lands in one task
+                    jsc.parallelize(ids, 8).mapToPair(i -> new Tuple2<>(i % 10 < 9 ? 0 : i % 500, i))
+                            .groupByKey(8).mapValues(CorpusApps::digestAll).count();
+                }));
+
+        // Spill
+        add(CorpusApp.reuse(new SpillingSort()));
+        add(CorpusApp.of("spill-aggregate", "a collect_list aggregate forced to sort and spill",
+                c -> c.set("spark.memory.fraction", "0.1")
+                        .set("spark.sql.objectHashAggregate.sortBased.fallbackThreshold", "64")
+                        .set("spark.shuffle.spill.numElementsForceSpillThreshold", "10000")
+                        .set("spark.sql.shuffle.partitions", "4"),
+                (spark, ctx) -> spark.range(0, 400_000, 1, 4).selectExpr("id % 50000 AS k", "id AS v")
+                        .groupBy("k").agg(size(collect_list("v")).as("n")).write().format("noop").mode("overwrite")
+                        .save()));
+
+        // Parallelism
+        add(CorpusApp.of("too-few-partitions", "CPU-heavy work in one partition while the other core idles",
+                c -> c, (spark, ctx) -> spark.range(0, 1_200_000, 1, 1)
+                        .selectExpr("sha2(cast(id AS string), 256) AS h")
+                        .selectExpr("count(DISTINCT substr(h, 1, 5))").collectAsList()));
+        add(CorpusApp.of("coalesce-one", "coalesce(1) before heavy work: one task does everything",
+                c -> c, (spark, ctx) -> spark.range(0, 1_200_000, 1, 8).coalesce(1)
+                        .selectExpr("sha2(cast(id AS string), 512) AS h").where("h LIKE 'a%'")
+                        .write().mode("overwrite").parquet(ctx.workDir().resolve("coalesce-one").toString())));
+        add(CorpusApp.of("repartition-two", "repartition(2) on 4 cores before the heavy part of the run",
+                c -> c.setMaster("local[4,3]"), (spark, ctx) -> spark.range(0, 1_200_000, 1, 8).repartition(2)
+                        .selectExpr("sha2(cast(id AS string), 512) AS h").selectExpr("count(DISTINCT substr(h, 1, 4))")
+                        .collectAsList()));
+        add(CorpusApp.reuse(new TinyTasks()));
+        add(CorpusApp.of("too-many-shuffle-partitions", "a small aggregate over 2 000 shuffle partitions",
+                c -> c.set("spark.sql.shuffle.partitions", "2000"),
+                (spark, ctx) -> spark.range(0, 20_000, 1, 2).selectExpr("id % 3000 AS k").groupBy("k").count()
+                        .write().format("noop").mode("overwrite").save()));
+
+        // Failures
+        add(CorpusApp.reuse(new FlakyTasks()));
+        add(CorpusApp.reuse(new FailingStage()));
+
+        // Driver
+        add(CorpusApp.of("driver-collect", "collect() of 150 000 rows then 10 s of work on the driver",
+                c -> c, (spark, ctx) -> {
+                    List<Row> rows = spark.range(0, 150_000, 1, 4).selectExpr("concat('order-', id) AS o")
+                            .collectAsList();
+                    long end = System.currentTimeMillis() + 10_000;
+                    MessageDigest sha = MessageDigest.getInstance("SHA-256");
+                    while (System.currentTimeMillis() < end) {
+                        for (Row r : rows) {
+                            sha.update(r.getString(0).getBytes(StandardCharsets.UTF_8));
+                        }
+                    }
+                    spark.range(0, 1000, 1, 2).count();
+                }));
+        add(CorpusApp.of("driver-job-loop", "40 tiny jobs in a driver loop, with driver work between them",
+                c -> c, (spark, ctx) -> {
+                    for (int i = 0; i < 40; i++) {
+                        spark.range(0, 1000, 1, 2).where("id % " + (i + 2) + " = 0").count();
+                        Thread.sleep(150);
+                    }
+                }));
+
+        // Joins
+        add(CorpusApp.of("join-not-broadcast", "a 200-row dimension joined by sort-merge (broadcast threshold -1)",
+                c -> c.set("spark.sql.autoBroadcastJoinThreshold", "-1"),
+                (spark, ctx) -> spark.range(0, 600_000, 1, 4).selectExpr("id", "id % 200 AS d")
+                        .join(spark.range(0, 200, 1, 1).selectExpr("id AS d", "concat('dim-', id) AS name"), "d")
+                        .groupBy("name").count().collectAsList()));
+
+        // Input and output (no finding exists yet: labels are pending)
+        add(CorpusApp.of("repeated-read-no-cache", "the same parquet input read by four jobs, never cached",
+                c -> c, (spark, ctx) -> {
+                    String path = ctx.workDir().resolve("repeated-input").toString();
+                    spark.range(0, 300_000, 1, 4).selectExpr("id", "id % 97 AS g", "sha2(cast(id AS string), 256) AS h")
+                            .write().mode("overwrite").parquet(path);
+                    Dataset<Row> in = spark.read().parquet(path).where("h LIKE '%ab%'");
+                    in.count();
+                    in.groupBy("g").count().collectAsList();
+                    in.agg(sum("id")).collectAsList();
+                    in.select("h").distinct().count();
+                }));
+        add(CorpusApp.of("csv-schema-inference", "CSV read with inferSchema: a whole extra pass over the input",
+                c -> c, (spark, ctx) -> {
+                    String path = ctx.workDir().resolve("infer-csv").toString();
+                    spark.range(0, 300_000, 1, 4).selectExpr("id", "id * 1.5 AS x", "concat('n', id) AS s")
+                            .write().mode("overwrite").option("header", "true").csv(path);
+                    spark.read().option("header", "true").option("inferSchema", "true").csv(path)
+                            .groupBy().sum("x").collectAsList();
+                }));
+        add(CorpusApp.of("json-schema-inference", "JSON read without a schema: Spark scans it once to infer one",
+                c -> c, (spark, ctx) -> {
+                    String path = ctx.workDir().resolve("infer-json").toString();
+                    spark.range(0, 200_000, 1, 4).selectExpr("id", "id * 1.5 AS x", "concat('n', id) AS s")
+                            .write().mode("overwrite").json(path);
+                    spark.read().json(path).groupBy().sum("x").collectAsList();
+                }));
+        add(CorpusApp.of("many-small-files", "600 tiny files written, then read back (one task each)",
+                c -> c.set("spark.sql.files.maxPartitionBytes", "1k").set("spark.sql.files.openCostInBytes", "1k"),
+                (spark, ctx) -> {
+                    String path = ctx.workDir().resolve("small-files").toString();
+                    spark.range(0, 6_000, 1, 600).selectExpr("id", "id % 7 AS g").write().mode("overwrite")
+                            .parquet(path);
+                    spark.read().parquet(path).groupBy("g").count().collectAsList();
+                }));
+        add(CorpusApp.of("partitioned-full-scan", "a table partitioned by day read without a filter on day",
+                c -> c, (spark, ctx) -> {
+                    String path = ctx.workDir().resolve("by-day").toString();
+                    spark.range(0, 300_000, 1, 4).selectExpr("id", "id % 30 AS day", "id % 1000 AS customer")
+                            .write().mode("overwrite").partitionBy("day").parquet(path);
+                    // the filter is on customer, not on the partition column: every day's files are read
+                    spark.read().parquet(path).where("customer = 42").count();
+                }));
+
+        // Memory and serialization
+        add(CorpusApp.reuse(new GcPressure()));
+        add(CorpusApp.reuse(new JavaSerializer()));
+
+        // Streaming (rate source, a few seconds)
+        add(CorpusApp.of("streaming-keeps-up", "a rate-source query whose batches finish well within the trigger",
+                c -> c.set("spark.sql.shuffle.partitions", "2"),
+                (spark, ctx) -> runStream(spark, ctx, "keeps-up", 50, "2 seconds", 9_000, false)));
+        add(CorpusApp.of("streaming-falls-behind", "a rate-source query whose batches take longer than the trigger",
+                c -> c.set("spark.sql.shuffle.partitions", "2"),
+                (spark, ctx) -> runStream(spark, ctx, "falls-behind", 4_000, "500 milliseconds", 10_000, true)));
+
+        // Idle resources
+        add(CorpusApp.of("interactive-think-time", "an interactive session: small queries with 4 s of thinking between",
+                c -> c, (spark, ctx) -> {
+                    Dataset<Row> t = spark.range(0, 100_000, 1, 2).selectExpr("id", "id % 10 AS g");
+                    for (int i = 0; i < 4; i++) {
+                        t.where("g = " + i).count();
+                        Thread.sleep(4_000);
+                    }
+                }));
+        add(CorpusApp.of("idle-executors", "executors held through 12 s without tasks, no dynamic allocation",
+                c -> c.set("spark.dynamicAllocation.enabled", "false"), (spark, ctx) -> {
+                    spark.range(0, 200_000, 1, 4).selectExpr("sum(id)").collectAsList();
+                    Thread.sleep(12_000);
+                    spark.range(0, 200_000, 1, 4).selectExpr("max(id)").collectAsList();
+                }));
+
+        // Mixes of two problems
+        add(CorpusApp.of("skew-and-spill", "a sort where one key holds most rows, with too little memory",
+                c -> c.set("spark.memory.fraction", "0.1")
+                        .set("spark.shuffle.spill.numElementsForceSpillThreshold", "20000")
+                        .set("spark.sql.shuffle.partitions", "8"),
+                (spark, ctx) -> spark.range(0, 500_000, 1, 4)
+                        .withColumn("k", when(col("id").mod(10).lt(8), lit(0)).otherwise(col("id").mod(1000)))
+                        .selectExpr("k", "sha2(cast(id AS string), 256) AS h")
+                        .repartition(col("k")).sortWithinPartitions("h").write().format("noop").mode("overwrite")
+                        .save()));
+        add(CorpusApp.of("tiny-tasks-driver-loop", "30 jobs in a loop, each of 300 tiny tasks",
+                c -> c, (spark, ctx) -> {
+                    for (int i = 0; i < 30; i++) {
+                        spark.range(0, 3_000, 1, 300).where("id % " + (i + 2) + " = 1").count();
+                    }
+                }));
+    }
+
+    private CorpusApps() {
+    }
+
+    private static void add(CorpusApp app) {
+        APPS.put(app.name(), app);
+    }
+
+    public static List<CorpusApp> all() {
+        return List.copyOf(APPS.values());
+    }
+
+    public static Optional<CorpusApp> find(String name) {
+        return Optional.ofNullable(APPS.get(name));
+    }
+
+    /** CPU work proportional to the group's size, so the hot group's task is the long one. */
+    private static int digestAll(Iterable<Integer> values) throws Exception {
+        MessageDigest sha = MessageDigest.getInstance("SHA-256");
+        int n = 0;
+        for (Integer v : values) {
+            for (int r = 0; r < 20; r++) {
+                sha.update(Integer.toString(v + r).getBytes(StandardCharsets.UTF_8));
+            }
+            n++;
+        }
+        return n + sha.digest()[0];
+    }
+
+    /**
+     * A rate-source query counting rows per key into memory for {@code runMs}; when {@code slow}, each row costs a
+     * few microseconds of hashing so batches outgrow the trigger.
+     */
+    private static void runStream(SparkSession spark, io.sparkscope.examples.jobs.JobContext ctx, String name,
+                                  int rowsPerSecond, String trigger, long runMs, boolean slow) throws Exception {
+        // a fresh checkpoint: a rerun must not resume the previous run's offsets
+        org.apache.commons.io.FileUtils.deleteQuietly(ctx.workDir().resolve("checkpoint-" + name).toFile());
+        Dataset<Row> rows = spark.readStream().format("rate").option("rowsPerSecond", rowsPerSecond)
+                .option("numPartitions", 2).load();
+        Dataset<Row> work = slow
+                ? rows.selectExpr("value % 10 AS k",
+                "sha2(sha2(sha2(sha2(cast(value AS string), 512), 512), 512), 512) AS h")
+                .where("h NOT LIKE 'zz%'")
+                : rows.selectExpr("value % 10 AS k");
+        StreamingQuery q = work.groupBy("k").count().writeStream().outputMode("complete").format("memory")
+                .queryName("corpus_" + name.replace('-', '_'))
+                .option("checkpointLocation", ctx.workDir().resolve("checkpoint-" + name).toString())
+                .trigger(Trigger.ProcessingTime(trigger)).start();
+        q.awaitTermination(runMs);
+        q.stop();
+    }
+}
