@@ -1131,9 +1131,12 @@ public final class Recorder {
     private AppSnapshot app(AppConfig cfg, List<ExecutorSummary> ex, List<JobSummary> js, List<StageSummary> st,
                             List<SqlExecutionSummary> sql, List<StreamingQuerySummary> streaming, RunTotals totals,
                             boolean partial) {
-        return new AppSnapshot(appIdOrPlaceholder(), attemptId, appName, sparkUser, sparkVersion, startTime, endTime,
-                lastEventTime, complete, cfg, ex, js, st, sql, driverGcTimeMs, driverMaxMemory, eventCount,
-                unknownEventTypes, totals, partial, streaming);
+        return AppSnapshot.builder().appId(appIdOrPlaceholder()).attemptId(attemptId).appName(appName)
+                .sparkUser(sparkUser).sparkVersion(sparkVersion).startTime(startTime).endTime(endTime)
+                .lastEventTime(lastEventTime).complete(complete).config(cfg).executors(ex).jobs(js).stages(st)
+                .sqlExecutions(sql).driverGcTimeMs(driverGcTimeMs).driverMaxMemory(driverMaxMemory)
+                .eventCount(eventCount).unknownEventTypes(unknownEventTypes).totals(totals).partial(partial)
+                .streamingQueries(streaming).build();
     }
 
     /** Lets the oldest written entities past the window leave (nothing without a window). */

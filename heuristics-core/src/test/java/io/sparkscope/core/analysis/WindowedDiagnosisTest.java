@@ -87,9 +87,12 @@ class WindowedDiagnosisTest {
     }
 
     private static AppSnapshot with(AppSnapshot s, List<StageSummary> stages) {
-        return new AppSnapshot(s.appId(), s.attemptId(), s.appName(), s.sparkUser(), s.sparkVersion(), s.startTime(),
-                s.endTime(), s.lastEventTime(), s.complete(), s.config(), s.executors(), s.jobs(), stages,
-                s.sqlExecutions(), s.driverGcTimeMs(), s.driverMaxMemory(), s.eventCount(), s.unknownEventTypes());
+        return AppSnapshot.builder().appId(s.appId()).attemptId(s.attemptId()).appName(s.appName())
+                .sparkUser(s.sparkUser()).sparkVersion(s.sparkVersion()).startTime(s.startTime()).endTime(s.endTime())
+                .lastEventTime(s.lastEventTime()).complete(s.complete()).config(s.config()).executors(s.executors())
+                .jobs(s.jobs()).stages(stages).sqlExecutions(s.sqlExecutions()).driverGcTimeMs(s.driverGcTimeMs())
+                .driverMaxMemory(s.driverMaxMemory()).eventCount(s.eventCount())
+                .unknownEventTypes(s.unknownEventTypes()).build();
     }
 
     /** id → severity, title and message: what a user reads. */

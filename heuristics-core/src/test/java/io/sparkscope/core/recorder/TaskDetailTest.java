@@ -171,11 +171,14 @@ class TaskDetailTest {
     @Test
     void aSnapshotWithoutDetailInformationReadsAsTheOldSlowestRule() {
         StageSummary s = stageOf(50, RecorderOptions.DEFAULTS.withTasksPerStage(10), 2).snapshot().stages().get(0);
-        StageSummary legacy = new StageSummary(s.stageId(), s.attemptId(), s.name(), s.details(), s.status(),
-                s.numTasks(), s.numActiveTasks(), s.numCompleteTasks(), s.numFailedTasks(), s.numKilledTasks(),
-                s.numCompletedIndices(), s.submissionTime(), s.completionTime(), s.firstTaskLaunchedTime(),
-                s.lastTaskFinishedTime(), s.failureReason(), s.parentIds(), s.jobIds(), s.totals(), s.taskSummary(),
-                s.keptTasks(), s.endReasons());
+        StageSummary legacy = StageSummary.builder().stageId(s.stageId()).attemptId(s.attemptId()).name(s.name())
+                .details(s.details()).status(s.status()).numTasks(s.numTasks()).numActiveTasks(s.numActiveTasks())
+                .numCompleteTasks(s.numCompleteTasks()).numFailedTasks(s.numFailedTasks())
+                .numKilledTasks(s.numKilledTasks()).numCompletedIndices(s.numCompletedIndices())
+                .submissionTime(s.submissionTime()).completionTime(s.completionTime())
+                .firstTaskLaunchedTime(s.firstTaskLaunchedTime()).lastTaskFinishedTime(s.lastTaskFinishedTime())
+                .failureReason(s.failureReason()).parentIds(s.parentIds()).jobIds(s.jobIds()).totals(s.totals())
+                .taskSummary(s.taskSummary()).keptTasks(s.keptTasks()).endReasons(s.endReasons()).build();
         assertEquals(TaskDetail.SLOWEST, legacy.taskDetail());
         assertNotEquals(legacy, s);
     }

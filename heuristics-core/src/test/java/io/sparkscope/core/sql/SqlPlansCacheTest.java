@@ -34,9 +34,12 @@ class SqlPlansCacheTest {
 
     /** The same application fields with other SQL executions (the recorder's next snapshot or a last look). */
     private static AppSnapshot with(AppSnapshot s, List<io.sparkscope.core.model.SqlExecutionSummary> sql) {
-        return new AppSnapshot(s.appId(), s.attemptId(), s.appName(), s.sparkUser(), s.sparkVersion(), s.startTime(),
-                s.endTime(), s.lastEventTime(), s.complete(), s.config(), s.executors(), s.jobs(), s.stages(), sql,
-                s.driverGcTimeMs(), s.driverMaxMemory(), s.eventCount(), s.unknownEventTypes());
+        return AppSnapshot.builder().appId(s.appId()).attemptId(s.attemptId()).appName(s.appName())
+                .sparkUser(s.sparkUser()).sparkVersion(s.sparkVersion()).startTime(s.startTime()).endTime(s.endTime())
+                .lastEventTime(s.lastEventTime()).complete(s.complete()).config(s.config()).executors(s.executors())
+                .jobs(s.jobs()).stages(s.stages()).sqlExecutions(sql).driverGcTimeMs(s.driverGcTimeMs())
+                .driverMaxMemory(s.driverMaxMemory()).eventCount(s.eventCount())
+                .unknownEventTypes(s.unknownEventTypes()).build();
     }
 
     @Test

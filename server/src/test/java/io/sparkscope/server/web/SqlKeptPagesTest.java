@@ -82,22 +82,28 @@ class SqlKeptPagesTest {
         metrics.put(m.accumulatorId(), new SqlMetricAggregate(a.accumulatorId(), a.metricType(), total,
                 a.count(), a.min(), a.median(), a.lowerMedian(), a.max(), a.maxStageId(), a.maxStageAttemptId(),
                 a.maxTaskId(), a.reportedValues(), a.exact(), a.stageIds()));
-        return withExecution(s, new SqlExecutionSummary(sql.executionId(), sql.description(), sql.startTime(),
-                sql.endTime(), sql.errorMessage(), sql.physicalPlanDescription(), sql.plan(), sql.jobIds(),
-                sql.metricValues(), metrics, sql.stageIds()));
+        return withExecution(s, SqlExecutionSummary.builder().executionId(sql.executionId())
+                .description(sql.description()).startTime(sql.startTime()).endTime(sql.endTime())
+                .errorMessage(sql.errorMessage()).physicalPlanDescription(sql.physicalPlanDescription())
+                .plan(sql.plan()).jobIds(sql.jobIds()).metricValues(sql.metricValues()).metrics(metrics)
+                .stageIds(sql.stageIds()).build());
     }
 
     private static AppSnapshot withDescription(AppSnapshot s, String description) {
         SqlExecutionSummary sql = s.sqlExecutions().get(0);
-        return withExecution(s, new SqlExecutionSummary(sql.executionId(), description, sql.startTime(),
-                sql.endTime(), sql.errorMessage(), sql.physicalPlanDescription(), sql.plan(), sql.jobIds(),
-                sql.metricValues(), sql.metrics(), sql.stageIds()));
+        return withExecution(s, SqlExecutionSummary.builder().executionId(sql.executionId()).description(description)
+                .startTime(sql.startTime()).endTime(sql.endTime()).errorMessage(sql.errorMessage())
+                .physicalPlanDescription(sql.physicalPlanDescription()).plan(sql.plan()).jobIds(sql.jobIds())
+                .metricValues(sql.metricValues()).metrics(sql.metrics()).stageIds(sql.stageIds()).build());
     }
 
     private static AppSnapshot withExecution(AppSnapshot s, SqlExecutionSummary sql) {
-        return new AppSnapshot(s.appId(), s.attemptId(), s.appName(), s.sparkUser(), s.sparkVersion(), s.startTime(),
-                s.endTime(), s.lastEventTime(), s.complete(), s.config(), s.executors(), s.jobs(), s.stages(),
-                List.of(sql), s.driverGcTimeMs(), s.driverMaxMemory(), s.eventCount(), s.unknownEventTypes());
+        return AppSnapshot.builder().appId(s.appId()).attemptId(s.attemptId()).appName(s.appName())
+                .sparkUser(s.sparkUser()).sparkVersion(s.sparkVersion()).startTime(s.startTime()).endTime(s.endTime())
+                .lastEventTime(s.lastEventTime()).complete(s.complete()).config(s.config()).executors(s.executors())
+                .jobs(s.jobs()).stages(s.stages()).sqlExecutions(List.of(sql)).driverGcTimeMs(s.driverGcTimeMs())
+                .driverMaxMemory(s.driverMaxMemory()).eventCount(s.eventCount())
+                .unknownEventTypes(s.unknownEventTypes()).build();
     }
 
     private static PlanMetric sumMetric(AppSnapshot s) {
