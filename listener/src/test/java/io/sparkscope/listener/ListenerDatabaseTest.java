@@ -1,5 +1,6 @@
 package io.sparkscope.listener;
 
+import io.sparkscope.core.testing.SnapshotBuilder;
 import io.sparkscope.core.analysis.EventLogAnalysis;
 import io.sparkscope.core.eventlog.EventLogReader;
 import io.sparkscope.core.eventlog.EventLogSource;
@@ -75,14 +76,7 @@ class ListenerDatabaseTest {
      * vice versa) and executor peak metrics (heartbeats live, per-stage peaks in the log).
      */
     static AppSnapshot comparable(AppSnapshot s) {
-        List<ExecutorSummary> executors = s.executors().stream().map(e -> ExecutorSummary.builder()
-                .executorId(e.executorId()).host(e.host()).totalCores(e.totalCores()).addTime(e.addTime())
-                .removeTime(e.removeTime()).removeReason(e.removeReason()).maxMemory(e.maxMemory())
-                .completedTasks(e.completedTasks()).failedTasks(e.failedTasks()).killedTasks(e.killedTasks())
-                .totalDuration(e.totalDuration()).totalRunTime(e.totalRunTime()).totalCpuTimeNs(e.totalCpuTimeNs())
-                .totalGcTime(e.totalGcTime()).inputBytes(e.inputBytes()).shuffleReadBytes(e.shuffleReadBytes())
-                .shuffleWriteBytes(e.shuffleWriteBytes()).memoryBytesSpilled(e.memoryBytesSpilled())
-                .diskBytesSpilled(e.diskBytesSpilled()).build()).toList();
+        List<ExecutorSummary> executors = s.executors().stream().map(SnapshotBuilder::basicExecutor).toList();
         return AppSnapshot.builder().appId(s.appId()).attemptId(s.attemptId()).appName(s.appName())
                 .sparkUser(s.sparkUser()).sparkVersion(s.sparkVersion()).startTime(s.startTime()).endTime(s.endTime())
                 .lastEventTime(s.lastEventTime()).complete(s.complete()).config(s.config()).executors(executors)

@@ -61,12 +61,8 @@ class CopyPathTest {
             List<TaskRecord> tasks = new ArrayList<>();
             for (TaskRecord t : st.keptTasks()) {
                 String s = NASTY.get(n++ % NASTY.size());
-                tasks.add(TaskRecord.builder().taskId(t.taskId()).index(t.index()).attempt(t.attempt())
-                        .partitionId(t.partitionId()).executorId(s).host(s + variant).locality(s)
-                        .speculative(t.speculative()).launchTime(t.launchTime()).finishTime(t.finishTime())
-                        .gettingResultTime(t.gettingResultTime()).status(s).endReason(s)
-                        .errorMessage(t.errorMessage() == null ? null : t.errorMessage() + s).metrics(t.metrics())
-                        .build());
+                tasks.add(t.toBuilder().executorId(s).host(s + variant).locality(s).status(s).endReason(s)
+                        .errorMessage(t.errorMessage() == null ? null : t.errorMessage() + s).build());
             }
             String s = NASTY.get(n++ % NASTY.size());
             stages.add(st.toBuilder().name(s).details(st.details() + s)
@@ -141,8 +137,8 @@ class CopyPathTest {
         Map<String, String> spark = new LinkedHashMap<>(base.config().sparkProperties());
         spark.put("spark.nul", "a\u0000b");
         for (String app : List.of("app-nul-copy", "app-nul-batch")) {
-            AppSnapshot s = SnapshotBuilder.copy(base).appId(app).config(new AppConfig(spark, Map.of(), Map.of(), Map.of()))
-                    .build();
+            AppSnapshot s = SnapshotBuilder.copy(base).appId(app)
+                    .config(new AppConfig(spark, Map.of(), Map.of(), Map.of())).build();
             (app.endsWith("copy") ? COPY_ALL : BATCH_ONLY).write(ds, s, List.of());
             assertEquals("a\uFFFDb", SnapshotReader.read(ds, app, null).orElseThrow().config().get("spark.nul")
                     .orElseThrow());

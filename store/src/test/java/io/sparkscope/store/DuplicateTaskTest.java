@@ -42,11 +42,8 @@ class DuplicateTaskTest {
     }
 
     static TaskRecord resubmitted(TaskRecord t) {
-        return TaskRecord.builder().taskId(t.taskId()).index(t.index()).attempt(t.attempt())
-                .partitionId(t.partitionId()).executorId(t.executorId()).host(t.host()).locality(t.locality())
-                .speculative(t.speculative()).launchTime(t.launchTime()).finishTime(t.finishTime() + 7_000)
-                .gettingResultTime(t.gettingResultTime()).status("FAILED").endReason("Resubmitted")
-                .metrics(t.metrics()).build();
+        return t.toBuilder().finishTime(t.finishTime() + 7_000).status("FAILED").endReason("Resubmitted")
+                .errorMessage(null).build();
     }
 
     static StageSummary withTasks(StageSummary st, List<TaskRecord> tasks) {

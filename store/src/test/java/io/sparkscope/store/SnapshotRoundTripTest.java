@@ -100,10 +100,7 @@ class SnapshotRoundTripTest {
         SqlExecutionSummary q = full.sqlExecutions().get(0);
         PlanNode scan = new PlanNode("Scan parquet", "Scan parquet t", List.of(),
                 List.of(new PlanMetric("number of output rows", 101, "sum")));
-        SqlExecutionSummary replanned = SqlExecutionSummary.builder().executionId(q.executionId())
-                .description(q.description()).startTime(q.startTime()).endTime(q.endTime())
-                .errorMessage(q.errorMessage()).physicalPlanDescription(q.physicalPlanDescription()).plan(scan)
-                .jobIds(q.jobIds()).metricValues(q.metricValues()).metrics(q.metrics()).stageIds(q.stageIds()).build();
+        SqlExecutionSummary replanned = q.toBuilder().plan(scan).build();
         assertTrue(WRITER.write(ds, partial(full, List.of(replanned), full.eventCount() + 2), List.of()).written());
         assertEquals("1:Scan parquet", text(nodes));
         assertEquals("0", text("SELECT count(*) FROM sql_plan_edge" + app));

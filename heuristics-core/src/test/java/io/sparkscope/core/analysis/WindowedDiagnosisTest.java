@@ -1,5 +1,6 @@
 package io.sparkscope.core.analysis;
 
+import io.sparkscope.core.testing.SnapshotBuilder;
 import io.sparkscope.core.event.SparkEvent;
 import io.sparkscope.core.event.StageInfo;
 import io.sparkscope.core.event.TaskEndReason;
@@ -87,12 +88,7 @@ class WindowedDiagnosisTest {
     }
 
     private static AppSnapshot with(AppSnapshot s, List<StageSummary> stages) {
-        return AppSnapshot.builder().appId(s.appId()).attemptId(s.attemptId()).appName(s.appName())
-                .sparkUser(s.sparkUser()).sparkVersion(s.sparkVersion()).startTime(s.startTime()).endTime(s.endTime())
-                .lastEventTime(s.lastEventTime()).complete(s.complete()).config(s.config()).executors(s.executors())
-                .jobs(s.jobs()).stages(stages).sqlExecutions(s.sqlExecutions()).driverGcTimeMs(s.driverGcTimeMs())
-                .driverMaxMemory(s.driverMaxMemory()).eventCount(s.eventCount())
-                .unknownEventTypes(s.unknownEventTypes()).build();
+        return SnapshotBuilder.copy(s).stages(stages).build();
     }
 
     /** id → severity, title and message: what a user reads. */

@@ -34,12 +34,7 @@ class SqlPlansCacheTest {
 
     /** The same application fields with other SQL executions (the recorder's next snapshot or a last look). */
     private static AppSnapshot with(AppSnapshot s, List<io.sparkscope.core.model.SqlExecutionSummary> sql) {
-        return AppSnapshot.builder().appId(s.appId()).attemptId(s.attemptId()).appName(s.appName())
-                .sparkUser(s.sparkUser()).sparkVersion(s.sparkVersion()).startTime(s.startTime()).endTime(s.endTime())
-                .lastEventTime(s.lastEventTime()).complete(s.complete()).config(s.config()).executors(s.executors())
-                .jobs(s.jobs()).stages(s.stages()).sqlExecutions(sql).driverGcTimeMs(s.driverGcTimeMs())
-                .driverMaxMemory(s.driverMaxMemory()).eventCount(s.eventCount())
-                .unknownEventTypes(s.unknownEventTypes()).build();
+        return SnapshotBuilder.copy(s).sqlExecutions(sql).build();
     }
 
     @Test

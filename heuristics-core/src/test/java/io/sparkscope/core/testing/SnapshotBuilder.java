@@ -63,6 +63,21 @@ public final class SnapshotBuilder {
     }
 
     /**
+     * The executor with what every source records of it and no more: its Spark counts and totals, without peak
+     * metrics, block-manager address, task starts or storage memory split (those read as unknown). For comparing
+     * snapshots of one run made by two sources.
+     */
+    public static ExecutorSummary basicExecutor(ExecutorSummary e) {
+        return ExecutorSummary.builder().executorId(e.executorId()).host(e.host()).totalCores(e.totalCores())
+                .addTime(e.addTime()).removeTime(e.removeTime()).removeReason(e.removeReason()).maxMemory(e.maxMemory())
+                .completedTasks(e.completedTasks()).failedTasks(e.failedTasks()).killedTasks(e.killedTasks())
+                .totalDuration(e.totalDuration()).totalRunTime(e.totalRunTime()).totalCpuTimeNs(e.totalCpuTimeNs())
+                .totalGcTime(e.totalGcTime()).inputBytes(e.inputBytes()).shuffleReadBytes(e.shuffleReadBytes())
+                .shuffleWriteBytes(e.shuffleWriteBytes()).memoryBytesSpilled(e.memoryBytesSpilled())
+                .diskBytesSpilled(e.diskBytesSpilled()).build();
+    }
+
+    /**
      * A builder holding {@code s} to change a few of its values (lists included): its run totals are computed again
      * from the lists, as for a full snapshot.
      */
@@ -109,38 +124,17 @@ public final class SnapshotBuilder {
 
     /** Sets the peak executor metrics (Spark's names) of an executor added before. */
     public SnapshotBuilder peaks(String id, Map<String, Long> peaks) {
-        return replaceExecutor(id, e -> ExecutorSummary.builder().executorId(e.executorId()).host(e.host())
-                .totalCores(e.totalCores()).addTime(e.addTime()).removeTime(e.removeTime())
-                .removeReason(e.removeReason()).maxMemory(e.maxMemory()).completedTasks(e.completedTasks())
-                .failedTasks(e.failedTasks()).killedTasks(e.killedTasks()).totalDuration(e.totalDuration())
-                .totalRunTime(e.totalRunTime()).totalCpuTimeNs(e.totalCpuTimeNs()).totalGcTime(e.totalGcTime())
-                .inputBytes(e.inputBytes()).shuffleReadBytes(e.shuffleReadBytes())
-                .shuffleWriteBytes(e.shuffleWriteBytes()).memoryBytesSpilled(e.memoryBytesSpilled())
-                .diskBytesSpilled(e.diskBytesSpilled()).peakMetrics(peaks).build());
+        return replaceExecutor(id, e -> e.toBuilder().peakMetrics(peaks).build());
     }
 
     /** Marks an executor added before as removed at {@code time} for {@code reason}. */
     public SnapshotBuilder removed(String id, long time, String reason) {
-        return replaceExecutor(id, e -> ExecutorSummary.builder().executorId(e.executorId()).host(e.host())
-                .totalCores(e.totalCores()).addTime(e.addTime()).removeTime(time).removeReason(reason)
-                .maxMemory(e.maxMemory()).completedTasks(e.completedTasks()).failedTasks(e.failedTasks())
-                .killedTasks(e.killedTasks()).totalDuration(e.totalDuration()).totalRunTime(e.totalRunTime())
-                .totalCpuTimeNs(e.totalCpuTimeNs()).totalGcTime(e.totalGcTime()).inputBytes(e.inputBytes())
-                .shuffleReadBytes(e.shuffleReadBytes()).shuffleWriteBytes(e.shuffleWriteBytes())
-                .memoryBytesSpilled(e.memoryBytesSpilled()).diskBytesSpilled(e.diskBytesSpilled())
-                .peakMetrics(e.peakMetrics()).build());
+        return replaceExecutor(id, e -> e.toBuilder().removeTime(time).removeReason(reason).build());
     }
 
     /** Sets the GC time of an executor added before. */
     public SnapshotBuilder executorGc(String id, long gcMs) {
-        return replaceExecutor(id, e -> ExecutorSummary.builder().executorId(e.executorId()).host(e.host())
-                .totalCores(e.totalCores()).addTime(e.addTime()).removeTime(e.removeTime())
-                .removeReason(e.removeReason()).maxMemory(e.maxMemory()).completedTasks(e.completedTasks())
-                .failedTasks(e.failedTasks()).killedTasks(e.killedTasks()).totalDuration(e.totalDuration())
-                .totalRunTime(e.totalRunTime()).totalCpuTimeNs(e.totalCpuTimeNs()).totalGcTime(gcMs)
-                .inputBytes(e.inputBytes()).shuffleReadBytes(e.shuffleReadBytes())
-                .shuffleWriteBytes(e.shuffleWriteBytes()).memoryBytesSpilled(e.memoryBytesSpilled())
-                .diskBytesSpilled(e.diskBytesSpilled()).peakMetrics(e.peakMetrics()).build());
+        return replaceExecutor(id, e -> e.toBuilder().totalGcTime(gcMs).build());
     }
 
     private SnapshotBuilder replaceExecutor(String id, java.util.function.UnaryOperator<ExecutorSummary> change) {

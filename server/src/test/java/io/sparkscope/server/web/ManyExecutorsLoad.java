@@ -1,5 +1,6 @@
 package io.sparkscope.server.web;
 
+import io.sparkscope.core.testing.SnapshotBuilder;
 import io.sparkscope.core.model.AppSnapshot;
 import io.sparkscope.core.model.ExecutorSummary;
 import io.sparkscope.core.testing.SyntheticApps;
@@ -46,12 +47,7 @@ public final class ManyExecutorsLoad {
                     .shuffleWriteBytes(1 << 19).hostPort("host-" + (i % 500) + ":40000").totalTasks(3).activeTasks(0)
                     .maxOnHeapMemory(1L << 30).maxOffHeapMemory(0).build());
         }
-        AppSnapshot many = AppSnapshot.builder().appId(s.appId()).attemptId(s.attemptId()).appName(s.appName())
-                .sparkUser(s.sparkUser()).sparkVersion(s.sparkVersion()).startTime(s.startTime()).endTime(s.endTime())
-                .lastEventTime(s.lastEventTime()).complete(s.complete()).config(s.config()).executors(executors)
-                .jobs(s.jobs()).stages(s.stages()).sqlExecutions(s.sqlExecutions()).driverGcTimeMs(s.driverGcTimeMs())
-                .driverMaxMemory(s.driverMaxMemory()).eventCount(s.eventCount())
-                .unknownEventTypes(s.unknownEventTypes()).build();
+        AppSnapshot many = SnapshotBuilder.copy(s).executors(executors).build();
         new SnapshotWriter().write(ds, many, List.of());
     }
 }

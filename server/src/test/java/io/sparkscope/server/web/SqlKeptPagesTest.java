@@ -1,5 +1,6 @@
 package io.sparkscope.server.web;
 
+import io.sparkscope.core.testing.SnapshotBuilder;
 import io.sparkscope.core.event.SparkEvent.PlanMetric;
 import io.sparkscope.core.heuristics.Finding;
 import io.sparkscope.core.heuristics.Severity;
@@ -82,28 +83,16 @@ class SqlKeptPagesTest {
         metrics.put(m.accumulatorId(), new SqlMetricAggregate(a.accumulatorId(), a.metricType(), total,
                 a.count(), a.min(), a.median(), a.lowerMedian(), a.max(), a.maxStageId(), a.maxStageAttemptId(),
                 a.maxTaskId(), a.reportedValues(), a.exact(), a.stageIds()));
-        return withExecution(s, SqlExecutionSummary.builder().executionId(sql.executionId())
-                .description(sql.description()).startTime(sql.startTime()).endTime(sql.endTime())
-                .errorMessage(sql.errorMessage()).physicalPlanDescription(sql.physicalPlanDescription())
-                .plan(sql.plan()).jobIds(sql.jobIds()).metricValues(sql.metricValues()).metrics(metrics)
-                .stageIds(sql.stageIds()).build());
+        return withExecution(s, sql.toBuilder().metrics(metrics).build());
     }
 
     private static AppSnapshot withDescription(AppSnapshot s, String description) {
         SqlExecutionSummary sql = s.sqlExecutions().get(0);
-        return withExecution(s, SqlExecutionSummary.builder().executionId(sql.executionId()).description(description)
-                .startTime(sql.startTime()).endTime(sql.endTime()).errorMessage(sql.errorMessage())
-                .physicalPlanDescription(sql.physicalPlanDescription()).plan(sql.plan()).jobIds(sql.jobIds())
-                .metricValues(sql.metricValues()).metrics(sql.metrics()).stageIds(sql.stageIds()).build());
+        return withExecution(s, sql.toBuilder().description(description).build());
     }
 
     private static AppSnapshot withExecution(AppSnapshot s, SqlExecutionSummary sql) {
-        return AppSnapshot.builder().appId(s.appId()).attemptId(s.attemptId()).appName(s.appName())
-                .sparkUser(s.sparkUser()).sparkVersion(s.sparkVersion()).startTime(s.startTime()).endTime(s.endTime())
-                .lastEventTime(s.lastEventTime()).complete(s.complete()).config(s.config()).executors(s.executors())
-                .jobs(s.jobs()).stages(s.stages()).sqlExecutions(List.of(sql)).driverGcTimeMs(s.driverGcTimeMs())
-                .driverMaxMemory(s.driverMaxMemory()).eventCount(s.eventCount())
-                .unknownEventTypes(s.unknownEventTypes()).build();
+        return SnapshotBuilder.copy(s).sqlExecutions(List.of(sql)).build();
     }
 
     private static PlanMetric sumMetric(AppSnapshot s) {

@@ -1,5 +1,6 @@
 package io.sparkscope.server.web;
 
+import io.sparkscope.core.testing.SnapshotBuilder;
 import io.sparkscope.core.event.SparkEvent.PlanMetric;
 import io.sparkscope.core.event.SparkEvent.PlanNode;
 import io.sparkscope.core.model.AppSnapshot;
@@ -47,12 +48,7 @@ public final class SqlPlanLoad {
                 .startTime(s.startTime() + 1000).endTime(s.startTime() + 60_000)
                 .physicalPlanDescription("== Physical Plan ==\n(synthetic)").plan(plan).jobIds(jobs).metrics(metrics)
                 .stageIds(stages).build();
-        return AppSnapshot.builder().appId(s.appId()).attemptId(s.attemptId()).appName(s.appName())
-                .sparkUser(s.sparkUser()).sparkVersion(s.sparkVersion()).startTime(s.startTime()).endTime(s.endTime())
-                .lastEventTime(s.lastEventTime()).complete(s.complete()).config(s.config()).executors(s.executors())
-                .jobs(s.jobs()).stages(s.stages()).sqlExecutions(List.of(sql)).driverGcTimeMs(s.driverGcTimeMs())
-                .driverMaxMemory(s.driverMaxMemory()).eventCount(s.eventCount())
-                .unknownEventTypes(s.unknownEventTypes()).build();
+        return SnapshotBuilder.copy(s).sqlExecutions(List.of(sql)).build();
     }
 
     private static void aggregates(PlanNode n, Map<Long, SqlMetricAggregate> out, int stage) {
