@@ -361,7 +361,8 @@ final class LiveStage extends LiveEntity {
                 .taskDetail(kept.detail())
                 .taskTimes(new TaskTimeSums(durationSum, schedulerDelaySum, gettingResultSum))
                 .numDistinctEndedTasks(distinctEndedTasks).numSpeculativeTasks(speculativeTasks)
-                .numDuplicateTaskEnds(duplicateTaskEnds).numTasksWithUnknownTimes(tasksWithUnknownTimes);
+                .numDuplicateTaskEnds(duplicateTaskEnds).numTasksWithUnknownTimes(tasksWithUnknownTimes)
+                .numExampleTasks(completeTasks);
     }
 
     private void keepRunning(TaskInfo info) {
