@@ -255,7 +255,6 @@ public final class SnapshotReader {
                             .taskSummary(dist).keptTasks(ended(tasks.getOrDefault(key, List.of())))
                             .endReasons(Json.intMap(rs.getString("end_reasons")))
                             .taskDetail(taskDetail(rs.getString("task_detail"))).taskTimes(taskTimes(rs))
-                            .numExampleTasks(rs.getInt("num_example_tasks"))
                             .runningTasks(running(tasks.getOrDefault(key, List.of())));
                     out.add(withCounts(stage, rs).build());
                 }

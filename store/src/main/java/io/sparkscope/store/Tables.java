@@ -174,7 +174,6 @@ final class Tables {
                     integer("num_speculative_tasks", StageSummary::numSpeculativeTasks),
                     integer("num_duplicate_task_ends", StageSummary::numDuplicateTaskEnds),
                     integer("num_tasks_with_unknown_times", StageSummary::numTasksWithUnknownTimes),
-                    integer("num_example_tasks", StageSummary::numExampleTasks),
                     // V14
                     integer("kept_tasks", s -> s.listedTasks().size()))
             .values(bigint("tasks_digest", StageAttemptRow::tasksDigest))

@@ -69,8 +69,7 @@ public record StageSummary(
         int numSpeculativeTasks,
         int numDuplicateTaskEnds,
         int numTasksWithUnknownTimes,
-        List<TaskRecord> runningTasks,
-        int numExampleTasks) {
+        List<TaskRecord> runningTasks) {
 
     /** Spark's end reason of a task reported again because its finished output was lost with its executor. */
     public static final String RESUBMITTED = "Resubmitted";
@@ -216,7 +215,6 @@ public record StageSummary(
         b.numDuplicateTaskEnds = numDuplicateTaskEnds;
         b.numTasksWithUnknownTimes = numTasksWithUnknownTimes;
         b.runningTasks = runningTasks;
-        b.numExampleTasks = numExampleTasks;
         return b;
     }
 
@@ -251,7 +249,6 @@ public record StageSummary(
         private int numDuplicateTaskEnds;
         private Integer numTasksWithUnknownTimes; // null: counted from keptTasks in build()
         private List<TaskRecord> runningTasks = List.of();
-        private int numExampleTasks;
 
         private Builder() {
         }
@@ -401,11 +398,6 @@ public record StageSummary(
             return this;
         }
 
-        public Builder numExampleTasks(int numExampleTasks) {
-            this.numExampleTasks = numExampleTasks;
-            return this;
-        }
-
         /**
          * Leaves the task-attempt counts to {@link #build()}, which derives them from Spark's counts and the kept tasks
          * as for a source that records none (the defaults): for a copy whose kept tasks were replaced.
@@ -428,7 +420,7 @@ public record StageSummary(
                     numCompleteTasks, numFailedTasks, numKilledTasks, numCompletedIndices, submissionTime,
                     completionTime, firstTaskLaunchedTime, lastTaskFinishedTime, failureReason, parentIds, jobIds,
                     totals, taskSummary, keptTasks, endReasons, taskDetail, taskTimes, numDistinctEndedTasks,
-                    speculative, numDuplicateTaskEnds, unknownTimes, runningTasks, numExampleTasks);
+                    speculative, numDuplicateTaskEnds, unknownTimes, runningTasks);
         }
     }
 }

@@ -361,8 +361,7 @@ final class LiveStage extends LiveEntity {
                 .taskDetail(kept.detail())
                 .taskTimes(new TaskTimeSums(durationSum, schedulerDelaySum, gettingResultSum))
                 .numDistinctEndedTasks(distinctEndedTasks).numSpeculativeTasks(speculativeTasks)
-                .numDuplicateTaskEnds(duplicateTaskEnds).numTasksWithUnknownTimes(tasksWithUnknownTimes)
-                .numExampleTasks(completeTasks);
+                .numDuplicateTaskEnds(duplicateTaskEnds).numTasksWithUnknownTimes(tasksWithUnknownTimes);
     }
 
     private void keepRunning(TaskInfo info) {
