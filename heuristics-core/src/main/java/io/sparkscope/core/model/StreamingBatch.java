@@ -137,7 +137,7 @@ public record StreamingBatch(
         private long numInputRows;
         private double inputRowsPerSecond;
         private double processedRowsPerSecond;
-        private long numOutputRows;
+        private long numOutputRows = -1;
         private Map<String, Long> durationParts = Map.of();
         private long watermark = -1;
         private long eventTimeMax = -1;

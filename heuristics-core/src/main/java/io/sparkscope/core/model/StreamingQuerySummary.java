@@ -93,7 +93,7 @@ public record StreamingQuerySummary(
         private String queryId;
         private String runId;
         private String name;
-        private long startTime;
+        private long startTime = -1;
         private long endTime = -1;
         private Status status = Status.RUNNING;
         private String exception;
