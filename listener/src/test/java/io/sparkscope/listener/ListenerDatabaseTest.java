@@ -1,5 +1,6 @@
 package io.sparkscope.listener;
 
+import io.sparkscope.core.testing.SnapshotBuilder;
 import io.sparkscope.core.analysis.EventLogAnalysis;
 import io.sparkscope.core.eventlog.EventLogReader;
 import io.sparkscope.core.eventlog.EventLogSource;
@@ -75,13 +76,11 @@ class ListenerDatabaseTest {
      * vice versa) and executor peak metrics (heartbeats live, per-stage peaks in the log).
      */
     static AppSnapshot comparable(AppSnapshot s) {
-        List<ExecutorSummary> executors = s.executors().stream().map(e -> new ExecutorSummary(e.executorId(),
-                e.host(), e.totalCores(), e.addTime(), e.removeTime(), e.removeReason(), e.maxMemory(),
-                e.completedTasks(), e.failedTasks(), e.killedTasks(), e.totalDuration(), e.totalRunTime(),
-                e.totalCpuTimeNs(), e.totalGcTime(), e.inputBytes(), e.shuffleReadBytes(), e.shuffleWriteBytes(),
-                e.memoryBytesSpilled(), e.diskBytesSpilled(), Map.of())).toList();
-        return new AppSnapshot(s.appId(), s.attemptId(), s.appName(), s.sparkUser(), s.sparkVersion(),
-                s.startTime(), s.endTime(), s.lastEventTime(), s.complete(), s.config(), executors, s.jobs(),
-                s.stages(), s.sqlExecutions(), -1, s.driverMaxMemory(), 0, Map.of());
+        List<ExecutorSummary> executors = s.executors().stream().map(SnapshotBuilder::basicExecutor).toList();
+        return AppSnapshot.builder().appId(s.appId()).attemptId(s.attemptId()).appName(s.appName())
+                .sparkUser(s.sparkUser()).sparkVersion(s.sparkVersion()).startTime(s.startTime()).endTime(s.endTime())
+                .lastEventTime(s.lastEventTime()).complete(s.complete()).config(s.config()).executors(executors)
+                .jobs(s.jobs()).stages(s.stages()).sqlExecutions(s.sqlExecutions())
+                .driverMaxMemory(s.driverMaxMemory()).build();
     }
 }

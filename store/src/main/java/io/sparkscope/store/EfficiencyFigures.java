@@ -315,10 +315,8 @@ final class EfficiencyFigures {
         });
         // The stages not listed are those folded into the memory's union (none when the rows were read), not the
         // listener's window: the totals carry that union for the driver-alone figures.
-        return new AppSnapshot(s.appId(), s.attemptId(), s.appName(), s.sparkUser(), s.sparkVersion(), s.startTime(),
-                s.endTime(), s.lastEventTime(), s.complete(), config, s.executors(), s.jobs(), stages,
-                s.sqlExecutions(), s.driverGcTimeMs(), s.driverMaxMemory(), s.eventCount(), s.unknownEventTypes(),
-                s.totals().withTaskSpans(after.folded), true, s.streamingQueries());
+        return s.toBuilder().config(config).stages(stages).totals(s.totals().withTaskSpans(after.folded))
+                .partial(true).build();
     }
 
     private static long key(int stageId, int attemptId) {
@@ -328,7 +326,8 @@ final class EfficiencyFigures {
     /** A stage reduced to what the figures read of it: when its tasks ran. */
     private static StageSummary span(int stageId, int attemptId, StageSummary.StageStatus status, long first,
                                      long last) {
-        return new StageSummary(stageId, attemptId, "", "", status, 0, 0, 0, 0, 0, 0, 0, 0, first, last, null,
-                List.of(), List.of(), null, null, List.of(), Map.of());
+        return StageSummary.builder().stageId(stageId).attemptId(attemptId).name("").details("").status(status)
+                .submissionTime(0).completionTime(0).firstTaskLaunchedTime(first).lastTaskFinishedTime(last)
+                .totals(null).build();
     }
 }

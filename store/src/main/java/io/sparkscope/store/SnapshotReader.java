@@ -98,9 +98,12 @@ public final class SnapshotReader {
                 unknown = rs.getString("unknown_event_types");
             }
         }
-        return Optional.of(new AppSnapshot(appId, attempt.isEmpty() ? null : attempt, name, user, version, start, end,
-                lastEvent, complete, config(c, pk), executors(c, pk), jobs(c, pk), stages(c, pk, null), sqlExecutions(c, pk),
-                driverGc, driverMemory, events, Json.longMap(unknown), StreamingRows.all(c, pk)));
+        return Optional.of(AppSnapshot.builder().appId(appId).attemptId(attempt.isEmpty() ? null : attempt)
+                .appName(name).sparkUser(user).sparkVersion(version).startTime(start).endTime(end)
+                .lastEventTime(lastEvent).complete(complete).config(config(c, pk)).executors(executors(c, pk))
+                .jobs(jobs(c, pk)).stages(stages(c, pk, null)).sqlExecutions(sqlExecutions(c, pk))
+                .driverGcTimeMs(driverGc).driverMaxMemory(driverMemory).eventCount(events)
+                .unknownEventTypes(Json.longMap(unknown)).streamingQueries(StreamingRows.all(c, pk)).build());
     }
 
     private static AppConfig config(Connection c, long pk) throws SQLException {
@@ -206,18 +209,25 @@ public final class SnapshotReader {
                     long count = rs.getLong("summary_task_count");
                     TaskDistributions dist = rs.wasNull() ? null : distributions(count,
                             doubles(rs.getArray("summary_quantiles")), stats.getOrDefault(key, Map.of()));
-                    StageSummary legacy = new StageSummary(key.stageId(), key.attemptId(), rs.getString("name"),
-                            rs.getString("details"), StageSummary.StageStatus.valueOf(rs.getString("status")),
-                            rs.getInt("num_tasks"), rs.getInt("num_active_tasks"), rs.getInt("num_complete_tasks"),
-                            rs.getInt("num_failed_tasks"), rs.getInt("num_killed_tasks"),
-                            rs.getInt("num_completed_indices"), rs.getLong("submission_time"),
-                            rs.getLong("completion_time"), rs.getLong("first_task_launched_time"),
-                            rs.getLong("last_task_finished_time"), rs.getString("failure_reason"),
-                            ints(rs.getArray("parent_ids")), ints(rs.getArray("job_ids")),
-                            Json.stageTotals(rs.getString("totals")), dist, ended(tasks.getOrDefault(key, List.of())),
-                            Json.intMap(rs.getString("end_reasons")), taskDetail(rs.getString("task_detail")),
-                            taskTimes(rs));
-                    out.add(withCounts(legacy, rs).withRunningTasks(running(tasks.getOrDefault(key, List.of()))));
+                    StageSummary.Builder stage = StageSummary.builder().stageId(key.stageId()).attemptId(key.attemptId())
+                            .name(rs.getString("name")).details(rs.getString("details"))
+                            .status(StageSummary.StageStatus.valueOf(rs.getString("status")))
+                            .numTasks(rs.getInt("num_tasks")).numActiveTasks(rs.getInt("num_active_tasks"))
+                            .numCompleteTasks(rs.getInt("num_complete_tasks"))
+                            .numFailedTasks(rs.getInt("num_failed_tasks"))
+                            .numKilledTasks(rs.getInt("num_killed_tasks"))
+                            .numCompletedIndices(rs.getInt("num_completed_indices"))
+                            .submissionTime(rs.getLong("submission_time"))
+                            .completionTime(rs.getLong("completion_time"))
+                            .firstTaskLaunchedTime(rs.getLong("first_task_launched_time"))
+                            .lastTaskFinishedTime(rs.getLong("last_task_finished_time"))
+                            .failureReason(rs.getString("failure_reason")).parentIds(ints(rs.getArray("parent_ids")))
+                            .jobIds(ints(rs.getArray("job_ids"))).totals(Json.stageTotals(rs.getString("totals")))
+                            .taskSummary(dist).keptTasks(ended(tasks.getOrDefault(key, List.of())))
+                            .endReasons(Json.intMap(rs.getString("end_reasons")))
+                            .taskDetail(taskDetail(rs.getString("task_detail"))).taskTimes(taskTimes(rs))
+                            .runningTasks(running(tasks.getOrDefault(key, List.of())));
+                    out.add(withCounts(stage, rs).build());
                 }
             }
         }
@@ -245,18 +255,14 @@ public final class SnapshotReader {
      * The stage with its V8 counts as stored; a row written before V8 keeps what {@link StageSummary} derives from
      * Spark's counts and the kept tasks.
      */
-    static StageSummary withCounts(StageSummary s, ResultSet rs) throws SQLException {
+    static StageSummary.Builder withCounts(StageSummary.Builder stage, ResultSet rs) throws SQLException {
         int distinct = rs.getInt("num_distinct_ended_tasks");
         if (rs.wasNull()) {
-            return s;
+            return stage;
         }
-        return new StageSummary(s.stageId(), s.attemptId(), s.name(), s.details(), s.status(), s.numTasks(),
-                s.numActiveTasks(), s.numCompleteTasks(), s.numFailedTasks(), s.numKilledTasks(),
-                s.numCompletedIndices(), s.submissionTime(), s.completionTime(), s.firstTaskLaunchedTime(),
-                s.lastTaskFinishedTime(), s.failureReason(), s.parentIds(), s.jobIds(), s.totals(), s.taskSummary(),
-                s.keptTasks(), s.endReasons(), s.taskDetail(), s.taskTimes(), distinct,
-                rs.getInt("num_speculative_tasks"), rs.getInt("num_duplicate_task_ends"),
-                rs.getInt("num_tasks_with_unknown_times"));
+        return stage.numDistinctEndedTasks(distinct).numSpeculativeTasks(rs.getInt("num_speculative_tasks"))
+                .numDuplicateTaskEnds(rs.getInt("num_duplicate_task_ends"))
+                .numTasksWithUnknownTimes(rs.getInt("num_tasks_with_unknown_times"));
     }
 
     /** The three V4 sums of the stage row, or null when the row was written before V4. */
@@ -312,37 +318,50 @@ public final class SnapshotReader {
 
     /** One {@code executor} row (every declared column selected) as the model's executor; the web views read it too. */
     public static ExecutorSummary executor(ResultSet rs) throws SQLException {
-        return new ExecutorSummary(rs.getString("executor_id"), rs.getString("host"), rs.getInt("total_cores"),
-                rs.getLong("add_time"), rs.getLong("remove_time"), rs.getString("remove_reason"),
-                rs.getLong("max_memory"), rs.getInt("completed_tasks"), rs.getInt("failed_tasks"),
-                rs.getInt("killed_tasks"), rs.getLong("total_duration_ms"), rs.getLong("total_run_time_ms"),
-                rs.getLong("total_cpu_time_ns"), rs.getLong("total_gc_time_ms"), rs.getLong("input_bytes"),
-                rs.getLong("shuffle_read_bytes"), rs.getLong("shuffle_write_bytes"), rs.getLong("memory_bytes_spilled"),
-                rs.getLong("disk_bytes_spilled"), Json.longMap(rs.getString("peak_metrics")),
-                rs.getString("host_port"), rs.getBoolean("added"), rs.getInt("total_tasks"), rs.getInt("active_tasks"),
-                rs.getLong("max_on_heap_memory"), rs.getLong("max_off_heap_memory"));
+        return ExecutorSummary.builder().executorId(rs.getString("executor_id")).host(rs.getString("host"))
+                .totalCores(rs.getInt("total_cores")).addTime(rs.getLong("add_time"))
+                .removeTime(rs.getLong("remove_time")).removeReason(rs.getString("remove_reason"))
+                .maxMemory(rs.getLong("max_memory")).completedTasks(rs.getInt("completed_tasks"))
+                .failedTasks(rs.getInt("failed_tasks")).killedTasks(rs.getInt("killed_tasks"))
+                .totalDuration(rs.getLong("total_duration_ms")).totalRunTime(rs.getLong("total_run_time_ms"))
+                .totalCpuTimeNs(rs.getLong("total_cpu_time_ns")).totalGcTime(rs.getLong("total_gc_time_ms"))
+                .inputBytes(rs.getLong("input_bytes")).shuffleReadBytes(rs.getLong("shuffle_read_bytes"))
+                .shuffleWriteBytes(rs.getLong("shuffle_write_bytes"))
+                .memoryBytesSpilled(rs.getLong("memory_bytes_spilled"))
+                .diskBytesSpilled(rs.getLong("disk_bytes_spilled"))
+                .peakMetrics(Json.longMap(rs.getString("peak_metrics"))).hostPort(rs.getString("host_port"))
+                .added(rs.getBoolean("added")).totalTasks(rs.getInt("total_tasks"))
+                .activeTasks(rs.getInt("active_tasks")).maxOnHeapMemory(rs.getLong("max_on_heap_memory"))
+                .maxOffHeapMemory(rs.getLong("max_off_heap_memory")).build();
     }
 
     /** One {@code job} row (every declared column selected) as the model's job; the web views read it too. */
     public static JobSummary job(ResultSet rs) throws SQLException {
-        return new JobSummary(rs.getInt("job_id"), rs.getString("name"), rs.getString("description"),
-                rs.getString("job_group"), rs.getLong("submission_time"), rs.getLong("completion_time"),
-                JobSummary.JobStatus.valueOf(rs.getString("status")), rs.getString("failure_reason"),
-                ints(rs.getArray("stage_ids")), rs.getLong("sql_execution_id"), rs.getInt("num_tasks"),
-                rs.getInt("num_completed_tasks"), rs.getInt("num_failed_tasks"), rs.getInt("num_killed_tasks"),
-                rs.getInt("num_skipped_stages"), rs.getInt("num_active_tasks"), rs.getInt("num_completed_indices"),
-                rs.getInt("num_skipped_tasks"), rs.getInt("num_active_stages"), rs.getInt("num_completed_stages"),
-                rs.getInt("num_failed_stages"), Json.intMap(rs.getString("killed_tasks_summary")),
-                strings(rs.getArray("job_tags")));
+        return JobSummary.builder().jobId(rs.getInt("job_id")).name(rs.getString("name"))
+                .description(rs.getString("description")).jobGroup(rs.getString("job_group"))
+                .submissionTime(rs.getLong("submission_time")).completionTime(rs.getLong("completion_time"))
+                .status(JobSummary.JobStatus.valueOf(rs.getString("status")))
+                .failureReason(rs.getString("failure_reason")).stageIds(ints(rs.getArray("stage_ids")))
+                .sqlExecutionId(rs.getLong("sql_execution_id")).numTasks(rs.getInt("num_tasks"))
+                .numCompletedTasks(rs.getInt("num_completed_tasks")).numFailedTasks(rs.getInt("num_failed_tasks"))
+                .numKilledTasks(rs.getInt("num_killed_tasks")).numSkippedStages(rs.getInt("num_skipped_stages"))
+                .numActiveTasks(rs.getInt("num_active_tasks")).numCompletedIndices(rs.getInt("num_completed_indices"))
+                .numSkippedTasks(rs.getInt("num_skipped_tasks")).numActiveStages(rs.getInt("num_active_stages"))
+                .numCompletedStages(rs.getInt("num_completed_stages")).numFailedStages(rs.getInt("num_failed_stages"))
+                .killedTasksSummary(Json.intMap(rs.getString("killed_tasks_summary")))
+                .jobTags(strings(rs.getArray("job_tags"))).build();
     }
 
     /** One {@code task} row (every declared column selected) as the model's kept task; the web views read it too. */
     public static TaskRecord task(ResultSet rs) throws SQLException {
-        return new TaskRecord(rs.getLong("task_id"), rs.getInt("task_index"), rs.getInt("attempt"),
-                rs.getInt("partition_id"), rs.getString("executor_id"), rs.getString("host"), rs.getString("locality"),
-                rs.getBoolean("speculative"), rs.getLong("launch_time"), rs.getLong("finish_time"),
-                rs.getLong("getting_result_time"), rs.getString("status"), rs.getString("end_reason"),
-                rs.getString("error_message"), Json.taskMetrics(rs.getString("metrics")), rs.getString("error_detail"));
+        return TaskRecord.builder().taskId(rs.getLong("task_id")).index(rs.getInt("task_index"))
+                .attempt(rs.getInt("attempt")).partitionId(rs.getInt("partition_id"))
+                .executorId(rs.getString("executor_id")).host(rs.getString("host")).locality(rs.getString("locality"))
+                .speculative(rs.getBoolean("speculative")).launchTime(rs.getLong("launch_time"))
+                .finishTime(rs.getLong("finish_time")).gettingResultTime(rs.getLong("getting_result_time"))
+                .status(rs.getString("status")).endReason(rs.getString("end_reason"))
+                .errorMessage(rs.getString("error_message")).metrics(Json.taskMetrics(rs.getString("metrics")))
+                .errorDetail(rs.getString("error_detail")).build();
     }
 
     private static List<SqlExecutionSummary> sqlExecutions(Connection c, long pk) throws SQLException {
@@ -366,11 +385,14 @@ public final class SnapshotReader {
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
                     long id = rs.getLong("execution_id");
-                    out.add(new SqlExecutionSummary(id, rs.getString("description"),
-                            rs.getLong("start_time"), rs.getLong("end_time"), rs.getString("error_message"),
-                            rs.getString("physical_plan_description"), Json.plan(rs.getString("plan")),
-                            ints(rs.getArray("job_ids")), Json.idMap(rs.getString("metric_values")),
-                            aggregates.getOrDefault(id, Map.of()), ints(rs.getArray("stage_ids"))));
+                    out.add(SqlExecutionSummary.builder().executionId(id).description(rs.getString("description"))
+                            .startTime(rs.getLong("start_time")).endTime(rs.getLong("end_time"))
+                            .errorMessage(rs.getString("error_message"))
+                            .physicalPlanDescription(rs.getString("physical_plan_description"))
+                            .plan(Json.plan(rs.getString("plan"))).jobIds(ints(rs.getArray("job_ids")))
+                            .metricValues(Json.idMap(rs.getString("metric_values")))
+                            .metrics(aggregates.getOrDefault(id, Map.of())).stageIds(ints(rs.getArray("stage_ids")))
+                            .build());
                 }
             }
         }

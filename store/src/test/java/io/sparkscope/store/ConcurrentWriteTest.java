@@ -1,6 +1,7 @@
 package io.sparkscope.store;
 
 import com.zaxxer.hikari.HikariDataSource;
+import io.sparkscope.core.testing.SnapshotBuilder;
 import io.sparkscope.core.model.AppSnapshot;
 import io.sparkscope.core.model.StageSummary;
 import io.sparkscope.core.testing.Snapshots;
@@ -140,14 +141,8 @@ class ConcurrentWriteTest {
         AppSnapshot base = Snapshots.rich(id, null, v == 10);
         List<StageSummary> stages = new ArrayList<>(base.stages());
         StageSummary s0 = stages.get(0);
-        stages.set(0, new StageSummary(s0.stageId(), s0.attemptId(), s0.name(), s0.details(), s0.status(),
-                s0.numTasks(), s0.numActiveTasks(), s0.numCompleteTasks(), s0.numFailedTasks(), s0.numKilledTasks(),
-                s0.numCompletedIndices(), s0.submissionTime(), s0.completionTime(), s0.firstTaskLaunchedTime(),
-                s0.lastTaskFinishedTime(), s0.failureReason(), s0.parentIds(), s0.jobIds(), s0.totals(),
-                s0.taskSummary(), s0.keptTasks().subList(0, v % 8 + 1), s0.endReasons()));
-        return new AppSnapshot(id, null, base.appName(), base.sparkUser(), base.sparkVersion(), base.startTime(),
-                base.endTime(), base.lastEventTime(), base.complete(), base.config(), base.executors(), base.jobs(),
-                stages, base.sqlExecutions(), base.driverGcTimeMs(), base.driverMaxMemory(), v * 100L,
-                base.unknownEventTypes());
+        stages.set(0, s0.toBuilder().keptTasks(s0.keptTasks().subList(0, v % 8 + 1)).taskDetail(null).taskTimes(null)
+                .deriveTaskCounts().build());
+        return SnapshotBuilder.copy(base).stages(stages).eventCount(v * 100L).build();
     }
 }

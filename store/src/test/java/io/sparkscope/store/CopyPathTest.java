@@ -1,5 +1,6 @@
 package io.sparkscope.store;
 
+import io.sparkscope.core.testing.SnapshotBuilder;
 import io.sparkscope.core.heuristics.Finding;
 import io.sparkscope.core.heuristics.Severity;
 import io.sparkscope.core.model.AppConfig;
@@ -60,24 +61,18 @@ class CopyPathTest {
             List<TaskRecord> tasks = new ArrayList<>();
             for (TaskRecord t : st.keptTasks()) {
                 String s = NASTY.get(n++ % NASTY.size());
-                tasks.add(new TaskRecord(t.taskId(), t.index(), t.attempt(), t.partitionId(), s, s + variant, s,
-                        t.speculative(), t.launchTime(), t.finishTime(), t.gettingResultTime(), s, s,
-                        t.errorMessage() == null ? null : t.errorMessage() + s, t.metrics()));
+                tasks.add(t.toBuilder().executorId(s).host(s + variant).locality(s).status(s).endReason(s)
+                        .errorMessage(t.errorMessage() == null ? null : t.errorMessage() + s).build());
             }
             String s = NASTY.get(n++ % NASTY.size());
-            stages.add(new StageSummary(st.stageId(), st.attemptId(), s, st.details() + s, st.status(),
-                    st.numTasks(), st.numActiveTasks(), st.numCompleteTasks(), st.numFailedTasks(),
-                    st.numKilledTasks(), st.numCompletedIndices(), st.submissionTime(), st.completionTime(),
-                    st.firstTaskLaunchedTime(), st.lastTaskFinishedTime(),
-                    st.failureReason() == null ? null : st.failureReason() + s, st.parentIds(), st.jobIds(),
-                    st.totals(), st.taskSummary(), tasks, st.endReasons()));
+            stages.add(st.toBuilder().name(s).details(st.details() + s)
+                    .failureReason(st.failureReason() == null ? null : st.failureReason() + s).keptTasks(tasks)
+                    .taskDetail(null).taskTimes(null).deriveTaskCounts().build());
         }
-        return new AppSnapshot(appId, null, base.appName(), base.sparkUser(), base.sparkVersion(), base.startTime(),
-                base.endTime(), base.lastEventTime(), base.complete(),
-                new AppConfig(spark, base.config().jvmInformation(), base.config().systemProperties(),
-                        base.config().hadoopProperties()),
-                base.executors(), base.jobs(), stages, base.sqlExecutions(), base.driverGcTimeMs(),
-                base.driverMaxMemory(), base.eventCount() + variant, base.unknownEventTypes());
+        return SnapshotBuilder.copy(base)
+                .config(new AppConfig(spark, base.config().jvmInformation(), base.config().systemProperties(),
+                        base.config().hadoopProperties()))
+                .stages(stages).eventCount(base.eventCount() + variant).build();
     }
 
     static List<Finding> nastyFindings() {
@@ -126,12 +121,10 @@ class CopyPathTest {
         List<StageSummary> stages = new ArrayList<>(full.stages().subList(0, 2));
         Map<String, String> spark = new LinkedHashMap<>(full.config().sparkProperties());
         spark.keySet().removeIf(k -> k.startsWith("spark.nasty.1"));
-        AppSnapshot fewer = new AppSnapshot(full.appId(), null, full.appName(), full.sparkUser(), full.sparkVersion(),
-                full.startTime(), full.endTime(), full.lastEventTime(), true,
-                new AppConfig(spark, full.config().jvmInformation(), full.config().systemProperties(),
-                        full.config().hadoopProperties()),
-                full.executors(), full.jobs(), stages, full.sqlExecutions(), full.driverGcTimeMs(),
-                full.driverMaxMemory(), full.eventCount() + 1, full.unknownEventTypes());
+        AppSnapshot fewer = SnapshotBuilder.copy(full)
+                .config(new AppConfig(spark, full.config().jvmInformation(), full.config().systemProperties(),
+                        full.config().hadoopProperties()))
+                .stages(stages).eventCount(full.eventCount() + 1).build();
         COPY_ALL.write(ds, fewer, List.of());
         assertEquals(fewer, SnapshotReader.read(ds, "app-copy-stale", null).orElseThrow());
         assertEquals(0, TestDb.count(ds, "SELECT count(*) FROM finding f JOIN application a USING (app_pk)"
@@ -144,11 +137,8 @@ class CopyPathTest {
         Map<String, String> spark = new LinkedHashMap<>(base.config().sparkProperties());
         spark.put("spark.nul", "a\u0000b");
         for (String app : List.of("app-nul-copy", "app-nul-batch")) {
-            AppSnapshot s = new AppSnapshot(app, null, base.appName(), base.sparkUser(), base.sparkVersion(),
-                    base.startTime(), base.endTime(), base.lastEventTime(), true,
-                    new AppConfig(spark, Map.of(), Map.of(), Map.of()), base.executors(), base.jobs(), base.stages(),
-                    base.sqlExecutions(), base.driverGcTimeMs(), base.driverMaxMemory(), base.eventCount(),
-                    base.unknownEventTypes());
+            AppSnapshot s = SnapshotBuilder.copy(base).appId(app)
+                    .config(new AppConfig(spark, Map.of(), Map.of(), Map.of())).build();
             (app.endsWith("copy") ? COPY_ALL : BATCH_ONLY).write(ds, s, List.of());
             assertEquals("a\uFFFDb", SnapshotReader.read(ds, app, null).orElseThrow().config().get("spark.nul")
                     .orElseThrow());

@@ -1,5 +1,6 @@
 package io.sparkscope.store;
 
+import io.sparkscope.core.testing.SnapshotBuilder;
 import io.sparkscope.core.model.AppSnapshot;
 import io.sparkscope.core.model.StageSummary;
 import io.sparkscope.core.model.TaskRecord;
@@ -37,24 +38,16 @@ class DuplicateTaskTest {
         TaskRecord first = tasks.get(3);
         tasks.add(resubmitted(first));
         stages.set(0, withTasks(st, tasks));
-        return new AppSnapshot(appId, null, base.appName(), base.sparkUser(), base.sparkVersion(), base.startTime(),
-                base.endTime(), base.lastEventTime(), base.complete(), base.config(), base.executors(), base.jobs(),
-                stages, base.sqlExecutions(), base.driverGcTimeMs(), base.driverMaxMemory(), eventCount,
-                base.unknownEventTypes());
+        return SnapshotBuilder.copy(base).stages(stages).eventCount(eventCount).build();
     }
 
     static TaskRecord resubmitted(TaskRecord t) {
-        return new TaskRecord(t.taskId(), t.index(), t.attempt(), t.partitionId(), t.executorId(), t.host(),
-                t.locality(), t.speculative(), t.launchTime(), t.finishTime() + 7_000, t.gettingResultTime(),
-                "FAILED", "Resubmitted", null, t.metrics());
+        return t.toBuilder().finishTime(t.finishTime() + 7_000).status("FAILED").endReason("Resubmitted")
+                .errorMessage(null).build();
     }
 
     static StageSummary withTasks(StageSummary st, List<TaskRecord> tasks) {
-        return new StageSummary(st.stageId(), st.attemptId(), st.name(), st.details(), st.status(), st.numTasks(),
-                st.numActiveTasks(), st.numCompleteTasks(), st.numFailedTasks(), st.numKilledTasks(),
-                st.numCompletedIndices(), st.submissionTime(), st.completionTime(), st.firstTaskLaunchedTime(),
-                st.lastTaskFinishedTime(), st.failureReason(), st.parentIds(), st.jobIds(), st.totals(),
-                st.taskSummary(), tasks, st.endReasons(), st.taskDetail(), st.taskTimes());
+        return st.toBuilder().keptTasks(tasks).deriveTaskCounts().build();
     }
 
     /** What a reader should get: each task once, its last record, in the order of the last records. */

@@ -1,5 +1,6 @@
 package io.sparkscope.store;
 
+import io.sparkscope.core.testing.SnapshotBuilder;
 import io.sparkscope.core.analysis.efficiency.Efficiency;
 import io.sparkscope.core.model.AppSnapshot;
 import io.sparkscope.core.model.ExecutorSummary;
@@ -45,15 +46,9 @@ public class EfficiencyStoreTest {
         AppSnapshot s = Snapshots.rich(appId, null, true);
         List<ExecutorSummary> executors = new ArrayList<>();
         for (ExecutorSummary e : s.executors()) {
-            executors.add(e.isDriver() ? e : new ExecutorSummary(e.executorId(), e.host(), cores, e.addTime(),
-                    e.removeTime(), e.removeReason(), e.maxMemory(), e.completedTasks(), e.failedTasks(),
-                    e.killedTasks(), taskMs, e.totalRunTime(), e.totalCpuTimeNs(), e.totalGcTime(), e.inputBytes(),
-                    e.shuffleReadBytes(), e.shuffleWriteBytes(), e.memoryBytesSpilled(), e.diskBytesSpilled(),
-                    e.peakMetrics()));
+            executors.add(e.isDriver() ? e : e.toBuilder().totalCores(cores).totalDuration(taskMs).build());
         }
-        return new AppSnapshot(s.appId(), s.attemptId(), s.appName(), s.sparkUser(), s.sparkVersion(), s.startTime(),
-                s.endTime(), s.lastEventTime(), s.complete(), s.config(), executors, s.jobs(), s.stages(),
-                s.sqlExecutions(), s.driverGcTimeMs(), s.driverMaxMemory(), s.eventCount(), s.unknownEventTypes());
+        return SnapshotBuilder.copy(s).executors(executors).build();
     }
 
     static void assertFigures(Efficiency expected, AppEfficiency stored) {
@@ -121,14 +116,9 @@ public class EfficiencyStoreTest {
     void unmeasuredMemoryIsStoredAsUnknownNotAsZero() throws Exception {
         DataSource ds = TestDb.migrated();
         AppSnapshot s = withWorker("app-unmeasured", 4, 50_000);
-        List<ExecutorSummary> noPeaks = s.executors().stream().map(e -> new ExecutorSummary(e.executorId(), e.host(),
-                e.totalCores(), e.addTime(), e.removeTime(), e.removeReason(), e.maxMemory(), e.completedTasks(),
-                e.failedTasks(), e.killedTasks(), e.totalDuration(), e.totalRunTime(), e.totalCpuTimeNs(),
-                e.totalGcTime(), e.inputBytes(), e.shuffleReadBytes(), e.shuffleWriteBytes(), e.memoryBytesSpilled(),
-                e.diskBytesSpilled(), Map.of())).toList();
-        AppSnapshot unmeasured = new AppSnapshot(s.appId(), null, s.appName(), s.sparkUser(), s.sparkVersion(),
-                s.startTime(), s.endTime(), s.lastEventTime(), true, s.config(), noPeaks, s.jobs(), s.stages(),
-                s.sqlExecutions(), s.driverGcTimeMs(), s.driverMaxMemory(), s.eventCount(), s.unknownEventTypes());
+        List<ExecutorSummary> noPeaks = s.executors().stream().map(e -> e.toBuilder().peakMetrics(Map.of()).build())
+                .toList();
+        AppSnapshot unmeasured = SnapshotBuilder.copy(s).executors(noPeaks).build();
         new SnapshotWriter().write(ds, unmeasured, List.of());
         AppEfficiency e = detail(ds, "app-unmeasured");
         assertNotNull(e);
@@ -167,11 +157,9 @@ public class EfficiencyStoreTest {
         Efficiency expected = Efficiency.of(full);
         new SnapshotWriter().write(ds, full, List.of());
         // What a live listener sends next: every executor, one changed stage, only the job-identity settings.
-        AppSnapshot partial = new AppSnapshot(full.appId(), null, full.appName(), full.sparkUser(),
-                full.sparkVersion(), full.startTime(), full.endTime(), full.lastEventTime(), true,
-                full.config().jobIdentity(), full.executors(), List.of(), List.of(full.stages().get(2)), List.of(),
-                full.driverGcTimeMs(), full.driverMaxMemory(), full.eventCount() + 1, full.unknownEventTypes(),
-                full.totals(), true);
+        AppSnapshot partial = full.toBuilder().config(full.config().jobIdentity()).jobs(List.of())
+                .stages(List.of(full.stages().get(2))).sqlExecutions(List.of()).eventCount(full.eventCount() + 1)
+                .partial(true).build();
         assertTrue(Efficiency.of(partial).gbHoursAllocated() != expected.gbHoursAllocated()
                         || Efficiency.of(partial).driverAloneMs() != expected.driverAloneMs(),
                 "the partial snapshot alone would give other figures");

@@ -1,5 +1,6 @@
 package io.sparkscope.store;
 
+import io.sparkscope.core.testing.SnapshotBuilder;
 import io.sparkscope.core.heuristics.Finding;
 import io.sparkscope.core.heuristics.Severity;
 import io.sparkscope.core.model.AppSnapshot;
@@ -43,9 +44,7 @@ class IngestServiceTest {
                     .build());
 
     private static AppSnapshot withEvents(AppSnapshot s, long events) {
-        return new AppSnapshot(s.appId(), s.attemptId(), s.appName(), s.sparkUser(), s.sparkVersion(), s.startTime(),
-                s.endTime(), s.lastEventTime(), s.complete(), s.config(), s.executors(), s.jobs(), s.stages(),
-                s.sqlExecutions(), s.driverGcTimeMs(), s.driverMaxMemory(), events, s.unknownEventTypes());
+        return SnapshotBuilder.copy(s).eventCount(events).build();
     }
 
     @Test

@@ -1,6 +1,7 @@
 package io.sparkscope.store;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.sparkscope.core.testing.SnapshotBuilder;
 import io.sparkscope.core.heuristics.Finding;
 import io.sparkscope.core.event.SparkEvent.PlanMetric;
 import io.sparkscope.core.event.SparkEvent.PlanNode;
@@ -99,9 +100,7 @@ class SnapshotRoundTripTest {
         SqlExecutionSummary q = full.sqlExecutions().get(0);
         PlanNode scan = new PlanNode("Scan parquet", "Scan parquet t", List.of(),
                 List.of(new PlanMetric("number of output rows", 101, "sum")));
-        SqlExecutionSummary replanned = new SqlExecutionSummary(q.executionId(), q.description(), q.startTime(),
-                q.endTime(), q.errorMessage(), q.physicalPlanDescription(), scan, q.jobIds(), q.metricValues(),
-                q.metrics(), q.stageIds());
+        SqlExecutionSummary replanned = q.toBuilder().plan(scan).build();
         assertTrue(WRITER.write(ds, partial(full, List.of(replanned), full.eventCount() + 2), List.of()).written());
         assertEquals("1:Scan parquet", text(nodes));
         assertEquals("0", text("SELECT count(*) FROM sql_plan_edge" + app));
@@ -110,9 +109,9 @@ class SnapshotRoundTripTest {
     }
 
     private static AppSnapshot partial(AppSnapshot s, List<SqlExecutionSummary> sql, long eventCount) {
-        return new AppSnapshot(s.appId(), s.attemptId(), s.appName(), s.sparkUser(), s.sparkVersion(), s.startTime(),
-                s.endTime(), s.lastEventTime(), s.complete(), s.config(), s.executors(), List.of(), List.of(), sql,
-                s.driverGcTimeMs(), s.driverMaxMemory(), eventCount, s.unknownEventTypes(), s.totals(), true);
+        // only these executions listed: the totals still those of the whole run
+        return s.toBuilder().jobs(List.of()).stages(List.of()).sqlExecutions(sql).eventCount(eventCount).partial(true)
+                .build();
     }
 
     @Test
@@ -184,15 +183,13 @@ class SnapshotRoundTripTest {
         StageSummary last = stages.get(2);
         List<TaskRecord> slower = new ArrayList<>();
         for (TaskRecord t : last.keptTasks()) {
-            slower.add(new TaskRecord(t.taskId() + 50, t.index(), t.attempt(), t.partitionId(), t.executorId(),
-                    t.host(), t.locality(), t.speculative(), t.launchTime(), t.finishTime() + 10_000,
-                    t.gettingResultTime(), t.status(), t.endReason(), t.errorMessage(), t.metrics()));
+            slower.add(TaskRecord.builder().taskId(t.taskId() + 50).index(t.index()).attempt(t.attempt())
+                    .partitionId(t.partitionId()).executorId(t.executorId()).host(t.host()).locality(t.locality())
+                    .speculative(t.speculative()).launchTime(t.launchTime()).finishTime(t.finishTime() + 10_000)
+                    .gettingResultTime(t.gettingResultTime()).status(t.status()).endReason(t.endReason())
+                    .errorMessage(t.errorMessage()).metrics(t.metrics()).build());
         }
-        stages.set(2, new StageSummary(last.stageId(), last.attemptId(), last.name(), last.details(), last.status(),
-                last.numTasks(), last.numActiveTasks(), last.numCompleteTasks(), last.numFailedTasks(),
-                last.numKilledTasks(), last.numCompletedIndices(), last.submissionTime(), last.completionTime(),
-                last.firstTaskLaunchedTime(), last.lastTaskFinishedTime(), last.failureReason(), last.parentIds(),
-                last.jobIds(), last.totals(), last.taskSummary(), slower, last.endReasons()));
+        stages.set(2, last.toBuilder().keptTasks(slower).taskDetail(null).taskTimes(null).deriveTaskCounts().build());
         complete = with(complete, stages);
         WRITER.write(ds, complete, List.of(Snapshots.findings().get(1)));
 
@@ -249,9 +246,7 @@ class SnapshotRoundTripTest {
     }
 
     static AppSnapshot with(AppSnapshot s, List<StageSummary> stages) {
-        return new AppSnapshot(s.appId(), s.attemptId(), s.appName(), s.sparkUser(), s.sparkVersion(), s.startTime(),
-                s.endTime(), s.lastEventTime(), s.complete(), s.config(), s.executors(), s.jobs(), stages,
-                s.sqlExecutions(), s.driverGcTimeMs(), s.driverMaxMemory(), s.eventCount(), s.unknownEventTypes());
+        return SnapshotBuilder.copy(s).stages(stages).build();
     }
 
     static Map<String, Long> counts(String appId) {

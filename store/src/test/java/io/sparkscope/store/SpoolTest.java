@@ -1,5 +1,6 @@
 package io.sparkscope.store;
 
+import io.sparkscope.core.testing.SnapshotBuilder;
 import io.sparkscope.core.model.AppConfig;
 import io.sparkscope.core.model.AppSnapshot;
 import io.sparkscope.core.model.json.SnapshotCodec;
@@ -98,11 +99,7 @@ class SpoolTest {
         AppSnapshot rich = Snapshots.rich("app-old", null, true);
         Map<String, String> spark = new LinkedHashMap<>(rich.config().sparkProperties());
         spark.put("spark.custom.apikey", "OldApiKey123");
-        AppSnapshot old = new AppSnapshot(rich.appId(), rich.attemptId(), rich.appName(), rich.sparkUser(),
-                rich.sparkVersion(), rich.startTime(), rich.endTime(), rich.lastEventTime(), rich.complete(),
-                new AppConfig(spark, Map.of(), Map.of(), Map.of()), rich.executors(), rich.jobs(), rich.stages(),
-                rich.sqlExecutions(), rich.driverGcTimeMs(), rich.driverMaxMemory(), rich.eventCount(),
-                rich.unknownEventTypes());
+        AppSnapshot old = SnapshotBuilder.copy(rich).config(new AppConfig(spark, Map.of(), Map.of(), Map.of())).build();
         Path file = dir.resolve("app-old" + Spool.SUFFIX);
         try (OutputStream out = new GZIPOutputStream(Files.newOutputStream(file))) {
             SnapshotCodec.write(old, out);

@@ -1,5 +1,6 @@
 package io.sparkscope.store;
 
+import io.sparkscope.core.testing.SnapshotBuilder;
 import io.sparkscope.core.model.AppSnapshot;
 import io.sparkscope.core.model.StageSummary;
 import io.sparkscope.core.testing.SyntheticApps;
@@ -94,10 +95,7 @@ class StageStatisticsCascadeTest {
             AppSnapshot full = app("app-r", NOW - DAY);
             w.write(ds, full, List.of());
             List<StageSummary> kept = full.stages().subList(0, 2);
-            AppSnapshot fewer = new AppSnapshot(full.appId(), full.attemptId(), full.appName(), full.sparkUser(),
-                    full.sparkVersion(), full.startTime(), full.endTime(), full.lastEventTime(), full.complete(),
-                    full.config(), full.executors(), full.jobs().subList(0, 1), kept, full.sqlExecutions(),
-                    full.driverGcTimeMs(), full.driverMaxMemory(), full.eventCount(), full.unknownEventTypes());
+            AppSnapshot fewer = SnapshotBuilder.copy(full).jobs(full.jobs().subList(0, 1)).stages(kept).build();
             assertEquals(WriteResult.Outcome.WRITTEN, w.write(ds, fewer, List.of()).outcome());
             assertEquals(2, TestDb.count(ds, "SELECT count(*) FROM stage_attempt"), "copy threshold " + copyThreshold);
             assertEquals(0, TestDb.count(ds, ORPHANS), "copy threshold " + copyThreshold);

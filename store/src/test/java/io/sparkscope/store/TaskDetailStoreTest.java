@@ -116,14 +116,11 @@ class TaskDetailStoreTest {
         StageSummary st = stages.get(3);
         List<TaskRecord> tasks = new ArrayList<>(st.keptTasks());
         TaskRecord t = tasks.remove(tasks.size() - 1);
-        tasks.add(0, new TaskRecord(t.taskId() + 1_000_000, t.index(), t.attempt() + 1, t.partitionId(), t.executorId(),
-                t.host(), t.locality(), t.speculative(), t.launchTime(), t.launchTime() + 99_999, 0, t.status(),
-                t.endReason(), null, t.metrics()));
-        stages.set(3, new StageSummary(st.stageId(), st.attemptId(), st.name(), st.details(), st.status(),
-                st.numTasks(), st.numActiveTasks(), st.numCompleteTasks(), st.numFailedTasks(), st.numKilledTasks(),
-                st.numCompletedIndices(), st.submissionTime(), st.completionTime(), st.firstTaskLaunchedTime(),
-                st.lastTaskFinishedTime(), st.failureReason(), st.parentIds(), st.jobIds(), st.totals(),
-                st.taskSummary(), tasks, st.endReasons(), st.taskDetail(), st.taskTimes()));
+        tasks.add(0, TaskRecord.builder().taskId(t.taskId() + 1_000_000).index(t.index()).attempt(t.attempt() + 1)
+                .partitionId(t.partitionId()).executorId(t.executorId()).host(t.host()).locality(t.locality())
+                .speculative(t.speculative()).launchTime(t.launchTime()).finishTime(t.launchTime() + 99_999)
+                .status(t.status()).endReason(t.endReason()).metrics(t.metrics()).build());
+        stages.set(3, st.toBuilder().keptTasks(tasks).deriveTaskCounts().build());
         return SnapshotRoundTripTest.with(s, stages);
     }
 

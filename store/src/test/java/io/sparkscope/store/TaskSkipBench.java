@@ -79,14 +79,11 @@ public final class TaskSkipBench {
         StageSummary st = stages.get(stages.size() - 1);
         List<TaskRecord> tasks = new ArrayList<>(st.keptTasks());
         TaskRecord t = tasks.remove(tasks.size() - 1);
-        tasks.add(0, new TaskRecord(10_000_000L + n, t.index(), t.attempt() + n, t.partitionId(), t.executorId(),
-                t.host(), t.locality(), t.speculative(), t.launchTime(), t.launchTime() + 50_000 + n, 0, t.status(),
-                t.endReason(), null, t.metrics()));
-        stages.set(stages.size() - 1, new StageSummary(st.stageId(), st.attemptId(), st.name(), st.details(),
-                st.status(), st.numTasks(), st.numActiveTasks(), st.numCompleteTasks(), st.numFailedTasks(),
-                st.numKilledTasks(), st.numCompletedIndices(), st.submissionTime(), st.completionTime(),
-                st.firstTaskLaunchedTime(), st.lastTaskFinishedTime(), st.failureReason(), st.parentIds(),
-                st.jobIds(), st.totals(), st.taskSummary(), tasks, st.endReasons(), st.taskDetail(), st.taskTimes()));
+        tasks.add(0, TaskRecord.builder().taskId(10_000_000L + n).index(t.index()).attempt(t.attempt() + n)
+                .partitionId(t.partitionId()).executorId(t.executorId()).host(t.host()).locality(t.locality())
+                .speculative(t.speculative()).launchTime(t.launchTime()).finishTime(t.launchTime() + 50_000 + n)
+                .status(t.status()).endReason(t.endReason()).metrics(t.metrics()).build());
+        stages.set(stages.size() - 1, st.toBuilder().keptTasks(tasks).deriveTaskCounts().build());
         return SnapshotRoundTripTest.with(s, stages);
     }
 }

@@ -154,9 +154,8 @@ public final class WindowedDiagnosis implements Recorder.EvictionListener {
     }
 
     private static AppSnapshot withoutEntities(AppSnapshot s) {
-        return new AppSnapshot(s.appId(), s.attemptId(), s.appName(), s.sparkUser(), s.sparkVersion(), s.startTime(),
-                s.endTime(), s.lastEventTime(), s.complete(), s.config(), s.executors(), List.of(),
-                List.<StageSummary>of(), List.of(), s.driverGcTimeMs(), s.driverMaxMemory(), s.eventCount(),
-                s.unknownEventTypes());
+        // A full snapshot of no entities: its totals are those of the empty lists.
+        return s.toBuilder().jobs(List.of()).stages(List.of()).sqlExecutions(List.of()).streamingQueries(List.of())
+                .totals(null).partial(false).build();
     }
 }

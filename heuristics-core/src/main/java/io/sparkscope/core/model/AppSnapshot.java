@@ -71,40 +71,6 @@ public record AppSnapshot(
         }
     }
 
-    /** A snapshot without streaming queries (a batch application, or a source that does not carry them). */
-    public AppSnapshot(String appId, String attemptId, String appName, String sparkUser, String sparkVersion,
-                       long startTime, long endTime, long lastEventTime, boolean complete, AppConfig config,
-                       List<ExecutorSummary> executors, List<JobSummary> jobs, List<StageSummary> stages,
-                       List<SqlExecutionSummary> sqlExecutions, long driverGcTimeMs, long driverMaxMemory,
-                       long eventCount, Map<String, Long> unknownEventTypes, RunTotals totals, boolean partial) {
-        this(appId, attemptId, appName, sparkUser, sparkVersion, startTime, endTime, lastEventTime, complete, config,
-                executors, jobs, stages, sqlExecutions, driverGcTimeMs, driverMaxMemory, eventCount,
-                unknownEventTypes, totals, partial, List.of());
-    }
-
-    /** A full snapshot with streaming queries: the lists hold everything, the totals are theirs. */
-    public AppSnapshot(String appId, String attemptId, String appName, String sparkUser, String sparkVersion,
-                       long startTime, long endTime, long lastEventTime, boolean complete, AppConfig config,
-                       List<ExecutorSummary> executors, List<JobSummary> jobs, List<StageSummary> stages,
-                       List<SqlExecutionSummary> sqlExecutions, long driverGcTimeMs, long driverMaxMemory,
-                       long eventCount, Map<String, Long> unknownEventTypes,
-                       List<StreamingQuerySummary> streamingQueries) {
-        this(appId, attemptId, appName, sparkUser, sparkVersion, startTime, endTime, lastEventTime, complete, config,
-                executors, jobs, stages, sqlExecutions, driverGcTimeMs, driverMaxMemory, eventCount,
-                unknownEventTypes, null, false, streamingQueries);
-    }
-
-    /** A full snapshot without streaming queries: the lists hold everything, the totals are theirs. */
-    public AppSnapshot(String appId, String attemptId, String appName, String sparkUser, String sparkVersion,
-                       long startTime, long endTime, long lastEventTime, boolean complete, AppConfig config,
-                       List<ExecutorSummary> executors, List<JobSummary> jobs, List<StageSummary> stages,
-                       List<SqlExecutionSummary> sqlExecutions, long driverGcTimeMs, long driverMaxMemory,
-                       long eventCount, Map<String, Long> unknownEventTypes) {
-        this(appId, attemptId, appName, sparkUser, sparkVersion, startTime, endTime, lastEventTime, complete, config,
-                executors, jobs, stages, sqlExecutions, driverGcTimeMs, driverMaxMemory, eventCount,
-                unknownEventTypes, null, false, List.of());
-    }
-
     /** Whether {@code appId} is missing or the recorder's placeholder rather than an id Spark gave. */
     public boolean appIdIsPlaceholder() {
         return appId == null || appId.equals(UNKNOWN_APP_ID) || appId.startsWith(UNKNOWN_APP_ID + "-");
@@ -112,9 +78,7 @@ public record AppSnapshot(
 
     /** This snapshot under another id (e.g. one a reader took from the log's file name for a placeholder). */
     public AppSnapshot withAppId(String id) {
-        return new AppSnapshot(id, attemptId, appName, sparkUser, sparkVersion, startTime, endTime, lastEventTime,
-                complete, config, executors, jobs, stages, sqlExecutions, driverGcTimeMs, driverMaxMemory, eventCount,
-                unknownEventTypes, totals, partial, streamingQueries);
+        return toBuilder().appId(id).build();
     }
 
     /** Wall time: end − start when ended, else the newest event − start; 0 when the start is unknown. */
@@ -149,5 +113,180 @@ public record AppSnapshot(
     /** Status word used by the store, the UI and the API. */
     public String status() {
         return complete ? "COMPLETE" : "RUNNING";
+    }
+
+    /**
+     * A builder with every value at its default (empty lists and maps, 0, -1 for times and counts that read -1 as
+     * unknown, null where the record allows it), so a caller sets only what it knows and a value added later
+     * changes no caller.
+     */
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** A builder holding this record's values, to build a copy with a few of them changed. */
+    public Builder toBuilder() {
+        Builder b = new Builder();
+        b.appId = appId;
+        b.attemptId = attemptId;
+        b.appName = appName;
+        b.sparkUser = sparkUser;
+        b.sparkVersion = sparkVersion;
+        b.startTime = startTime;
+        b.endTime = endTime;
+        b.lastEventTime = lastEventTime;
+        b.complete = complete;
+        b.config = config;
+        b.executors = executors;
+        b.jobs = jobs;
+        b.stages = stages;
+        b.sqlExecutions = sqlExecutions;
+        b.driverGcTimeMs = driverGcTimeMs;
+        b.driverMaxMemory = driverMaxMemory;
+        b.eventCount = eventCount;
+        b.unknownEventTypes = unknownEventTypes;
+        b.totals = totals;
+        b.partial = partial;
+        b.streamingQueries = streamingQueries;
+        return b;
+    }
+
+    /** Builds a {@link AppSnapshot}; see {@link #builder()} for the defaults. */
+    public static final class Builder {
+        private String appId;
+        private String attemptId;
+        private String appName;
+        private String sparkUser;
+        private String sparkVersion;
+        private long startTime;
+        private long endTime = -1;
+        private long lastEventTime = -1;
+        private boolean complete;
+        private AppConfig config = AppConfig.EMPTY;
+        private List<ExecutorSummary> executors = List.of();
+        private List<JobSummary> jobs = List.of();
+        private List<StageSummary> stages = List.of();
+        private List<SqlExecutionSummary> sqlExecutions = List.of();
+        private long driverGcTimeMs = -1;
+        private long driverMaxMemory = -1;
+        private long eventCount;
+        private Map<String, Long> unknownEventTypes = Map.of();
+        private RunTotals totals;
+        private boolean partial;
+        private List<StreamingQuerySummary> streamingQueries = List.of();
+
+        private Builder() {
+        }
+
+        public Builder appId(String appId) {
+            this.appId = appId;
+            return this;
+        }
+
+        public Builder attemptId(String attemptId) {
+            this.attemptId = attemptId;
+            return this;
+        }
+
+        public Builder appName(String appName) {
+            this.appName = appName;
+            return this;
+        }
+
+        public Builder sparkUser(String sparkUser) {
+            this.sparkUser = sparkUser;
+            return this;
+        }
+
+        public Builder sparkVersion(String sparkVersion) {
+            this.sparkVersion = sparkVersion;
+            return this;
+        }
+
+        public Builder startTime(long startTime) {
+            this.startTime = startTime;
+            return this;
+        }
+
+        public Builder endTime(long endTime) {
+            this.endTime = endTime;
+            return this;
+        }
+
+        public Builder lastEventTime(long lastEventTime) {
+            this.lastEventTime = lastEventTime;
+            return this;
+        }
+
+        public Builder complete(boolean complete) {
+            this.complete = complete;
+            return this;
+        }
+
+        public Builder config(AppConfig config) {
+            this.config = config;
+            return this;
+        }
+
+        public Builder executors(List<ExecutorSummary> executors) {
+            this.executors = executors;
+            return this;
+        }
+
+        public Builder jobs(List<JobSummary> jobs) {
+            this.jobs = jobs;
+            return this;
+        }
+
+        public Builder stages(List<StageSummary> stages) {
+            this.stages = stages;
+            return this;
+        }
+
+        public Builder sqlExecutions(List<SqlExecutionSummary> sqlExecutions) {
+            this.sqlExecutions = sqlExecutions;
+            return this;
+        }
+
+        public Builder driverGcTimeMs(long driverGcTimeMs) {
+            this.driverGcTimeMs = driverGcTimeMs;
+            return this;
+        }
+
+        public Builder driverMaxMemory(long driverMaxMemory) {
+            this.driverMaxMemory = driverMaxMemory;
+            return this;
+        }
+
+        public Builder eventCount(long eventCount) {
+            this.eventCount = eventCount;
+            return this;
+        }
+
+        public Builder unknownEventTypes(Map<String, Long> unknownEventTypes) {
+            this.unknownEventTypes = unknownEventTypes;
+            return this;
+        }
+
+        public Builder totals(RunTotals totals) {
+            this.totals = totals;
+            return this;
+        }
+
+        public Builder partial(boolean partial) {
+            this.partial = partial;
+            return this;
+        }
+
+        public Builder streamingQueries(List<StreamingQuerySummary> streamingQueries) {
+            this.streamingQueries = streamingQueries;
+            return this;
+        }
+
+        public AppSnapshot build() {
+            return new AppSnapshot(appId, attemptId, appName, sparkUser, sparkVersion, startTime, endTime,
+                    lastEventTime, complete, config, executors, jobs, stages, sqlExecutions, driverGcTimeMs,
+                    driverMaxMemory, eventCount, unknownEventTypes, totals, partial, streamingQueries);
+        }
     }
 }

@@ -251,4 +251,209 @@ public record RunTotals(
                     stagesNotListed, sqlNotListed, 0, 0);
         }
     }
+
+    /**
+     * A builder with every value at its default (empty lists and maps, 0, -1 for times and counts that read -1 as
+     * unknown, null where the record allows it), so a caller sets only what it knows and a value added later
+     * changes no caller.
+     */
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** A builder holding this record's values, to build a copy with a few of them changed. */
+    public Builder toBuilder() {
+        Builder b = new Builder();
+        b.jobs = jobs;
+        b.failedJobs = failedJobs;
+        b.stages = stages;
+        b.failedStages = failedStages;
+        b.skippedStages = skippedStages;
+        b.tasks = tasks;
+        b.taskEndEvents = taskEndEvents;
+        b.failedTaskEnds = failedTaskEnds;
+        b.failedAttempts = failedAttempts;
+        b.killedTasks = killedTasks;
+        b.resubmittedTasks = resubmittedTasks;
+        b.speculativeTasks = speculativeTasks;
+        b.duplicateTaskEnds = duplicateTaskEnds;
+        b.tasksWithUnknownTimes = tasksWithUnknownTimes;
+        b.metrics = metrics;
+        b.sqlExecutions = sqlExecutions;
+        b.failedSqlExecutions = failedSqlExecutions;
+        b.taskSpans = taskSpans;
+        b.jobGroups = jobGroups;
+        b.sqlDescriptions = sqlDescriptions;
+        b.jobsNotListed = jobsNotListed;
+        b.stagesNotListed = stagesNotListed;
+        b.sqlExecutionsNotListed = sqlExecutionsNotListed;
+        b.executorsNotListed = executorsNotListed;
+        b.executorTaskMsNotListed = executorTaskMsNotListed;
+        return b;
+    }
+
+    /** Builds a {@link RunTotals}; see {@link #builder()} for the defaults. */
+    public static final class Builder {
+        private int jobs;
+        private int failedJobs;
+        private int stages;
+        private int failedStages;
+        private int skippedStages;
+        private long tasks;
+        private long taskEndEvents;
+        private long failedTaskEnds;
+        private long failedAttempts;
+        private long killedTasks;
+        private long resubmittedTasks;
+        private long speculativeTasks;
+        private long duplicateTaskEnds;
+        private long tasksWithUnknownTimes;
+        private StageTotals metrics = StageTotals.zero();
+        private int sqlExecutions;
+        private int failedSqlExecutions;
+        private TaskSpanSummary taskSpans;
+        private List<GroupTotals> jobGroups = List.of();
+        private List<GroupTotals> sqlDescriptions = List.of();
+        private int jobsNotListed;
+        private int stagesNotListed;
+        private int sqlExecutionsNotListed;
+        private int executorsNotListed;
+        private long executorTaskMsNotListed;
+
+        private Builder() {
+        }
+
+        public Builder jobs(int jobs) {
+            this.jobs = jobs;
+            return this;
+        }
+
+        public Builder failedJobs(int failedJobs) {
+            this.failedJobs = failedJobs;
+            return this;
+        }
+
+        public Builder stages(int stages) {
+            this.stages = stages;
+            return this;
+        }
+
+        public Builder failedStages(int failedStages) {
+            this.failedStages = failedStages;
+            return this;
+        }
+
+        public Builder skippedStages(int skippedStages) {
+            this.skippedStages = skippedStages;
+            return this;
+        }
+
+        public Builder tasks(long tasks) {
+            this.tasks = tasks;
+            return this;
+        }
+
+        public Builder taskEndEvents(long taskEndEvents) {
+            this.taskEndEvents = taskEndEvents;
+            return this;
+        }
+
+        public Builder failedTaskEnds(long failedTaskEnds) {
+            this.failedTaskEnds = failedTaskEnds;
+            return this;
+        }
+
+        public Builder failedAttempts(long failedAttempts) {
+            this.failedAttempts = failedAttempts;
+            return this;
+        }
+
+        public Builder killedTasks(long killedTasks) {
+            this.killedTasks = killedTasks;
+            return this;
+        }
+
+        public Builder resubmittedTasks(long resubmittedTasks) {
+            this.resubmittedTasks = resubmittedTasks;
+            return this;
+        }
+
+        public Builder speculativeTasks(long speculativeTasks) {
+            this.speculativeTasks = speculativeTasks;
+            return this;
+        }
+
+        public Builder duplicateTaskEnds(long duplicateTaskEnds) {
+            this.duplicateTaskEnds = duplicateTaskEnds;
+            return this;
+        }
+
+        public Builder tasksWithUnknownTimes(long tasksWithUnknownTimes) {
+            this.tasksWithUnknownTimes = tasksWithUnknownTimes;
+            return this;
+        }
+
+        public Builder metrics(StageTotals metrics) {
+            this.metrics = metrics;
+            return this;
+        }
+
+        public Builder sqlExecutions(int sqlExecutions) {
+            this.sqlExecutions = sqlExecutions;
+            return this;
+        }
+
+        public Builder failedSqlExecutions(int failedSqlExecutions) {
+            this.failedSqlExecutions = failedSqlExecutions;
+            return this;
+        }
+
+        public Builder taskSpans(TaskSpanSummary taskSpans) {
+            this.taskSpans = taskSpans;
+            return this;
+        }
+
+        public Builder jobGroups(List<GroupTotals> jobGroups) {
+            this.jobGroups = jobGroups;
+            return this;
+        }
+
+        public Builder sqlDescriptions(List<GroupTotals> sqlDescriptions) {
+            this.sqlDescriptions = sqlDescriptions;
+            return this;
+        }
+
+        public Builder jobsNotListed(int jobsNotListed) {
+            this.jobsNotListed = jobsNotListed;
+            return this;
+        }
+
+        public Builder stagesNotListed(int stagesNotListed) {
+            this.stagesNotListed = stagesNotListed;
+            return this;
+        }
+
+        public Builder sqlExecutionsNotListed(int sqlExecutionsNotListed) {
+            this.sqlExecutionsNotListed = sqlExecutionsNotListed;
+            return this;
+        }
+
+        public Builder executorsNotListed(int executorsNotListed) {
+            this.executorsNotListed = executorsNotListed;
+            return this;
+        }
+
+        public Builder executorTaskMsNotListed(long executorTaskMsNotListed) {
+            this.executorTaskMsNotListed = executorTaskMsNotListed;
+            return this;
+        }
+
+        public RunTotals build() {
+            return new RunTotals(jobs, failedJobs, stages, failedStages, skippedStages, tasks, taskEndEvents,
+                    failedTaskEnds, failedAttempts, killedTasks, resubmittedTasks, speculativeTasks, duplicateTaskEnds,
+                    tasksWithUnknownTimes, metrics, sqlExecutions, failedSqlExecutions, taskSpans, jobGroups,
+                    sqlDescriptions, jobsNotListed, stagesNotListed, sqlExecutionsNotListed, executorsNotListed,
+                    executorTaskMsNotListed);
+        }
+    }
 }

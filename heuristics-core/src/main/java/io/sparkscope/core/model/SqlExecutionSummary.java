@@ -45,11 +45,107 @@ public record SqlExecutionSummary(
         return errorMessage != null && !errorMessage.isEmpty();
     }
 
-    /** Without per-task aggregates (sources that carry none). */
-    public SqlExecutionSummary(long executionId, String description, long startTime, long endTime,
-                               String errorMessage, String physicalPlanDescription, PlanNode plan,
-                               List<Integer> jobIds, Map<Long, Long> metricValues) {
-        this(executionId, description, startTime, endTime, errorMessage, physicalPlanDescription, plan, jobIds,
-                metricValues, Map.of(), List.of());
+    /**
+     * A builder with every value at its default (empty lists and maps, 0, -1 for times and counts that read -1 as
+     * unknown, null where the record allows it), so a caller sets only what it knows and a value added later
+     * changes no caller.
+     */
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** A builder holding this record's values, to build a copy with a few of them changed. */
+    public Builder toBuilder() {
+        Builder b = new Builder();
+        b.executionId = executionId;
+        b.description = description;
+        b.startTime = startTime;
+        b.endTime = endTime;
+        b.errorMessage = errorMessage;
+        b.physicalPlanDescription = physicalPlanDescription;
+        b.plan = plan;
+        b.jobIds = jobIds;
+        b.metricValues = metricValues;
+        b.metrics = metrics;
+        b.stageIds = stageIds;
+        return b;
+    }
+
+    /** Builds a {@link SqlExecutionSummary}; see {@link #builder()} for the defaults. */
+    public static final class Builder {
+        private long executionId;
+        private String description;
+        private long startTime;
+        private long endTime = -1;
+        private String errorMessage;
+        private String physicalPlanDescription;
+        private PlanNode plan;
+        private List<Integer> jobIds = List.of();
+        private Map<Long, Long> metricValues = Map.of();
+        private Map<Long, SqlMetricAggregate> metrics = Map.of();
+        private List<Integer> stageIds = List.of();
+
+        private Builder() {
+        }
+
+        public Builder executionId(long executionId) {
+            this.executionId = executionId;
+            return this;
+        }
+
+        public Builder description(String description) {
+            this.description = description;
+            return this;
+        }
+
+        public Builder startTime(long startTime) {
+            this.startTime = startTime;
+            return this;
+        }
+
+        public Builder endTime(long endTime) {
+            this.endTime = endTime;
+            return this;
+        }
+
+        public Builder errorMessage(String errorMessage) {
+            this.errorMessage = errorMessage;
+            return this;
+        }
+
+        public Builder physicalPlanDescription(String physicalPlanDescription) {
+            this.physicalPlanDescription = physicalPlanDescription;
+            return this;
+        }
+
+        public Builder plan(PlanNode plan) {
+            this.plan = plan;
+            return this;
+        }
+
+        public Builder jobIds(List<Integer> jobIds) {
+            this.jobIds = jobIds;
+            return this;
+        }
+
+        public Builder metricValues(Map<Long, Long> metricValues) {
+            this.metricValues = metricValues;
+            return this;
+        }
+
+        public Builder metrics(Map<Long, SqlMetricAggregate> metrics) {
+            this.metrics = metrics;
+            return this;
+        }
+
+        public Builder stageIds(List<Integer> stageIds) {
+            this.stageIds = stageIds;
+            return this;
+        }
+
+        public SqlExecutionSummary build() {
+            return new SqlExecutionSummary(executionId, description, startTime, endTime, errorMessage,
+                    physicalPlanDescription, plan, jobIds, metricValues, metrics, stageIds);
+        }
     }
 }

@@ -54,4 +54,129 @@ public record SqlMetricAggregate(
     public boolean maxFromDriver() {
         return maxStageId < 0;
     }
+
+    /**
+     * A builder with every value at its default (empty lists and maps, 0, -1 for times and counts that read -1 as
+     * unknown, null where the record allows it), so a caller sets only what it knows and a value added later
+     * changes no caller.
+     */
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** A builder holding this record's values, to build a copy with a few of them changed. */
+    public Builder toBuilder() {
+        Builder b = new Builder();
+        b.accumulatorId = accumulatorId;
+        b.metricType = metricType;
+        b.total = total;
+        b.count = count;
+        b.min = min;
+        b.median = median;
+        b.lowerMedian = lowerMedian;
+        b.max = max;
+        b.maxStageId = maxStageId;
+        b.maxStageAttemptId = maxStageAttemptId;
+        b.maxTaskId = maxTaskId;
+        b.reportedValues = reportedValues;
+        b.exact = exact;
+        b.stageIds = stageIds;
+        return b;
+    }
+
+    /** Builds a {@link SqlMetricAggregate}; see {@link #builder()} for the defaults. */
+    public static final class Builder {
+        private long accumulatorId;
+        private String metricType = "";
+        private long total;
+        private long count;
+        private long min;
+        private long median;
+        private long lowerMedian;
+        private long max;
+        private int maxStageId;
+        private int maxStageAttemptId;
+        private long maxTaskId;
+        private long reportedValues;
+        private boolean exact;
+        private List<Integer> stageIds = List.of();
+
+        private Builder() {
+        }
+
+        public Builder accumulatorId(long accumulatorId) {
+            this.accumulatorId = accumulatorId;
+            return this;
+        }
+
+        public Builder metricType(String metricType) {
+            this.metricType = metricType;
+            return this;
+        }
+
+        public Builder total(long total) {
+            this.total = total;
+            return this;
+        }
+
+        public Builder count(long count) {
+            this.count = count;
+            return this;
+        }
+
+        public Builder min(long min) {
+            this.min = min;
+            return this;
+        }
+
+        public Builder median(long median) {
+            this.median = median;
+            return this;
+        }
+
+        public Builder lowerMedian(long lowerMedian) {
+            this.lowerMedian = lowerMedian;
+            return this;
+        }
+
+        public Builder max(long max) {
+            this.max = max;
+            return this;
+        }
+
+        public Builder maxStageId(int maxStageId) {
+            this.maxStageId = maxStageId;
+            return this;
+        }
+
+        public Builder maxStageAttemptId(int maxStageAttemptId) {
+            this.maxStageAttemptId = maxStageAttemptId;
+            return this;
+        }
+
+        public Builder maxTaskId(long maxTaskId) {
+            this.maxTaskId = maxTaskId;
+            return this;
+        }
+
+        public Builder reportedValues(long reportedValues) {
+            this.reportedValues = reportedValues;
+            return this;
+        }
+
+        public Builder exact(boolean exact) {
+            this.exact = exact;
+            return this;
+        }
+
+        public Builder stageIds(List<Integer> stageIds) {
+            this.stageIds = stageIds;
+            return this;
+        }
+
+        public SqlMetricAggregate build() {
+            return new SqlMetricAggregate(accumulatorId, metricType, total, count, min, median, lowerMedian, max,
+                    maxStageId, maxStageAttemptId, maxTaskId, reportedValues, exact, stageIds);
+        }
+    }
 }

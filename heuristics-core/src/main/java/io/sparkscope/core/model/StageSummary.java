@@ -92,49 +92,6 @@ public record StageSummary(
         }
     }
 
-    /** As the canonical constructor, without tasks still running (a stage without any, or a source that lists none). */
-    public StageSummary(int stageId, int attemptId, String name, String details, StageStatus status, int numTasks,
-                        int numActiveTasks, int numCompleteTasks, int numFailedTasks, int numKilledTasks,
-                        int numCompletedIndices, long submissionTime, long completionTime, long firstTaskLaunchedTime,
-                        long lastTaskFinishedTime, String failureReason, List<Integer> parentIds, List<Integer> jobIds,
-                        StageTotals totals, TaskDistributions taskSummary, List<TaskRecord> keptTasks,
-                        Map<String, Integer> endReasons, TaskDetail taskDetail, TaskTimeSums taskTimes,
-                        int numDistinctEndedTasks, int numSpeculativeTasks, int numDuplicateTaskEnds,
-                        int numTasksWithUnknownTimes) {
-        this(stageId, attemptId, name, details, status, numTasks, numActiveTasks, numCompleteTasks, numFailedTasks,
-                numKilledTasks, numCompletedIndices, submissionTime, completionTime, firstTaskLaunchedTime,
-                lastTaskFinishedTime, failureReason, parentIds, jobIds, totals, taskSummary, keptTasks, endReasons,
-                taskDetail, taskTimes, numDistinctEndedTasks, numSpeculativeTasks, numDuplicateTaskEnds,
-                numTasksWithUnknownTimes, List.of());
-    }
-
-    /** As the canonical constructor, for stages built without the attempt counts (older callers and stored rows). */
-    public StageSummary(int stageId, int attemptId, String name, String details, StageStatus status, int numTasks,
-                        int numActiveTasks, int numCompleteTasks, int numFailedTasks, int numKilledTasks,
-                        int numCompletedIndices, long submissionTime, long completionTime, long firstTaskLaunchedTime,
-                        long lastTaskFinishedTime, String failureReason, List<Integer> parentIds, List<Integer> jobIds,
-                        StageTotals totals, TaskDistributions taskSummary, List<TaskRecord> keptTasks,
-                        Map<String, Integer> endReasons, TaskDetail taskDetail, TaskTimeSums taskTimes) {
-        this(stageId, attemptId, name, details, status, numTasks, numActiveTasks, numCompleteTasks, numFailedTasks,
-                numKilledTasks, numCompletedIndices, submissionTime, completionTime, firstTaskLaunchedTime,
-                lastTaskFinishedTime, failureReason, parentIds, jobIds, totals, taskSummary, keptTasks, endReasons,
-                taskDetail, taskTimes, -1, countKept(keptTasks, TaskRecord::speculative), 0,
-                countKept(keptTasks, t -> t.finishTime() > 0 && !t.timesKnown()));
-    }
-
-    /** As the canonical constructor, for stages built without task-detail information (tests, older callers). */
-    public StageSummary(int stageId, int attemptId, String name, String details, StageStatus status, int numTasks,
-                        int numActiveTasks, int numCompleteTasks, int numFailedTasks, int numKilledTasks,
-                        int numCompletedIndices, long submissionTime, long completionTime, long firstTaskLaunchedTime,
-                        long lastTaskFinishedTime, String failureReason, List<Integer> parentIds, List<Integer> jobIds,
-                        StageTotals totals, TaskDistributions taskSummary, List<TaskRecord> keptTasks,
-                        Map<String, Integer> endReasons) {
-        this(stageId, attemptId, name, details, status, numTasks, numActiveTasks, numCompleteTasks, numFailedTasks,
-                numKilledTasks, numCompletedIndices, submissionTime, completionTime, firstTaskLaunchedTime,
-                lastTaskFinishedTime, failureReason, parentIds, jobIds, totals, taskSummary, keptTasks, endReasons,
-                null, null);
-    }
-
     private static int countKept(List<TaskRecord> tasks, java.util.function.Predicate<TaskRecord> which) {
         int n = 0;
         for (TaskRecord t : tasks) {
@@ -177,11 +134,7 @@ public record StageSummary(
 
     /** The same stage with these tasks still running. */
     public StageSummary withRunningTasks(List<TaskRecord> running) {
-        return new StageSummary(stageId, attemptId, name, details, status, numTasks, numActiveTasks, numCompleteTasks,
-                numFailedTasks, numKilledTasks, numCompletedIndices, submissionTime, completionTime,
-                firstTaskLaunchedTime, lastTaskFinishedTime, failureReason, parentIds, jobIds, totals, taskSummary,
-                keptTasks, endReasons, taskDetail, taskTimes, numDistinctEndedTasks, numSpeculativeTasks,
-                numDuplicateTaskEnds, numTasksWithUnknownTimes, running);
+        return toBuilder().runningTasks(running).build();
     }
 
     /** The tasks Spark's task list shows: the kept ended ones, then those still running. */
@@ -219,5 +172,255 @@ public record StageSummary(
         SAMPLED,
         /** Only the slowest (the application exceeded the recorder's task-detail budget, or an older recorder). */
         SLOWEST
+    }
+
+    /**
+     * A builder with every value at its default (empty lists and maps, 0, -1 for times and counts that read -1 as
+     * unknown, null where the record allows it), so a caller sets only what it knows and a value added later
+     * changes no caller.
+     */
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** A builder holding this record's values, to build a copy with a few of them changed. */
+    public Builder toBuilder() {
+        Builder b = new Builder();
+        b.stageId = stageId;
+        b.attemptId = attemptId;
+        b.name = name;
+        b.details = details;
+        b.status = status;
+        b.numTasks = numTasks;
+        b.numActiveTasks = numActiveTasks;
+        b.numCompleteTasks = numCompleteTasks;
+        b.numFailedTasks = numFailedTasks;
+        b.numKilledTasks = numKilledTasks;
+        b.numCompletedIndices = numCompletedIndices;
+        b.submissionTime = submissionTime;
+        b.completionTime = completionTime;
+        b.firstTaskLaunchedTime = firstTaskLaunchedTime;
+        b.lastTaskFinishedTime = lastTaskFinishedTime;
+        b.failureReason = failureReason;
+        b.parentIds = parentIds;
+        b.jobIds = jobIds;
+        b.totals = totals;
+        b.taskSummary = taskSummary;
+        b.keptTasks = keptTasks;
+        b.endReasons = endReasons;
+        b.taskDetail = taskDetail;
+        b.taskTimes = taskTimes;
+        b.numDistinctEndedTasks = numDistinctEndedTasks;
+        b.numSpeculativeTasks = numSpeculativeTasks;
+        b.numDuplicateTaskEnds = numDuplicateTaskEnds;
+        b.numTasksWithUnknownTimes = numTasksWithUnknownTimes;
+        b.runningTasks = runningTasks;
+        return b;
+    }
+
+    /** Builds a {@link StageSummary}; see {@link #builder()} for the defaults. */
+    public static final class Builder {
+        private int stageId;
+        private int attemptId;
+        private String name;
+        private String details;
+        private StageStatus status;
+        private int numTasks;
+        private int numActiveTasks;
+        private int numCompleteTasks;
+        private int numFailedTasks;
+        private int numKilledTasks;
+        private int numCompletedIndices;
+        private long submissionTime = -1;
+        private long completionTime = -1;
+        private long firstTaskLaunchedTime = -1;
+        private long lastTaskFinishedTime = -1;
+        private String failureReason;
+        private List<Integer> parentIds = List.of();
+        private List<Integer> jobIds = List.of();
+        private StageTotals totals = StageTotals.zero();
+        private TaskDistributions taskSummary;
+        private List<TaskRecord> keptTasks = List.of();
+        private Map<String, Integer> endReasons = Map.of();
+        private TaskDetail taskDetail;
+        private TaskTimeSums taskTimes;
+        private int numDistinctEndedTasks = -1;
+        private Integer numSpeculativeTasks; // null: counted from keptTasks in build()
+        private int numDuplicateTaskEnds;
+        private Integer numTasksWithUnknownTimes; // null: counted from keptTasks in build()
+        private List<TaskRecord> runningTasks = List.of();
+
+        private Builder() {
+        }
+
+        public Builder stageId(int stageId) {
+            this.stageId = stageId;
+            return this;
+        }
+
+        public Builder attemptId(int attemptId) {
+            this.attemptId = attemptId;
+            return this;
+        }
+
+        public Builder name(String name) {
+            this.name = name;
+            return this;
+        }
+
+        public Builder details(String details) {
+            this.details = details;
+            return this;
+        }
+
+        public Builder status(StageStatus status) {
+            this.status = status;
+            return this;
+        }
+
+        public Builder numTasks(int numTasks) {
+            this.numTasks = numTasks;
+            return this;
+        }
+
+        public Builder numActiveTasks(int numActiveTasks) {
+            this.numActiveTasks = numActiveTasks;
+            return this;
+        }
+
+        public Builder numCompleteTasks(int numCompleteTasks) {
+            this.numCompleteTasks = numCompleteTasks;
+            return this;
+        }
+
+        public Builder numFailedTasks(int numFailedTasks) {
+            this.numFailedTasks = numFailedTasks;
+            return this;
+        }
+
+        public Builder numKilledTasks(int numKilledTasks) {
+            this.numKilledTasks = numKilledTasks;
+            return this;
+        }
+
+        public Builder numCompletedIndices(int numCompletedIndices) {
+            this.numCompletedIndices = numCompletedIndices;
+            return this;
+        }
+
+        public Builder submissionTime(long submissionTime) {
+            this.submissionTime = submissionTime;
+            return this;
+        }
+
+        public Builder completionTime(long completionTime) {
+            this.completionTime = completionTime;
+            return this;
+        }
+
+        public Builder firstTaskLaunchedTime(long firstTaskLaunchedTime) {
+            this.firstTaskLaunchedTime = firstTaskLaunchedTime;
+            return this;
+        }
+
+        public Builder lastTaskFinishedTime(long lastTaskFinishedTime) {
+            this.lastTaskFinishedTime = lastTaskFinishedTime;
+            return this;
+        }
+
+        public Builder failureReason(String failureReason) {
+            this.failureReason = failureReason;
+            return this;
+        }
+
+        public Builder parentIds(List<Integer> parentIds) {
+            this.parentIds = parentIds;
+            return this;
+        }
+
+        public Builder jobIds(List<Integer> jobIds) {
+            this.jobIds = jobIds;
+            return this;
+        }
+
+        public Builder totals(StageTotals totals) {
+            this.totals = totals;
+            return this;
+        }
+
+        public Builder taskSummary(TaskDistributions taskSummary) {
+            this.taskSummary = taskSummary;
+            return this;
+        }
+
+        public Builder keptTasks(List<TaskRecord> keptTasks) {
+            this.keptTasks = keptTasks;
+            return this;
+        }
+
+        public Builder endReasons(Map<String, Integer> endReasons) {
+            this.endReasons = endReasons;
+            return this;
+        }
+
+        public Builder taskDetail(TaskDetail taskDetail) {
+            this.taskDetail = taskDetail;
+            return this;
+        }
+
+        public Builder taskTimes(TaskTimeSums taskTimes) {
+            this.taskTimes = taskTimes;
+            return this;
+        }
+
+        public Builder numDistinctEndedTasks(int numDistinctEndedTasks) {
+            this.numDistinctEndedTasks = numDistinctEndedTasks;
+            return this;
+        }
+
+        public Builder numSpeculativeTasks(int numSpeculativeTasks) {
+            this.numSpeculativeTasks = numSpeculativeTasks;
+            return this;
+        }
+
+        public Builder numDuplicateTaskEnds(int numDuplicateTaskEnds) {
+            this.numDuplicateTaskEnds = numDuplicateTaskEnds;
+            return this;
+        }
+
+        public Builder numTasksWithUnknownTimes(int numTasksWithUnknownTimes) {
+            this.numTasksWithUnknownTimes = numTasksWithUnknownTimes;
+            return this;
+        }
+
+        public Builder runningTasks(List<TaskRecord> runningTasks) {
+            this.runningTasks = runningTasks;
+            return this;
+        }
+
+        /**
+         * Leaves the task-attempt counts to {@link #build()}, which derives them from Spark's counts and the kept tasks
+         * as for a source that records none (the defaults): for a copy whose kept tasks were replaced.
+         */
+        public Builder deriveTaskCounts() {
+            numDistinctEndedTasks = -1;
+            numSpeculativeTasks = null;
+            numDuplicateTaskEnds = 0;
+            numTasksWithUnknownTimes = null;
+            return this;
+        }
+
+        public StageSummary build() {
+            // Left unset (a source that does not count them): what the kept tasks alone give.
+            int speculative = numSpeculativeTasks != null ? numSpeculativeTasks
+                    : countKept(keptTasks, TaskRecord::speculative);
+            int unknownTimes = numTasksWithUnknownTimes != null ? numTasksWithUnknownTimes
+                    : countKept(keptTasks, t -> t.finishTime() > 0 && !t.timesKnown());
+            return new StageSummary(stageId, attemptId, name, details, status, numTasks, numActiveTasks,
+                    numCompleteTasks, numFailedTasks, numKilledTasks, numCompletedIndices, submissionTime,
+                    completionTime, firstTaskLaunchedTime, lastTaskFinishedTime, failureReason, parentIds, jobIds,
+                    totals, taskSummary, keptTasks, endReasons, taskDetail, taskTimes, numDistinctEndedTasks,
+                    speculative, numDuplicateTaskEnds, unknownTimes, runningTasks);
+        }
     }
 }

@@ -101,4 +101,116 @@ public record StreamingBatch(
         }
         return n;
     }
+
+    /**
+     * A builder with every value at its default (empty lists and maps, 0, -1 for times and counts that read -1 as
+     * unknown, null where the record allows it), so a caller sets only what it knows and a value added later
+     * changes no caller.
+     */
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** A builder holding this record's values, to build a copy with a few of them changed. */
+    public Builder toBuilder() {
+        Builder b = new Builder();
+        b.batchId = batchId;
+        b.timestamp = timestamp;
+        b.durationMs = durationMs;
+        b.numInputRows = numInputRows;
+        b.inputRowsPerSecond = inputRowsPerSecond;
+        b.processedRowsPerSecond = processedRowsPerSecond;
+        b.numOutputRows = numOutputRows;
+        b.durationParts = durationParts;
+        b.watermark = watermark;
+        b.eventTimeMax = eventTimeMax;
+        b.stateOperators = stateOperators;
+        b.sources = sources;
+        return b;
+    }
+
+    /** Builds a {@link StreamingBatch}; see {@link #builder()} for the defaults. */
+    public static final class Builder {
+        private long batchId;
+        private long timestamp;
+        private long durationMs;
+        private long numInputRows;
+        private double inputRowsPerSecond;
+        private double processedRowsPerSecond;
+        private long numOutputRows = -1;
+        private Map<String, Long> durationParts = Map.of();
+        private long watermark = -1;
+        private long eventTimeMax = -1;
+        private List<StreamingProgress.StateOperator> stateOperators = List.of();
+        private List<StreamingProgress.Source> sources = List.of();
+
+        private Builder() {
+        }
+
+        public Builder batchId(long batchId) {
+            this.batchId = batchId;
+            return this;
+        }
+
+        public Builder timestamp(long timestamp) {
+            this.timestamp = timestamp;
+            return this;
+        }
+
+        public Builder durationMs(long durationMs) {
+            this.durationMs = durationMs;
+            return this;
+        }
+
+        public Builder numInputRows(long numInputRows) {
+            this.numInputRows = numInputRows;
+            return this;
+        }
+
+        public Builder inputRowsPerSecond(double inputRowsPerSecond) {
+            this.inputRowsPerSecond = inputRowsPerSecond;
+            return this;
+        }
+
+        public Builder processedRowsPerSecond(double processedRowsPerSecond) {
+            this.processedRowsPerSecond = processedRowsPerSecond;
+            return this;
+        }
+
+        public Builder numOutputRows(long numOutputRows) {
+            this.numOutputRows = numOutputRows;
+            return this;
+        }
+
+        public Builder durationParts(Map<String, Long> durationParts) {
+            this.durationParts = durationParts;
+            return this;
+        }
+
+        public Builder watermark(long watermark) {
+            this.watermark = watermark;
+            return this;
+        }
+
+        public Builder eventTimeMax(long eventTimeMax) {
+            this.eventTimeMax = eventTimeMax;
+            return this;
+        }
+
+        public Builder stateOperators(List<StreamingProgress.StateOperator> stateOperators) {
+            this.stateOperators = stateOperators;
+            return this;
+        }
+
+        public Builder sources(List<StreamingProgress.Source> sources) {
+            this.sources = sources;
+            return this;
+        }
+
+        public StreamingBatch build() {
+            return new StreamingBatch(batchId, timestamp, durationMs, numInputRows, inputRowsPerSecond,
+                    processedRowsPerSecond, numOutputRows, durationParts, watermark, eventTimeMax, stateOperators,
+                    sources);
+        }
+    }
 }

@@ -105,4 +105,180 @@ public record StreamingTotals(
                     inputRowsPerSecondSum + b.inputRowsPerSecond(), processedRowsPerSecondSum + b.processedRowsPerSecond());
         }
     }
+
+    /**
+     * A builder with every value at its default (empty lists and maps, 0, -1 for times and counts that read -1 as
+     * unknown, null where the record allows it), so a caller sets only what it knows and a value added later
+     * changes no caller.
+     */
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** A builder holding this record's values, to build a copy with a few of them changed. */
+    public Builder toBuilder() {
+        Builder b = new Builder();
+        b.batches = batches;
+        b.idleTriggers = idleTriggers;
+        b.firstBatchId = firstBatchId;
+        b.lastBatchId = lastBatchId;
+        b.firstBatchTime = firstBatchTime;
+        b.lastBatchEndTime = lastBatchEndTime;
+        b.inputRows = inputRows;
+        b.outputRows = outputRows;
+        b.batchDurationMs = batchDurationMs;
+        b.maxBatchDurationMs = maxBatchDurationMs;
+        b.durationPartsMs = durationPartsMs;
+        b.behindBatches = behindBatches;
+        b.longestBehind = longestBehind;
+        b.currentBehind = currentBehind;
+        b.batchesOverTrigger = batchesOverTrigger;
+        b.rowsDroppedByWatermark = rowsDroppedByWatermark;
+        b.batchesDroppingRows = batchesDroppingRows;
+        b.watermarkDefined = watermarkDefined;
+        b.lastWatermark = lastWatermark;
+        b.watermarkAdvances = watermarkAdvances;
+        b.stateOperators = stateOperators;
+        return b;
+    }
+
+    /** Builds a {@link StreamingTotals}; see {@link #builder()} for the defaults. */
+    public static final class Builder {
+        private long batches;
+        private long idleTriggers;
+        private long firstBatchId = -1;
+        private long lastBatchId = -1;
+        private long firstBatchTime = -1;
+        private long lastBatchEndTime = -1;
+        private long inputRows;
+        private long outputRows;
+        private long batchDurationMs;
+        private long maxBatchDurationMs;
+        private Map<String, Long> durationPartsMs = Map.of();
+        private long behindBatches = -1;
+        private Streak longestBehind = Streak.NONE;
+        private Streak currentBehind = Streak.NONE;
+        private long batchesOverTrigger = -1;
+        private long rowsDroppedByWatermark;
+        private long batchesDroppingRows;
+        private boolean watermarkDefined;
+        private long lastWatermark = -1;
+        private long watermarkAdvances;
+        private List<StateOperatorTotals> stateOperators = List.of();
+
+        private Builder() {
+        }
+
+        public Builder batches(long batches) {
+            this.batches = batches;
+            return this;
+        }
+
+        public Builder idleTriggers(long idleTriggers) {
+            this.idleTriggers = idleTriggers;
+            return this;
+        }
+
+        public Builder firstBatchId(long firstBatchId) {
+            this.firstBatchId = firstBatchId;
+            return this;
+        }
+
+        public Builder lastBatchId(long lastBatchId) {
+            this.lastBatchId = lastBatchId;
+            return this;
+        }
+
+        public Builder firstBatchTime(long firstBatchTime) {
+            this.firstBatchTime = firstBatchTime;
+            return this;
+        }
+
+        public Builder lastBatchEndTime(long lastBatchEndTime) {
+            this.lastBatchEndTime = lastBatchEndTime;
+            return this;
+        }
+
+        public Builder inputRows(long inputRows) {
+            this.inputRows = inputRows;
+            return this;
+        }
+
+        public Builder outputRows(long outputRows) {
+            this.outputRows = outputRows;
+            return this;
+        }
+
+        public Builder batchDurationMs(long batchDurationMs) {
+            this.batchDurationMs = batchDurationMs;
+            return this;
+        }
+
+        public Builder maxBatchDurationMs(long maxBatchDurationMs) {
+            this.maxBatchDurationMs = maxBatchDurationMs;
+            return this;
+        }
+
+        public Builder durationPartsMs(Map<String, Long> durationPartsMs) {
+            this.durationPartsMs = durationPartsMs;
+            return this;
+        }
+
+        public Builder behindBatches(long behindBatches) {
+            this.behindBatches = behindBatches;
+            return this;
+        }
+
+        public Builder longestBehind(Streak longestBehind) {
+            this.longestBehind = longestBehind;
+            return this;
+        }
+
+        public Builder currentBehind(Streak currentBehind) {
+            this.currentBehind = currentBehind;
+            return this;
+        }
+
+        public Builder batchesOverTrigger(long batchesOverTrigger) {
+            this.batchesOverTrigger = batchesOverTrigger;
+            return this;
+        }
+
+        public Builder rowsDroppedByWatermark(long rowsDroppedByWatermark) {
+            this.rowsDroppedByWatermark = rowsDroppedByWatermark;
+            return this;
+        }
+
+        public Builder batchesDroppingRows(long batchesDroppingRows) {
+            this.batchesDroppingRows = batchesDroppingRows;
+            return this;
+        }
+
+        public Builder watermarkDefined(boolean watermarkDefined) {
+            this.watermarkDefined = watermarkDefined;
+            return this;
+        }
+
+        public Builder lastWatermark(long lastWatermark) {
+            this.lastWatermark = lastWatermark;
+            return this;
+        }
+
+        public Builder watermarkAdvances(long watermarkAdvances) {
+            this.watermarkAdvances = watermarkAdvances;
+            return this;
+        }
+
+        public Builder stateOperators(List<StateOperatorTotals> stateOperators) {
+            this.stateOperators = stateOperators;
+            return this;
+        }
+
+        public StreamingTotals build() {
+            return new StreamingTotals(batches, idleTriggers, firstBatchId, lastBatchId, firstBatchTime,
+                    lastBatchEndTime, inputRows, outputRows, batchDurationMs, maxBatchDurationMs, durationPartsMs,
+                    behindBatches, longestBehind, currentBehind, batchesOverTrigger, rowsDroppedByWatermark,
+                    batchesDroppingRows, watermarkDefined, lastWatermark, watermarkAdvances, stateOperators);
+        }
+    }
 }

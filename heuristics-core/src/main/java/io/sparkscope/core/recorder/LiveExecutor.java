@@ -176,9 +176,13 @@ final class LiveExecutor extends LiveEntity {
     }
 
     private ExecutorSummary build() {
-        return new ExecutorSummary(executorId, host, totalCores, addTime, removeTime, removeReason, maxMemory,
-                completedTasks, failedTasks, killedTasks, totalDuration, totalRunTime, totalCpuTimeNs, totalGcTime,
-                inputBytes, shuffleReadBytes, shuffleWriteBytes, memoryBytesSpilled, diskBytesSpilled, peakMetrics(),
-                hostPort, added, totalTasks, activeTasks, maxOnHeapMemory, maxOffHeapMemory);
+        return ExecutorSummary.builder().executorId(executorId).host(host).totalCores(totalCores).addTime(addTime)
+                .removeTime(removeTime).removeReason(removeReason).maxMemory(maxMemory).completedTasks(completedTasks)
+                .failedTasks(failedTasks).killedTasks(killedTasks).totalDuration(totalDuration)
+                .totalRunTime(totalRunTime).totalCpuTimeNs(totalCpuTimeNs).totalGcTime(totalGcTime)
+                .inputBytes(inputBytes).shuffleReadBytes(shuffleReadBytes).shuffleWriteBytes(shuffleWriteBytes)
+                .memoryBytesSpilled(memoryBytesSpilled).diskBytesSpilled(diskBytesSpilled).peakMetrics(peakMetrics())
+                .hostPort(hostPort).added(added).totalTasks(totalTasks).activeTasks(activeTasks)
+                .maxOnHeapMemory(maxOnHeapMemory).maxOffHeapMemory(maxOffHeapMemory).build();
     }
 }

@@ -136,9 +136,13 @@ final class LiveJob extends LiveEntity {
             return cached;
         }
         cachedAt = lastChange;
-        return cached = new JobSummary(jobId, name, description, jobGroup, submissionTime, completionTime, status,
-                failureReason, stageIds, sqlExecutionId, numTasks, completedTasks, failedTasks, killedTasks,
-                skippedStages.size(), activeTasks, completedIndexCount, skippedTasks, activeStages,
-                completedStages.size(), failedStages, killedSummary, jobTags);
+        return cached = JobSummary.builder().jobId(jobId).name(name).description(description).jobGroup(jobGroup)
+                .submissionTime(submissionTime).completionTime(completionTime).status(status)
+                .failureReason(failureReason).stageIds(stageIds).sqlExecutionId(sqlExecutionId).numTasks(numTasks)
+                .numCompletedTasks(completedTasks).numFailedTasks(failedTasks).numKilledTasks(killedTasks)
+                .numSkippedStages(skippedStages.size()).numActiveTasks(activeTasks)
+                .numCompletedIndices(completedIndexCount).numSkippedTasks(skippedTasks).numActiveStages(activeStages)
+                .numCompletedStages(completedStages.size()).numFailedStages(failedStages)
+                .killedTasksSummary(killedSummary).jobTags(jobTags).build();
     }
 }

@@ -269,8 +269,10 @@ final class LiveSqlExecution extends LiveEntity {
         // The aggregates are part of the summary: a task end that moved them builds it again even at the same event.
         Map<Long, SqlMetricAggregate> current = aggregates();
         if (cached == null || cachedAt != lastChange || cachedAggregates != current) {
-            cached = new SqlExecutionSummary(executionId, description, startTime, endTime, errorMessage,
-                    physicalPlanDescription, plan, jobIds, metricValues, current, ScalaSetOrder.of(stages));
+            cached = SqlExecutionSummary.builder().executionId(executionId).description(description)
+                    .startTime(startTime).endTime(endTime).errorMessage(errorMessage)
+                    .physicalPlanDescription(physicalPlanDescription).plan(plan).jobIds(jobIds)
+                    .metricValues(metricValues).metrics(current).stageIds(ScalaSetOrder.of(stages)).build();
             cachedAt = lastChange;
             cachedAggregates = current;
         }

@@ -267,10 +267,12 @@ final class LiveStage extends LiveEntity {
 
     private static TaskRecord record(TaskEndReason reason, TaskInfo info, TaskMetrics metrics) {
         String status = reason.isSuccess() && !info.failed() && !info.killed() ? "SUCCESS" : reason.isKilled() ? "KILLED" : "FAILED";
-        return new TaskRecord(info.taskId(), info.index(), info.attempt(), info.partitionId(), info.executorId(),
-                info.host(), info.locality(), info.speculative(), info.launchTime(), info.finishTime(),
-                info.gettingResultTime(), status, reason.kind(), reason.isSuccess() ? null : reason.description(),
-                metrics, reason.isSuccess() ? null : reason.stackTrace());
+        return TaskRecord.builder().taskId(info.taskId()).index(info.index()).attempt(info.attempt())
+                .partitionId(info.partitionId()).executorId(info.executorId()).host(info.host())
+                .locality(info.locality()).speculative(info.speculative()).launchTime(info.launchTime())
+                .finishTime(info.finishTime()).gettingResultTime(info.gettingResultTime()).status(status)
+                .endReason(reason.kind()).errorMessage(reason.isSuccess() ? null : reason.description())
+                .metrics(metrics).errorDetail(reason.isSuccess() ? null : reason.stackTrace()).build();
     }
 
     void completed(StageInfo info) {
@@ -331,12 +333,7 @@ final class LiveStage extends LiveEntity {
     StageSummary summary(double[] quantiles, boolean taskDetail) {
         if (!taskDetail && status == StageStatus.ACTIVE) {
             TaskDistributions dist = values.released() ? frozenDistributions : values.distributions(quantiles);
-            return new StageSummary(stageId, attemptId, name, details, status, numTasks, activeTasks,
-                    completeTasks, failedTasks, killedTasks, completedIndexCount(), submissionTime,
-                    completionTime, firstTaskLaunchedTime, lastTaskFinishedTime, failureReason, parentIds,
-                    List.copyOf(jobIds), StageTotals.of(totals), dist, List.of(), new LinkedHashMap<>(endReasons),
-                    kept.detail(), new TaskTimeSums(durationSum, schedulerDelaySum, gettingResultSum),
-                    distinctEndedTasks, speculativeTasks, duplicateTaskEnds, tasksWithUnknownTimes, List.of());
+            return counted(dist).build();
         }
         return summary(quantiles);
     }
@@ -348,14 +345,23 @@ final class LiveStage extends LiveEntity {
         TaskDistributions dist = values.released() ? frozenDistributions : values.distributions(quantiles);
         List<TaskRecord> detail = kept.sorted();
         detail.addAll(failed);
-        Map<String, Integer> reasons = new LinkedHashMap<>(endReasons);
-        cachedSummary = new StageSummary(stageId, attemptId, name, details, status, numTasks, activeTasks,
-                completeTasks, failedTasks, killedTasks, completedIndexCount(), submissionTime,
-                completionTime, firstTaskLaunchedTime, lastTaskFinishedTime, failureReason, parentIds,
-                List.copyOf(jobIds), StageTotals.of(totals), dist, detail, reasons, kept.detail(),
-                new TaskTimeSums(durationSum, schedulerDelaySum, gettingResultSum),
-                distinctEndedTasks, speculativeTasks, duplicateTaskEnds, tasksWithUnknownTimes, runningTasks());
+        cachedSummary = counted(dist).keptTasks(detail).runningTasks(runningTasks()).build();
         return cachedSummary;
+    }
+
+    /** Everything of this stage attempt but its task lists: what both summaries share. */
+    private StageSummary.Builder counted(TaskDistributions dist) {
+        return StageSummary.builder().stageId(stageId).attemptId(attemptId).name(name).details(details)
+                .status(status).numTasks(numTasks).numActiveTasks(activeTasks).numCompleteTasks(completeTasks)
+                .numFailedTasks(failedTasks).numKilledTasks(killedTasks).numCompletedIndices(completedIndexCount())
+                .submissionTime(submissionTime).completionTime(completionTime)
+                .firstTaskLaunchedTime(firstTaskLaunchedTime).lastTaskFinishedTime(lastTaskFinishedTime)
+                .failureReason(failureReason).parentIds(parentIds).jobIds(List.copyOf(jobIds))
+                .totals(StageTotals.of(totals)).taskSummary(dist).endReasons(new LinkedHashMap<>(endReasons))
+                .taskDetail(kept.detail())
+                .taskTimes(new TaskTimeSums(durationSum, schedulerDelaySum, gettingResultSum))
+                .numDistinctEndedTasks(distinctEndedTasks).numSpeculativeTasks(speculativeTasks)
+                .numDuplicateTaskEnds(duplicateTaskEnds).numTasksWithUnknownTimes(tasksWithUnknownTimes);
     }
 
     private void keepRunning(TaskInfo info) {
@@ -388,9 +394,10 @@ final class LiveStage extends LiveEntity {
     }
 
     private static TaskRecord runningRecord(TaskInfo info) {
-        return new TaskRecord(info.taskId(), info.index(), info.attempt(), info.partitionId(), info.executorId(),
-                info.host(), info.locality(), info.speculative(), info.launchTime(), 0, info.gettingResultTime(),
-                "RUNNING", null, null, null);
+        return TaskRecord.builder().taskId(info.taskId()).index(info.index()).attempt(info.attempt())
+                .partitionId(info.partitionId()).executorId(info.executorId()).host(info.host())
+                .locality(info.locality()).speculative(info.speculative()).launchTime(info.launchTime())
+                .gettingResultTime(info.gettingResultTime()).status("RUNNING").build();
     }
 
     /** Successful and killed tasks held in detail (failed ones not counted). */

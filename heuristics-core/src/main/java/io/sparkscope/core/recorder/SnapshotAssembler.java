@@ -108,10 +108,13 @@ final class SnapshotAssembler {
     private AppSnapshot app(AppConfig cfg, List<ExecutorSummary> ex, List<JobSummary> js, List<StageSummary> st,
                             List<SqlExecutionSummary> sql, List<StreamingQuerySummary> streaming, RunTotals totals,
                             boolean partial) {
-        return new AppSnapshot(live.appIdOrPlaceholder(), live.attemptId, live.appName, live.sparkUser,
-                live.sparkVersion, live.startTime, live.endTime, live.lastEventTime, live.complete, cfg, ex, js, st,
-                sql, live.driverGcTimeMs, live.driverMaxMemory, live.eventCount, live.unknownEventTypes, totals,
-                partial, streaming);
+        return AppSnapshot.builder().appId(live.appIdOrPlaceholder()).attemptId(live.attemptId).appName(live.appName)
+                .sparkUser(live.sparkUser).sparkVersion(live.sparkVersion).startTime(live.startTime)
+                .endTime(live.endTime).lastEventTime(live.lastEventTime).complete(live.complete).config(cfg)
+                .executors(ex).jobs(js).stages(st).sqlExecutions(sql).driverGcTimeMs(live.driverGcTimeMs)
+                .driverMaxMemory(live.driverMaxMemory).eventCount(live.eventCount)
+                .unknownEventTypes(live.unknownEventTypes).totals(totals).partial(partial)
+                .streamingQueries(streaming).build();
     }
 
     /** The application's own redaction settings, read again only when its configuration changed. */

@@ -1,5 +1,6 @@
 package io.sparkscope.core.analysis;
 
+import io.sparkscope.core.testing.SnapshotBuilder;
 import io.sparkscope.core.event.SparkEvent;
 import io.sparkscope.core.event.StageInfo;
 import io.sparkscope.core.event.TaskEndReason;
@@ -87,9 +88,7 @@ class WindowedDiagnosisTest {
     }
 
     private static AppSnapshot with(AppSnapshot s, List<StageSummary> stages) {
-        return new AppSnapshot(s.appId(), s.attemptId(), s.appName(), s.sparkUser(), s.sparkVersion(), s.startTime(),
-                s.endTime(), s.lastEventTime(), s.complete(), s.config(), s.executors(), s.jobs(), stages,
-                s.sqlExecutions(), s.driverGcTimeMs(), s.driverMaxMemory(), s.eventCount(), s.unknownEventTypes());
+        return SnapshotBuilder.copy(s).stages(stages).build();
     }
 
     /** id → severity, title and message: what a user reads. */

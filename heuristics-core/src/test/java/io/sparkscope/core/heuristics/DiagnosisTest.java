@@ -139,7 +139,7 @@ class DiagnosisTest {
                 .job(1, JobStatus.FAILED, "Job aborted due to stage failure: Task 3 in stage 3.0 failed 4 times")
                 .job(2, JobStatus.FAILED, "Job 2 cancelled because SparkContext was shut down")
                 // an unrelated skewed stage first, so the failure must outrank it by impact, not by position
-                .stage(1).jobs(0).tasks(50, i -> task().runTime(i == 0 ? 30_000 : 2_000)).done()
+                .stage(1).jobs(0).skewed(50, 30_000, 2_000).done()
                 .stage(3).jobs(1).startAt(60_000).durationMs(150_000).failed("Job aborted due to stage failure: Task 3"
                         + " in stage 3.0 failed 4 times, most recent failure: java.lang.OutOfMemoryError")
                 .tasks(40, i -> i < 10 ? task().runTime(20_000).failed(String.format(oom, i, 1000 + i))
@@ -209,7 +209,7 @@ class DiagnosisTest {
                 .conf("spark.executor.cores", "16").conf("spark.executor.memory", "40g")
                 .conf("spark.rapids.sql.concurrentGpuTasks", "4")
                 .executor("1", 16, 300_000)
-                .stage(5).tasks(10, i -> task().shuffleRead(100 * MiB).spill(80 * MiB, 0)).done()
+                .stage(5).spilling(10, 80 * MiB, 0).done()
                 .build();
         assertEquals(List.of(), run(new CoreNumber(), app));
         assertEquals(List.of(), run(new MemoryConfig(), app));
@@ -224,7 +224,7 @@ class DiagnosisTest {
     @Test
     void diskSpillNamesDiskBytesOnlyWhenTheyReachedDisk() {
         AppSnapshot app = app().sqlJob(0, 0)
-                .stage(5).tasks(10, i -> task().shuffleRead(100 * MiB).spill(80 * MiB, 20 * MiB)).done().build();
+                .stage(5).spilling(10, 80 * MiB, 20 * MiB).done().build();
         Finding f = single(Severity.HIGH, run(new DiskSpill(), app));
         assertEquals("Stage 5 spilled 200 MiB to disk", f.title());
     }

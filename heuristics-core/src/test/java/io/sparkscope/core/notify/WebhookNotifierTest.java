@@ -18,7 +18,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -67,8 +66,9 @@ class WebhookNotifierTest {
     }
 
     static AppSnapshot app(String id, boolean complete) {
-        return new AppSnapshot(id, "1", "nightly etl", "u", "3.5.1", 1_000, complete ? 61_000 : -1, 61_000, complete,
-                null, List.of(), List.of(), List.of(), List.of(), 0, 0, 10, Map.of());
+        return AppSnapshot.builder().appId(id).attemptId("1").appName("nightly etl").sparkUser("u")
+                .sparkVersion("3.5.1").startTime(1_000).endTime(complete ? 61_000 : -1).lastEventTime(61_000)
+                .complete(complete).driverGcTimeMs(0).driverMaxMemory(0).eventCount(10).build();
     }
 
     static Finding finding(String heuristic, Severity severity) {

@@ -34,9 +34,7 @@ class SqlPlansCacheTest {
 
     /** The same application fields with other SQL executions (the recorder's next snapshot or a last look). */
     private static AppSnapshot with(AppSnapshot s, List<io.sparkscope.core.model.SqlExecutionSummary> sql) {
-        return new AppSnapshot(s.appId(), s.attemptId(), s.appName(), s.sparkUser(), s.sparkVersion(), s.startTime(),
-                s.endTime(), s.lastEventTime(), s.complete(), s.config(), s.executors(), s.jobs(), s.stages(), sql,
-                s.driverGcTimeMs(), s.driverMaxMemory(), s.eventCount(), s.unknownEventTypes());
+        return SnapshotBuilder.copy(s).sqlExecutions(sql).build();
     }
 
     @Test

@@ -73,8 +73,9 @@ public final class Apps {
     }
 
     public Apps job(int jobId, long submitOffset, long completeOffset, Integer... stageIds) {
-        jobs.add(new JobSummary(jobId, "job " + jobId, null, null, T0 + submitOffset, T0 + completeOffset,
-                JobSummary.JobStatus.SUCCEEDED, null, List.of(stageIds), -1, 0, 0, 0, 0, 0));
+        jobs.add(JobSummary.builder().jobId(jobId).name("job " + jobId).submissionTime(T0 + submitOffset)
+                .completionTime(T0 + completeOffset).status(JobSummary.JobStatus.SUCCEEDED).stageIds(List.of(stageIds))
+                .build());
         return this;
     }
 
@@ -83,14 +84,15 @@ public final class Apps {
     }
 
     public AppSnapshot build() {
-        return new AppSnapshot(appId, null, name, "tester", "3.5.1", T0, T0 + durationMs, T0 + durationMs, true,
-                new AppConfig(conf, Map.of(), Map.of(), Map.of()), executors, jobs, stages, List.of(), -1, -1, 0,
-                Map.of());
+        return AppSnapshot.builder().appId(appId).appName(name).sparkUser("tester").sparkVersion("3.5.1").startTime(T0)
+                .endTime(T0 + durationMs).lastEventTime(T0 + durationMs).complete(true)
+                .config(new AppConfig(conf, Map.of(), Map.of(), Map.of())).executors(executors).jobs(jobs)
+                .stages(stages).build();
     }
 
     private static ExecutorSummary summary(String id, int cores, long add, long remove) {
-        return new ExecutorSummary(id, "host-" + id, cores, add, remove, null, -1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-                0, Map.of());
+        return ExecutorSummary.builder().executorId(id).host("host-" + id).totalCores(cores).addTime(add)
+                .removeTime(remove).build();
     }
 
     /** One stage attempt; its window is where its tasks ran (first launch to last finish), as offsets. */
@@ -166,9 +168,8 @@ public final class Apps {
 
         public Apps done() {
             if (skipped) {
-                app.stages.add(new StageSummary(stageId, attemptId, name, "", StageSummary.StageStatus.SKIPPED, 0, 0,
-                        0, 0, 0, 0, -1, -1, -1, -1, null, parents, List.of(jobId), StageTotals.zero(), null, List.of(),
-                        Map.of()));
+                app.stages.add(StageSummary.builder().stageId(stageId).attemptId(attemptId).name(name).details("")
+                        .status(StageSummary.StageStatus.SKIPPED).parentIds(parents).jobIds(List.of(jobId)).build());
                 return app;
             }
             long start = T0 + from;
@@ -178,8 +179,9 @@ public final class Apps {
                 long launch = launches != null ? T0 + launches[i] : start;
                 TaskMetrics m = TaskMetrics.builder().set(TaskMetric.EXECUTOR_RUN_TIME, durations[i])
                         .set(TaskMetric.INPUT_BYTES, i == 0 ? inputBytes : 0).build();
-                records.add(new TaskRecord(i, i, 0, i, "1", "host-1", "PROCESS_LOCAL", false, launch,
-                        launch + durations[i], 0, "SUCCESS", "Success", null, m));
+                records.add(TaskRecord.builder().taskId(i).index(i).partitionId(i).executorId("1").host("host-1")
+                        .locality("PROCESS_LOCAL").launchTime(launch).finishTime(launch + durations[i])
+                        .status("SUCCESS").endReason("Success").metrics(m).build());
             }
             long[] sums = new long[TaskMetric.count()];
             for (TaskRecord r : records) {
@@ -188,9 +190,11 @@ public final class Apps {
             List<TaskRecord> kept = records.stream()
                     .sorted((a, b) -> Long.compare(b.durationMs(), a.durationMs())).limit(keep).toList();
             int n = durations.length;
-            app.stages.add(new StageSummary(stageId, attemptId, name, "", StageSummary.StageStatus.COMPLETE, n, 0, n,
-                    0, 0, n, start, end, n == 0 ? -1 : start, n == 0 ? -1 : end, null, parents, List.of(jobId),
-                    StageTotals.of(sums), quantiles(durations), kept, Map.of()));
+            app.stages.add(StageSummary.builder().stageId(stageId).attemptId(attemptId).name(name).details("")
+                    .status(StageSummary.StageStatus.COMPLETE).numTasks(n).numCompleteTasks(n).numCompletedIndices(n)
+                    .submissionTime(start).completionTime(end).firstTaskLaunchedTime(n == 0 ? -1 : start)
+                    .lastTaskFinishedTime(n == 0 ? -1 : end).parentIds(parents).jobIds(List.of(jobId))
+                    .totals(StageTotals.of(sums)).taskSummary(quantiles(durations)).keptTasks(kept).build());
             return app;
         }
 

@@ -31,6 +31,8 @@ import java.util.function.IntFunction;
  *         .stage(3).tasks(100, i -> task().runTime(i == 0 ? 60_000 : 2_000)).done()
  *         .build();
  * </pre>
+ * Presets name the shapes many tests share: {@link StageBuilder#skewed}, {@link StageBuilder#spilling} and
+ * {@link #idleExecutorApp}. {@link #copy} changes a few values of a snapshot another fixture made.
  */
 public final class SnapshotBuilder {
     public static final long START = 1_700_000_000_000L;
@@ -50,6 +52,37 @@ public final class SnapshotBuilder {
 
     public static Task task() {
         return new Task();
+    }
+
+    /**
+     * An application on YARN with one executor of {@code cores} cores, alive the whole {@code durationMs}, that ran
+     * tasks for only {@code taskTimeMs}: its cores sat idle the rest of the time.
+     */
+    public static SnapshotBuilder idleExecutorApp(long durationMs, int cores, long taskTimeMs) {
+        return app().master("yarn").durationMs(durationMs).executor("1", cores, taskTimeMs);
+    }
+
+    /**
+     * The executor with what every source records of it and no more: its Spark counts and totals, without peak
+     * metrics, block-manager address, task starts or storage memory split (those read as unknown). For comparing
+     * snapshots of one run made by two sources.
+     */
+    public static ExecutorSummary basicExecutor(ExecutorSummary e) {
+        return ExecutorSummary.builder().executorId(e.executorId()).host(e.host()).totalCores(e.totalCores())
+                .addTime(e.addTime()).removeTime(e.removeTime()).removeReason(e.removeReason()).maxMemory(e.maxMemory())
+                .completedTasks(e.completedTasks()).failedTasks(e.failedTasks()).killedTasks(e.killedTasks())
+                .totalDuration(e.totalDuration()).totalRunTime(e.totalRunTime()).totalCpuTimeNs(e.totalCpuTimeNs())
+                .totalGcTime(e.totalGcTime()).inputBytes(e.inputBytes()).shuffleReadBytes(e.shuffleReadBytes())
+                .shuffleWriteBytes(e.shuffleWriteBytes()).memoryBytesSpilled(e.memoryBytesSpilled())
+                .diskBytesSpilled(e.diskBytesSpilled()).build();
+    }
+
+    /**
+     * A builder holding {@code s} to change a few of its values (lists included): its run totals are computed again
+     * from the lists, as for a full snapshot.
+     */
+    public static AppSnapshot.Builder copy(AppSnapshot s) {
+        return s.toBuilder().totals(null).partial(false);
     }
 
     public SnapshotBuilder durationMs(long ms) {
@@ -83,35 +116,25 @@ public final class SnapshotBuilder {
 
     public SnapshotBuilder executor(String id, int cores, long taskTimeMs, long addTime, long removeTime) {
         int tasks = taskTimeMs > 0 ? 10 : 0;
-        executors.add(new ExecutorSummary(id, "host-" + id, cores, addTime, removeTime, null, -1, tasks, 0, 0,
-                taskTimeMs, taskTimeMs, 0, 0, 0, 0, 0, 0, 0, Map.of()));
+        executors.add(ExecutorSummary.builder().executorId(id).host("host-" + id).totalCores(cores).addTime(addTime)
+                .removeTime(removeTime).completedTasks(tasks).totalDuration(taskTimeMs).totalRunTime(taskTimeMs)
+                .build());
         return this;
     }
 
     /** Sets the peak executor metrics (Spark's names) of an executor added before. */
     public SnapshotBuilder peaks(String id, Map<String, Long> peaks) {
-        return replaceExecutor(id, e -> new ExecutorSummary(e.executorId(), e.host(), e.totalCores(), e.addTime(),
-                e.removeTime(), e.removeReason(), e.maxMemory(), e.completedTasks(), e.failedTasks(), e.killedTasks(),
-                e.totalDuration(), e.totalRunTime(), e.totalCpuTimeNs(), e.totalGcTime(), e.inputBytes(),
-                e.shuffleReadBytes(), e.shuffleWriteBytes(), e.memoryBytesSpilled(), e.diskBytesSpilled(), peaks));
+        return replaceExecutor(id, e -> e.toBuilder().peakMetrics(peaks).build());
     }
 
     /** Marks an executor added before as removed at {@code time} for {@code reason}. */
     public SnapshotBuilder removed(String id, long time, String reason) {
-        return replaceExecutor(id, e -> new ExecutorSummary(e.executorId(), e.host(), e.totalCores(), e.addTime(),
-                time, reason, e.maxMemory(), e.completedTasks(), e.failedTasks(), e.killedTasks(),
-                e.totalDuration(), e.totalRunTime(), e.totalCpuTimeNs(), e.totalGcTime(), e.inputBytes(),
-                e.shuffleReadBytes(), e.shuffleWriteBytes(), e.memoryBytesSpilled(), e.diskBytesSpilled(),
-                e.peakMetrics()));
+        return replaceExecutor(id, e -> e.toBuilder().removeTime(time).removeReason(reason).build());
     }
 
     /** Sets the GC time of an executor added before. */
     public SnapshotBuilder executorGc(String id, long gcMs) {
-        return replaceExecutor(id, e -> new ExecutorSummary(e.executorId(), e.host(), e.totalCores(), e.addTime(),
-                e.removeTime(), e.removeReason(), e.maxMemory(), e.completedTasks(), e.failedTasks(), e.killedTasks(),
-                e.totalDuration(), e.totalRunTime(), e.totalCpuTimeNs(), gcMs, e.inputBytes(),
-                e.shuffleReadBytes(), e.shuffleWriteBytes(), e.memoryBytesSpilled(), e.diskBytesSpilled(),
-                e.peakMetrics()));
+        return replaceExecutor(id, e -> e.toBuilder().totalGcTime(gcMs).build());
     }
 
     private SnapshotBuilder replaceExecutor(String id, java.util.function.UnaryOperator<ExecutorSummary> change) {
@@ -125,20 +148,22 @@ public final class SnapshotBuilder {
     }
 
     public SnapshotBuilder job(int id, JobSummary.JobStatus status, String failureReason) {
-        jobs.add(new JobSummary(id, "job " + id, null, null, START, START + 1000, status, failureReason, List.of(),
-                -1, 1, 1, 0, 0, 0));
+        jobs.add(JobSummary.builder().jobId(id).name("job " + id).submissionTime(START).completionTime(START + 1000)
+                .status(status).failureReason(failureReason).numTasks(1).numCompletedTasks(1).build());
         return this;
     }
 
     public SnapshotBuilder sqlJob(int id, long executionId) {
-        jobs.add(new JobSummary(id, "job " + id, null, null, START, START + 1000, JobSummary.JobStatus.SUCCEEDED,
-                null, List.of(), executionId, 1, 1, 0, 0, 0));
+        jobs.add(JobSummary.builder().jobId(id).name("job " + id).submissionTime(START).completionTime(START + 1000)
+                .status(JobSummary.JobStatus.SUCCEEDED).sqlExecutionId(executionId).numTasks(1).numCompletedTasks(1)
+                .build());
         return this;
     }
 
     public SnapshotBuilder sql(long executionId, PlanNode plan, Map<Long, Long> metricValues) {
-        sql.add(new SqlExecutionSummary(executionId, "query " + executionId, START, START + 1000, null, "", plan,
-                List.of(), metricValues));
+        sql.add(SqlExecutionSummary.builder().executionId(executionId).description("query " + executionId)
+                .startTime(START).endTime(START + 1000).physicalPlanDescription("").plan(plan)
+                .metricValues(metricValues).build());
         return this;
     }
 
@@ -147,9 +172,10 @@ public final class SnapshotBuilder {
     }
 
     public AppSnapshot build() {
-        return new AppSnapshot("app-test", null, "test", "tester", sparkVersion, START, START + durationMs,
-                START + durationMs, true, new AppConfig(conf, Map.of(), Map.of(), Map.of()), executors, jobs, stages,
-                sql, driverGcMs, -1, 0, Map.of());
+        return AppSnapshot.builder().appId("app-test").appName("test").sparkUser("tester").sparkVersion(sparkVersion)
+                .startTime(START).endTime(START + durationMs).lastEventTime(START + durationMs).complete(true)
+                .config(new AppConfig(conf, Map.of(), Map.of(), Map.of())).executors(executors).jobs(jobs)
+                .stages(stages).sqlExecutions(sql).driverGcTimeMs(driverGcMs).build();
     }
 
     /** One task's numbers; unset metrics are 0, duration defaults to run time + scheduler delay + getting result. */
@@ -303,6 +329,16 @@ public final class SnapshotBuilder {
             return this;
         }
 
+        /** {@code n} tasks of {@code typicalMs} run time but the first, which runs {@code slowMs}. */
+        public StageBuilder skewed(int n, long slowMs, long typicalMs) {
+            return tasks(n, i -> SnapshotBuilder.task().runTime(i == 0 ? slowMs : typicalMs));
+        }
+
+        /** {@code n} tasks that each read 100 MiB of shuffle and spill these bytes from memory and to disk. */
+        public StageBuilder spilling(int n, long memoryBytes, long diskBytes) {
+            return tasks(n, i -> SnapshotBuilder.task().shuffleRead(100L << 20).spill(memoryBytes, diskBytes));
+        }
+
         public SnapshotBuilder done() {
             long stageStart = START + startOffsetMs;
             long[] sums = new long[TaskMetric.count()];
@@ -335,19 +371,23 @@ public final class SnapshotBuilder {
                     okInfos.add(info);
                     okMetrics.add(m);
                 }
-                records.add(new TaskRecord(i, i, 0, i, t.executor, "host-" + t.executor, "PROCESS_LOCAL", false,
-                        launch, finish, gettingResultAt, isFailed ? "FAILED" : "SUCCESS",
-                        isFailed ? "ExceptionFailure" : "Success", t.error, m));
+                records.add(TaskRecord.builder().taskId(i).index(i).partitionId(i).executorId(t.executor)
+                        .host("host-" + t.executor).locality("PROCESS_LOCAL").launchTime(launch).finishTime(finish)
+                        .gettingResultTime(gettingResultAt).status(isFailed ? "FAILED" : "SUCCESS")
+                        .endReason(isFailed ? "ExceptionFailure" : "Success").errorMessage(t.error).metrics(m).build());
             }
             List<TaskRecord> kept = new ArrayList<>(records.stream().filter(r -> "FAILED".equals(r.status())).toList());
             kept.addAll(records.stream().filter(r -> !"FAILED".equals(r.status()))
                     .sorted((a, b) -> Long.compare(b.durationMs(), a.durationMs())).limit(keep).toList());
             int ok = okInfos.size();
             long wall = durationMs >= 0 ? durationMs : Math.max(0, lastFinish - stageStart);
-            app.stages.add(new StageSummary(stageId, attemptId, name, "", status, numTasks >= 0 ? numTasks : ok + failed,
-                    0, ok, failed, 0, ok, stageStart, stageStart + wall, tasks.isEmpty() ? -1 : stageStart,
-                    lastFinish, failureReason, List.of(), jobIds, StageTotals.of(sums),
-                    distributions(okInfos, okMetrics), kept, endReasons));
+            app.stages.add(StageSummary.builder().stageId(stageId).attemptId(attemptId).name(name).details("")
+                    .status(status).numTasks(numTasks >= 0 ? numTasks : ok + failed).numCompleteTasks(ok)
+                    .numFailedTasks(failed).numCompletedIndices(ok).submissionTime(stageStart)
+                    .completionTime(stageStart + wall).firstTaskLaunchedTime(tasks.isEmpty() ? -1 : stageStart)
+                    .lastTaskFinishedTime(lastFinish).failureReason(failureReason).jobIds(jobIds)
+                    .totals(StageTotals.of(sums)).taskSummary(distributions(okInfos, okMetrics)).keptTasks(kept)
+                    .endReasons(endReasons).build());
             return app;
         }
 

@@ -53,12 +53,16 @@ public final class Snapshots {
                 Map.of("user.dir", "/home/ünïcode"), Map.of("fs.defaultFS", "file:///"));
 
         List<ExecutorSummary> executors = List.of(
-                new ExecutorSummary("driver", "10.0.0.1", 0, T0, -1, null, 500_000_000L, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-                        0, 0, Map.of("JVMHeapMemory", 123_456_789L)),
-                new ExecutorSummary("1", "worker-1", 4, T0 + 1000, complete ? T0 + 60_000 : -1,
-                        complete ? "Executor killed by driver" : null, 2_000_000_000L, 10, 2, 1, 50_000, 45_000,
-                        40_000_000_000L, 3_000, 1 << 20, 2 << 20, 3 << 20, 4 << 20, 5 << 20,
-                        Map.of("JVMHeapMemory", 1_000_000_000L, "TotalGCTime", 3_000L)));
+                ExecutorSummary.builder().executorId("driver").host("10.0.0.1").addTime(T0).maxMemory(500_000_000L)
+                        .peakMetrics(Map.of("JVMHeapMemory", 123_456_789L)).build(),
+                ExecutorSummary.builder().executorId("1").host("worker-1").totalCores(4).addTime(T0 + 1000)
+                        .removeTime(complete ? T0 + 60_000 : -1)
+                        .removeReason(complete ? "Executor killed by driver" : null).maxMemory(2_000_000_000L)
+                        .completedTasks(10).failedTasks(2).killedTasks(1).totalDuration(50_000).totalRunTime(45_000)
+                        .totalCpuTimeNs(40_000_000_000L).totalGcTime(3_000).inputBytes(1 << 20)
+                        .shuffleReadBytes(2 << 20).shuffleWriteBytes(3 << 20).memoryBytesSpilled(4 << 20)
+                        .diskBytesSpilled(5 << 20)
+                        .peakMetrics(Map.of("JVMHeapMemory", 1_000_000_000L, "TotalGCTime", 3_000L)).build());
 
         List<StageSummary> stages = new ArrayList<>();
         stages.add(stage(0, 0, StageSummary.StageStatus.COMPLETE, 8, 0, true, 1));
@@ -68,11 +72,15 @@ public final class Snapshots {
                 : stage(1, 1, StageSummary.StageStatus.ACTIVE, 4, 0, false, 3));
 
         List<JobSummary> jobs = List.of(
-                new JobSummary(0, "count at Rich.java:12", "count", null, T0 + 2000, T0 + 9000,
-                        JobSummary.JobStatus.SUCCEEDED, null, List.of(0), 0, 8, 8, 0, 0, 0),
-                new JobSummary(1, "save at Rich.java:20", null, "group-ü", T0 + 10_000, complete ? T0 + 50_000 : -1,
-                        complete ? JobSummary.JobStatus.FAILED : JobSummary.JobStatus.RUNNING,
-                        complete ? "Job aborted due to stage failure: \"boom\"" : null, List.of(1), 0, 8, 4, 2, 0, 0));
+                JobSummary.builder().name("count at Rich.java:12").description("count").submissionTime(T0 + 2000)
+                        .completionTime(T0 + 9000).status(JobSummary.JobStatus.SUCCEEDED).stageIds(List.of(0))
+                        .sqlExecutionId(0).numTasks(8).numCompletedTasks(8).build(),
+                JobSummary.builder().jobId(1).name("save at Rich.java:20").jobGroup("group-ü")
+                        .submissionTime(T0 + 10_000).completionTime(complete ? T0 + 50_000 : -1)
+                        .status(complete ? JobSummary.JobStatus.FAILED : JobSummary.JobStatus.RUNNING)
+                        .failureReason(complete ? "Job aborted due to stage failure: \"boom\"" : null)
+                        .stageIds(List.of(1)).sqlExecutionId(0).numTasks(8).numCompletedTasks(4).numFailedTasks(2)
+                        .build());
 
         PlanNode scan = new PlanNode("Scan parquet", "FileScan parquet [a#1] Batched: true", List.of(),
                 List.of(new PlanMetric("number of files read", 101, "sum"), new PlanMetric("size of files read", 102, "size")));
@@ -82,26 +90,33 @@ public final class Snapshots {
                 List.of(new PlanNode("HashAggregate", "HashAggregate(keys=[a#1], functions=[count(1)])",
                         List.of(exchange), List.of())), List.of());
         List<SqlExecutionSummary> sql = List.of(
-                new SqlExecutionSummary(0, "count at Rich.java:12", T0 + 1900, T0 + 9100, null,
-                        "== Physical Plan ==\nAdaptiveSparkPlan (1)\n+- 'quoted' \"plan\"", root, List.of(0),
-                        Map.of(101L, 3L, 102L, 4096L, 103L, 123_456L),
+                SqlExecutionSummary.builder().executionId(0).description("count at Rich.java:12")
+                        .startTime(T0 + 1900).endTime(T0 + 9100)
+                        .physicalPlanDescription("== Physical Plan ==\nAdaptiveSparkPlan (1)\n+- 'quoted' \"plan\"")
+                        .plan(root).jobIds(List.of(0)).metricValues(Map.of(101L, 3L, 102L, 4096L, 103L, 123_456L))
                         // per-task aggregates: a sum, a size with its statistics, one the driver reported (max from
                         // the driver), and one no drawn node declares (kept under node -1)
-                        Map.of(101L, new SqlMetricAggregate(101, "sum", 3, 2, 1, 2, 1, 2, 0, 0, 7, 2, true, List.of(0)),
-                                103L, new SqlMetricAggregate(103, "size", 123_456, 4, 0, 30_000, 20_000, 70_000, 0, 1, 12,
-                                        3, false, List.of(0)),
-                                102L, new SqlMetricAggregate(102, "size", 4096, 1, 4096, 4096, 4096, 4096, -1, -1, -1, 1,
-                                        true, List.of()),
+                        .metrics(Map.of(
+                                101L, new SqlMetricAggregate(101, "sum", 3, 2, 1, 2, 1, 2, 0, 0, 7, 2, true,
+                                        List.of(0)),
+                                103L, new SqlMetricAggregate(103, "size", 123_456, 4, 0, 30_000, 20_000, 70_000, 0, 1,
+                                        12, 3, false, List.of(0)),
+                                102L, new SqlMetricAggregate(102, "size", 4096, 1, 4096, 4096, 4096, 4096, -1, -1, -1,
+                                        1, true, List.of()),
                                 999L, new SqlMetricAggregate(999, "timing", 5, 1, 5, 5, 5, 5, 0, 0, 3, 1, true,
-                                        List.of(0))),
-                        List.of(0)),
-                new SqlExecutionSummary(1, "save", T0 + 9900, complete ? T0 + 50_100 : -1,
-                        complete ? "org.apache.spark.SparkException: boom" : null, null, null, List.of(1), Map.of()));
+                                        List.of(0))))
+                        .stageIds(List.of(0)).build(),
+                SqlExecutionSummary.builder().executionId(1).description("save").startTime(T0 + 9900)
+                        .endTime(complete ? T0 + 50_100 : -1)
+                        .errorMessage(complete ? "org.apache.spark.SparkException: boom" : null).jobIds(List.of(1))
+                        .build());
 
         long end = complete ? T0 + 60_000 : -1;
-        return new AppSnapshot(appId, attemptId, "rich app ü", "alice", "4.0.4", T0, end, T0 + (complete ? 60_000 : 30_000),
-                complete, config, executors, jobs, stages, sql, complete ? 1_234 : -1, 500_000_000L,
-                complete ? 500 : 300, complete ? Map.of("SparkListenerBlockUpdated", 7L) : Map.of());
+        return AppSnapshot.builder().appId(appId).attemptId(attemptId).appName("rich app ü").sparkUser("alice")
+                .sparkVersion("4.0.4").startTime(T0).endTime(end).lastEventTime(T0 + (complete ? 60_000 : 30_000))
+                .complete(complete).config(config).executors(executors).jobs(jobs).stages(stages).sqlExecutions(sql)
+                .driverGcTimeMs(complete ? 1_234 : -1).driverMaxMemory(500_000_000L).eventCount(complete ? 500 : 300)
+                .unknownEventTypes(complete ? Map.of("SparkListenerBlockUpdated", 7L) : Map.of()).build();
     }
 
     public static StageSummary stage(int id, int attempt, StageSummary.StageStatus status, int tasks, int failed,
@@ -119,10 +134,13 @@ public final class Snapshots {
                 }
             }
             long launch = T0 + 10_000 + i * 10L;
-            kept.add(new TaskRecord(id * 1000L + attempt * 100 + i, i, attempt, i, "1", "worker-1",
-                    i % 2 == 0 ? "PROCESS_LOCAL" : "NODE_LOCAL", i == 3, launch, launch + 100 + r.nextInt(5000),
-                    i == 1 ? launch + 50 : 0, fail ? "FAILED" : "SUCCESS", fail ? "ExceptionFailure" : "Success",
-                    fail ? "java.lang.RuntimeException: it's \"bad\"\n\tat Foo.bar(Foo.java:1)" : null, m));
+            kept.add(TaskRecord.builder().taskId(id * 1000L + attempt * 100 + i).index(i).attempt(attempt)
+                    .partitionId(i).executorId("1").host("worker-1")
+                    .locality(i % 2 == 0 ? "PROCESS_LOCAL" : "NODE_LOCAL").speculative(i == 3).launchTime(launch)
+                    .finishTime(launch + 100 + r.nextInt(5000)).gettingResultTime(i == 1 ? launch + 50 : 0)
+                    .status(fail ? "FAILED" : "SUCCESS").endReason(fail ? "ExceptionFailure" : "Success")
+                    .errorMessage(fail ? "java.lang.RuntimeException: it's \"bad\"\n\tat Foo.bar(Foo.java:1)" : null)
+                    .metrics(m).build());
         }
         TaskDistributions dist = withSummary ? distributions(r, tasks - failed) : null;
         boolean ended = status == StageSummary.StageStatus.COMPLETE || status == StageSummary.StageStatus.FAILED;
@@ -132,16 +150,21 @@ public final class Snapshots {
         int complete = sampled ? 50 * tasks : tasks - failed;
         TaskTimeSums times = id == 1 && attempt == 1 ? null
                 : new TaskTimeSums(1_000_000L + r.nextInt(1000), 12_345 + r.nextInt(1000), r.nextInt(1000));
-        return new StageSummary(id, attempt, "stage " + id + " at Rich.java:" + id,
-                "org.apache.spark.rdd.RDD.count(RDD.scala:1)\n…", status, sampled ? complete : tasks,
-                status == StageSummary.StageStatus.ACTIVE ? 2 : 0, complete, failed, 0, complete,
-                T0 + 10_000, ended ? T0 + 20_000 : -1, T0 + 10_000, T0 + 15_000,
-                status == StageSummary.StageStatus.FAILED ? "FetchFailed(…) '; DROP TABLE stage_attempt; --" : null,
-                id == 0 ? List.of() : List.of(0), List.of(id == 0 ? 0 : 1), StageTotals.of(sums), dist, kept,
-                failed > 0 ? Map.of("ExceptionFailure", failed) : Map.of(),
-                sampled ? StageSummary.TaskDetail.SAMPLED : StageSummary.TaskDetail.ALL, times,
+        return StageSummary.builder().stageId(id).attemptId(attempt).name("stage " + id + " at Rich.java:" + id)
+                .details("org.apache.spark.rdd.RDD.count(RDD.scala:1)\n…").status(status)
+                .numTasks(sampled ? complete : tasks).numActiveTasks(status == StageSummary.StageStatus.ACTIVE ? 2 : 0)
+                .numCompleteTasks(complete).numFailedTasks(failed).numCompletedIndices(complete)
+                .submissionTime(T0 + 10_000).completionTime(ended ? T0 + 20_000 : -1)
+                .firstTaskLaunchedTime(T0 + 10_000).lastTaskFinishedTime(T0 + 15_000)
+                .failureReason(status == StageSummary.StageStatus.FAILED
+                        ? "FetchFailed(…) '; DROP TABLE stage_attempt; --" : null)
+                .parentIds(id == 0 ? List.of() : List.of(0)).jobIds(List.of(id == 0 ? 0 : 1))
+                .totals(StageTotals.of(sums)).taskSummary(dist).keptTasks(kept)
+                .endReasons(failed > 0 ? Map.of("ExceptionFailure", failed) : Map.of())
+                .taskDetail(sampled ? StageSummary.TaskDetail.SAMPLED : StageSummary.TaskDetail.ALL).taskTimes(times)
                 // the recorder's own counts, none of them what the kept tasks alone would give
-                complete + failed, 2 + id, 1 + attempt, id);
+                .numDistinctEndedTasks(complete + failed).numSpeculativeTasks(2 + id)
+                .numDuplicateTaskEnds(1 + attempt).numTasksWithUnknownTimes(id).build();
     }
 
     public static TaskMetrics metrics(Random r) {
@@ -197,17 +220,23 @@ public final class Snapshots {
             List<TaskRecord> kept = new ArrayList<>(perStage);
             for (int i = 0; i < perStage; i++) {
                 long launch = T0 + i;
-                kept.add(new TaskRecord((long) s * perStage + i, i, 0, i, String.valueOf(1 + i % 16),
-                        "worker-" + (i % 16), "PROCESS_LOCAL", false, launch, launch + 100 + r.nextInt(1000), 0,
-                        "SUCCESS", "Success", null, metrics(r)));
+                kept.add(TaskRecord.builder().taskId((long) s * perStage + i).index(i).partitionId(i)
+                        .executorId(String.valueOf(1 + i % 16)).host("worker-" + (i % 16)).locality("PROCESS_LOCAL")
+                        .launchTime(launch).finishTime(launch + 100 + r.nextInt(1000)).status("SUCCESS")
+                        .endReason("Success").metrics(metrics(r)).build());
             }
-            list.add(new StageSummary(s, 0, proto.name(), proto.details(), proto.status(), perStage, 0, perStage, 0,
-                    0, perStage, proto.submissionTime(), proto.completionTime(), proto.firstTaskLaunchedTime(),
-                    proto.lastTaskFinishedTime(), null, proto.parentIds(), proto.jobIds(), proto.totals(),
-                    proto.taskSummary(), kept, Map.of()));
+            list.add(StageSummary.builder().stageId(s).name(proto.name()).details(proto.details())
+                    .status(proto.status()).numTasks(perStage).numCompleteTasks(perStage).numCompletedIndices(perStage)
+                    .submissionTime(proto.submissionTime()).completionTime(proto.completionTime())
+                    .firstTaskLaunchedTime(proto.firstTaskLaunchedTime())
+                    .lastTaskFinishedTime(proto.lastTaskFinishedTime()).parentIds(proto.parentIds())
+                    .jobIds(proto.jobIds()).totals(proto.totals()).taskSummary(proto.taskSummary()).keptTasks(kept)
+                    .build());
         }
         AppSnapshot base = rich(appId, null, true);
-        return new AppSnapshot(appId, null, "big app", "bench", "4.0.4", T0, T0 + 600_000, T0 + 600_000, true,
-                base.config(), base.executors(), base.jobs(), list, base.sqlExecutions(), 0, 0, 1_000_000, Map.of());
+        return AppSnapshot.builder().appId(appId).appName("big app").sparkUser("bench").sparkVersion("4.0.4")
+                .startTime(T0).endTime(T0 + 600_000).lastEventTime(T0 + 600_000).complete(true).config(base.config())
+                .executors(base.executors()).jobs(base.jobs()).stages(list).sqlExecutions(base.sqlExecutions())
+                .driverGcTimeMs(0).driverMaxMemory(0).eventCount(1_000_000).build();
     }
 }

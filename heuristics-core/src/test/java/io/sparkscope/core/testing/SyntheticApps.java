@@ -83,16 +83,19 @@ public final class SyntheticApps {
                 jobFailed |= failed;
             }
             long jobEnd = jobStart + (long) s.stagesPerJob() * stageSpan;
-            jobs.add(new JobSummary(j, "job " + j + " at Main.scala:" + (10 + j), null, null, jobStart, jobEnd,
-                    jobFailed ? JobSummary.JobStatus.FAILED : JobSummary.JobStatus.SUCCEEDED,
-                    jobFailed ? "Job aborted due to stage failure: " + s.failureReason() : null, ids, -1,
-                    s.stagesPerJob() * s.tasksPerStage(), s.stagesPerJob() * s.tasksPerStage(), 0, 0, 0));
+            jobs.add(JobSummary.builder().jobId(j).name("job " + j + " at Main.scala:" + (10 + j))
+                    .submissionTime(jobStart).completionTime(jobEnd)
+                    .status(jobFailed ? JobSummary.JobStatus.FAILED : JobSummary.JobStatus.SUCCEEDED)
+                    .failureReason(jobFailed ? "Job aborted due to stage failure: " + s.failureReason() : null)
+                    .stageIds(ids).numTasks(s.stagesPerJob() * s.tasksPerStage())
+                    .numCompletedTasks(s.stagesPerJob() * s.tasksPerStage()).build());
         }
         long end = s.start() + s.durationMs();
         List<ExecutorSummary> executors = List.of(
-                new ExecutorSummary("driver", "localhost", 4, s.start(), -1, null, 2L << 30,
-                        s.stagesPerJob() * s.jobs() * s.tasksPerStage(), 0, 0, execTaskTime, execRun,
-                        execRun * 900_000L, execGc, 0, 0, 0, 0, 0, Map.of()));
+                ExecutorSummary.builder().executorId("driver").host("localhost").totalCores(4).addTime(s.start())
+                        .maxMemory(2L << 30).completedTasks(s.stagesPerJob() * s.jobs() * s.tasksPerStage())
+                        .totalDuration(execTaskTime).totalRunTime(execRun).totalCpuTimeNs(execRun * 900_000L)
+                        .totalGcTime(execGc).build());
         // A "sun.java.command" entry stands for the driver's command line, which Spark reports as a system property.
         Map<String, String> spark = new LinkedHashMap<>(s.conf());
         Map<String, String> system = new LinkedHashMap<>(Map.of("user.name", s.user()));
@@ -102,22 +105,24 @@ public final class SyntheticApps {
         }
         AppConfig config = new AppConfig(spark, Map.of("Java Version", "17.0.12"), system,
                 Map.of("fs.defaultFS", "file:///"));
-        return new AppSnapshot(s.appId(), s.attemptId(), s.name(), s.user(), "4.0.4", s.start(),
-                s.complete() ? end : -1, end, s.complete(), config, executors, jobs, stages, List.of(), -1, 1L << 30,
-                1000 + totalStages * (long) s.tasksPerStage() * 2, Map.of());
+        return AppSnapshot.builder().appId(s.appId()).attemptId(s.attemptId()).appName(s.name()).sparkUser(s.user())
+                .sparkVersion("4.0.4").startTime(s.start()).endTime(s.complete() ? end : -1).lastEventTime(end)
+                .complete(s.complete()).config(config).executors(executors).jobs(jobs).stages(stages)
+                .driverMaxMemory(1L << 30).eventCount(1000 + totalStages * (long) s.tasksPerStage() * 2).build();
     }
 
     /** The same run on {@code executors} executors of {@code cores} cores, alive the whole run, instead of local mode. */
     public static AppSnapshot onCluster(AppSnapshot s, int executors, int cores) {
         List<ExecutorSummary> list = new ArrayList<>();
-        list.add(new ExecutorSummary("driver", "driver-host", 0, s.startTime(), -1, null, 1L << 30, 0, 0, 0, 0, 0, 0,
-                0, 0, 0, 0, 0, 0, Map.of()));
+        list.add(ExecutorSummary.builder().executorId("driver").host("driver-host").addTime(s.startTime())
+                .maxMemory(1L << 30).build());
         ExecutorSummary local = s.executors().get(0);
         for (int i = 1; i <= executors; i++) {
-            list.add(new ExecutorSummary(String.valueOf(i), "worker-" + i, cores, s.startTime(), -1, null, 4L << 30,
-                    local.completedTasks() / executors, 0, 0, local.totalDuration() / executors,
-                    local.totalRunTime() / executors, local.totalCpuTimeNs() / executors,
-                    local.totalGcTime() / executors, 0, 0, 0, 0, 0, Map.of()));
+            list.add(ExecutorSummary.builder().executorId(String.valueOf(i)).host("worker-" + i).totalCores(cores)
+                    .addTime(s.startTime()).maxMemory(4L << 30).completedTasks(local.completedTasks() / executors)
+                    .totalDuration(local.totalDuration() / executors).totalRunTime(local.totalRunTime() / executors)
+                    .totalCpuTimeNs(local.totalCpuTimeNs() / executors).totalGcTime(local.totalGcTime() / executors)
+                    .build());
         }
         Map<String, String> conf = new LinkedHashMap<>(s.config().sparkProperties());
         conf.put("spark.master", "yarn");
@@ -125,9 +130,7 @@ public final class SyntheticApps {
         conf.put("spark.yarn.queue", "etl");
         var config = new AppConfig(conf, s.config().jvmInformation(),
                 s.config().systemProperties(), s.config().hadoopProperties());
-        return new AppSnapshot(s.appId(), s.attemptId(), s.appName(), s.sparkUser(), s.sparkVersion(), s.startTime(),
-                s.endTime(), s.lastEventTime(), s.complete(), config, list, s.jobs(), s.stages(), s.sqlExecutions(),
-                s.driverGcTimeMs(), s.driverMaxMemory(), s.eventCount(), s.unknownEventTypes());
+        return SnapshotBuilder.copy(s).config(config).executors(list).build();
     }
 
     private static StageSummary stage(int id, int job, long start, long span, int tasks, String failure, long spill,
@@ -158,9 +161,10 @@ public final class SyntheticApps {
             for (TaskMetric tm : TaskMetric.values()) {
                 sums[tm.ordinal()] += m.get(tm);
             }
-            kept.add(new TaskRecord(id * 100_000L + i, i, 0, i, "driver", "localhost", "PROCESS_LOCAL", false, launch,
-                    finish, 0, fail ? "FAILED" : "SUCCESS", fail ? "ExceptionFailure" : "Success",
-                    fail ? "java.lang.RuntimeException: " + failure : null, m));
+            kept.add(TaskRecord.builder().taskId(id * 100_000L + i).index(i).partitionId(i).executorId("driver")
+                    .host("localhost").locality("PROCESS_LOCAL").launchTime(launch).finishTime(finish)
+                    .status(fail ? "FAILED" : "SUCCESS").endReason(fail ? "ExceptionFailure" : "Success")
+                    .errorMessage(fail ? "java.lang.RuntimeException: " + failure : null).metrics(m).build());
             if (!fail) {
                 perMetric[DistributionMetric.DURATION.ordinal()][ok] = finish - launch;
                 perMetric[DistributionMetric.EXECUTOR_RUN_TIME.ordinal()][ok] = run;
@@ -178,10 +182,13 @@ public final class SyntheticApps {
             }
         }
         StageSummary.StageStatus status = failure == null ? StageSummary.StageStatus.COMPLETE : StageSummary.StageStatus.FAILED;
-        return new StageSummary(id, 0, (id % 2 == 0 ? "map at Job.scala:" : "save at Job.scala:") + (20 + id), "details",
-                status, tasks, 0, tasks - failedTasks, failedTasks, 0, tasks - failedTasks, start, start + span,
-                start + 10, start + span - 5, failure, id == 0 ? List.of() : List.of(id - 1), List.of(job),
-                StageTotals.of(sums), SparkQuantiles.of(perMetric, ok), kept,
-                failedTasks > 0 ? Map.of("ExceptionFailure", failedTasks) : Map.of());
+        return StageSummary.builder().stageId(id)
+                .name((id % 2 == 0 ? "map at Job.scala:" : "save at Job.scala:") + (20 + id)).details("details")
+                .status(status).numTasks(tasks).numCompleteTasks(tasks - failedTasks).numFailedTasks(failedTasks)
+                .numCompletedIndices(tasks - failedTasks).submissionTime(start).completionTime(start + span)
+                .firstTaskLaunchedTime(start + 10).lastTaskFinishedTime(start + span - 5).failureReason(failure)
+                .parentIds(id == 0 ? List.of() : List.of(id - 1)).jobIds(List.of(job)).totals(StageTotals.of(sums))
+                .taskSummary(SparkQuantiles.of(perMetric, ok)).keptTasks(kept)
+                .endReasons(failedTasks > 0 ? Map.of("ExceptionFailure", failedTasks) : Map.of()).build();
     }
 }

@@ -6,7 +6,10 @@
  * the numbers that matter to it.
  * <ul>
  *   <li>{@link io.sparkscope.core.testing.SnapshotBuilder}: one application in a few fluent lines, each task's
- *       metrics set by hand; the heuristics' tests.</li>
+ *       metrics set by hand, with presets for the shapes many tests share (a skewed stage, a spilling stage, an
+ *       application whose executor sat idle); the heuristics' tests. Its {@code copy} changes a few values of a
+ *       snapshot any fixture made (the model records' {@code toBuilder()}, run totals computed again), so a test
+ *       never lists every field of a record.</li>
  *   <li>{@link io.sparkscope.core.testing.Apps}: a stage DAG with jobs, executor lifetimes and exact task
  *       durations placed in time; the analyses' tests (what-if, prediction, regression).</li>
  *   <li>{@link io.sparkscope.core.testing.Snapshots}: a small application with every kind of row and hostile

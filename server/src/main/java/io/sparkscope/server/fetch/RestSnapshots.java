@@ -116,9 +116,11 @@ final class RestSnapshots {
             }
         }
         // The History Server applies only Spark's configuration rule; descriptions, plans and errors need ours.
-        return SnapshotRedactor.redact(new AppSnapshot(app.appId(), app.attemptId(), app.name(), app.sparkUser(),
-                app.sparkVersion(), app.startTime(), app.endTime(), app.endTime(), app.completed(), config(env),
-                executors, jobs, stages, sql, driverGc, driverMaxMemory, 0, Map.of()));
+        return SnapshotRedactor.redact(AppSnapshot.builder().appId(app.appId()).attemptId(app.attemptId())
+                .appName(app.name()).sparkUser(app.sparkUser()).sparkVersion(app.sparkVersion())
+                .startTime(app.startTime()).endTime(app.endTime()).lastEventTime(app.endTime())
+                .complete(app.completed()).config(config(env)).executors(executors).jobs(jobs).stages(stages)
+                .sqlExecutions(sql).driverGcTimeMs(driverGc).driverMaxMemory(driverMaxMemory).build());
     }
 
     // ---- environment --------------------------------------------------------------------------------------------
@@ -171,11 +173,15 @@ final class RestSnapshots {
             js = JobSummary.JobStatus.UNKNOWN;
         }
         String name = RestJson.text(j, "name");
-        return new JobSummary(jobId, name == null ? "" : name, RestJson.text(j, "description"),
-                RestJson.text(j, "jobGroup"), RestJson.date(j, "submissionTime"), RestJson.date(j, "completionTime"),
-                js, null, stageIds, sqlByJob.getOrDefault(jobId, -1L), RestJson.intOf(j, "numTasks", 0),
-                RestJson.intOf(j, "numCompletedTasks", 0), RestJson.intOf(j, "numFailedTasks", 0),
-                RestJson.intOf(j, "numKilledTasks", 0), RestJson.intOf(j, "numSkippedStages", 0));
+        return JobSummary.builder().jobId(jobId).name(name == null ? "" : name)
+                .description(RestJson.text(j, "description")).jobGroup(RestJson.text(j, "jobGroup"))
+                .submissionTime(RestJson.date(j, "submissionTime")).completionTime(RestJson.date(j, "completionTime"))
+                .status(js).stageIds(stageIds).sqlExecutionId(sqlByJob.getOrDefault(jobId, -1L))
+                .numTasks(RestJson.intOf(j, "numTasks", 0))
+                .numCompletedTasks(RestJson.intOf(j, "numCompletedTasks", 0))
+                .numFailedTasks(RestJson.intOf(j, "numFailedTasks", 0))
+                .numKilledTasks(RestJson.intOf(j, "numKilledTasks", 0))
+                .numSkippedStages(RestJson.intOf(j, "numSkippedStages", 0)).build();
     }
 
     private static final int SQL_PAGE = 500;
@@ -218,8 +224,10 @@ final class RestSnapshots {
         long end = running || start < 0 || duration < 0 ? -1 : start + duration;
         String plan = RestJson.text(q, "planDescription");
         // No plan tree, metric values or error message: the REST API does not carry them in a usable form.
-        return new SqlExecutionSummary(RestJson.longOf(q, "id", -1), RestJson.text(q, "description"), start, end,
-                null, plan == null || plan.isEmpty() ? null : plan, null, new ArrayList<>(jobIds), Map.of());
+        return SqlExecutionSummary.builder().executionId(RestJson.longOf(q, "id", -1))
+                .description(RestJson.text(q, "description")).startTime(start).endTime(end)
+                .physicalPlanDescription(plan == null || plan.isEmpty() ? null : plan).jobIds(new ArrayList<>(jobIds))
+                .build();
     }
 
     // ---- stages and tasks ---------------------------------------------------------------------------------------
@@ -283,14 +291,17 @@ final class RestSnapshots {
         String name = RestJson.text(s, "name");
         String details = RestJson.text(s, "details");
         TreeSet<Integer> jobIds = jobsByStage.getOrDefault(stageId, new TreeSet<>());
-        return new StageSummary(stageId, attemptId, name == null ? "" : name, details == null ? "" : details,
-                stageStatus(RestJson.text(s, "status")), RestJson.intOf(s, "numTasks", 0),
-                RestJson.intOf(s, "numActiveTasks", 0), complete, failed, killed,
-                RestJson.intOf(s, "numCompletedIndices", 0), RestJson.date(s, "submissionTime"),
-                RestJson.date(s, "completionTime"), RestJson.date(s, "firstTaskLaunchedTime"), lastFinish,
-                RestJson.text(s, "failureReason"), List.of(), new ArrayList<>(jobIds), StageTotals.of(totals),
-                distributions(s.get("taskMetricsDistributions"), complete, failed + killed, slowTasks), kept,
-                endReasons);
+        return StageSummary.builder().stageId(stageId).attemptId(attemptId).name(name == null ? "" : name)
+                .details(details == null ? "" : details).status(stageStatus(RestJson.text(s, "status")))
+                .numTasks(RestJson.intOf(s, "numTasks", 0)).numActiveTasks(RestJson.intOf(s, "numActiveTasks", 0))
+                .numCompleteTasks(complete).numFailedTasks(failed).numKilledTasks(killed)
+                .numCompletedIndices(RestJson.intOf(s, "numCompletedIndices", 0))
+                .submissionTime(RestJson.date(s, "submissionTime")).completionTime(RestJson.date(s, "completionTime"))
+                .firstTaskLaunchedTime(RestJson.date(s, "firstTaskLaunchedTime")).lastTaskFinishedTime(lastFinish)
+                .failureReason(RestJson.text(s, "failureReason")).jobIds(new ArrayList<>(jobIds))
+                .totals(StageTotals.of(totals))
+                .taskSummary(distributions(s.get("taskMetricsDistributions"), complete, failed + killed, slowTasks))
+                .keptTasks(kept).endReasons(endReasons).build();
     }
 
     private static StageSummary.StageStatus stageStatus(String s) {
@@ -367,12 +378,15 @@ final class RestSnapshots {
         long duration = RestJson.longOf(t, "duration", -1);
         long fetchStart = RestJson.date(t, "resultFetchStart");
         JsonNode m = t.get("taskMetrics");
-        return new TaskRecord(RestJson.longOf(t, "taskId", -1), RestJson.intOf(t, "index", -1),
-                RestJson.intOf(t, "attempt", 0), RestJson.intOf(t, "partitionId", -1), RestJson.text(t, "executorId"),
-                RestJson.text(t, "host"), RestJson.text(t, "taskLocality"), t.path("speculative").asBoolean(false),
-                launch, duration >= 0 && launch > 0 ? launch + duration : 0, Math.max(0, fetchStart),
-                status, reason.kind(), reason.isSuccess() ? null : reason.description(),
-                m == null || m.isNull() ? null : metrics(m), reason.isSuccess() ? null : reason.stackTrace());
+        return TaskRecord.builder().taskId(RestJson.longOf(t, "taskId", -1)).index(RestJson.intOf(t, "index", -1))
+                .attempt(RestJson.intOf(t, "attempt", 0)).partitionId(RestJson.intOf(t, "partitionId", -1))
+                .executorId(RestJson.text(t, "executorId")).host(RestJson.text(t, "host"))
+                .locality(RestJson.text(t, "taskLocality")).speculative(t.path("speculative").asBoolean(false))
+                .launchTime(launch).finishTime(duration >= 0 && launch > 0 ? launch + duration : 0)
+                .gettingResultTime(Math.max(0, fetchStart)).status(status).endReason(reason.kind())
+                .errorMessage(reason.isSuccess() ? null : reason.description())
+                .metrics(m == null || m.isNull() ? null : metrics(m))
+                .errorDetail(reason.isSuccess() ? null : reason.stackTrace()).build();
     }
 
     /** REST {@code TaskMetrics} field paths of every {@link TaskMetric}. */
@@ -470,11 +484,16 @@ final class RestSnapshots {
                     : total == 0 ? 0 : onlyRunner ? allTotals[TaskMetric.JVM_GC_TIME.ordinal()] : -1;
             Map<String, Long> peaks = peaks(e.path("peakMemoryMetrics"));
             long removeTime = RestJson.date(e, "removeTime");
-            out.add(new ExecutorSummary(id, host(id, e, hostByExecutor), RestJson.intOf(e, "totalCores", 0),
-                    RestJson.date(e, "addTime"), removeTime, RestJson.text(e, "removeReason"),
-                    RestJson.longOf(e, "maxMemory", -1), completed, failed, killed, sum.taskTime, runTime, cpuTime,
-                    gc, RestJson.longOf(e, "totalInputBytes", 0), RestJson.longOf(e, "totalShuffleRead", 0),
-                    RestJson.longOf(e, "totalShuffleWrite", 0), sum.memorySpilled, sum.diskSpilled, peaks));
+            out.add(ExecutorSummary.builder().executorId(id).host(host(id, e, hostByExecutor))
+                    .totalCores(RestJson.intOf(e, "totalCores", 0)).addTime(RestJson.date(e, "addTime"))
+                    .removeTime(removeTime).removeReason(RestJson.text(e, "removeReason"))
+                    .maxMemory(RestJson.longOf(e, "maxMemory", -1)).completedTasks(completed).failedTasks(failed)
+                    .killedTasks(killed).totalDuration(sum.taskTime).totalRunTime(runTime).totalCpuTimeNs(cpuTime)
+                    .totalGcTime(gc).inputBytes(RestJson.longOf(e, "totalInputBytes", 0))
+                    .shuffleReadBytes(RestJson.longOf(e, "totalShuffleRead", 0))
+                    .shuffleWriteBytes(RestJson.longOf(e, "totalShuffleWrite", 0))
+                    .memoryBytesSpilled(sum.memorySpilled).diskBytesSpilled(sum.diskSpilled).peakMetrics(peaks)
+                    .build());
         }
         // The recorder meets the driver first and executors as they are added.
         out.sort(Comparator.comparing((ExecutorSummary x) -> !x.isDriver()).thenComparingLong(ExecutorSummary::addTime)

@@ -14,7 +14,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
 import java.util.UUID;
 import java.util.concurrent.Executors;
@@ -210,8 +209,9 @@ public final class WebhookPoller implements AutoCloseable {
      * application's stages and tasks are not read back for it.
      */
     static AppSnapshot header(Notifications.Due d) {
-        return new AppSnapshot(d.appId(), d.attemptId(), d.appName(), null, null, d.startTime(), d.endTime(),
-                d.lastEventTime(), d.complete(), null, List.of(), List.of(), List.of(), List.of(), -1, -1, 0, Map.of());
+        return AppSnapshot.builder().appId(d.appId()).attemptId(d.attemptId()).appName(d.appName())
+                .startTime(d.startTime()).endTime(d.endTime()).lastEventTime(d.lastEventTime()).complete(d.complete())
+                .build();
     }
 
     /** Who claims, for the operator reading the notification table: host:pid plus a few random characters. */

@@ -1,5 +1,6 @@
 package io.sparkscope.server.fetch;
 
+import io.sparkscope.core.testing.SnapshotBuilder;
 import io.sparkscope.server.cli.CliRun;
 import io.sparkscope.core.model.AppSnapshot;
 import io.sparkscope.core.model.DistributionMetric;
@@ -136,21 +137,30 @@ class FetchFromHistoryServerTest {
      * time (every stage has fewer tasks than are kept).
      */
     static AppSnapshot withoutRestGaps(AppSnapshot s) {
-        List<JobSummary> jobs = s.jobs().stream().map(j -> new JobSummary(j.jobId(), j.name(), j.description(),
-                j.jobGroup(), j.submissionTime(), j.completionTime(), j.status(), null, j.stageIds(),
-                j.sqlExecutionId(), j.numTasks(), j.numCompletedTasks(), j.numFailedTasks(), j.numKilledTasks(),
-                j.numSkippedStages())).toList();
-        List<StageSummary> stages = s.stages().stream().map(st -> new StageSummary(st.stageId(), st.attemptId(),
-                st.name(), st.details(), st.status(), st.numTasks(), st.numActiveTasks(), st.numCompleteTasks(),
-                st.numFailedTasks(), st.numKilledTasks(), st.numCompletedIndices(), st.submissionTime(),
-                st.completionTime(), st.firstTaskLaunchedTime(), st.lastTaskFinishedTime(), st.failureReason(),
-                List.of(), st.jobIds(), st.totals(), st.taskSummary(), st.keptTasks(), st.endReasons())).toList();
-        List<SqlExecutionSummary> sql = s.sqlExecutions().stream().map(q -> new SqlExecutionSummary(
-                q.executionId(), q.description(), q.startTime(), q.endTime(), null, q.physicalPlanDescription(),
-                null, q.jobIds(), Map.of())).toList();
-        return new AppSnapshot(s.appId(), s.attemptId(), s.appName(), s.sparkUser(), s.sparkVersion(), s.startTime(),
-                s.endTime(), s.endTime(), s.complete(), s.config(), s.executors(), jobs, stages, sql,
-                s.driverGcTimeMs(), s.driverMaxMemory(), 0, Map.of());
+        List<JobSummary> jobs = s.jobs().stream().map(j -> JobSummary.builder().jobId(j.jobId()).name(j.name())
+                .description(j.description()).jobGroup(j.jobGroup()).submissionTime(j.submissionTime())
+                .completionTime(j.completionTime()).status(j.status()).stageIds(j.stageIds())
+                .sqlExecutionId(j.sqlExecutionId()).numTasks(j.numTasks()).numCompletedTasks(j.numCompletedTasks())
+                .numFailedTasks(j.numFailedTasks()).numKilledTasks(j.numKilledTasks())
+                .numSkippedStages(j.numSkippedStages()).build()).toList();
+        List<StageSummary> stages = s.stages().stream().map(st -> StageSummary.builder().stageId(st.stageId())
+                .attemptId(st.attemptId()).name(st.name()).details(st.details()).status(st.status())
+                .numTasks(st.numTasks()).numActiveTasks(st.numActiveTasks()).numCompleteTasks(st.numCompleteTasks())
+                .numFailedTasks(st.numFailedTasks()).numKilledTasks(st.numKilledTasks())
+                .numCompletedIndices(st.numCompletedIndices()).submissionTime(st.submissionTime())
+                .completionTime(st.completionTime()).firstTaskLaunchedTime(st.firstTaskLaunchedTime())
+                .lastTaskFinishedTime(st.lastTaskFinishedTime()).failureReason(st.failureReason()).jobIds(st.jobIds())
+                .totals(st.totals()).taskSummary(st.taskSummary()).keptTasks(st.keptTasks())
+                .endReasons(st.endReasons()).build()).toList();
+        List<SqlExecutionSummary> sql = s.sqlExecutions().stream().map(q -> SqlExecutionSummary.builder()
+                .executionId(q.executionId()).description(q.description()).startTime(q.startTime())
+                .endTime(q.endTime()).physicalPlanDescription(q.physicalPlanDescription()).jobIds(q.jobIds())
+                .build()).toList();
+        return AppSnapshot.builder().appId(s.appId()).attemptId(s.attemptId()).appName(s.appName())
+                .sparkUser(s.sparkUser()).sparkVersion(s.sparkVersion()).startTime(s.startTime()).endTime(s.endTime())
+                .lastEventTime(s.endTime()).complete(s.complete()).config(s.config()).executors(s.executors())
+                .jobs(jobs).stages(stages).sqlExecutions(sql).driverGcTimeMs(s.driverGcTimeMs())
+                .driverMaxMemory(s.driverMaxMemory()).build();
     }
 
     /**
@@ -159,14 +169,13 @@ class FetchFromHistoryServerTest {
      * stage-executor-metrics events. Compared apart from the rest.
      */
     static AppSnapshot withoutPeaks(AppSnapshot s) {
-        List<ExecutorSummary> executors = s.executors().stream().map(e -> new ExecutorSummary(e.executorId(),
-                e.host(), e.totalCores(), e.addTime(), e.removeTime(), e.removeReason(), e.maxMemory(),
-                e.completedTasks(), e.failedTasks(), e.killedTasks(), e.totalDuration(), e.totalRunTime(),
-                e.totalCpuTimeNs(), e.totalGcTime(), e.inputBytes(), e.shuffleReadBytes(), e.shuffleWriteBytes(),
-                e.memoryBytesSpilled(), e.diskBytesSpilled(), Map.of())).toList();
-        return new AppSnapshot(s.appId(), s.attemptId(), s.appName(), s.sparkUser(), s.sparkVersion(), s.startTime(),
-                s.endTime(), s.lastEventTime(), s.complete(), s.config(), executors, s.jobs(), s.stages(),
-                s.sqlExecutions(), -1, s.driverMaxMemory(), s.eventCount(), s.unknownEventTypes());
+        List<ExecutorSummary> executors = s.executors().stream().map(SnapshotBuilder::basicExecutor).toList();
+        return AppSnapshot.builder().appId(s.appId()).attemptId(s.attemptId()).appName(s.appName())
+                .sparkUser(s.sparkUser()).sparkVersion(s.sparkVersion()).startTime(s.startTime()).endTime(s.endTime())
+                .lastEventTime(s.lastEventTime()).complete(s.complete()).config(s.config()).executors(executors)
+                .jobs(s.jobs()).stages(s.stages()).sqlExecutions(s.sqlExecutions())
+                .driverMaxMemory(s.driverMaxMemory()).eventCount(s.eventCount())
+                .unknownEventTypes(s.unknownEventTypes()).build();
     }
 
     /** Part by part first, so a failure names what differs. */

@@ -1,5 +1,6 @@
 package io.sparkscope.server.web;
 
+import io.sparkscope.core.testing.SnapshotBuilder;
 import io.sparkscope.core.model.AppSnapshot;
 import io.sparkscope.core.model.ExecutorSummary;
 import io.sparkscope.core.testing.SyntheticApps;
@@ -10,7 +11,6 @@ import io.sparkscope.store.StoreDataSources;
 import javax.sql.DataSource;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 
 /**
  * One synthetic application that added and removed {@code n} executors (an elastic run), written in one bulk write:
@@ -39,14 +39,15 @@ public final class ManyExecutorsLoad {
         for (int i = 1; i <= n; i++) {
             long added = start + i * 10L;
             boolean alive = i % 10 == 0;
-            executors.add(new ExecutorSummary(String.valueOf(i), "host-" + (i % 500), 4, added, alive ? -1 : added + 5_000,
-                    alive ? null : i % 1000 == 1 ? "Container killed: " + EVIL : "idle", 1L << 30, 3, 0, 0, 900, 800,
-                    700_000_000L, 10, 1 << 20, 1 << 19, 1 << 19, 0, 0, Map.of(), "host-" + (i % 500) + ":40000",
-                    true, 3, 0, 1L << 30, 0));
+            executors.add(ExecutorSummary.builder().executorId(String.valueOf(i)).host("host-" + (i % 500))
+                    .totalCores(4).addTime(added).removeTime(alive ? -1 : added + 5_000)
+                    .removeReason(alive ? null : i % 1000 == 1 ? "Container killed: " + EVIL : "idle")
+                    .maxMemory(1L << 30).completedTasks(3).totalDuration(900).totalRunTime(800)
+                    .totalCpuTimeNs(700_000_000L).totalGcTime(10).inputBytes(1 << 20).shuffleReadBytes(1 << 19)
+                    .shuffleWriteBytes(1 << 19).hostPort("host-" + (i % 500) + ":40000").totalTasks(3).activeTasks(0)
+                    .maxOnHeapMemory(1L << 30).maxOffHeapMemory(0).build());
         }
-        AppSnapshot many = new AppSnapshot(s.appId(), s.attemptId(), s.appName(), s.sparkUser(), s.sparkVersion(),
-                s.startTime(), s.endTime(), s.lastEventTime(), s.complete(), s.config(), executors, s.jobs(), s.stages(),
-                s.sqlExecutions(), s.driverGcTimeMs(), s.driverMaxMemory(), s.eventCount(), s.unknownEventTypes());
+        AppSnapshot many = SnapshotBuilder.copy(s).executors(executors).build();
         new SnapshotWriter().write(ds, many, List.of());
     }
 }

@@ -1,5 +1,6 @@
 package io.sparkscope.server.web;
 
+import io.sparkscope.core.testing.SnapshotBuilder;
 import io.sparkscope.core.event.SparkEvent.PlanMetric;
 import io.sparkscope.core.heuristics.Finding;
 import io.sparkscope.core.heuristics.Severity;
@@ -82,22 +83,16 @@ class SqlKeptPagesTest {
         metrics.put(m.accumulatorId(), new SqlMetricAggregate(a.accumulatorId(), a.metricType(), total,
                 a.count(), a.min(), a.median(), a.lowerMedian(), a.max(), a.maxStageId(), a.maxStageAttemptId(),
                 a.maxTaskId(), a.reportedValues(), a.exact(), a.stageIds()));
-        return withExecution(s, new SqlExecutionSummary(sql.executionId(), sql.description(), sql.startTime(),
-                sql.endTime(), sql.errorMessage(), sql.physicalPlanDescription(), sql.plan(), sql.jobIds(),
-                sql.metricValues(), metrics, sql.stageIds()));
+        return withExecution(s, sql.toBuilder().metrics(metrics).build());
     }
 
     private static AppSnapshot withDescription(AppSnapshot s, String description) {
         SqlExecutionSummary sql = s.sqlExecutions().get(0);
-        return withExecution(s, new SqlExecutionSummary(sql.executionId(), description, sql.startTime(),
-                sql.endTime(), sql.errorMessage(), sql.physicalPlanDescription(), sql.plan(), sql.jobIds(),
-                sql.metricValues(), sql.metrics(), sql.stageIds()));
+        return withExecution(s, sql.toBuilder().description(description).build());
     }
 
     private static AppSnapshot withExecution(AppSnapshot s, SqlExecutionSummary sql) {
-        return new AppSnapshot(s.appId(), s.attemptId(), s.appName(), s.sparkUser(), s.sparkVersion(), s.startTime(),
-                s.endTime(), s.lastEventTime(), s.complete(), s.config(), s.executors(), s.jobs(), s.stages(),
-                List.of(sql), s.driverGcTimeMs(), s.driverMaxMemory(), s.eventCount(), s.unknownEventTypes());
+        return SnapshotBuilder.copy(s).sqlExecutions(List.of(sql)).build();
     }
 
     private static PlanMetric sumMetric(AppSnapshot s) {

@@ -1,5 +1,6 @@
 package io.sparkscope.server.web;
 
+import io.sparkscope.core.testing.SnapshotBuilder;
 import io.sparkscope.core.event.SparkEvent.PlanMetric;
 import io.sparkscope.core.event.SparkEvent.PlanNode;
 import io.sparkscope.core.model.AppSnapshot;
@@ -43,12 +44,11 @@ public final class SqlPlanLoad {
         aggregates(plan, metrics, stages.isEmpty() ? 0 : stages.get(0));
         List<Integer> jobs = new ArrayList<>();
         s.jobs().forEach(j -> jobs.add(j.jobId()));
-        SqlExecutionSummary sql = new SqlExecutionSummary(0, "big plan <query>", s.startTime() + 1000,
-                s.startTime() + 60_000, null, "== Physical Plan ==\n(synthetic)", plan, jobs, Map.of(), metrics,
-                stages);
-        return new AppSnapshot(s.appId(), s.attemptId(), s.appName(), s.sparkUser(), s.sparkVersion(), s.startTime(),
-                s.endTime(), s.lastEventTime(), s.complete(), s.config(), s.executors(), s.jobs(), s.stages(),
-                List.of(sql), s.driverGcTimeMs(), s.driverMaxMemory(), s.eventCount(), s.unknownEventTypes());
+        SqlExecutionSummary sql = SqlExecutionSummary.builder().description("big plan <query>")
+                .startTime(s.startTime() + 1000).endTime(s.startTime() + 60_000)
+                .physicalPlanDescription("== Physical Plan ==\n(synthetic)").plan(plan).jobIds(jobs).metrics(metrics)
+                .stageIds(stages).build();
+        return SnapshotBuilder.copy(s).sqlExecutions(List.of(sql)).build();
     }
 
     private static void aggregates(PlanNode n, Map<Long, SqlMetricAggregate> out, int stage) {

@@ -1,6 +1,7 @@
 package io.sparkscope.server.web;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.sparkscope.core.testing.SnapshotBuilder;
 import io.sparkscope.core.event.TaskMetric;
 import io.sparkscope.core.model.AppSnapshot;
 import io.sparkscope.core.model.JobSummary;
@@ -78,20 +79,14 @@ class WebPredictTest {
                 sums[m.ordinal()] = o.totals().get(m);
             }
             sums[TaskMetric.INPUT_BYTES.ordinal()] = i == 0 ? inputBytes : 0;
-            stages.add(new StageSummary(o.stageId(), o.attemptId(), "stage " + i + " at Etl.scala:" + (10 + i), o.details(),
-                    o.status(), o.numTasks(), o.numActiveTasks(), o.numCompleteTasks(), o.numFailedTasks(),
-                    o.numKilledTasks(), o.numCompletedIndices(), t, t + stageMs[i], t + 1, t + stageMs[i] - 1,
-                    o.failureReason(), o.parentIds(), o.jobIds(), StageTotals.of(sums), o.taskSummary(), o.keptTasks(),
-                    o.endReasons()));
+            stages.add(o.toBuilder().name("stage " + i + " at Etl.scala:" + (10 + i)).submissionTime(t)
+                    .completionTime(t + stageMs[i]).firstTaskLaunchedTime(t + 1).lastTaskFinishedTime(t + stageMs[i] - 1)
+                    .totals(StageTotals.of(sums)).build());
             t += stageMs[i];
         }
         JobSummary j = s.jobs().get(0);
-        JobSummary job = new JobSummary(j.jobId(), j.name(), j.description(), j.jobGroup(), start + 1_500, t, j.status(),
-                j.failureReason(), j.stageIds(), j.sqlExecutionId(), j.numTasks(), j.numCompletedTasks(),
-                j.numFailedTasks(), j.numKilledTasks(), j.numSkippedStages());
-        return new AppSnapshot(s.appId(), s.attemptId(), s.appName(), s.sparkUser(), s.sparkVersion(), s.startTime(),
-                s.endTime(), s.lastEventTime(), s.complete(), s.config(), s.executors(), List.of(job), stages,
-                s.sqlExecutions(), s.driverGcTimeMs(), s.driverMaxMemory(), s.eventCount(), s.unknownEventTypes());
+        JobSummary job = j.toBuilder().submissionTime(start + 1_500).completionTime(t).build();
+        return SnapshotBuilder.copy(s).jobs(List.of(job)).stages(stages).build();
     }
 
     private static JsonNode json(String path, int status) throws Exception {

@@ -154,9 +154,10 @@ public final class SqlQuery {
                 ps.setLong(1, v.app().pk());
                 try (ResultSet rs = ps.executeQuery()) {
                     while (rs.next()) {
-                        executions.add(new SqlExecutionSummary(rs.getLong(1), rs.getString(2), rs.getLong(3),
-                                rs.getLong(4), rs.getString(5), rs.getString(6), null, Sql.ints(rs.getArray(7)),
-                                Map.of(), Map.of(), Sql.ints(rs.getArray(8))));
+                        executions.add(SqlExecutionSummary.builder().executionId(rs.getLong(1))
+                                .description(rs.getString(2)).startTime(rs.getLong(3)).endTime(rs.getLong(4))
+                                .errorMessage(rs.getString(5)).physicalPlanDescription(rs.getString(6))
+                                .jobIds(Sql.ints(rs.getArray(7))).stageIds(Sql.ints(rs.getArray(8))).build());
                     }
                 }
             }

@@ -113,11 +113,13 @@ public final class TimelineQuery {
                             .set(TaskMetric.RESULT_SERIALIZATION_TIME, rs.getLong("result_serialization_ms"))
                             .set(TaskMetric.JVM_GC_TIME, rs.getLong("gc_ms")).build();
                     // error_message is left out: the timeline shows status and reason, not stack traces.
-                    tasks.add(new TaskRecord(rs.getLong("task_id"), rs.getInt("task_index"), rs.getInt("attempt"),
-                            rs.getInt("partition_id"), rs.getString("executor_id"), rs.getString("host"),
-                            rs.getString("locality"), rs.getBoolean("speculative"), rs.getLong("launch_time"),
-                            rs.getLong("finish_time"), rs.getLong("getting_result_time"), rs.getString("status"),
-                            rs.getString("end_reason"), null, m));
+                    tasks.add(TaskRecord.builder().taskId(rs.getLong("task_id")).index(rs.getInt("task_index"))
+                            .attempt(rs.getInt("attempt")).partitionId(rs.getInt("partition_id"))
+                            .executorId(rs.getString("executor_id")).host(rs.getString("host"))
+                            .locality(rs.getString("locality")).speculative(rs.getBoolean("speculative"))
+                            .launchTime(rs.getLong("launch_time")).finishTime(rs.getLong("finish_time"))
+                            .gettingResultTime(rs.getLong("getting_result_time")).status(rs.getString("status"))
+                            .endReason(rs.getString("end_reason")).metrics(m).build());
                 }
             }
         }

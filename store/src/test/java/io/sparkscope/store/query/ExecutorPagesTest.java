@@ -50,10 +50,9 @@ class ExecutorPagesTest {
         // A partial snapshot lists three executors at positions 0, 1, 2: two are new, one is stored ("9", now
         // removed); "41" then shares position 0 with the driver, and the rows keep what the snapshot does not list.
         List<ExecutorSummary> some = List.of(executor(41, true), executor(42, false), executor(9, true));
-        AppSnapshot partial = new AppSnapshot(full.appId(), full.attemptId(), full.appName(), full.sparkUser(),
-                full.sparkVersion(), full.startTime(), full.endTime(), full.lastEventTime(), full.complete(),
-                full.config(), some, List.of(), List.of(), List.of(), 0, 0, full.eventCount() + 10, Map.of(),
-                full.totals(), true);
+        AppSnapshot partial = full.toBuilder().executors(some).jobs(List.of()).stages(List.of())
+                .sqlExecutions(List.of()).driverGcTimeMs(0).driverMaxMemory(0).eventCount(full.eventCount() + 10)
+                .unknownEventTypes(Map.of()).partial(true).build();
         new SnapshotWriter().write(ds, partial, List.of());
         assertEquals(List.of(43L, 29L, true, false), counts(ds), "41 and 9 removed, 42 alive; positions not dense");
         checkEveryPage(ds);
@@ -158,9 +157,7 @@ class ExecutorPagesTest {
         for (int i = 1; i <= n; i++) {
             executors.add(executor(i, i % 3 != 0));
         }
-        return new AppSnapshot(s.appId(), s.attemptId(), s.appName(), s.sparkUser(), s.sparkVersion(), s.startTime(),
-                s.endTime(), s.lastEventTime(), s.complete(), s.config(), executors, s.jobs(), s.stages(),
-                s.sqlExecutions(), s.driverGcTimeMs(), s.driverMaxMemory(), s.eventCount(), s.unknownEventTypes());
+        return s.toBuilder().executors(executors).totals(null).partial(false).streamingQueries(List.of()).build();
     }
 
     private static ExecutorSummary executor(int i, boolean removed) {

@@ -1,5 +1,6 @@
 package io.sparkscope.store.query;
 
+import io.sparkscope.core.testing.SnapshotBuilder;
 import io.sparkscope.core.event.TaskMetric;
 import io.sparkscope.core.event.TaskMetrics;
 import io.sparkscope.core.model.AppSnapshot;
@@ -154,9 +155,10 @@ class TaskListAnchorsTest {
             }
             long launch = t0 + r.nextInt(300);
             // task ids with gaps (other stages' tasks ran in between), in no relation to the partition index
-            out.add(new TaskRecord(10_000L + 3L * i + r.nextInt(3), r.nextInt(TASKS), 0, i, String.valueOf(1 + i % 4),
-                    "worker-" + (i % 4), "PROCESS_LOCAL", false, launch, launch + r.nextInt(60), 0, status,
-                    "SUCCESS".equals(status) ? "Success" : "ExceptionFailure", null, metrics));
+            out.add(TaskRecord.builder().taskId(10_000L + 3L * i + r.nextInt(3)).index(r.nextInt(TASKS)).partitionId(i)
+                    .executorId(String.valueOf(1 + i % 4)).host("worker-" + (i % 4)).locality("PROCESS_LOCAL")
+                    .launchTime(launch).finishTime(launch + r.nextInt(60)).status(status)
+                    .endReason("SUCCESS".equals(status) ? "Success" : "ExceptionFailure").metrics(metrics).build());
         }
         return out;
     }
@@ -164,13 +166,9 @@ class TaskListAnchorsTest {
     private static AppSnapshot snapshot(String appId, List<TaskRecord> tasks) {
         AppSnapshot s = Snapshots.big(appId, 1, 10);
         StageSummary st = s.stages().get(0);
-        StageSummary stage = new StageSummary(st.stageId(), st.attemptId(), st.name(), st.details(), st.status(),
-                tasks.size(), 0, tasks.size(), 0, 0, tasks.size(), st.submissionTime(), st.completionTime(),
-                st.firstTaskLaunchedTime(), st.lastTaskFinishedTime(), null, st.parentIds(), st.jobIds(), st.totals(),
-                st.taskSummary(), tasks, st.endReasons());
-        return new AppSnapshot(s.appId(), s.attemptId(), s.appName(), s.sparkUser(), s.sparkVersion(), s.startTime(),
-                s.endTime(), s.lastEventTime(), s.complete(), s.config(), s.executors(), s.jobs(), List.of(stage),
-                s.sqlExecutions(), s.driverGcTimeMs(), s.driverMaxMemory(), s.eventCount(), s.unknownEventTypes());
+        StageSummary stage = st.toBuilder().numTasks(tasks.size()).numCompleteTasks(tasks.size())
+                .numCompletedIndices(tasks.size()).keptTasks(tasks).taskDetail(null).deriveTaskCounts().build();
+        return SnapshotBuilder.copy(s).stages(List.of(stage)).build();
     }
 
     @Test

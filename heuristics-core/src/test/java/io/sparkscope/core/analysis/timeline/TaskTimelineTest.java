@@ -22,8 +22,9 @@ class TaskTimelineTest {
                            long run, long ser) {
         TaskMetrics m = TaskMetrics.builder().set(TaskMetric.EXECUTOR_DESERIALIZE_TIME, deser)
                 .set(TaskMetric.EXECUTOR_RUN_TIME, run).set(TaskMetric.RESULT_SERIALIZATION_TIME, ser).build();
-        return new TaskRecord(id, (int) id, 0, (int) id, executor, "host-" + executor, "PROCESS_LOCAL", false, launch,
-                finish, gettingResultAt, "SUCCESS", "Success", null, m);
+        return TaskRecord.builder().taskId(id).index((int) id).partitionId((int) id).executorId(executor)
+                .host("host-" + executor).locality("PROCESS_LOCAL").launchTime(launch).finishTime(finish)
+                .gettingResultTime(gettingResultAt).status("SUCCESS").endReason("Success").metrics(m).build();
     }
 
     static ExecutorSlots slots(String id, int slots) {
@@ -110,8 +111,9 @@ class TaskTimelineTest {
 
     @Test
     void unknownCoresMarkNothingAndMetriclessTasksClaimNoPhases() {
-        TaskRecord noMetrics = new TaskRecord(9, 9, 0, 9, "7", "h", "ANY", false, 1000, 1300, 0, "FAILED",
-                "ExecutorLostFailure", "lost", null);
+        TaskRecord noMetrics = TaskRecord.builder().taskId(9).index(9).partitionId(9).executorId("7").host("h")
+                .locality("ANY").launchTime(1000).finishTime(1300).status("FAILED").endReason("ExecutorLostFailure")
+                .errorMessage("lost").build();
         TaskTimeline t = TaskTimeline.build(0, 0, List.of(noMetrics, task(1, "7", 1000, 1100, 0, 1, 1, 1)), 5,
                 TaskDetail.ALL, List.of());
         assertEquals(2, t.lanes().size());
@@ -124,12 +126,14 @@ class TaskTimelineTest {
 
     @Test
     void failedAndKilledAttemptsAreTold() {
-        TaskRecord failed = new TaskRecord(3, 1, 0, 1, "1", "h", "ANY", false, 1000, 1200, 0, "FAILED",
-                "ExceptionFailure", "java.lang.OutOfMemoryError", TaskMetrics.builder()
-                .set(TaskMetric.EXECUTOR_RUN_TIME, 150).build());
+        TaskRecord failed = TaskRecord.builder().taskId(3).index(1).partitionId(1).executorId("1").host("h")
+                .locality("ANY").launchTime(1000).finishTime(1200).status("FAILED").endReason("ExceptionFailure")
+                .errorMessage("java.lang.OutOfMemoryError")
+                .metrics(TaskMetrics.builder() .set(TaskMetric.EXECUTOR_RUN_TIME, 150).build()).build();
         TaskRecord retry = task(4, "1", 1200, 1500, 0, 5, 250, 5);
-        TaskRecord killed = new TaskRecord(5, 2, 0, 2, "1", "h", "ANY", true, 1100, 1300, 0, "KILLED",
-                "TaskKilled", "another attempt succeeded", null);
+        TaskRecord killed = TaskRecord.builder().taskId(5).index(2).partitionId(2).executorId("1").host("h")
+                .locality("ANY").speculative(true).launchTime(1100).finishTime(1300).status("KILLED")
+                .endReason("TaskKilled").errorMessage("another attempt succeeded").build();
         TaskTimeline t = TaskTimeline.build(0, 0, List.of(failed, retry, killed), 3, TaskDetail.ALL,
                 List.of(slots("1", 2)));
         assertEquals(1, t.failedBars());

@@ -13,6 +13,7 @@ import static io.sparkscope.core.heuristics.Check.run;
 import static io.sparkscope.core.heuristics.Check.silent;
 import static io.sparkscope.core.heuristics.Check.single;
 import static io.sparkscope.core.testing.SnapshotBuilder.app;
+import static io.sparkscope.core.testing.SnapshotBuilder.idleExecutorApp;
 import static io.sparkscope.core.testing.SnapshotBuilder.task;
 import static io.sparkscope.core.heuristics.Units.GiB;
 import static io.sparkscope.core.heuristics.Units.MiB;
@@ -24,7 +25,7 @@ class IdleCoresTest {
 
     private static List<Finding> yarn(long taskSeconds) {
         // one 4-core executor for 100 s = 400 core-seconds
-        return run(new IdleCores(), app().master("yarn").durationMs(100_000).executor("1", 4, taskSeconds * 1000).build());
+        return run(new IdleCores(), idleExecutorApp(100_000, 4, taskSeconds * 1000).build());
     }
 
     @Test
@@ -45,8 +46,8 @@ class IdleCoresTest {
         // local[4]: the driver runs the tasks and reports 0 cores; the master tells 4. Own machine: capped at LOW.
         single(Severity.LOW, run(heuristic, app().master("local[4]").durationMs(100_000).executor("driver", 0, 40_000).build()));
         // a short run is judged only at extremes, and at most LOW
-        silent(run(heuristic, app().master("yarn").durationMs(30_000).executor("1", 4, 50_000).build()));
-        single(Severity.LOW, run(heuristic, app().master("yarn").durationMs(30_000).executor("1", 4, 1_000).build()));
-        silent(run(heuristic, app().master("yarn").durationMs(8_000).executor("1", 4, 1_000).build())); // floor
+        silent(run(heuristic, idleExecutorApp(30_000, 4, 50_000).build()));
+        single(Severity.LOW, run(heuristic, idleExecutorApp(30_000, 4, 1_000).build()));
+        silent(run(heuristic, idleExecutorApp(8_000, 4, 1_000).build())); // floor
     }
 }

@@ -38,8 +38,8 @@ class StageSkewTest {
     @Test
     void thirtyTimesMedianIsHighAndStagesAreOrderedByTimeLost() {
         List<Finding> findings = run(heuristic, app().durationMs(600_000)
-                .stage(1).tasks(100, i -> task().runTime(i == 0 ? 30_000 : 2_000)).done()
-                .stage(2).tasks(100, i -> task().runTime(i == 0 ? 60_000 : 2_000)).done()
+                .stage(1).skewed(100, 30_000, 2_000).done()
+                .stage(2).skewed(100, 60_000, 2_000).done()
                 .build());
         assertEquals(List.of("StageSkew:2.0", "StageSkew:1.0"), findings.stream().map(Finding::id).toList());
         assertEquals(Severity.HIGH, findings.get(0).severity());
@@ -49,7 +49,7 @@ class StageSkewTest {
     void stageThatDoesNotMatterIsSilent() {
         // 5 s of a 10 min application (< 5 %): even a 50x skew costs little.
         silent(run(heuristic, app().durationMs(600_000)
-                .stage(1).tasks(100, i -> task().runTime(i == 0 ? 5_000 : 100)).done().build()));
+                .stage(1).skewed(100, 5_000, 100).done().build()));
         // Even tasks.
         silent(run(heuristic, app().durationMs(600_000)
                 .stage(1).tasks(100, i -> task().runTime(40_000)).done().build()));

@@ -13,8 +13,9 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 class SparkRestJsonTest {
 
     private static ExecutorSummary driver(long taskGcMs, Map<String, Long> peaks) {
-        return new ExecutorSummary("driver", "h", 2, 1000, -1, null, 1 << 20, 4, 0, 0, 400, 300, 0, taskGcMs, 0, 0,
-                0, 0, 0, peaks);
+        return ExecutorSummary.builder().executorId("driver").host("h").totalCores(2).addTime(1000).maxMemory(1 << 20)
+                .completedTasks(4).totalDuration(400).totalRunTime(300).totalGcTime(taskGcMs).peakMetrics(peaks)
+                .build();
     }
 
     @Test
@@ -38,8 +39,8 @@ class SparkRestJsonTest {
 
     @Test
     void aRunningTaskIsListedRunningWithoutMetricsOrDuration() {
-        TaskRecord running = new TaskRecord(7, 3, 0, 3, "1", "h1", "PROCESS_LOCAL", false, 1_422_981_759_000L, 0, 0,
-                "RUNNING", null, null, null);
+        TaskRecord running = TaskRecord.builder().taskId(7).index(3).partitionId(3).executorId("1").host("h1")
+                .locality("PROCESS_LOCAL").launchTime(1_422_981_759_000L).status("RUNNING").build();
         SparkRestJson.Task t = SparkRestJson.Task.of(running);
         assertEquals("RUNNING", t.status());
         assertEquals("2015-02-03T16:42:39.000GMT", t.launchTime());

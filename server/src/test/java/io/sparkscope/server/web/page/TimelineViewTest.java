@@ -32,8 +32,9 @@ class TimelineViewTest {
             free[slot] = finish;
             TaskMetrics m = TaskMetrics.builder().set(TaskMetric.EXECUTOR_RUN_TIME, run)
                     .set(TaskMetric.EXECUTOR_DESERIALIZE_TIME, 2).set(TaskMetric.RESULT_SERIALIZATION_TIME, 1).build();
-            kept.add(new TaskRecord(i, i, 0, i, String.valueOf(1 + slot / cores), "host", "PROCESS_LOCAL", false,
-                    launch, finish, 0, "SUCCESS", "Success", null, m));
+            kept.add(TaskRecord.builder().taskId(i).index(i).partitionId(i)
+                    .executorId(String.valueOf(1 + slot / cores)).host("host").locality("PROCESS_LOCAL")
+                    .launchTime(launch).finishTime(finish).status("SUCCESS").endReason("Success").metrics(m).build());
         }
         List<StageTimelineData.ExecutorRow> rows = new ArrayList<>();
         for (int e = 1; e <= executors; e++) {

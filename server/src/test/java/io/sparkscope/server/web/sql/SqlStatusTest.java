@@ -14,12 +14,15 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 class SqlStatusTest {
 
     private static SqlExecutionSummary sql(long end, String error, Integer... jobIds) {
-        return new SqlExecutionSummary(1, "q", 1000, end, error, "plan", null, List.of(jobIds), Map.of());
+        return SqlExecutionSummary.builder().executionId(1).description("q").startTime(1000).endTime(end)
+                .errorMessage(error).physicalPlanDescription("plan").jobIds(List.of(jobIds)).build();
     }
 
     private static JobSummary job(int id, JobStatus status) {
-        return new JobSummary(id, "j", null, null, 1000, 1100, status, null, List.of(0), 1, 1, 1, 0, 0, 0, 0, 1, 0,
-                0, 1, 0, Map.of(), List.of());
+        return JobSummary.builder().jobId(id).name("j").submissionTime(1000).completionTime(1100).status(status)
+                .stageIds(List.of(0)).sqlExecutionId(1).numTasks(1).numCompletedTasks(1).numActiveTasks(0)
+                .numCompletedIndices(1).numSkippedTasks(0).numActiveStages(0).numCompletedStages(1).numFailedStages(0)
+                .build();
     }
 
     private static String status(SqlExecutionSummary sql, JobSummary... jobs) {
