@@ -1,6 +1,7 @@
 package io.sparkscope.store;
 
 import org.flywaydb.core.Flyway;
+import org.flywaydb.core.api.FlywayException;
 import org.flywaydb.core.api.MigrationInfo;
 import org.flywaydb.core.api.MigrationInfoService;
 import org.flywaydb.core.api.MigrationState;
@@ -34,16 +35,34 @@ public final class SchemaManager {
      * and reported as {@link SchemaStatus.State#NEWER}.
      */
     public static SchemaStatus migrate(DataSource dataSource) {
-        boolean late = lateVersions(dataSource);
-        try {
-            flyway(dataSource, late).migrate();
-        } catch (FlywayValidateException e) {
-            // Flyway's own message is "Validate failed: Migrations have failed validation" with the detail on later
-            // lines that one-line error reports drop; say which versions differ and what to do instead.
-            return mismatch(dataSource, late);
+        for (int attempt = 1; ; attempt++) {
+            boolean late = lateVersions(dataSource);
+            try {
+                flyway(dataSource, late).migrate();
+                return check(dataSource);
+            } catch (FlywayValidateException e) {
+                // Flyway's own message is "Validate failed: Migrations have failed validation" with the detail on
+                // later lines that one-line error reports drop; say which versions differ and what to do instead.
+                return mismatch(dataSource, late);
+            } catch (FlywayException e) {
+                // Flyway's advisory lock covers the migrations, not the creation of the history table on an empty
+                // database: when many drivers start at once, one can see the table another has just created, still
+                // empty, and give up ("unable to baseline ... already exists, and is empty"). A second look finds it
+                // filled in, so try again a few times before reporting the error.
+                if (attempt >= MIGRATE_ATTEMPTS) {
+                    throw e;
+                }
+                try {
+                    Thread.sleep(100L * attempt);
+                } catch (InterruptedException ie) {
+                    Thread.currentThread().interrupt();
+                    throw e;
+                }
+            }
         }
-        return check(dataSource);
     }
+
+    private static final int MIGRATE_ATTEMPTS = 5;
 
     /**
      * Whether a migration of this code is missing below the newest applied one. Version numbers are handed out to

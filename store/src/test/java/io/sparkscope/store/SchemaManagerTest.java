@@ -38,6 +38,29 @@ class SchemaManagerTest {
     }
 
     @Test
+    void manyProcessesMigratingAnEmptyDatabaseAtOnceAllSucceed() throws Exception {
+        // Twenty drivers starting against a new database race to create the history table; each must end with a
+        // usable schema rather than an error about a history table that "already exists, and is empty".
+        for (int round = 0; round < 3; round++) {
+            DataSource ds = TestDb.newDatabase();
+            java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(12);
+            java.util.concurrent.CountDownLatch go = new java.util.concurrent.CountDownLatch(1);
+            java.util.List<java.util.concurrent.Future<SchemaStatus>> results = new java.util.ArrayList<>();
+            for (int i = 0; i < 12; i++) {
+                results.add(pool.submit(() -> {
+                    go.await();
+                    return SchemaManager.migrate(ds);
+                }));
+            }
+            go.countDown();
+            for (java.util.concurrent.Future<SchemaStatus> f : results) {
+                assertEquals(SchemaStatus.State.CURRENT, f.get(120, java.util.concurrent.TimeUnit.SECONDS).state());
+            }
+            pool.shutdown();
+        }
+    }
+
+    @Test
     void reportsAnOlderSchemaWithAClearMessage() {
         DataSource ds = TestDb.newDatabase();
         Flyway.configure().dataSource(ds).locations(SchemaManager.LOCATION).table(SchemaManager.HISTORY_TABLE)
