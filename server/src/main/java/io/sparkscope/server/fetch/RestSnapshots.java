@@ -18,7 +18,7 @@ import io.sparkscope.core.model.TaskDistributions;
 import io.sparkscope.core.model.TaskRecord;
 import io.sparkscope.core.recorder.Quantiles;
 import io.sparkscope.core.recorder.RecorderOptions;
-import io.sparkscope.core.recorder.Redactor;
+import io.sparkscope.core.redact.Redactor;
 import io.sparkscope.core.redact.SnapshotRedactor;
 
 import java.util.ArrayList;

@@ -6,6 +6,7 @@ import io.sparkscope.core.event.StageInfo;
 import io.sparkscope.core.event.TaskEndReason;
 import io.sparkscope.core.model.AppSnapshot;
 import io.sparkscope.core.model.json.SnapshotCodec;
+import io.sparkscope.core.redact.Redactor;
 import io.sparkscope.core.redact.SnapshotRedactor;
 import io.sparkscope.core.report.SnapshotJson;
 import org.junit.jupiter.api.Test;

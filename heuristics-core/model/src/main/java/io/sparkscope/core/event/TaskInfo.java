@@ -3,7 +3,7 @@ package io.sparkscope.core.event;
 /**
  * Spark's {@code TaskInfo} as carried by task-start and task-end events. Times are epoch milliseconds stamped on the
  * driver: launch is when the driver offered the task, finish when the driver marked it done, so both include
- * driver-side waiting ({@link io.sparkscope.core.analysis.timeline.TaskPhase}).
+ * driver-side waiting ({@code analysis.timeline.TaskPhase}).
  *
  * @param gettingResultTime when the driver started fetching an indirect result, 0 if it never did
  * @param finishTime        0 while the task runs

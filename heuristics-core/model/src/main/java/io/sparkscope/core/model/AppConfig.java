@@ -6,7 +6,7 @@ import java.util.TreeMap;
 
 /**
  * The environment of an application: Spark properties (the user's configuration) apart from JVM, system and Hadoop
- * properties. Secrets are already redacted (see {@link io.sparkscope.core.recorder.Redactor}).
+ * properties. Secrets are already redacted (see {@code redact.Redactor}).
  */
 public record AppConfig(
         Map<String, String> sparkProperties,

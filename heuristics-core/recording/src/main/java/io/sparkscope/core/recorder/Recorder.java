@@ -42,6 +42,7 @@ import io.sparkscope.core.model.SqlExecutionSummary;
 import io.sparkscope.core.model.StageSummary;
 import io.sparkscope.core.model.StageSummary.StageStatus;
 import io.sparkscope.core.model.StreamingQuerySummary;
+import io.sparkscope.core.redact.Redactor;
 import io.sparkscope.core.redact.SnapshotRedactor;
 import io.sparkscope.core.model.TaskTimes;
 
@@ -1248,7 +1249,7 @@ public final class Recorder {
     /**
      * Gives the listener a last look at what left since the last hand-over: the stages in one look, the SQL executions
      * in another (a finding located on neither kind is judged the same way as before batching: see
-     * {@link io.sparkscope.core.analysis.WindowedDiagnosis}). Nothing leaves while a look is taken, so every look of
+     * {@code analysis.WindowedDiagnosis}). Nothing leaves while a look is taken, so every look of
      * a round shares one list of executor summaries.
      */
     private void handOverLeaving() {

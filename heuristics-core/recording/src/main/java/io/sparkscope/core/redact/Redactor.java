@@ -1,6 +1,4 @@
-package io.sparkscope.core.recorder;
-
-import io.sparkscope.core.redact.SecretShapes;
+package io.sparkscope.core.redact;
 
 import java.util.LinkedHashMap;
 import java.util.Map;

@@ -12,7 +12,6 @@ import io.sparkscope.core.model.StageSummary;
 import io.sparkscope.core.model.StreamingBatch;
 import io.sparkscope.core.model.StreamingQuerySummary;
 import io.sparkscope.core.model.TaskRecord;
-import io.sparkscope.core.recorder.Redactor;
 
 import java.util.ArrayList;
 import java.util.List;

@@ -11,6 +11,7 @@ import io.sparkscope.core.model.JobSummary.JobStatus;
 import io.sparkscope.core.model.StageSummary;
 import io.sparkscope.core.model.StageSummary.StageStatus;
 import io.sparkscope.core.model.TaskDistributions;
+import io.sparkscope.core.redact.Redactor;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;

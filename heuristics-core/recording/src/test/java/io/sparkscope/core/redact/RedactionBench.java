@@ -9,7 +9,6 @@ import io.sparkscope.core.event.TaskMetric;
 import io.sparkscope.core.event.TaskMetrics;
 import io.sparkscope.core.model.AppSnapshot;
 import io.sparkscope.core.recorder.Recorder;
-import io.sparkscope.core.recorder.Redactor;
 
 import java.util.ArrayList;
 import java.util.List;

@@ -1,6 +1,5 @@
 package io.sparkscope.core.redact;
 
-import io.sparkscope.core.recorder.Redactor;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;

@@ -26,7 +26,7 @@ import java.util.Map;
 /**
  * Lossless JSON for an {@link AppSnapshot} (records by their components; metric holders as objects keyed by metric
  * name, zeros left out). Used where a snapshot must survive a process: the listener's spool, tests comparing runs.
- * Unlike {@link io.sparkscope.core.report.SnapshotJson} this is not a report format.
+ * Unlike {@code report.SnapshotJson} this is not a report format.
  */
 public final class SnapshotCodec {
     /** Map entries sorted by key: the same snapshot always gives the same text (spool files, comparisons). */
