@@ -1,4 +1,4 @@
-package io.sparkscope.server.cli;
+package io.sparkscope.cli;
 
 import com.zaxxer.hikari.HikariDataSource;
 import io.sparkscope.store.SchemaManager;
@@ -12,17 +12,21 @@ import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.util.Properties;
 
-/** {@code --db/--user/--password}, shared by the commands that use the database. */
-final class DatabaseOptions {
-    @Option(names = "--db", required = true, paramLabel = "<jdbc-url>",
+/**
+ * {@code --db/--user/--password}, shared by the commands that use the database and by the Spark archive import
+ * (which names them {@code --db-url/--db-user/--db-password}: both spellings work everywhere).
+ */
+public final class DatabaseOptions {
+    @Option(names = {"--db", "--db-url"}, required = true, paramLabel = "<jdbc-url>",
             description = "PostgreSQL JDBC URL, e.g. jdbc:postgresql://localhost:5432/sparkscope")
     String url;
 
-    @Option(names = "--user", paramLabel = "<name>", description = "Database user.")
+    @Option(names = {"--user", "--db-user"}, paramLabel = "<name>", description = "Database user.")
     String user;
 
-    @Option(names = "--password", paramLabel = "<password>",
-            description = "Database password (default: the SPARKSCOPE_DB_PASSWORD environment variable).")
+    @Option(names = {"--password", "--db-password"}, paramLabel = "<password>",
+            description = "Database password (default: the SPARKSCOPE_DB_PASSWORD environment variable, which "
+                    + "is safer: a command line shows in process lists and, on Spark, in the Spark UI).")
     String password;
 
     /**
@@ -32,19 +36,19 @@ final class DatabaseOptions {
      * is tried before the pool is made, and its error says why (the pool would retry until the timeout and report
      * only that it had no connection).
      */
-    static final long CONNECT_TIMEOUT_MS = 30_000;
+    public static final long CONNECT_TIMEOUT_MS = 30_000;
 
     /** A pool on a reachable database with the current schema (migrated if empty or older), or a one-line error. */
-    HikariDataSource open(int poolSize) {
+    public HikariDataSource open(int poolSize) {
         return open(poolSize, false);
     }
 
     /** @param forPages the web server's pool: queries planned for their actual parameters (see StoreDataSources) */
-    HikariDataSource open(int poolSize, boolean forPages) {
+    public HikariDataSource open(int poolSize, boolean forPages) {
         if (!url.startsWith("jdbc:postgresql:")) {
-            throw new Main.UsageError("--db: expected a jdbc:postgresql: URL, got '" + url + "'");
+            throw new UsageError("--db: expected a jdbc:postgresql: URL, got '" + url + "'");
         }
-        String pw = password != null ? password : System.getenv("SPARKSCOPE_DB_PASSWORD");
+        String pw = password();
         checkReachable(pw);
         HikariDataSource ds = forPages ? StoreDataSources.pooledForPages(url, user, pw, poolSize, CONNECT_TIMEOUT_MS)
                 : StoreDataSources.pooled(url, user, pw, poolSize, CONNECT_TIMEOUT_MS);
@@ -52,7 +56,7 @@ final class DatabaseOptions {
             c.isValid(2);
         } catch (SQLException e) {
             ds.close();
-            throw new Main.UsageError("cannot connect to " + url + ": " + DatabaseErrors.reason(e));
+            throw new UsageError("cannot connect to " + url + ": " + DatabaseErrors.reason(e));
         }
         SchemaStatus status;
         try {
@@ -60,11 +64,11 @@ final class DatabaseOptions {
         } catch (RuntimeException e) {
             // the database went away between the connection check and the migration
             ds.close();
-            throw new Main.UsageError("cannot use " + url + ": " + DatabaseErrors.reason(e));
+            throw new UsageError("cannot use " + url + ": " + DatabaseErrors.reason(e));
         }
         if (!status.usable()) {
             ds.close();
-            throw new Main.UsageError(status.message());
+            throw new UsageError(status.message());
         }
         return ds;
     }
@@ -81,11 +85,26 @@ final class DatabaseOptions {
         try (Connection c = DriverManager.getConnection(url, props)) {
             c.isValid(2);
         } catch (SQLException e) {
-            throw new Main.UsageError("cannot connect to " + url + ": " + DatabaseErrors.reason(e));
+            throw new UsageError("cannot connect to " + url + ": " + DatabaseErrors.reason(e));
         }
     }
 
-    static String firstLine(String s) {
+    /** The JDBC URL given. */
+    public String url() {
+        return url;
+    }
+
+    /** The user given, or null. */
+    public String user() {
+        return user;
+    }
+
+    /** The password given, else the SPARKSCOPE_DB_PASSWORD environment variable, else null. */
+    public String password() {
+        return password != null ? password : System.getenv("SPARKSCOPE_DB_PASSWORD");
+    }
+
+    public static String firstLine(String s) {
         if (s == null) {
             return "";
         }

@@ -2,6 +2,8 @@ package io.sparkscope.server.cli;
 
 import io.sparkscope.cli.AnalysisOptions;
 import com.zaxxer.hikari.HikariDataSource;
+import io.sparkscope.cli.DatabaseOptions;
+import io.sparkscope.cli.UsageError;
 import io.sparkscope.server.fetch.FetchOptions;
 import io.sparkscope.server.fetch.FetchReport;
 import io.sparkscope.server.fetch.FetchSource;
@@ -95,16 +97,16 @@ public final class FetchCommand implements Callable<Integer> {
     public Integer call() {
         FetchSource src = parseSource(source);
         if (threads < 1 || threads > 64) {
-            throw new Main.UsageError("--threads must be between 1 and 64, got " + threads);
+            throw new UsageError("--threads must be between 1 and 64, got " + threads);
         }
         if (overlapMinutes < 0) {
-            throw new Main.UsageError("--overlap-minutes must be >= 0, got " + overlapMinutes);
+            throw new UsageError("--overlap-minutes must be >= 0, got " + overlapMinutes);
         }
         if (httpTimeoutSeconds < 1 || retries < 0) {
-            throw new Main.UsageError("--http-timeout must be >= 1 and --retries >= 0");
+            throw new UsageError("--http-timeout must be >= 1 and --retries >= 0");
         }
         if (maxBodyMb < 1 || maxBodyMb > Long.MAX_VALUE >> 20) {
-            throw new Main.UsageError("--max-body-mb must be >= 1, got " + maxBodyMb);
+            throw new UsageError("--max-body-mb must be >= 1, got " + maxBodyMb);
         }
         analysis.check();
         long sinceMs = since == null ? -1 : parseSince(since);
@@ -113,7 +115,7 @@ public final class FetchCommand implements Callable<Integer> {
             client = new HistoryClient(historyServer, Duration.ofSeconds(Math.min(10, httpTimeoutSeconds)),
                     Duration.ofSeconds(httpTimeoutSeconds), retries, retryBackoffMs, maxBodyMb << 20);
         } catch (IllegalArgumentException e) {
-            throw new Main.UsageError("--history-server: " + e.getMessage());
+            throw new UsageError("--history-server: " + e.getMessage());
         }
         FetchOptions options = new FetchOptions(src, threads, analysis.recorderOptions(), overlapMinutes * 60_000L,
                 sinceMs, refetch);
@@ -132,14 +134,14 @@ public final class FetchCommand implements Callable<Integer> {
                 report = new Fetcher(client, options, null).run(remembered, ids -> storedComplete(ds, ids),
                         ingest::ingest, err);
             } catch (HistoryServerException e) {
-                throw new Main.UsageError(e.getMessage());
+                throw new UsageError(e.getMessage());
             }
             for (String f : report.failures()) {
                 err.println("failed: " + f);
             }
             if (report.databaseLost() != null) {
                 err.printf(Locale.ROOT, "sparkscope fetch: lost the database %s: %s; stopped after %d fetched, %d failed"
-                        + " (the next run fetches the rest)%n", db.url, report.databaseLost(), report.fetched(),
+                        + " (the next run fetches the rest)%n", db.url(), report.databaseLost(), report.fetched(),
                         report.failures().size());
                 return 2;
             }
@@ -151,7 +153,7 @@ public final class FetchCommand implements Callable<Integer> {
                     (System.nanoTime() - started) / 1e9);
             return report.failures().isEmpty() ? 0 : 1;
         } catch (SQLException e) {
-            throw new Main.UsageError("database " + db.url + ": " + DatabaseOptions.firstLine(e.getMessage()));
+            throw new UsageError("database " + db.url() + ": " + DatabaseOptions.firstLine(e.getMessage()));
         }
     }
 
@@ -159,7 +161,7 @@ public final class FetchCommand implements Callable<Integer> {
         try {
             return FetchState.storedComplete(ds, appIds);
         } catch (SQLException e) {
-            throw new Main.UsageError("cannot read the stored applications: "
+            throw new UsageError("cannot read the stored applications: "
                     + DatabaseOptions.firstLine(e.getMessage()));
         }
     }
@@ -168,7 +170,7 @@ public final class FetchCommand implements Callable<Integer> {
         try {
             return FetchSource.valueOf(s.trim().toUpperCase(Locale.ROOT));
         } catch (IllegalArgumentException e) {
-            throw new Main.UsageError("--source: expected auto, logs or rest, got '" + s + "'");
+            throw new UsageError("--source: expected auto, logs or rest, got '" + s + "'");
         }
     }
 
@@ -177,7 +179,7 @@ public final class FetchCommand implements Callable<Integer> {
             return s.length() == 10 ? LocalDate.parse(s).atStartOfDay(ZoneOffset.UTC).toInstant().toEpochMilli()
                     : Instant.parse(s).toEpochMilli();
         } catch (DateTimeParseException e) {
-            throw new Main.UsageError("--since: expected yyyy-MM-dd or an instant like 2026-11-01T08:00:00Z, got '"
+            throw new UsageError("--since: expected yyyy-MM-dd or an instant like 2026-11-01T08:00:00Z, got '"
                     + s + "'");
         }
     }

@@ -2,6 +2,9 @@ package io.sparkscope.server.cli;
 
 import io.sparkscope.cli.AnalysisOptions;
 import com.zaxxer.hikari.HikariDataSource;
+import io.sparkscope.cli.DatabaseOptions;
+import io.sparkscope.cli.LogLocationOptions;
+import io.sparkscope.cli.UsageError;
 import io.sparkscope.core.analysis.EventLogAnalysis;
 import io.sparkscope.core.eventlog.EventLogException;
 import io.sparkscope.core.eventlog.EventLogReader;
@@ -138,7 +141,7 @@ public final class ImportCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         if (paths.isEmpty() && spool == null) {
-            throw new Main.UsageError("give event logs to import, or --spool <dir>");
+            throw new UsageError("give event logs to import, or --spool <dir>");
         }
         analysis.check();
         // The live listener's windows: what leaves them was written on the way (the checkpoint below), so a log of any
@@ -149,7 +152,7 @@ public final class ImportCommand implements Callable<Integer> {
         List<EventLogSource> sources = discover(unreadable);
         List<Path> spooled = spool == null ? List.of() : spoolFiles(spool);
         // A spool file is delivered only to the database it was spooled for (URL and user, as a hash).
-        Spool spoolReader = spool == null ? null : new Spool(spool, Long.MAX_VALUE, SpoolTarget.of(db.url, db.user),
+        Spool spoolReader = spool == null ? null : new Spool(spool, Long.MAX_VALUE, SpoolTarget.of(db.url(), db.user()),
                 message -> err.println("warning: " + message));
         for (String line : unreadable) {
             err.println(line);
@@ -255,11 +258,11 @@ public final class ImportCommand implements Callable<Integer> {
         for (String location : paths) {
             Path p;
             try {
-                p = LogLocations.resolve(location, locations.hadoopConf);
+                p = LogLocations.resolve(location, locations.hadoopConf());
             } catch (EventLogException e) {
                 // Not a bad log but a setup that cannot work for any location of its kind: no filesystem for the
                 // scheme, an unreachable name node or store, wrong keys. One line and exit 2, as for a bad option.
-                throw new Main.UsageError(e.getMessage());
+                throw new UsageError(e.getMessage());
             }
             try {
                 sources.addAll(EventLogReader.discover(p));
@@ -272,7 +275,7 @@ public final class ImportCommand implements Callable<Integer> {
 
     /** The database went away: one line, and no further file is tried (each would wait for a connection in vain). */
     private int lost(PrintStream err, Tally tally, Path at, IngestResult r) {
-        err.println("sparkscope import: lost the database " + db.url + " at " + at + ": " + r.reason()
+        err.println("sparkscope import: lost the database " + db.url() + " at " + at + ": " + r.reason()
                 + "; stopped with " + (tally.total - tally.done + 1) + " of " + tally.total + " not imported ("
                 + tally.summary() + " before)");
         return 2;
@@ -297,18 +300,18 @@ public final class ImportCommand implements Callable<Integer> {
             return new WebhookNotifier(url, uiUrl, WebhookNotifier.DEFAULT_ATTEMPTS, WebhookNotifier.DEFAULT_BACKOFF_MS,
                     Duration.ofSeconds(10), System.err::println);
         } catch (IllegalArgumentException e) {
-            throw new Main.UsageError("--webhook-url: " + e.getMessage());
+            throw new UsageError("--webhook-url: " + e.getMessage());
         }
     }
 
     private static List<Path> spoolFiles(Path dir) {
         if (!Files.isDirectory(dir)) {
-            throw new Main.UsageError("--spool: " + dir + " is not a directory");
+            throw new UsageError("--spool: " + dir + " is not a directory");
         }
         try (Stream<Path> s = Files.list(dir)) {
             return s.filter(p -> p.getFileName().toString().endsWith(Spool.SUFFIX)).sorted().toList();
         } catch (IOException e) {
-            throw new Main.UsageError("--spool: cannot list " + dir + ": " + e.getMessage());
+            throw new UsageError("--spool: cannot list " + dir + ": " + e.getMessage());
         }
     }
 }

@@ -2,6 +2,10 @@ package io.sparkscope.server.cli;
 
 import io.sparkscope.cli.AnalysisOptions;
 import com.zaxxer.hikari.HikariDataSource;
+import io.sparkscope.cli.DatabaseOptions;
+import io.sparkscope.cli.Durations;
+import io.sparkscope.cli.LogLocationOptions;
+import io.sparkscope.cli.UsageError;
 import io.sparkscope.core.analysis.Diagnoser;
 import io.sparkscope.core.eventlog.LogLocations;
 import io.sparkscope.core.recorder.RecorderOptions;
@@ -67,12 +71,12 @@ public final class WatchCommand implements Callable<Integer> {
         int maxOpenLogs = LogWatcher.Options.DEFAULT_MAX_OPEN_LOGS;
 
         LogWatcher.Options options(RecorderOptions recorder) {
-            Duration every = ServeCommand.duration("--interval", interval);
+            Duration every = Durations.parse("--interval", interval);
             if (every.toMillis() < 100 || every.compareTo(Duration.ofDays(1)) > 0) {
-                throw new Main.UsageError("--interval: " + interval + " is outside 100ms…1d");
+                throw new UsageError("--interval: " + interval + " is outside 100ms…1d");
             }
             if (maxOpenLogs < 1 || maxOpenLogs > 10_000) {
-                throw new Main.UsageError("--max-open-logs: " + maxOpenLogs + " is outside 1…10000");
+                throw new UsageError("--max-open-logs: " + maxOpenLogs + " is outside 1…10000");
             }
             // The live listener's windows: each open log's memory is bounded however long it runs.
             RecorderOptions windowed = recorder.withDefaultWindows();
@@ -92,7 +96,7 @@ public final class WatchCommand implements Callable<Integer> {
         LogWatcher watcher = new LogWatcher(dir, ingest, new LogWatchStates(ds, owner(), options.lease()), options,
                 err::println);
         err.println("sparkscope watch: " + LogLocations.mask(dir.toString()) + " every "
-                + options.interval().toMillis() / 1000.0 + " s into " + db.url);
+                + options.interval().toMillis() / 1000.0 + " s into " + db.url());
         if (once) {
             LogWatcher.Scan s = watcher.scan();
             err.println(s.line());
@@ -124,13 +128,13 @@ public final class WatchCommand implements Callable<Integer> {
     static Path directory(LogLocationOptions locations, String location) {
         Path dir = locations.resolve(location);
         if (!Files.isDirectory(dir)) {
-            throw new Main.UsageError(LogLocations.mask(location) + ": not a directory (watch takes Spark's "
+            throw new UsageError(LogLocations.mask(location) + ": not a directory (watch takes Spark's "
                     + "spark.eventLog.dir; give single logs to import)");
         }
         try (var list = Files.newDirectoryStream(dir)) {
             list.iterator().hasNext();
         } catch (IOException e) {
-            throw new Main.UsageError(LogLocations.mask(location) + ": cannot list it: "
+            throw new UsageError(LogLocations.mask(location) + ": cannot list it: "
                     + LogLocations.mask(e.getMessage()));
         }
         return dir;
