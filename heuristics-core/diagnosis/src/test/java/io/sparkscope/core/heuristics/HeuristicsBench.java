@@ -9,8 +9,8 @@ import static io.sparkscope.core.testing.SnapshotBuilder.task;
 /**
  * Not a test: a JMH-free timing of every heuristic on a 100 000-task snapshot (100 stages × 1 000 tasks, all tasks
  * kept, skew and spill in every stage so most heuristics produce findings). Target: ≤ 50 ms per run (BENCHMARKS.md).
- * Run after {@code mvn -q -o -pl heuristics-core test-compile}:
- * {@code java -cp heuristics-core/target/classes:heuristics-core/target/test-classes io.sparkscope.core.heuristics.HeuristicsBench [runs]}.
+ * Run after {@code mvn -q -o -pl heuristics-core/diagnosis -am test-compile}:
+ * {@code java -cp heuristics-core/model/target/classes:heuristics-core/recording/target/classes:heuristics-core/diagnosis/target/classes:heuristics-core/model/target/test-classes:heuristics-core/recording/target/test-classes:heuristics-core/diagnosis/target/test-classes io.sparkscope.core.heuristics.HeuristicsBench [runs]}.
  */
 public final class HeuristicsBench {
     public static void main(String[] args) {

@@ -1,7 +1,7 @@
 /**
- * Hand-built {@link io.sparkscope.core.model.AppSnapshot}s for the tests of every module, published as
- * heuristics-core's test-jar (depend on {@code sparkscope-heuristics-core} with {@code <type>test-jar</type>} and
- * scope test). Each builder computes what the recorder would (stage totals over every task, quantiles over the
+ * Hand-built {@link io.sparkscope.core.model.AppSnapshot}s for the tests of every module, published in the core
+ * modules' test-jars (depend on {@code sparkscope-model}, {@code sparkscope-recording} and
+ * {@code sparkscope-diagnosis} with {@code <type>test-jar</type>} and scope test). Each builder computes what the recorder would (stage totals over every task, quantiles over the
  * successful ones with Spark's rule, in {@link io.sparkscope.core.testing.SparkQuantiles}), so a test states only
  * the numbers that matter to it.
  * <ul>

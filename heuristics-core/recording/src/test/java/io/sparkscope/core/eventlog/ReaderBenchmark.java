@@ -14,7 +14,7 @@ import java.util.List;
 
 /**
  * Not a test: a manual benchmark of the reader against the floor, a bare Jackson token pass over the same bytes.
- * Run from heuristics-core after {@code mvn test-compile}:
+ * Run from heuristics-core/recording after {@code mvn test-compile}:
  * <pre>java -cp target/classes:target/test-classes:$(cat cp.txt) io.sparkscope.core.eventlog.ReaderBenchmark LOG</pre>
  * Reports both straight from the compressed file and from the bytes already decompressed in memory.
  */

@@ -12,8 +12,8 @@ import io.sparkscope.core.model.AppSnapshot;
  * 100 000-task stage in detail, minus one that keeps none (the task value rows are the same in both). Not a test:
  *
  * <pre>
- * mvn -o -q -pl heuristics-core test-compile
- * java -cp heuristics-core/target/classes:heuristics-core/target/test-classes:$(ls ~/.m2/repository/com/fasterxml/jackson/core/jackson-*&#47;2.18.6/*.jar | tr '\n' :) \
+ * mvn -o -q -pl heuristics-core/diagnosis -am test-compile
+ * java -cp heuristics-core/model/target/classes:heuristics-core/recording/target/classes:heuristics-core/diagnosis/target/classes:heuristics-core/model/target/test-classes:heuristics-core/recording/target/test-classes:heuristics-core/diagnosis/target/test-classes:$(ls ~/.m2/repository/com/fasterxml/jackson/core/jackson-*&#47;2.18.6/*.jar | tr '\n' :) \
  *      io.sparkscope.core.recorder.KeptTaskBytes [tasks]
  * </pre>
  */

@@ -8,8 +8,8 @@ import java.lang.management.ManagementFactory;
  * window 10 000 larger; the difference over 10 000 is what one more retained entity of that kind holds. Not a test:
  *
  * <pre>
- * mvn -o -q -pl heuristics-core test-compile
- * java -cp heuristics-core/target/classes:heuristics-core/target/test-classes:$(ls ~/.m2/repository/com/fasterxml/jackson/core/jackson-*&#47;2.18.6/*.jar | tr '\n' :) \
+ * mvn -o -q -pl heuristics-core/diagnosis -am test-compile
+ * java -cp heuristics-core/model/target/classes:heuristics-core/recording/target/classes:heuristics-core/diagnosis/target/classes:heuristics-core/model/target/test-classes:heuristics-core/recording/target/test-classes:heuristics-core/diagnosis/target/test-classes:$(ls ~/.m2/repository/com/fasterxml/jackson/core/jackson-*&#47;2.18.6/*.jar | tr '\n' :) \
  *      io.sparkscope.core.recorder.WindowBytes
  * </pre>
  */

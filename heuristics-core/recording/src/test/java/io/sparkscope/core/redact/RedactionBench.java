@@ -21,8 +21,8 @@ import java.util.Map;
  * yet) and a repeated one (what every periodic snapshot of a live application pays), in CPU time of the thread.
  *
  * <pre>
- * mvn -q -pl heuristics-core test-compile
- * java -cp heuristics-core/target/classes:heuristics-core/target/test-classes io.sparkscope.core.redact.RedactionBench [tasks]
+ * mvn -q -pl heuristics-core/diagnosis -am test-compile
+ * java -cp heuristics-core/model/target/classes:heuristics-core/recording/target/classes:heuristics-core/diagnosis/target/classes:heuristics-core/model/target/test-classes:heuristics-core/recording/target/test-classes:heuristics-core/diagnosis/target/test-classes io.sparkscope.core.redact.RedactionBench [tasks]
  * </pre>
  */
 public final class RedactionBench {

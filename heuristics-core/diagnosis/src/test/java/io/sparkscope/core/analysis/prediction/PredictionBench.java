@@ -18,8 +18,8 @@ import java.util.Map;
  * of one application name (default {@code recurring-etl}, the examples' recurring job), trains on every run but the
  * one with the largest input, predicts that one and prints the error. Also prints, for each training size, the
  * per-run stage times so the reason for an error is visible. Run after
- * {@code mvn -q -o -pl heuristics-core test-compile dependency:build-classpath -Dmdep.outputFile=/tmp/hc.cp}:
- * {@code java -cp heuristics-core/target/classes:heuristics-core/target/test-classes:$(cat /tmp/hc.cp)
+ * {@code mvn -q -o -pl heuristics-core/diagnosis -am test-compile dependency:build-classpath -Dmdep.outputFile=/tmp/hc.cp}:
+ * {@code java -cp heuristics-core/model/target/classes:heuristics-core/recording/target/classes:heuristics-core/diagnosis/target/classes:heuristics-core/model/target/test-classes:heuristics-core/recording/target/test-classes:heuristics-core/diagnosis/target/test-classes:$(cat /tmp/hc.cp)
  * io.sparkscope.core.analysis.prediction.PredictionBench [--name NAME] <log-or-dir>…}
  */
 public final class PredictionBench {

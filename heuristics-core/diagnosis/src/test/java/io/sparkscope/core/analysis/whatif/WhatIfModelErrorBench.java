@@ -13,8 +13,8 @@ import java.util.Locale;
 /**
  * Not a test: the what-if model's error at the actual executor count on real event logs, for BENCHMARKS.md
  * ("what-if model error"). Prints one Markdown row per application and task order. Run after
- * {@code mvn -q -o -pl heuristics-core test-compile dependency:build-classpath -Dmdep.outputFile=/tmp/hc.cp}:
- * {@code java -cp heuristics-core/target/classes:heuristics-core/target/test-classes:$(cat /tmp/hc.cp)
+ * {@code mvn -q -o -pl heuristics-core/diagnosis -am test-compile dependency:build-classpath -Dmdep.outputFile=/tmp/hc.cp}:
+ * {@code java -cp heuristics-core/model/target/classes:heuristics-core/recording/target/classes:heuristics-core/diagnosis/target/classes:heuristics-core/model/target/test-classes:heuristics-core/recording/target/test-classes:heuristics-core/diagnosis/target/test-classes:$(cat /tmp/hc.cp)
  * io.sparkscope.core.analysis.whatif.WhatIfModelErrorBench <log-or-dir>…}
  */
 public final class WhatIfModelErrorBench {
