@@ -14,7 +14,7 @@ WORK=${WIDE_LOG_DIR:-/tmp/sparkscope-wide-logs}
 [ -x /usr/bin/time ] || { echo "GNU time missing: apt-get install -y time" >&2; exit 2; }
 mvn -q -o -pl server -am test-compile dependency:build-classpath -Dmdep.outputFile=/tmp/wide-log-cp.txt \
   -Dmdep.includeScope=test
-CP="server/target/test-classes:server/target/classes:store/target/classes:heuristics-core/target/classes:cli-options/target/classes:$(cat /tmp/wide-log-cp.txt)"
+CP="server/target/test-classes:server/target/classes:store/target/classes:ingest/target/classes:heuristics-core/model/target/classes:heuristics-core/recording/target/classes:heuristics-core/diagnosis/target/classes:$(cat /tmp/wide-log-cp.txt)"
 mkdir -p "$WORK"
 if [ -z "${SKIP_IMPORT:-}" ]; then
   source bench/own-postgres.sh

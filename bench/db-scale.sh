@@ -21,7 +21,7 @@ q() { own_psql -d "$DB" -qtAc "$1"; }
 [ -f server/target/sparkscope.jar ] && [ -z "${REBUILD:-}" ] || mvn -q -o -pl server -am package -DskipTests
 mvn -q -o -pl server -am test-compile dependency:build-classpath -Dmdep.outputFile=/tmp/db-scale-cp.txt \
   -Dmdep.includeScope=test
-CP="server/target/test-classes:server/target/classes:store/target/classes:heuristics-core/target/classes:$(cat /tmp/db-scale-cp.txt)"
+CP="server/target/test-classes:server/target/classes:store/target/classes:ingest/target/classes:heuristics-core/model/target/classes:heuristics-core/recording/target/classes:heuristics-core/diagnosis/target/classes:$(cat /tmp/db-scale-cp.txt)"
 have=$(q "SELECT count(*) FROM application" 2>/dev/null || echo 0)
 if [ "${have:-0}" -lt "$APPS" ]; then
   if [ "${have:-0}" -lt "$BASE" ]; then

@@ -23,7 +23,7 @@ url() { echo "jdbc:postgresql://127.0.0.1:$OWN_PG_PORT/$1"; }
 [ -f server/target/sparkscope.jar ] && [ -z "${REBUILD:-}" ] || mvn -q -o -pl server -am package -DskipTests
 mvn -q -o -pl server -am test-compile dependency:build-classpath -Dmdep.outputFile=/tmp/huge-log-cp.txt \
   -Dmdep.includeScope=test
-CP="server/target/test-classes:server/target/classes:store/target/classes:heuristics-core/target/classes:$(cat /tmp/huge-log-cp.txt)"
+CP="server/target/test-classes:server/target/classes:store/target/classes:ingest/target/classes:heuristics-core/model/target/classes:heuristics-core/recording/target/classes:heuristics-core/diagnosis/target/classes:$(cat /tmp/huge-log-cp.txt)"
 JAR=server/target/sparkscope.jar
 mkdir -p "$WORK/huge"
 LOG="$WORK/huge/application_1764000000000_9001"

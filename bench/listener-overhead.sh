@@ -4,7 +4,7 @@
 #
 #   bench/listener-overhead.sh [tasks=20000] [rounds=7] [bigTasks=200000]
 #
-# Builds heuristics-core, store and listener (test classes included; no install), then runs
+# Builds the core modules, store and listener (test classes included; no install), then runs
 # io.sparkscope.listener.bench.ListenerOverheadBench from listener/src/test/java in plain JVMs with the JVM flags
 # spark-submit uses on Java 17. Embedded PostgreSQL (zonky) is started inside the benchmark JVM.
 # JFR=1 additionally records a flight recording of the overhead run (target/bench/overhead.jfr).

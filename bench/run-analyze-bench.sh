@@ -6,7 +6,7 @@
 # Defaults: ../shared/eventlogs/other/spark-rapids-tools/gpu_oom_eventlog.zstd, 10 warm-up and 10 measured rounds.
 # --only picks variants: a = SHS rebuild, b = Jackson floor, l = the floor line by line, c = ours.
 #
-# Builds heuristics-core + bench (no tests, nothing installed), then runs io.sparkscope.bench.AnalyzeBench in one
+# Builds the core modules + bench (no tests, nothing installed), then runs io.sparkscope.bench.AnalyzeBench in one
 # JVM with -Xmx4g and the --add-opens list Spark needs on Java 17 (the root pom's spark.jvm.opens).
 # Extra JVM options: BENCH_JAVA_OPTS (e.g. JFR: BENCH_JAVA_OPTS="-XX:StartFlightRecording=filename=/tmp/b.jfr").
 # Set BENCH_SKIP_BUILD=1 to reuse the last build.
@@ -47,7 +47,7 @@ fi
 cd "$root"
 
 if [ "${BENCH_SKIP_BUILD:-0}" != 1 ] || [ ! -f bench/target/classpath.txt ]; then
-  echo "building heuristics-core and bench (mvn -q -DskipTests -pl bench -am package) ..." >&2
+  echo "building the core modules and bench (mvn -q -DskipTests -pl bench -am package) ..." >&2
   mvn -q -DskipTests -pl bench -am package >&2
 fi
 

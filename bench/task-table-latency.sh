@@ -15,7 +15,7 @@ su postgres -c "psql -qc \"ALTER USER postgres PASSWORD '$PW'\"" >/dev/null
 su postgres -c "psql -qtAc \"SELECT 1 FROM pg_database WHERE datname = '$DB'\"" | grep -q 1 || su postgres -c "createdb $DB"
 mvn -q -o -pl server -am test-compile dependency:build-classpath -Dmdep.outputFile=/tmp/task-bench-cp.txt -Dmdep.includeScope=test
 [ -f server/target/sparkscope.jar ] && [ -z "${REBUILD:-}" ] || mvn -q -o -pl server -am package -DskipTests
-CP="server/target/test-classes:server/target/classes:store/target/classes:heuristics-core/target/classes:$(cat /tmp/task-bench-cp.txt)"
+CP="server/target/test-classes:server/target/classes:store/target/classes:ingest/target/classes:heuristics-core/model/target/classes:heuristics-core/recording/target/classes:heuristics-core/diagnosis/target/classes:$(cat /tmp/task-bench-cp.txt)"
 have=$(PGPASSWORD=$PW psql -h 127.0.0.1 -U postgres -d $DB -qtAc "SELECT count(*) FROM task" 2>/dev/null || echo 0)
 if [ "${have:-0}" -lt "$TASKS" ]; then
   echo "loading one stage of $TASKS tasks…" >&2

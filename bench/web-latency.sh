@@ -17,7 +17,7 @@ su postgres -c "psql -qtAc \"SELECT 1 FROM pg_database WHERE datname = '$DB'\"" 
 
 mvn -q -o -pl server -am test-compile dependency:build-classpath -Dmdep.outputFile=/tmp/web-bench-cp.txt -Dmdep.includeScope=test
 [ -f server/target/sparkscope.jar ] && [ -z "${REBUILD:-}" ] || mvn -q -o -pl server -am package -DskipTests
-CP="server/target/test-classes:server/target/classes:store/target/classes:heuristics-core/target/classes:$(cat /tmp/web-bench-cp.txt)"
+CP="server/target/test-classes:server/target/classes:store/target/classes:ingest/target/classes:heuristics-core/model/target/classes:heuristics-core/recording/target/classes:heuristics-core/diagnosis/target/classes:$(cat /tmp/web-bench-cp.txt)"
 have=$(PGPASSWORD=$PW psql -h 127.0.0.1 -U postgres -d $DB -qtAc "SELECT count(*) FROM application" 2>/dev/null || echo 0)
 if [ "${have:-0}" -lt "$APPS" ]; then
   echo "loading $APPS applications ($TASKS tasks per stage, 4 stages each)…" >&2

@@ -3,6 +3,8 @@ package io.sparkscope.archive;
 import com.zaxxer.hikari.HikariDataSource;
 import io.sparkscope.archive.LogOutcome.Kind;
 import io.sparkscope.cli.AnalysisOptions;
+import io.sparkscope.cli.DatabaseOptions;
+import io.sparkscope.cli.LogLocationOptions;
 import io.sparkscope.core.eventlog.EventLogException;
 import io.sparkscope.core.eventlog.LogLocations;
 import io.sparkscope.store.LogWatchStates;
@@ -32,7 +34,6 @@ import java.sql.Timestamp;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.EnumMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -68,17 +69,9 @@ public final class ArchiveImport implements Callable<Integer> {
                     + "one log; a local path or a URI (file:, hdfs:, s3a:, abfs:, gs:).")
     String location;
 
-    @Option(names = {"--db-url", "--db"}, required = true, paramLabel = "<jdbc-url>",
-            description = "PostgreSQL JDBC URL, e.g. jdbc:postgresql://db:5432/sparkscope")
-    String url;
-
-    @Option(names = {"--db-user", "--user"}, paramLabel = "<name>", description = "Database user.")
-    String user;
-
-    @Option(names = {"--db-password", "--password"}, paramLabel = "<password>",
-            description = "Database password (default: the SPARKSCOPE_DB_PASSWORD environment variable of the driver;"
-                    + " a command line shows in the Spark UI and in process lists, the variable does not).")
-    String password;
+    /** --db-url (or --db), --db-user, --db-password, as the sparkscope command declares them. */
+    @Mixin
+    DatabaseOptions db;
 
     @Option(names = "--max-connections", paramLabel = "N", defaultValue = "9",
             description = "Database connections at most, all tasks and the driver together: (N - 1) / 2 tasks, "
@@ -89,10 +82,9 @@ public final class ArchiveImport implements Callable<Integer> {
     @Mixin
     AnalysisOptions analysis;
 
-    @Option(names = "--hadoop-conf", paramLabel = "<key=value>",
-            description = "A Hadoop setting for hdfs:, s3a:, abfs:, gs: locations (repeatable), on top of Spark's "
-                    + "spark.hadoop.* settings.")
-    Map<String, String> hadoopConf = new LinkedHashMap<>();
+    /** --hadoop-conf, as the sparkscope command declares it; applied on top of Spark's spark.hadoop.* settings. */
+    @Mixin
+    LogLocationOptions locations;
 
     @Option(names = "--progress-interval", paramLabel = "<seconds>", defaultValue = "10",
             description = "Seconds between progress lines (default: ${DEFAULT-VALUE}).")
@@ -148,7 +140,7 @@ public final class ArchiveImport implements Callable<Integer> {
                 hadoop.put(e._1(), e._2());
             }
         }
-        hadoop.putAll(hadoopConf);
+        hadoop.putAll(locations.hadoopConf());
 
         Path root = resolve(location, hadoop);
         ArchiveListing.Listing listing;
@@ -170,7 +162,7 @@ public final class ArchiveImport implements Callable<Integer> {
                 known = new LogWatchStates(ds, ImportTask.OWNER, Duration.ofMinutes(1)).load(root.toString());
                 started = databaseNow(ds);
             } catch (SQLException e) {
-                throw new UsageError("cannot use " + LogLocations.mask(url) + ": " + DatabaseErrors.reason(e));
+                throw new UsageError("cannot use " + LogLocations.mask(db.url()) + ": " + DatabaseErrors.reason(e));
             }
             List<LogRef> todo = new ArrayList<>();
             Map<Kind, Integer> counts = new EnumMap<>(Kind.class);
@@ -206,6 +198,7 @@ public final class ArchiveImport implements Callable<Integer> {
 
     /** Every option checked before Spark starts or anything is read. */
     private TaskSettings check() {
+        String url = db.url();
         if (url == null || !url.startsWith("jdbc:postgresql:")) {
             throw new UsageError("--db-url: expected a jdbc:postgresql: URL, got '" + LogLocations.mask(url) + "'");
         }
@@ -221,8 +214,7 @@ public final class ArchiveImport implements Callable<Integer> {
         // The settings themselves, not the file: the tasks read them on executors, where the driver's file is not.
         Map<String, String> heuristics = new TreeMap<>(analysis.heuristics().overrides());
         String source = analysis.heuristics().source();
-        String pw = password != null ? password : System.getenv("SPARKSCOPE_DB_PASSWORD");
-        return new TaskSettings(url, user, pw, 1, false, tasksPerStage, regressionFactor, heuristics, source,
+        return new TaskSettings(url, db.user(), db.password(), 1, false, tasksPerStage, regressionFactor, heuristics, source,
                 Map.of());
     }
 
@@ -239,6 +231,8 @@ public final class ArchiveImport implements Callable<Integer> {
 
     /** The driver's connection: the database reachable and its schema current (migrated when empty or older). */
     private HikariDataSource open(String pw) {
+        String url = db.url();
+        String user = db.user();
         Properties props = new Properties();
         if (user != null) {
             props.setProperty("user", user);

@@ -95,7 +95,7 @@ public record ListenerConfig(
     /** @param conf all Spark configuration entries (only {@code spark.sparkscope.*} are read) */
     public static ListenerConfig from(Map<String, String> conf, Consumer<String> warn) {
         ListenerSettings.Reader r = new ListenerSettings.Reader(conf, warn);
-        String badRedaction = io.sparkscope.core.recorder.Redactor.invalidSetting(conf);
+        String badRedaction = io.sparkscope.core.redact.Redactor.invalidSetting(conf);
         if (badRedaction != null) {
             warn.accept(badRedaction + "; it is ignored, the built-in credential shapes still apply");
         }

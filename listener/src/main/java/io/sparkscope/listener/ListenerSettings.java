@@ -1,6 +1,6 @@
 package io.sparkscope.listener;
 
-import io.sparkscope.core.recorder.Redactor;
+import io.sparkscope.core.redact.Redactor;
 import io.sparkscope.core.recorder.StreamingLimits;
 import io.sparkscope.store.Spool;
 

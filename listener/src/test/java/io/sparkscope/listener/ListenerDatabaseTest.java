@@ -8,7 +8,7 @@ import io.sparkscope.core.model.AppSnapshot;
 import io.sparkscope.core.model.ExecutorSummary;
 import io.sparkscope.core.model.json.SnapshotCodec;
 import io.sparkscope.core.recorder.RecorderOptions;
-import io.sparkscope.core.recorder.Redactor;
+import io.sparkscope.core.redact.Redactor;
 import io.sparkscope.store.SnapshotReader;
 import io.sparkscope.store.TestDb;
 import org.apache.spark.sql.SparkSession;

@@ -5,7 +5,7 @@ import io.sparkscope.core.model.DistributionMetric;
 import io.sparkscope.core.model.JobSummary.JobStatus;
 import io.sparkscope.core.model.StageSummary;
 import io.sparkscope.core.model.StageSummary.StageStatus;
-import io.sparkscope.core.recorder.Redactor;
+import io.sparkscope.core.redact.Redactor;
 import org.apache.spark.sql.SparkSession;
 import org.junit.jupiter.api.Test;
 

@@ -1,7 +1,7 @@
 package io.sparkscope.listener;
 
 import io.sparkscope.core.analysis.efficiency.Prices;
-import io.sparkscope.core.recorder.Redactor;
+import io.sparkscope.core.redact.Redactor;
 import io.sparkscope.listener.ListenerSettings.Setting;
 import org.junit.jupiter.api.Test;
 

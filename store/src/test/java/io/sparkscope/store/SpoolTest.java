@@ -4,7 +4,7 @@ import io.sparkscope.core.testing.SnapshotBuilder;
 import io.sparkscope.core.model.AppConfig;
 import io.sparkscope.core.model.AppSnapshot;
 import io.sparkscope.core.model.json.SnapshotCodec;
-import io.sparkscope.core.recorder.Redactor;
+import io.sparkscope.core.redact.Redactor;
 import io.sparkscope.core.testing.Snapshots;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;

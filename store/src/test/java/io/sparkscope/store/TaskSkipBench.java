@@ -16,7 +16,7 @@ import java.util.List;
  *
  * <pre>
  * mvn -q -o -pl store -am test-compile dependency:build-classpath -Dmdep.outputFile=/tmp/store-cp.txt -Dmdep.includeScope=test
- * java -cp store/target/test-classes:store/target/classes:heuristics-core/target/classes:$(cat /tmp/store-cp.txt) \
+ * java -cp store/target/test-classes:store/target/classes:heuristics-core/model/target/classes:heuristics-core/recording/target/classes:heuristics-core/diagnosis/target/classes:$(cat /tmp/store-cp.txt) \
  *      io.sparkscope.store.TaskSkipBench [tasks] [rounds]   # defaults 100000 7
  * </pre>
  *

@@ -1,6 +1,7 @@
 package io.sparkscope.server.cli;
 
 import io.sparkscope.cli.AnalysisOptions;
+import io.sparkscope.cli.LogLocationOptions;
 import io.sparkscope.core.analysis.Diagnoser;
 import io.sparkscope.core.analysis.EventLogAnalysis;
 import io.sparkscope.core.analysis.efficiency.Efficiency;

@@ -1,7 +1,8 @@
 package io.sparkscope.server.cli;
 
 import com.zaxxer.hikari.HikariDataSource;
-import io.sparkscope.core.heuristics.Units;
+import io.sparkscope.cli.DatabaseOptions;
+import io.sparkscope.core.text.Units;
 import io.sparkscope.store.ingest.DatabaseErrors;
 import io.sparkscope.store.prune.Pruner;
 import picocli.CommandLine.Command;
@@ -81,7 +82,7 @@ public final class PruneCommand implements Callable<Integer> {
             return 0;
         } catch (SQLException e) {
             err.println("sparkscope prune: " + (DatabaseErrors.unavailable(e) ? "lost the database " : "failed on ")
-                    + db.url + ": " + DatabaseErrors.reason(e)
+                    + db.url() + ": " + DatabaseErrors.reason(e)
                     + (dryRun ? "" : "; what was committed stays removed, run it again to finish"));
             return 2;
         }

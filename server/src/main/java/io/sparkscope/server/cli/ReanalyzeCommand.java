@@ -2,6 +2,7 @@ package io.sparkscope.server.cli;
 
 import io.sparkscope.cli.AnalysisOptions;
 import com.zaxxer.hikari.HikariDataSource;
+import io.sparkscope.cli.DatabaseOptions;
 import io.sparkscope.store.ingest.AppKey;
 import io.sparkscope.store.ingest.DatabaseErrors;
 import io.sparkscope.store.ingest.IngestResult;
@@ -75,7 +76,7 @@ public final class ReanalyzeCommand implements Callable<Integer> {
                     }
                     case DATABASE_UNAVAILABLE -> {
                         err.printf(Locale.ROOT, "sparkscope reanalyze: lost the database %s at %s: %s; stopped after"
-                                + " %d of %d application(s)%n", db.url, key, r.reason(), changed + unchanged + failed,
+                                + " %d of %d application(s)%n", db.url(), key, r.reason(), changed + unchanged + failed,
                                 keys.size());
                         return 2;
                     }

@@ -1,6 +1,9 @@
 package io.sparkscope.server.cli;
 
 import com.zaxxer.hikari.HikariDataSource;
+import io.sparkscope.cli.DatabaseOptions;
+import io.sparkscope.cli.Durations;
+import io.sparkscope.cli.LogLocationOptions;
 import io.sparkscope.core.analysis.efficiency.Prices;
 import io.sparkscope.core.eventlog.LogLocations;
 import io.sparkscope.core.recorder.RecorderOptions;
@@ -26,14 +29,11 @@ import java.util.Locale;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 /** {@code serve}: the web UI and JSON API over the Sparkscope database, until interrupted. */
 @Command(name = "serve", mixinStandardHelpOptions = true,
         description = "Serve the web UI and JSON API over the Sparkscope database.")
 public final class ServeCommand implements Callable<Integer> {
-    private static final Pattern DURATION = Pattern.compile("(\\d{1,9})\\s*(ms|s|m|h|d)?");
 
     @Mixin
     DatabaseOptions db;
@@ -109,7 +109,7 @@ public final class ServeCommand implements Callable<Integer> {
     public Integer call() throws InterruptedException {
         Running running = start();
         System.err.printf("sparkscope serve: http://%s:%d/ (database %s)%s%s%n", bind.contains(":") ? "[" + bind + "]" : bind,
-                running.port(), db.url, running.token ? ", access token required" : "",
+                running.port(), db.url(), running.token ? ", access token required" : "",
                 running.poller == null ? "" : "; webhook " + hostOnly(webhookUrl) + " for applications finished since "
                         + running.poller.since());
         if (running.watcher != null) {
@@ -320,19 +320,7 @@ public final class ServeCommand implements Callable<Integer> {
 
     /** {@code 500ms}, {@code 10s}, {@code 2m}, {@code 1h}, {@code 7d}; a bare number is seconds. */
     static Duration duration(String option, String value) {
-        Matcher m = DURATION.matcher(value.trim().toLowerCase(Locale.ROOT));
-        if (!m.matches()) {
-            throw new Main.UsageError(option + ": '" + value + "' is not a duration (e.g. 500ms, 10s, 2m, 1h, 7d)");
-        }
-        long n = Long.parseLong(m.group(1));
-        String unit = m.group(2) == null ? "s" : m.group(2);
-        return switch (unit) {
-            case "ms" -> Duration.ofMillis(n);
-            case "s" -> Duration.ofSeconds(n);
-            case "m" -> Duration.ofMinutes(n);
-            case "h" -> Duration.ofHours(n);
-            default -> Duration.ofDays(n);
-        };
+        return Durations.parse(option, value);
     }
 
     /** {@code --webhook-since}: ISO date or date-time, epoch milliseconds, or a span back from {@code now}. */

@@ -8,7 +8,7 @@ import io.sparkscope.core.model.ExecutorSummary;
 import io.sparkscope.core.model.JobSummary;
 import io.sparkscope.core.model.SqlExecutionSummary;
 import io.sparkscope.core.model.StageSummary;
-import io.sparkscope.core.recorder.Redactor;
+import io.sparkscope.core.redact.Redactor;
 import io.sparkscope.store.FetchState;
 import io.sparkscope.store.SnapshotReader;
 import io.sparkscope.core.heuristics.Finding;

@@ -141,7 +141,7 @@ public final class Params {
     /**
      * A size in bytes as a person types it: a number of bytes ({@code 1073741824}, {@code 1_000_000}) or a number with
      * a unit ({@code 1GB}, {@code 512m}, {@code 10 GiB}, {@code 1.5t}; binary units as Spark's, see
-     * {@link io.sparkscope.core.heuristics.Units#parseSize}).
+     * {@link io.sparkscope.core.text.Units#parseSize}).
      *
      * @throws WebException 400 naming the parameter when it is not a size or outside {@code min…max}
      */
@@ -152,7 +152,7 @@ public final class Params {
         }
         long n;
         try {
-            n = io.sparkscope.core.heuristics.Units.parseSize(v.replaceAll("[_,\\s]", ""));
+            n = io.sparkscope.core.text.Units.parseSize(v.replaceAll("[_,\\s]", ""));
         } catch (NumberFormatException e) {
             throw WebException.badParam(name, "'" + v + "' is not a size: give bytes, or a number with a unit"
                     + " such as 512m, 1GB or 10 GiB");

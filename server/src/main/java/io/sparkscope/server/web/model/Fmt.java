@@ -1,6 +1,6 @@
 package io.sparkscope.server.web.model;
 
-import io.sparkscope.core.heuristics.Units;
+import io.sparkscope.core.text.Units;
 
 import java.time.Instant;
 import java.time.ZoneOffset;

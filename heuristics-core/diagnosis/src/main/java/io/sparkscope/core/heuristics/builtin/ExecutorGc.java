@@ -1,0 +1,128 @@
+package io.sparkscope.core.heuristics.builtin;
+
+import io.sparkscope.core.event.TaskMetric;
+import io.sparkscope.core.heuristics.Finding;
+import io.sparkscope.core.heuristics.Heuristic;
+import io.sparkscope.core.heuristics.HeuristicConfig;
+import io.sparkscope.core.heuristics.SettingAdvice;
+import io.sparkscope.core.heuristics.Severity;
+import io.sparkscope.core.heuristics.SparkSettings;
+import io.sparkscope.core.heuristics.Threshold;
+import io.sparkscope.core.text.Units;
+import io.sparkscope.core.model.AppSnapshot;
+import io.sparkscope.core.model.ExecutorSummary;
+
+import java.util.Comparator;
+import java.util.List;
+
+/**
+ * Share of task time spent in JVM garbage collection. Too much means tasks lack heap; almost none on
+ * a big heap means memory is probably over-allocated and could serve more executors.
+ */
+public final class ExecutorGc implements Heuristic {
+    public static final String ID = "ExecutorGc";
+    /** A JVM doing useful work spends about this share or less of its time collecting: the saving is what is above. */
+    static final double HEALTHY_SHARE = 0.05;
+
+    @Override
+    public String id() {
+        return ID;
+    }
+
+    @Override
+    public List<Threshold> thresholds() {
+        return List.of(
+                new Threshold("ratio.low", "0.1",
+                        "GC time / executor run time at or above which it is LOW"),
+                new Threshold("ratio.high", "0.2",
+                        "GC time / executor run time at or above which it is HIGH"),
+                new Threshold("minTaskTimeMs", "60000",
+                        "total task time (ms) from which the share is fully judged"),
+                new Threshold("floorTaskTimeMs", "10000",
+                        "below this total task time (ms) nothing is judged; up to minTaskTimeMs only ratio.high, as LOW"),
+                new Threshold("underuse.ratio", "0.01",
+                        "a GC share below this with large heaps is LOW over-allocation"),
+                new Threshold("underuse.heapBytes", "16g",
+                        "heaps at least this large count as large for underuse.ratio"));
+    }
+
+    @Override
+    public String description() {
+        return """
+                Σ jvmGcTime / Σ executorRunTime ≥ 0.1 LOW, ≥ 0.2 HIGH over ≥ `minTaskTimeMs` 60 s of task time;
+                between `floorTaskTimeMs` 10 s and 60 s only ≥ 0.2, as LOW; because GC time is time tasks do not
+                work. Below `underuse.ratio` 0.01 with heaps ≥ `underuse.heapBytes` 16g → LOW "over-allocated" (not
+                in local mode). Impact: GC above 5 % of run time, over the application's parallelism.
+                """;
+    }
+
+    @Override
+    public List<Finding> evaluate(AppSnapshot app, HeuristicConfig cfg) {
+        // The whole run's totals: a long-running application's snapshot lists only its recent stages.
+        long gc = app.totals().metrics().get(TaskMetric.JVM_GC_TIME);
+        long run = app.totals().metrics().get(TaskMetric.EXECUTOR_RUN_TIME);
+        if (run <= 0 || run < cfg.count(ID + ".floorTaskTimeMs")) {
+            return List.of();
+        }
+        // Below minTaskTimeMs a share says less (a few GC pauses can dominate a short run): only an extreme share
+        // is reported, and only as LOW.
+        boolean judged = run >= cfg.count(ID + ".minTaskTimeMs");
+        double ratio = (double) gc / run;
+        SparkSettings conf = SparkSettings.of(app);
+        String memKey = Facts.taskMemoryKey(conf);
+        long mem = Facts.taskMemoryBytes(conf);
+        Severity severity = cfg.levels(ID + ".ratio").grade(ratio, judged);
+        if (severity != Severity.NONE) {
+            long healthy = Math.round(HEALTHY_SHARE * run);
+            long saved = Math.max(0, gc - healthy);
+            SettingAdvice more = conf.advise(memKey, Units.sparkSize(mem * 3 / 2),
+                    "tasks spent " + Units.percent(ratio) + " of their run time in GC");
+            Finding.Builder f = Finding.builder(ID, severity)
+                    .title("Executors spent " + Units.percent(ratio) + " of task time in GC")
+                    .message("Tasks spent " + Units.duration(gc) + " of their " + Units.duration(run) + " run time ("
+                            + Units.percent(ratio) + ") in JVM garbage collection"
+                            + (judged ? "." : "; a short run (under " + Units.duration(cfg.count(ID
+                            + ".minTaskTimeMs")) + " of task time), so only a share this large is reported."))
+                    .recommendation("Give each task more heap: " + more.phrase()
+                            + (conf.isLocal() ? "" : ", or fewer spark.executor.cores so fewer tasks share it")
+                            + ". Cache less or cache serialized (MEMORY_AND_DISK_SER), prefer built-in functions to"
+                            + " UDFs that create many objects, and use Kryo (spark.serializer) for RDD data.")
+                    .advise(more)
+                    .impact(Facts.appWallShare(app, saved), saved, "GC time above " + Units.percent(HEALTHY_SHARE)
+                            + " of task run time, spread over the application's parallelism")
+                    .detail("gcTimeMs", gc)
+                    .detail("runTimeMs", run)
+                    .detail("gcRatio", Units.round2(ratio))
+                    .detail("memoryBytes", mem);
+            worstExecutors(app).forEach(e -> f.executor(e.executorId()));
+            return List.of(f.build());
+        }
+        if (!conf.isLocal() && ratio < cfg.threshold(ID + ".underuse.ratio")
+                && mem >= cfg.bytes(ID + ".underuse.heapBytes")) {
+            SettingAdvice less = conf.advise("spark.executor.memory", Units.sparkSize(mem * 2 / 3),
+                    "tasks spent only " + Units.percent(ratio) + " of their run time in GC with "
+                            + Units.bytes(mem) + " heaps");
+            return List.of(Finding.builder(ID, Severity.LOW)
+                    .location("underused")
+                    .title("Executor memory may be over-allocated")
+                    .message("Tasks spent only " + Units.percent(ratio) + " of their " + Units.duration(run)
+                            + " run time in GC with " + Units.bytes(mem) + " executors: memory may be over-allocated.")
+                    .recommendation("Try smaller executors: " + less.phrase() + ", and watch for spills and GC; the"
+                            + " memory saved can run more executors or other applications.")
+                    .advise(less)
+                    .detail("gcTimeMs", gc)
+                    .detail("runTimeMs", run)
+                    .detail("gcRatio", Units.round2(ratio))
+                    .detail("memoryBytes", mem)
+                    .build());
+        }
+        return List.of();
+    }
+
+    private static List<ExecutorSummary> worstExecutors(AppSnapshot app) {
+        return Facts.taskRunners(app).stream().filter(e -> e.totalRunTime() > 0)
+                .sorted(Comparator.comparingDouble((ExecutorSummary e) -> (double) e.totalGcTime() / e.totalRunTime())
+                        .reversed())
+                .limit(3).toList();
+    }
+}

@@ -1,0 +1,56 @@
+package io.sparkscope.core.heuristics.builtin;
+
+import io.sparkscope.core.heuristics.Finding;
+import io.sparkscope.core.heuristics.Severity;
+import io.sparkscope.core.model.JobSummary.JobStatus;
+import org.junit.jupiter.api.Test;
+
+import java.util.List;
+import java.util.Map;
+
+import static io.sparkscope.core.heuristics.Check.run;
+import static io.sparkscope.core.heuristics.Check.silent;
+import static io.sparkscope.core.heuristics.Check.single;
+import static io.sparkscope.core.testing.SnapshotBuilder.app;
+import static io.sparkscope.core.testing.SnapshotBuilder.task;
+import static io.sparkscope.core.text.Units.GiB;
+import static io.sparkscope.core.text.Units.MiB;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class ExecutorGcTest {
+    private final ExecutorGc heuristic = new ExecutorGc();
+
+    private static List<Finding> gc(int tasks, long gcPerTask, String master, String memory) {
+        return run(new ExecutorGc(), app().master(master).conf("spark.executor.memory", memory)
+                .stage(0).tasks(tasks, i -> task().runTime(1_000).gc(gcPerTask)).done().build());
+    }
+
+    @Test
+    void fifteenPercentIsLow() {
+        Finding f = single(Severity.LOW, gc(100, 150, "yarn", "4g"));
+        assertEquals(0.15, f.details().get("gcRatio"));
+        assertTrue(f.recommendation().contains("spark.executor.memory=6g (now 4g)"), f.recommendation());
+        assertEquals("6g", f.adviceFor("spark.executor.memory").recommendedValue());
+        assertEquals("4g", f.adviceFor("spark.executor.memory").currentValue());
+    }
+
+    @Test
+    void thirtyPercentIsHigh() {
+        single(Severity.HIGH, gc(100, 300, "yarn", "4g"));
+    }
+
+    @Test
+    void hardlyAnyGcOnHugeHeapsIsLow() {
+        Finding f = single(Severity.LOW, gc(100, 0, "yarn", "20g"));
+        assertEquals("ExecutorGc:underused", f.id());
+    }
+
+    @Test
+    void shortApplicationsAndModerateGcAreSilent() {
+        silent(gc(30, 150, "yarn", "4g")); // 30 s of task time at 15 %: a short run is judged only at extremes
+        silent(gc(5, 500, "yarn", "4g")); // 5 s of task time: below the floor
+        silent(gc(100, 50, "yarn", "4g"));
+        silent(gc(100, 0, "local[4]", "20g")); // executor memory does not apply locally
+    }
+}

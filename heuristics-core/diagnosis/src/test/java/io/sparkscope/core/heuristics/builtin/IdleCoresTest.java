@@ -1,0 +1,53 @@
+package io.sparkscope.core.heuristics.builtin;
+
+import io.sparkscope.core.event.SparkEvent.PlanMetric;
+import io.sparkscope.core.event.SparkEvent.PlanNode;
+import io.sparkscope.core.heuristics.Finding;
+import io.sparkscope.core.heuristics.Severity;
+import org.junit.jupiter.api.Test;
+
+import java.util.List;
+import java.util.Map;
+
+import static io.sparkscope.core.heuristics.Check.run;
+import static io.sparkscope.core.heuristics.Check.silent;
+import static io.sparkscope.core.heuristics.Check.single;
+import static io.sparkscope.core.testing.SnapshotBuilder.app;
+import static io.sparkscope.core.testing.SnapshotBuilder.idleExecutorApp;
+import static io.sparkscope.core.testing.SnapshotBuilder.task;
+import static io.sparkscope.core.text.Units.GiB;
+import static io.sparkscope.core.text.Units.MiB;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class IdleCoresTest {
+    private final IdleCores heuristic = new IdleCores();
+
+    private static List<Finding> yarn(long taskSeconds) {
+        // one 4-core executor for 100 s = 400 core-seconds
+        return run(new IdleCores(), idleExecutorApp(100_000, 4, taskSeconds * 1000).build());
+    }
+
+    @Test
+    void sixtyPercentIdleIsLow() {
+        Finding f = single(Severity.LOW, yarn(160));
+        assertEquals(0.6, f.details().get("idleRatio"));
+        assertEquals(0.07, f.details().get("idleCoreHours"));
+    }
+
+    @Test
+    void ninetyPercentIdleIsHigh() {
+        single(Severity.HIGH, yarn(40));
+    }
+
+    @Test
+    void busyCoresAreSilentAndLocalModeIsAtMostLow() {
+        silent(yarn(300));
+        // local[4]: the driver runs the tasks and reports 0 cores; the master tells 4. Own machine: capped at LOW.
+        single(Severity.LOW, run(heuristic, app().master("local[4]").durationMs(100_000).executor("driver", 0, 40_000).build()));
+        // a short run is judged only at extremes, and at most LOW
+        silent(run(heuristic, idleExecutorApp(30_000, 4, 50_000).build()));
+        single(Severity.LOW, run(heuristic, idleExecutorApp(30_000, 4, 1_000).build()));
+        silent(run(heuristic, idleExecutorApp(8_000, 4, 1_000).build())); // floor
+    }
+}

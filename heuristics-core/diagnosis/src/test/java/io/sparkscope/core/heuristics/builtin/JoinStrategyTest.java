@@ -1,0 +1,96 @@
+package io.sparkscope.core.heuristics.builtin;
+
+import io.sparkscope.core.event.SparkEvent.PlanMetric;
+import io.sparkscope.core.event.SparkEvent.PlanNode;
+import io.sparkscope.core.heuristics.Finding;
+import io.sparkscope.core.heuristics.SettingAdvice;
+import io.sparkscope.core.heuristics.Severity;
+import org.junit.jupiter.api.Test;
+
+import java.util.List;
+import java.util.Map;
+
+import static io.sparkscope.core.heuristics.Check.run;
+import static io.sparkscope.core.heuristics.Check.silent;
+import static io.sparkscope.core.heuristics.Check.single;
+import static io.sparkscope.core.testing.SnapshotBuilder.app;
+import static io.sparkscope.core.testing.SnapshotBuilder.task;
+import static io.sparkscope.core.text.Units.GiB;
+import static io.sparkscope.core.text.Units.MiB;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** JoinStrategy has no HIGH level. */
+class JoinStrategyTest {
+    private final JoinStrategy heuristic = new JoinStrategy();
+
+    private static PlanNode side(long accumulatorId) {
+        PlanNode exchange = new PlanNode("Exchange", "Exchange hashpartitioning(k, 200)", List.of(
+                new PlanNode("Scan parquet", "Scan parquet t", List.of(), List.of())),
+                List.of(new PlanMetric("shuffle records written", 90 + accumulatorId, "sum"),
+                        new PlanMetric("data size", accumulatorId, "size")));
+        return new PlanNode("Sort", "Sort [k ASC]", List.of(exchange), List.of());
+    }
+
+    private static List<Finding> join(Map<Long, Long> sizes) {
+        return join(sizes, null);
+    }
+
+    private static List<Finding> join(Map<Long, Long> sizes, String threshold) {
+        PlanNode smj = new PlanNode("SortMergeJoin", "SortMergeJoin [k], [k], Inner", List.of(side(1), side(2)), List.of());
+        PlanNode root = new PlanNode("AdaptiveSparkPlan", "AdaptiveSparkPlan", List.of(smj), List.of());
+        var app = app().sparkVersion("3.5.1").sql(7, root, sizes);
+        if (threshold != null) {
+            app.conf("spark.sql.autoBroadcastJoinThreshold", threshold);
+        }
+        return run(new JoinStrategy(), app.build());
+    }
+
+    @Test
+    void aThresholdAlreadyAtTheSuggestedValueIsNotRecommendedAgain() {
+        // 80m is what a 40 MiB side would be told; in bytes, as Spark users often write it
+        Finding f = single(Severity.LOW, join(Map.of(1L, 40 * MiB, 2L, 10 * GiB), Long.toString(80 * MiB)));
+        assertNull(f.adviceFor("spark.sql.autoBroadcastJoinThreshold"), f.advice().toString());
+        assertFalse(f.recommendation().contains("spark.sql.autoBroadcastJoinThreshold="), f.recommendation());
+        assertTrue(f.recommendation().contains("already covers this side"), f.recommendation());
+        assertTrue(f.recommendation().contains("broadcast(df)"), f.recommendation());
+        // a higher threshold covers it too
+        assertNull(single(Severity.LOW, join(Map.of(1L, 40 * MiB, 2L, 10 * GiB), "200m"))
+                .adviceFor("spark.sql.autoBroadcastJoinThreshold"));
+    }
+
+    @Test
+    void disabledBroadcastSaysSoAndNamesTheValueInForce() {
+        Finding f = single(Severity.LOW, join(Map.of(1L, 40 * MiB, 2L, 10 * GiB), "-1"));
+        SettingAdvice a = f.adviceFor("spark.sql.autoBroadcastJoinThreshold");
+        assertEquals("-1", a.currentValue());
+        assertEquals(SettingAdvice.ValueSource.SET, a.currentSource());
+        assertEquals("80m", a.recommendedValue());
+        assertTrue(f.recommendation().contains("switched off"), f.recommendation());
+    }
+
+    @Test
+    void theFindingNamesTheJoinNodeOfThePlanGraph() {
+        Finding f = single(Severity.LOW, join(Map.of(1L, 40 * MiB, 2L, 10 * GiB)));
+        // Spark's graph ids: AdaptiveSparkPlan 0, the join 1 (found by the tree's own node, metrics or not)
+        assertEquals(List.of(new Finding.PlanNodeRef(7, 1, "SortMergeJoin")), f.planNodes());
+    }
+
+    @Test
+    void smallSideBelowHundredMegabytesIsLow() {
+        Finding f = single(Severity.LOW, join(Map.of(1L, 40 * MiB, 2L, 10 * GiB)));
+        assertEquals("JoinStrategy:7.0", f.id());
+        assertEquals(40 * MiB, f.details().get("smallSideBytes"));
+        assertTrue(f.recommendation().contains("spark.sql.autoBroadcastJoinThreshold=80m (now 10m, the default)"),
+                f.recommendation());
+    }
+
+    @Test
+    void bigSidesOrUnknownSizesAreSilent() {
+        silent(join(Map.of(1L, 500 * MiB, 2L, 10 * GiB)));
+        silent(join(Map.of(2L, 10 * GiB)));
+        silent(run(heuristic, app().sql(1, null, Map.of()).build()));
+    }
+}

@@ -1,0 +1,41 @@
+package io.sparkscope.core.heuristics.builtin;
+
+import io.sparkscope.core.event.SparkEvent.PlanMetric;
+import io.sparkscope.core.event.SparkEvent.PlanNode;
+import io.sparkscope.core.heuristics.Finding;
+import io.sparkscope.core.heuristics.Severity;
+import org.junit.jupiter.api.Test;
+
+import java.util.List;
+import java.util.Map;
+
+import static io.sparkscope.core.heuristics.Check.run;
+import static io.sparkscope.core.heuristics.Check.silent;
+import static io.sparkscope.core.heuristics.Check.single;
+import static io.sparkscope.core.testing.SnapshotBuilder.app;
+import static io.sparkscope.core.testing.SnapshotBuilder.task;
+import static io.sparkscope.core.text.Units.GiB;
+import static io.sparkscope.core.text.Units.MiB;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** SmallTasks has no HIGH level. */
+class SmallTasksTest {
+    private final SmallTasks heuristic = new SmallTasks();
+
+    @Test
+    void manyTinyTasksAreLow() {
+        // a SQL stage reading a shuffle: its partitions are spark.sql.shuffle.partitions
+        Finding f = single(Severity.LOW, run(heuristic, app().sqlJob(0, 0)
+                .stage(2).tasks(6000, i -> task().runTime(100).shuffleRead(1024)).done().build()));
+        assertEquals(300L, f.details().get("suggestedPartitions"));
+        assertTrue(f.recommendation().contains("spark.sql.shuffle.partitions=10 (now 200, the default)"),
+                f.recommendation());
+    }
+
+    @Test
+    void fewOrLongerTasksAreSilent() {
+        silent(run(heuristic, app().stage(2).tasks(4000, i -> task().runTime(100)).done().build()));
+        silent(run(heuristic, app().stage(2).tasks(6000, i -> task().runTime(900)).done().build()));
+    }
+}
