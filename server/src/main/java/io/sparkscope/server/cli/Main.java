@@ -1,5 +1,8 @@
 package io.sparkscope.server.cli;
 
+import io.sparkscope.ingest.cli.FetchCommand;
+import io.sparkscope.ingest.cli.ImportCommand;
+import io.sparkscope.ingest.cli.WatchCommand;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
