@@ -2,11 +2,9 @@ package io.sparkscope.server.web.api;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import io.sparkscope.core.model.AppConfig;
+import io.sparkscope.ingest.fetch.SparkDates;
 import io.sparkscope.store.query.SparkAppsQuery;
 
-import java.time.Instant;
-import java.time.ZoneOffset;
-import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -17,15 +15,12 @@ import java.util.Map;
  * writing a running attempt (end time {@code 1969-12-31T23:59:59.999GMT}, epoch -1, duration 0).
  */
 final class SparkAppJson {
-    private static final DateTimeFormatter DATE = DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm:ss.SSS'GMT'")
-            .withZone(ZoneOffset.UTC);
-
     private SparkAppJson() {
     }
 
     /** Any epoch ms as Spark writes it, -1 too (Spark's end time of a running attempt). */
     static String date(long epochMs) {
-        return DATE.format(Instant.ofEpochMilli(epochMs));
+        return SparkDates.format(epochMs);
     }
 
     /** A stored attempt has no log file, so "last updated" is when its last event was seen. */

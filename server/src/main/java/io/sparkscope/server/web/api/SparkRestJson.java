@@ -6,10 +6,8 @@ import io.sparkscope.core.event.TaskMetrics;
 import io.sparkscope.core.model.ExecutorSummary;
 import io.sparkscope.core.model.JobSummary;
 import io.sparkscope.core.model.TaskRecord;
+import io.sparkscope.ingest.fetch.SparkDates;
 
-import java.time.Instant;
-import java.time.ZoneOffset;
-import java.time.format.DateTimeFormatter;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -23,9 +21,6 @@ import java.util.Map;
  * 0), never excluded.
  */
 final class SparkRestJson {
-    private static final DateTimeFormatter DATE = DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm:ss.SSS'GMT'")
-            .withZone(ZoneOffset.UTC);
-
     /** Spark's ExecutorMetricType names, in the order its golden files list them. */
     static final List<String> PEAK_METRICS = List.of("ConcurrentGCCount", "ConcurrentGCTime", "DirectPoolMemory",
             "JVMHeapMemory", "JVMOffHeapMemory", "MajorGCCount", "MajorGCTime", "MappedPoolMemory", "MinorGCCount",
@@ -39,7 +34,7 @@ final class SparkRestJson {
 
     /** Spark's date, or null (left out) for an unknown time. */
     static String date(long epochMs) {
-        return epochMs > 0 ? DATE.format(Instant.ofEpochMilli(epochMs)) : null;
+        return epochMs > 0 ? SparkDates.format(epochMs) : null;
     }
 
     @JsonInclude(JsonInclude.Include.NON_NULL)
@@ -178,8 +173,8 @@ final class SparkRestJson {
                     - m.get(TaskMetric.RESULT_SERIALIZATION_TIME) - gettingResult) : 0;
             String error = "SUCCESS".equals(t.status()) ? null
                     : t.errorDetail() != null ? t.errorDetail() : t.errorMessage();
-            return new Task(t.taskId(), t.index(), t.attempt(), t.partitionId(), DATE.format(Instant.ofEpochMilli(
-                    Math.max(0, t.launchTime()))), t.gettingResultTime() > 0 ? date(t.gettingResultTime()) : null,
+            return new Task(t.taskId(), t.index(), t.attempt(), t.partitionId(), SparkDates.format(
+                    Math.max(0, t.launchTime())), t.gettingResultTime() > 0 ? date(t.gettingResultTime()) : null,
                     duration > 0 ? duration : null, t.executorId(), t.host(), t.status(), t.locality(),
                     t.speculative(), List.of(), error, m == null ? null : Metrics.of(m), Map.of(), schedulerDelay,
                     gettingResult);

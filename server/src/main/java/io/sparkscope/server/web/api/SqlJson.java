@@ -6,11 +6,9 @@ import io.sparkscope.core.model.SqlExecutionSummary;
 import io.sparkscope.core.model.SqlMetricAggregate;
 import io.sparkscope.core.sql.PlanGraph;
 import io.sparkscope.core.sql.SparkMetricText;
+import io.sparkscope.ingest.fetch.SparkDates;
 import io.sparkscope.server.web.sql.SqlStatus;
 
-import java.time.Instant;
-import java.time.ZoneOffset;
-import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -23,9 +21,6 @@ import java.util.Map;
  * missing description, a node outside any codegen cluster) are left out here too, so the answers compare equal.
  */
 public final class SqlJson {
-    private static final DateTimeFormatter DATE =
-            DateTimeFormatter.ofPattern("uuuu-MM-dd'T'HH:mm:ss.SSS'GMT'").withZone(ZoneOffset.UTC);
-
     private SqlJson() {
     }
 
@@ -46,7 +41,7 @@ public final class SqlJson {
         } else {
             m.put("planDescription", "");
         }
-        m.put("submissionTime", DATE.format(Instant.ofEpochMilli(sql.startTime())));
+        m.put("submissionTime", SparkDates.format(sql.startTime()));
         m.put("duration", (ended ? sql.endTime() : now) - sql.startTime());
         m.put("runningJobIds", st.running());
         m.put("successJobIds", st.succeeded());
