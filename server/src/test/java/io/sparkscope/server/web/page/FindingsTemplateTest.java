@@ -17,7 +17,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-/** The findings from findings.jte are the findings the code wrote, byte for byte, and every user text is escaped. */
+/**
+ * The findings from findings.jte and the fix-first section from fixFirst.jte are what the code wrote, byte for byte,
+ * and every user text is escaped.
+ */
 class FindingsTemplateTest {
     private static final String EVIL = TaskPages.EVIL;
 
@@ -69,10 +72,13 @@ class FindingsTemplateTest {
         return out;
     }
 
+    /** The findings and the fix-first section above them, from the code and from the templates. */
     private static void assertSame(Diagnosis d, String appId, String attemptId) {
         Html code = new Html();
+        CodeFixFirstView.render(code, d);
         CodeFindingsView.render(code, d, appId, attemptId);
         Html template = new Html();
+        FixFirstView.render(template, d);
         FindingsView.render(template, d, appId, attemptId);
         assertEquals(code.toString(), template.toString());
     }
@@ -82,6 +88,7 @@ class FindingsTemplateTest {
         assertSame(Diagnosis.of(findings(), 600_000), "app-1 " + EVIL, "2");
         assertSame(Diagnosis.of(findings(), 600_000), "app-1", null);
         assertSame(Diagnosis.of(List.of(), 1_000), "app-1", null);
+        assertSame(Diagnosis.of(findings().subList(7, 8), 1_000), "app-1", null); // no saving: no fix-first list
         assertSame(Diagnosis.of(DiagnosisViewTest.FINDINGS, DiagnosisViewTest.APP.durationMs()), "app-diag", null);
     }
 
