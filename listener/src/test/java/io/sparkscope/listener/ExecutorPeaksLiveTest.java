@@ -61,16 +61,15 @@ class ExecutorPeaksLiveTest {
             assertTrue(p.getOrDefault("JVMHeapMemory", 0L) > cached, "heap above the cached data: " + p);
             assertTrue(p.getOrDefault("OnHeapStorageMemory", 0L) >= cached, "cache in storage memory: " + p);
         }
-        // The log's peaks are of heartbeats and task ends while a stage ran; the listener also sees the heartbeats
-        // in between. So live >= logged for each metric, and the cache (held all along) is the same in both.
-        // The GC counters are not peaks but totals that only grow: each side's value is simply the last sample it
-        // saw. A CI run on a loaded machine once found the log's last driver sample 12 ms of GC later than the live
-        // one (5178 against 5166 ms), so those are compared within 1 %; the memory peaks stay strict.
+        // The log's peaks are of heartbeats and task ends while a stage ran; the listener sees the heartbeats but
+        // not the samples Spark takes at a task's end. On a loaded machine such a task-end sample can sit a little
+        // above every heartbeat: a CI run found JVM off-heap memory 14 KB higher in the log (273 359 616 against
+        // 273 345 048), and the GC totals 12 ms apart. So each metric is compared within 1 %. The cache is held all
+        // along, so its storage memory is the same in both and compared exactly below.
         for (Map.Entry<String, Long> m : logged.peakMetrics().entrySet()) {
             Long ours = live.peakMetrics().get(m.getKey());
             assertNotNull(ours, m.getKey() + " logged but not seen live");
-            long floor = m.getKey().endsWith("GCTime") || m.getKey().endsWith("GCCount")
-                    ? m.getValue() - m.getValue() / 100 : m.getValue();
+            long floor = m.getValue() - m.getValue() / 100;
             assertTrue(ours >= floor, m.getKey() + ": live " + ours + " < logged " + m.getValue());
         }
         assertEquals(logged.peakMetrics().get("OnHeapStorageMemory"), live.peakMetrics().get("OnHeapStorageMemory"));
