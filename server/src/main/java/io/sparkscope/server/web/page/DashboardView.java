@@ -1,14 +1,26 @@
 package io.sparkscope.server.web.page;
 
 import io.sparkscope.core.analysis.efficiency.Prices;
-import io.sparkscope.server.web.http.Urls;
 import io.sparkscope.server.web.model.Fmt;
-import io.sparkscope.store.query.AppListRow;
 import io.sparkscope.store.query.DashboardQuery;
 import io.sparkscope.store.query.WasteQuery;
 
+import java.util.List;
+
+/**
+ * {@code /}: what is stored, the health of recent applications, the newest one, the costliest findings and the
+ * week's waste. The markup is dashboard.jte.
+ */
 final class DashboardView {
     private DashboardView() {
+    }
+
+    /** A count of the cards at the top: its value as shown and what it counts. */
+    record Card(String label, String value) {
+    }
+
+    /** A row of the health table: the period, its {@code ?since=} value and the applications' worst severities. */
+    record HealthRow(String label, String since, DashboardQuery.Health health) {
     }
 
     static String render(DashboardQuery.Dashboard d) {
@@ -17,70 +29,18 @@ final class DashboardView {
 
     /** @param waste the week's waste, or null to leave the panel out */
     static String render(DashboardQuery.Dashboard d, WasteQuery.Result waste, Prices prices) {
-        Html h = Layout.start("Dashboard", "Dashboard");
-        h.raw("<h1>Dashboard</h1><section class=\"cards\">");
-        card(h, "Applications", Fmt.count(d.applications()));
-        card(h, "Executors", Fmt.count(d.executors()));
-        card(h, "Jobs", Fmt.count(d.jobs()));
-        card(h, "Stages", Fmt.count(d.stages()));
-        card(h, "Tasks", Fmt.count(d.tasks()));
-        h.raw("</section><section class=\"two-col\"><div class=\"panel\"><h2>Health</h2><table class=\"grid\">"
-                + "<thead><tr><th>Started in</th><th>");
-        Layout.severity(h, "HIGH");
-        h.raw("</th><th>");
-        Layout.severity(h, "LOW");
-        h.raw("</th><th>");
-        Layout.severity(h, null);
-        h.raw("</th></tr></thead><tbody>");
-        health(h, "last day", "1d", d.lastDay());
-        health(h, "last week", "1w", d.lastWeek());
-        h.raw("</tbody></table>");
-        h.raw("<h2>Newest application</h2>");
-        if (d.newest().isPresent()) {
-            AppListRow a = d.newest().get();
-            h.raw("<p>");
-            Layout.severity(h, a.worstSeverity());
-            h.raw(" ").link(Urls.app(a.appId(), a.attemptId()), a.name() == null ? a.appId() : a.name())
-                    .raw(" <span class=\"muted\">").t(a.appId()).raw(" · ").t(Fmt.time(a.startTime())).raw("</span></p>");
-        } else {
-            h.raw("<p class=\"muted\">No application recorded yet. Import event logs with "
-                    + "<code>sparkscope import</code> or run Spark with the listener.</p>");
-        }
-        h.raw("</div><div class=\"panel\" id=\"top-findings\"><h2>Costliest findings</h2>"
-                + "<p class=\"hint\">Root causes by the time fixing them would save, summed over the stored"
-                + " applications (knock-on findings count with their cause).</p>");
-        if (d.topFindings().isEmpty()) {
-            h.raw("<p class=\"muted\">No findings.</p>");
-        } else {
-            h.raw("<table class=\"grid\"><thead><tr><th>Heuristic</th><th>Worst</th><th class=\"num\">Wall time"
-                    + " saved</th><th class=\"num\">Task time saved</th><th class=\"num\">Applications</th>"
-                    + "</tr></thead><tbody>");
-            for (DashboardQuery.TopFinding f : d.topFindings()) {
-                h.raw("<tr data-heuristic=\"").a(f.heuristic()).raw("\"><td>")
-                        .link("/apps?heuristic=" + Urls.enc(f.heuristic()), f.heuristic()).raw("</td><td>");
-                Layout.severity(h, f.severity());
-                h.raw("</td><td class=\"num\">").t(f.wallMsSaved() > 0 ? Fmt.duration(f.wallMsSaved()) : "—")
-                        .raw("</td><td class=\"num\">").t(f.taskMsSaved() > 0 ? Fmt.coreHours(f.taskMsSaved()) : "—")
-                        .raw("</td><td class=\"num\">").t(Fmt.count(f.apps())).raw("</td></tr>");
-            }
-            h.raw("</tbody></table>");
-        }
-        h.raw("</div></section>");
-        if (waste != null) {
-            WasteView.render(h, waste, prices);
-        }
-        return Layout.end(h);
+        Html h = new Html(16 * 1024);
+        JtedashboardGenerated.render(new PageOutput(h), null, d, waste, prices);
+        return h.toString();
     }
 
-    private static void card(Html h, String label, String value) {
-        h.raw("<div class=\"card\"><div class=\"card-value\">").t(value).raw("</div><div class=\"card-label\">")
-                .t(label).raw("</div></div>");
+    static List<Card> cards(DashboardQuery.Dashboard d) {
+        return List.of(new Card("Applications", Fmt.count(d.applications())),
+                new Card("Executors", Fmt.count(d.executors())), new Card("Jobs", Fmt.count(d.jobs())),
+                new Card("Stages", Fmt.count(d.stages())), new Card("Tasks", Fmt.count(d.tasks())));
     }
 
-    private static void health(Html h, String label, String since, DashboardQuery.Health x) {
-        h.raw("<tr><td>").t(label).raw("</td><td>")
-                .link("/apps?since=" + since + "&severity=high", Fmt.count(x.red())).raw("</td><td>")
-                .link("/apps?since=" + since + "&severity=low", Fmt.count(x.yellow())).raw("</td><td>")
-                .link("/apps?since=" + since + "&severity=none", Fmt.count(x.green())).raw("</td></tr>");
+    static List<HealthRow> health(DashboardQuery.Dashboard d) {
+        return List.of(new HealthRow("last day", "1d", d.lastDay()), new HealthRow("last week", "1w", d.lastWeek()));
     }
 }
