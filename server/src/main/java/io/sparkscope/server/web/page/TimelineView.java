@@ -28,7 +28,8 @@ final class TimelineView {
 
     // --- text ----------------------------------------------------------------------------------------------------
 
-    private static String drawingNote(TaskTimeline t, TimelineSvg svg) {
+    /** What the drawing shows and simplified: merged slivers, hover text on the longest bars only. */
+    static String drawingNote(TaskTimeline t, TimelineSvg svg) {
         StringBuilder sb = new StringBuilder();
         sb.append("Each bar spans the driver's launch → finish; executor-side phases are drawn right before getting"
                 + " result, scheduler delay (the driver-side remainder) at the start.");

@@ -10,7 +10,8 @@ import java.util.Locale;
 import java.util.Map;
 
 /**
- * ExecutorsView as it was written in code before executors.jte, kept verbatim as the reference the template's page is
+ * ExecutorsView as it was written in code before executors.jte, kept verbatim (but for the page links it shares with ExecutorsView) as the
+ * reference the template's page is
  * compared with (ExecutorsTemplateTest). {@code /apps/{appId}[/{attemptId}]/executors}: the executors (the driver too when it ran tasks or reported
  * memory) with their host, cores, lifetime, tasks, task and GC time, I/O, peak memory where Spark logged it, and why
  * they were removed; one page at a time, as the task table pages (an elastic application may have had a hundred
@@ -115,27 +116,18 @@ final class CodeExecutorsView {
         h.raw("<nav class=\"pager\" id=\"executor-pager\">");
         if (prev) {
             h.raw("<a class=\"btn\" id=\"page-prev\" href=\"")
-                    .a(url(base, r, Math.max(0, r.offset() - r.length()), null)).raw("\">&#8592; previous</a>");
+                    .a(ExecutorsView.url(base, r, Math.max(0, r.offset() - r.length()), null)).raw("\">&#8592; previous</a>");
         }
         if (next) {
             // the cursor (the last row's id) makes the next page an index range from there, and exact even when
             // executors were added in between; the offset still numbers its rows
             String last = e.executors().get(e.executors().size() - 1).executorId();
-            h.raw("<a class=\"btn\" id=\"page-next\" href=\"").a(url(base, r, r.offset() + r.length(), last))
+            h.raw("<a class=\"btn\" id=\"page-next\" href=\"").a(ExecutorsView.url(base, r, r.offset() + r.length(), last))
                     .raw("\">next &#8594;</a>");
         }
         h.raw("</nav>");
     }
 
-    /** @param after the cursor: the id of the executor the page starts after, or null to start at {@code offset} */
-    static String url(String base, JobsExecutorsQuery.Request r, int offset, String after) {
-        Map<String, String> q = new LinkedHashMap<>();
-        q.put("state", r.state() == JobsExecutorsQuery.State.ALL ? null : r.state().name().toLowerCase(Locale.ROOT));
-        q.put("offset", offset == 0 ? null : String.valueOf(offset));
-        q.put("after", after);
-        q.put("length", r.length() == ExecutionPages.PAGE_LENGTH ? null : String.valueOf(r.length()));
-        return Urls.withQuery(base, q) + "#executors";
-    }
 
     private static void peak(Html h, Map<String, Long> peaks, String name) {
         // Spark fills a task's missing sample with zeros, so 0 means "not measured": a live JVM has a heap.

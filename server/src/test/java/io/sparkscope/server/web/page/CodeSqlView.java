@@ -22,7 +22,7 @@ import java.util.Locale;
 import java.util.Map;
 
 /**
- * SqlView as it was written in code before sql.jte and sqlExecution.jte, kept verbatim as the reference the template's
+ * SqlView as it was written in code before sql.jte and sqlExecution.jte, kept verbatim (but for the helpers it shares with SqlView) as the reference the template's
  * page is compared with (SqlTemplateTest). {@code /apps/{appId}[/{attemptId}]/sql}: every SQL execution with its status, time, jobs, stages and worst finding;
  * {@code …/sql/{executionId}}: one execution's final plan as a graph with each operator's metrics and findings, the
  * operators with the stages that ran them, and Spark's plan text. Descriptions and plan texts come from the user's
@@ -54,8 +54,8 @@ final class CodeSqlView {
             status(h, st.status());
             h.raw("</td><td>").t(Fmt.time(sql.startTime())).raw("</td><td class=\"num\">")
                     .t(sql.endTime() >= 0 ? Fmt.duration(sql.endTime() - sql.startTime()) : "—")
-                    .raw("</td><td class=\"ids\">").t(ids(sql.jobIds())).raw("</td><td class=\"ids\">")
-                    .t(ids(sql.stageIds())).raw("</td><td>");
+                    .raw("</td><td class=\"ids\">").t(SqlView.ids(sql.jobIds())).raw("</td><td class=\"ids\">")
+                    .t(SqlView.ids(sql.stageIds())).raw("</td><td>");
             Finding worst = SqlFindings.worst(SqlFindings.of(sql, e.findings()));
             if (worst == null) {
                 h.raw("<span class=\"muted\">—</span>");
@@ -86,8 +86,8 @@ final class CodeSqlView {
         h.raw("</p><dl class=\"facts\"><dt>Submitted</dt><dd>").t(Fmt.time(sql.startTime()))
                 .raw("</dd><dt>Duration</dt><dd>").t(sql.endTime() >= 0 ? Fmt.duration(sql.endTime() - sql.startTime())
                         : "running").raw("</dd><dt>Jobs</dt><dd><a href=\"").a(Urls.appTab(appId, attemptId, "jobs"))
-                .raw("\">").t(ids(sql.jobIds())).raw("</a></dd><dt>Stages</dt><dd>");
-        stageLinks(h, appId, attemptId, sql.stageIds(), latestAttempts(e.stages()));
+                .raw("\">").t(SqlView.ids(sql.jobIds())).raw("</a></dd><dt>Stages</dt><dd>");
+        stageLinks(h, appId, attemptId, sql.stageIds(), SqlView.latestAttempts(e.stages()));
         h.raw("</dd></dl>");
         if (sql.errorMessage() != null && !sql.errorMessage().isBlank()) {
             JobsView.reason(h, sql.errorMessage());
@@ -146,7 +146,7 @@ final class CodeSqlView {
         PlanStages ran = PlanStages.of(graph, sql);
         Map<Long, PlanGraph.Node> byId = graph.byId();
         // once per page, not once per operator: a plan of a thousand operators over hundreds of stages
-        Map<Integer, SqlQuery.StageBrief> latest = latestAttempts(stages);
+        Map<Integer, SqlQuery.StageBrief> latest = SqlView.latestAttempts(stages);
         h.raw("<h3 id=\"operators\">Operators</h3><div class=\"table-scroll\"><table class=\"grid\" id=\"operator-table\">"
                 + "<thead><tr><th>Node</th><th>Operator</th><th>Stages</th><th>Metrics</th><th>Findings</th></tr>"
                 + "</thead><tbody>");
@@ -214,17 +214,6 @@ final class CodeSqlView {
         }
     }
 
-    /** Each stage's latest attempt, which its link opens. */
-    private static Map<Integer, SqlQuery.StageBrief> latestAttempts(List<SqlQuery.StageBrief> stages) {
-        Map<Integer, SqlQuery.StageBrief> latest = new HashMap<>();
-        for (SqlQuery.StageBrief s : stages) {
-            SqlQuery.StageBrief had = latest.get(s.stageId());
-            if (had == null || had.attemptId() < s.attemptId()) {
-                latest.put(s.stageId(), s);
-            }
-        }
-        return latest;
-    }
 
     private static void status(Html h, String status) {
         String s = status.toLowerCase(Locale.ROOT);
@@ -232,14 +221,4 @@ final class CodeSqlView {
                 .raw("</span>");
     }
 
-    private static String ids(List<Integer> ids) {
-        if (ids.isEmpty()) {
-            return "—";
-        }
-        StringBuilder sb = new StringBuilder();
-        for (int i : ids) {
-            sb.append(sb.length() == 0 ? "" : ", ").append(i);
-        }
-        return sb.toString();
-    }
 }

@@ -17,7 +17,7 @@ import java.util.Locale;
 import java.util.Map;
 
 /**
- * StreamingView as it was written in code before query.jte and queryList.jte, kept verbatim as the reference the
+ * StreamingView as it was written in code before query.jte and queryList.jte, kept verbatim (but for the text helpers it shares with StreamingView) as the reference the
  * templates' pages are compared with (StreamingTemplateTest). Structured Streaming in the UI: the application page's list of queries, and {@code
  * /apps/{appId}[/{attemptId}]/queries/{queryId}}, one query's page: its numbers, its findings, rate, latency and state
  * charts over time (chart.js, drawn by /static/streaming.js from the JSON embedded in the page, the same as its API
@@ -55,7 +55,7 @@ final class CodeStreamingView {
                 batchMs += r.totals().batchDurationMs();
                 lastEnd = Math.max(lastEnd, r.totals().lastBatchEndTime());
             }
-            String label = latestName(rs);
+            String label = StreamingView.latestName(rs);
             h.raw("<tr data-query-id=\"").a(e.getKey()).raw("\"><td><a class=\"query-link\" href=\"")
                     .a(Urls.query(a.appId(), a.attemptId(), e.getKey())).raw("\">").t(label == null ? e.getKey() : label)
                     .raw("</a>");
@@ -66,8 +66,8 @@ final class CodeStreamingView {
             status(h, latest);
             h.raw("</td><td class=\"num\">").t(rs.size()).raw("</td><td class=\"num\">").t(Fmt.count(batches))
                     .raw("</td><td class=\"num\">").t(Fmt.count(rows)).raw("</td><td class=\"num\">")
-                    .t(batchMs > 0 ? rate(rows * 1000.0 / batchMs) : "—").raw("</td><td class=\"num\">")
-                    .t(batches > 0 ? Fmt.duration(batchMs / batches) : "—").raw("</td><td>").t(trigger(latest))
+                    .t(batchMs > 0 ? StreamingView.rate(rows * 1000.0 / batchMs) : "—").raw("</td><td class=\"num\">")
+                    .t(batches > 0 ? Fmt.duration(batchMs / batches) : "—").raw("</td><td>").t(StreamingView.trigger(latest))
                     .raw("</td><td>").t(Fmt.time(lastEnd)).raw("</td></tr>");
         }
         h.raw("</tbody></table></section>");
@@ -78,7 +78,7 @@ final class CodeStreamingView {
         StreamingQuerySummary latest = q.latestRun();
         Html h = Layout.start("Query " + q.label(), "Applications");
         h.raw("<article class=\"query-detail\"><div class=\"detail-head\"><h1>");
-        Layout.severity(h, worst(q.findings()));
+        Layout.severity(h, StreamingView.worst(q.findings()));
         h.raw(" Query <span id=\"query-title\">").t(q.label()).raw("</span></h1><p class=\"muted\">")
                 .raw("<span class=\"query-id\">").t(q.queryId()).raw("</span> · application ")
                 .link(Urls.app(a.appId(), a.attemptId()), a.name() == null || a.name().isEmpty() ? a.pathKey() : a.name())
@@ -151,9 +151,9 @@ final class CodeStreamingView {
         if (last != null) {
             card(h, "card-last-batch", last.batchId(), Long.toString(last.batchId()), "Latest batch, "
                     + Fmt.time(last.timestamp()));
-            card(h, "card-input-rate", last.inputRowsPerSecond(), rate(last.inputRowsPerSecond()),
+            card(h, "card-input-rate", last.inputRowsPerSecond(), StreamingView.rate(last.inputRowsPerSecond()),
                     "Input rows/s (latest batch)");
-            card(h, "card-processed-rate", last.processedRowsPerSecond(), rate(last.processedRowsPerSecond()),
+            card(h, "card-processed-rate", last.processedRowsPerSecond(), StreamingView.rate(last.processedRowsPerSecond()),
                     "Processed rows/s (latest batch)");
             card(h, "card-last-duration", last.durationMs(), Fmt.duration(last.durationMs()), "Latest batch took");
             if (last.stateRows() >= 0) {
@@ -175,7 +175,7 @@ final class CodeStreamingView {
         if (dropped > 0) {
             card(h, "card-dropped", dropped, Fmt.count(dropped), "Late rows dropped by the watermark");
         }
-        card(h, "card-trigger", latest.triggerIntervalMs(), trigger(latest), "Trigger");
+        card(h, "card-trigger", latest.triggerIntervalMs(), StreamingView.trigger(latest), "Trigger");
         h.raw("</div>");
         if (q.runs().stream().anyMatch(r -> r.batchesNotKept() > 0)) {
             h.raw("<p class=\"hint\" id=\"batches-not-kept\">The listener keeps each run's latest batches"
@@ -225,9 +225,9 @@ final class CodeStreamingView {
                     .t(Fmt.count(t.inputRows())).raw("</td><td class=\"num\">")
                     .t(t.batches() == 0 ? "—" : Fmt.duration(Math.round(t.meanBatchDurationMs())))
                     .raw("</td><td class=\"num\">").t(t.batches() == 0 ? "—" : Fmt.duration(t.maxBatchDurationMs()))
-                    .raw("</td><td>").t(trigger(r)).raw("</td><td class=\"error\">");
+                    .raw("</td><td>").t(StreamingView.trigger(r)).raw("</td><td class=\"error\">");
             if (r.exception() != null) {
-                h.raw("<details><summary>").t(firstLine(r.exception())).raw("</summary><pre>").t(r.exception())
+                h.raw("<details><summary>").t(StreamingView.firstLine(r.exception())).raw("</summary><pre>").t(r.exception())
                         .raw("</pre></details>");
             }
             h.raw("</td></tr>");
@@ -247,8 +247,8 @@ final class CodeStreamingView {
                         .t(s.startOffset() == null ? "—" : s.startOffset()).raw("</td><td class=\"offset\">")
                         .t(s.endOffset() == null ? "—" : s.endOffset()).raw("</td><td class=\"offset\">")
                         .t(s.latestOffset() == null ? "—" : s.latestOffset()).raw("</td><td class=\"num\">")
-                        .t(Fmt.count(s.numInputRows())).raw("</td><td class=\"num\">").t(rate(s.inputRowsPerSecond()))
-                        .raw("</td><td class=\"num\">").t(rate(s.processedRowsPerSecond())).raw("</td><td>");
+                        .t(Fmt.count(s.numInputRows())).raw("</td><td class=\"num\">").t(StreamingView.rate(s.inputRowsPerSecond()))
+                        .raw("</td><td class=\"num\">").t(StreamingView.rate(s.processedRowsPerSecond())).raw("</td><td>");
                 s.metrics().forEach((k, v) -> h.raw("<span class=\"metric\">").t(k).raw(" = ").t(v).raw("</span> "));
                 h.raw("</td></tr>");
             }
@@ -263,12 +263,12 @@ final class CodeStreamingView {
             int i = 0;
             for (StreamingProgress.StateOperator op : last.stateOperators()) {
                 h.raw("<tr><td>").t(i++).raw(op.operatorName() == null ? "" : " ").t(op.operatorName() == null ? ""
-                        : op.operatorName()).raw("</td><td class=\"num\">").t(known(op.numRowsTotal()))
-                        .raw("</td><td class=\"num\">").t(known(op.numRowsUpdated())).raw("</td><td class=\"num\">")
-                        .t(known(op.numRowsRemoved())).raw("</td><td class=\"num\">")
+                        : op.operatorName()).raw("</td><td class=\"num\">").t(StreamingView.known(op.numRowsTotal()))
+                        .raw("</td><td class=\"num\">").t(StreamingView.known(op.numRowsUpdated())).raw("</td><td class=\"num\">")
+                        .t(StreamingView.known(op.numRowsRemoved())).raw("</td><td class=\"num\">")
                         .t(op.memoryUsedBytes() < 0 ? "—" : Fmt.bytes(op.memoryUsedBytes()))
-                        .raw("</td><td class=\"num\">").t(known(op.numRowsDroppedByWatermark()))
-                        .raw("</td><td class=\"num\">").t(known(op.numShufflePartitions())).raw("</td></tr>");
+                        .raw("</td><td class=\"num\">").t(StreamingView.known(op.numRowsDroppedByWatermark()))
+                        .raw("</td><td class=\"num\">").t(StreamingView.known(op.numShufflePartitions())).raw("</td></tr>");
             }
             h.raw("</tbody></table>");
         } else {
@@ -289,9 +289,9 @@ final class CodeStreamingView {
             h.raw("<tr data-batch-id=\"").a(b.batchId()).raw("\"").raw(b.behind() ? " class=\"behind\"" : "")
                     .raw("><td class=\"num\">").t(b.batchId()).raw("</td><td>").t(Fmt.time(b.timestamp()))
                     .raw("</td><td class=\"num\">").t(Fmt.duration(b.durationMs())).raw("</td><td class=\"num\">")
-                    .t(Fmt.count(b.numInputRows())).raw("</td><td class=\"num\">").t(rate(b.inputRowsPerSecond()))
-                    .raw("</td><td class=\"num\">").t(rate(b.processedRowsPerSecond())).raw("</td><td class=\"num\">")
-                    .t(known(b.numOutputRows())).raw("</td><td class=\"num\">").t(known(b.stateRows()))
+                    .t(Fmt.count(b.numInputRows())).raw("</td><td class=\"num\">").t(StreamingView.rate(b.inputRowsPerSecond()))
+                    .raw("</td><td class=\"num\">").t(StreamingView.rate(b.processedRowsPerSecond())).raw("</td><td class=\"num\">")
+                    .t(StreamingView.known(b.numOutputRows())).raw("</td><td class=\"num\">").t(StreamingView.known(b.stateRows()))
                     .raw("</td><td>").t(b.watermark() < 0 ? "—" : b.watermark() == 0 ? "not yet" : Fmt.time(b.watermark()))
                     .raw("</td></tr>");
         }
@@ -313,51 +313,9 @@ final class CodeStreamingView {
         h.raw("<span class=\"status ").raw(cls).raw("\">").t(s).raw("</span>");
     }
 
-    private static String latestName(List<StreamingQuerySummary> runs) {
-        for (int i = runs.size() - 1; i >= 0; i--) {
-            if (runs.get(i).name() != null && !runs.get(i).name().isBlank()) {
-                return runs.get(i).name();
-            }
-        }
-        return null;
-    }
 
-    private static String trigger(StreamingQuerySummary r) {
-        if (r.triggerKind() == null) {
-            return "not known (only a live recording can read it)";
-        }
-        if (r.triggerIntervalMs() == 0) {
-            return r.triggerKind() + ", as fast as possible";
-        }
-        return r.triggerIntervalMs() > 0 ? r.triggerKind() + " every " + Fmt.duration(r.triggerIntervalMs())
-                : r.triggerKind();
-    }
 
-    private static String worst(List<Finding> findings) {
-        String worst = null;
-        for (Finding f : findings) {
-            if (f.severity().name().equals("HIGH")) {
-                return "HIGH";
-            }
-            worst = "LOW";
-        }
-        return worst;
-    }
 
-    private static String rate(double r) {
-        if (r < 0 || !Double.isFinite(r)) {
-            return "—";
-        }
-        return r >= 100 ? Fmt.count(Math.round(r)) : String.format(Locale.ROOT, "%.1f", r);
-    }
 
-    private static String known(long v) {
-        return v < 0 ? "—" : Fmt.count(v);
-    }
 
-    private static String firstLine(String s) {
-        int nl = s.indexOf('\n');
-        String line = nl < 0 ? s : s.substring(0, nl);
-        return line.length() > 200 ? line.substring(0, 199) + "…" : line;
-    }
 }

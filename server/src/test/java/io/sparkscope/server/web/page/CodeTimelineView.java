@@ -11,7 +11,8 @@ import io.sparkscope.store.query.StageTimelineData;
 import java.util.Locale;
 
 /**
- * TimelineView as it was written in code before timeline.jte, kept verbatim as the reference the template's page is
+ * TimelineView as it was written in code before timeline.jte, kept verbatim (but for the drawing note it shares with TimelineView) as the
+ * reference the template's page is
  * compared with (TimelineTemplateTest). {@code /apps/{appId}[/{attemptId}]/stages/{stageId}/{stageAttemptId}/timeline}: the stage's task timeline as
  * server-rendered SVG (no JavaScript, drawn by {@link TimelineSvg}), with the notes that say what was sampled or
  * simplified, the phase legend, where the shown tasks' time went and the executors' lanes.
@@ -45,7 +46,7 @@ final class CodeTimelineView {
         } else {
             TimelineSvg svg = TimelineSvg.draw(t);
             h.raw(svg.markup());
-            h.raw("<p class=\"hint\" id=\"timeline-drawing\">").t(drawingNote(t, svg)).raw(" <a href=\"")
+            h.raw("<p class=\"hint\" id=\"timeline-drawing\">").t(TimelineView.drawingNote(t, svg)).raw(" <a href=\"")
                     .a("/api/v1" + Urls.stageTimeline(d.appId(), d.attemptId(), d.stageId(), d.stageAttemptId()))
                     .raw("\">JSON with every bar</a>.</p>");
             phaseTable(h, t);
@@ -69,19 +70,6 @@ final class CodeTimelineView {
         }
     }
 
-    private static String drawingNote(TaskTimeline t, TimelineSvg svg) {
-        StringBuilder sb = new StringBuilder();
-        sb.append("Each bar spans the driver's launch → finish; executor-side phases are drawn right before getting"
-                + " result, scheduler delay (the driver-side remainder) at the start.");
-        if (svg.mergedGroups() > 0) {
-            sb.append(' ').append(Fmt.count(svg.mergedBars())).append(" bars narrower than a pixel are merged into ")
-                    .append(Fmt.count(svg.mergedGroups())).append(" dashed groups showing their summed phases.");
-        }
-        if (svg.titled() < t.bars().size()) {
-            sb.append(" Hover text on the ").append(Fmt.count(svg.titled())).append(" longest bars only.");
-        }
-        return sb.toString();
-    }
 
     static void legend(Html h) {
         h.raw("<ul class=\"legend\" id=\"timeline-legend\">");
