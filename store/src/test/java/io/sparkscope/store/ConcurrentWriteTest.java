@@ -4,7 +4,7 @@ import com.zaxxer.hikari.HikariDataSource;
 import io.sparkscope.core.testing.SnapshotBuilder;
 import io.sparkscope.core.model.AppSnapshot;
 import io.sparkscope.core.model.StageSummary;
-import io.sparkscope.core.testing.Snapshots;
+import io.sparkscope.core.testing.SampleFindings;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -50,9 +50,9 @@ class ConcurrentWriteTest {
                 jobs.add(() -> {
                     SnapshotWriter writer = new SnapshotWriter();
                     // Each app is written as running, then complete, then replayed: the listener's life.
-                    writer.write(pool, Snapshots.rich(id, null, false), List.of());
-                    writer.write(pool, Snapshots.rich(id, null, true), Snapshots.findings());
-                    writer.write(pool, Snapshots.rich(id, null, true), Snapshots.findings());
+                    writer.write(pool, SnapshotBuilder.rich(id, null, false), List.of());
+                    writer.write(pool, SnapshotBuilder.rich(id, null, true), SampleFindings.skewAndGc());
+                    writer.write(pool, SnapshotBuilder.rich(id, null, true), SampleFindings.skewAndGc());
                     return null;
                 });
             }
@@ -64,9 +64,10 @@ class ConcurrentWriteTest {
         }
         for (int i = 0; i < apps; i++) {
             String id = "app-many-" + i;
-            assertEquals(Snapshots.rich(id, null, true), SnapshotReader.read(pool, id, null).orElseThrow(), id);
+            assertEquals(SnapshotBuilder.rich(id, null, true), SnapshotReader.read(pool, id, null).orElseThrow(), id);
         }
-        long tasksPerApp = Snapshots.rich("x", null, true).stages().stream().mapToLong(s -> s.keptTasks().size()).sum();
+        long tasksPerApp = SnapshotBuilder.rich("x", null,
+                true).stages().stream().mapToLong(s -> s.keptTasks().size()).sum();
         assertEquals(apps, TestDb.count(pool, "SELECT count(*) FROM application WHERE app_id LIKE 'app-many-%'"));
         assertEquals(apps * tasksPerApp, TestDb.count(pool, "SELECT count(*) FROM task t JOIN application a"
                 + " USING (app_pk) WHERE a.app_id LIKE 'app-many-%'"));
@@ -90,7 +91,7 @@ class ConcurrentWriteTest {
             jobs.add(() -> {
                 WriteResult last = null;
                 for (AppSnapshot s : order) {
-                    last = new SnapshotWriter().write(pool, s, s.complete() ? Snapshots.findings() : List.of());
+                    last = new SnapshotWriter().write(pool, s, s.complete() ? SampleFindings.skewAndGc() : List.of());
                 }
                 return last;
             });
@@ -123,9 +124,10 @@ class ConcurrentWriteTest {
             holder.setAutoCommit(false);
             SnapshotWriter.lock(holder, "app-locked", null);
             Future<WriteResult> same = threads.submit(
-                    () -> new SnapshotWriter().write(pool, Snapshots.rich("app-locked", null, true), List.of()));
+                    () -> new SnapshotWriter().write(pool, SnapshotBuilder.rich("app-locked", null, true), List.of()));
             Future<WriteResult> other = threads.submit(
-                    () -> new SnapshotWriter().write(pool, Snapshots.rich("app-unlocked", null, true), List.of()));
+                    () -> new SnapshotWriter().write(pool, SnapshotBuilder.rich("app-unlocked", null, true),
+                            List.of()));
             assertEquals(WriteResult.Outcome.WRITTEN, other.get(30, TimeUnit.SECONDS).outcome());
             Thread.sleep(300);
             assertFalse(same.isDone(), "a writer of the locked app must wait for the lock holder");
@@ -138,7 +140,7 @@ class ConcurrentWriteTest {
 
     /** Version v of a running app: v·100 events, stage 0 keeping only its v % 8 + 1 first tasks. */
     static AppSnapshot version(String id, int v) {
-        AppSnapshot base = Snapshots.rich(id, null, v == 10);
+        AppSnapshot base = SnapshotBuilder.rich(id, null, v == 10);
         List<StageSummary> stages = new ArrayList<>(base.stages());
         StageSummary s0 = stages.get(0);
         stages.set(0, s0.toBuilder().keptTasks(s0.keptTasks().subList(0, v % 8 + 1)).taskDetail(null).taskTimes(null)

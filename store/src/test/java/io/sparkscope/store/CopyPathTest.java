@@ -7,7 +7,6 @@ import io.sparkscope.core.model.AppConfig;
 import io.sparkscope.core.model.AppSnapshot;
 import io.sparkscope.core.model.StageSummary;
 import io.sparkscope.core.model.TaskRecord;
-import io.sparkscope.core.testing.Snapshots;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -50,7 +49,7 @@ class CopyPathTest {
 
     /** The rich snapshot with NASTY strings in every text column kind: config, names, hosts, errors, plans. */
     static AppSnapshot nasty(String appId, int variant) {
-        AppSnapshot base = Snapshots.rich(appId, null, true);
+        AppSnapshot base = SnapshotBuilder.rich(appId, null, true);
         Map<String, String> spark = new LinkedHashMap<>(base.config().sparkProperties());
         for (int i = 0; i < NASTY.size(); i++) {
             spark.put("spark.nasty." + i + "." + NASTY.get(i), NASTY.get((i + variant) % NASTY.size()));

@@ -4,7 +4,6 @@ import io.sparkscope.core.testing.SnapshotBuilder;
 import io.sparkscope.core.model.AppSnapshot;
 import io.sparkscope.core.model.StageSummary;
 import io.sparkscope.core.model.TaskRecord;
-import io.sparkscope.core.testing.Snapshots;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -31,7 +30,7 @@ class DuplicateTaskTest {
 
     /** Stage 0 of the rich snapshot with task 3 ending again, as Resubmitted, after all the others. */
     static AppSnapshot withTaskEndingTwice(String appId, long eventCount) {
-        AppSnapshot base = Snapshots.rich(appId, null, true);
+        AppSnapshot base = SnapshotBuilder.rich(appId, null, true);
         List<StageSummary> stages = new ArrayList<>(base.stages());
         StageSummary st = stages.get(0);
         List<TaskRecord> tasks = new ArrayList<>(st.keptTasks());
@@ -94,7 +93,7 @@ class DuplicateTaskTest {
     @Test
     void rewriteThroughStagingKeepsTheLastRecord() throws Exception {
         SnapshotWriter copyAll = new SnapshotWriter(1000, 0);
-        copyAll.write(ds, Snapshots.rich("app-dup-rewrite", null, true), List.of());
+        copyAll.write(ds, SnapshotBuilder.rich("app-dup-rewrite", null, true), List.of());
         AppSnapshot s = withTaskEndingTwice("app-dup-rewrite", 501);
         assertTrue(copyAll.write(ds, s, List.of()).written());
         assertStoredOnce("app-dup-rewrite", s);
@@ -112,8 +111,8 @@ class DuplicateTaskTest {
 
     @Test
     void aSnapshotWithoutDuplicatesKeepsItsListAsItIs() {
-        StageSummary st = Snapshots.rich("app-dup-none", null, true).stages().get(0);
-        AppSnapshot app = Snapshots.rich("app-dup-none", null, true);
+        StageSummary st = SnapshotBuilder.rich("app-dup-none", null, true).stages().get(0);
+        AppSnapshot app = SnapshotBuilder.rich("app-dup-none", null, true);
         assertTrue(SnapshotRows.oneRecordPerTask(app, st) == st.keptTasks(), "no copy when nothing is duplicated");
     }
 }

@@ -4,7 +4,6 @@ import io.sparkscope.core.testing.SnapshotBuilder;
 import io.sparkscope.core.analysis.efficiency.Efficiency;
 import io.sparkscope.core.model.AppSnapshot;
 import io.sparkscope.core.model.ExecutorSummary;
-import io.sparkscope.core.testing.Snapshots;
 import io.sparkscope.store.ingest.AppKey;
 import io.sparkscope.store.ingest.IngestResult;
 import io.sparkscope.store.ingest.IngestService;
@@ -38,12 +37,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * core-hours through the V17 index.
  */
 public class EfficiencyStoreTest {
-    private static final long NOW = Snapshots.T0 + 3_600_000L;
+    private static final long NOW = SnapshotBuilder.RICH_START + 3_600_000L;
     private static final double EPS = 1e-9;
 
     /** The rich fixture with one worker of {@code cores} cores that ran {@code taskMs} of tasks in its 59 s. */
     public static AppSnapshot withWorker(String appId, int cores, long taskMs) {
-        AppSnapshot s = Snapshots.rich(appId, null, true);
+        AppSnapshot s = SnapshotBuilder.rich(appId, null, true);
         List<ExecutorSummary> executors = new ArrayList<>();
         for (ExecutorSummary e : s.executors()) {
             executors.add(e.isDriver() ? e : e.toBuilder().totalCores(cores).totalDuration(taskMs).build());
@@ -217,13 +216,14 @@ public class EfficiencyStoreTest {
         SnapshotWriter w = new SnapshotWriter();
         w.write(ds, withWorker("app-busy", 1, 59_000), List.of());
         w.write(ds, withWorker("app-most", 16, 50_000), List.of());
-        WasteQuery.Result r = new WasteQuery(ds).since(Snapshots.T0 - 1, 1, 0, 5);
+        WasteQuery.Result r = new WasteQuery(ds).since(SnapshotBuilder.RICH_START - 1, 1, 0, 5);
         assertEquals(List.of("app-most", "app-busy"), r.top().stream().map(WasteQuery.Wasteful::appId).toList());
         double most = detail(ds, "app-most").coreHoursWasted();
         double busy = detail(ds, "app-busy").coreHoursWasted();
         assertEquals(most + busy, r.totals().coreHoursWasted(), EPS);
         assertEquals(2, r.totals().computed());
         assertEquals(0, r.totals().notComputed());
-        assertEquals(0, new WasteQuery(ds).since(Snapshots.T0 + 1, 1, 0, 5).top().size(), "started before the window");
+        assertEquals(0, new WasteQuery(ds).since(SnapshotBuilder.RICH_START + 1, 1, 0, 5).top().size(),
+                "started before the window");
     }
 }

@@ -4,7 +4,6 @@ import io.sparkscope.core.testing.SnapshotBuilder;
 import io.sparkscope.core.heuristics.Finding;
 import io.sparkscope.core.heuristics.Severity;
 import io.sparkscope.core.model.AppSnapshot;
-import io.sparkscope.core.testing.Snapshots;
 import io.sparkscope.store.ingest.IngestResult;
 import io.sparkscope.store.ingest.IngestResult.Outcome;
 import io.sparkscope.store.ingest.IngestService;
@@ -52,8 +51,8 @@ class IngestServiceTest {
         List<String> notified = new CopyOnWriteArrayList<>();
         IngestService ingest = IngestService.builder(ds).heuristics(s -> HEURISTIC_FINDINGS)
                 .onWritten((s, f) -> notified.add(s.appId() + ":" + f.size())).build();
-        AppSnapshot running = Snapshots.rich("app-ingest", null, false);
-        AppSnapshot complete = Snapshots.rich("app-ingest", null, true);
+        AppSnapshot running = SnapshotBuilder.rich("app-ingest", null, false);
+        AppSnapshot complete = SnapshotBuilder.rich("app-ingest", null, true);
 
         IngestResult r = ingest.ingest(running);
         assertEquals(Outcome.WRITTEN, r.outcome());
@@ -78,8 +77,8 @@ class IngestServiceTest {
 
     @Test
     void aCompleteSnapshotReplacesARunningOneWithMoreEventsOnlyWhenAsked() {
-        AppSnapshot running = withEvents(Snapshots.rich("app-fetched", null, false), 9_000);
-        AppSnapshot complete = Snapshots.rich("app-fetched", null, true);
+        AppSnapshot running = withEvents(SnapshotBuilder.rich("app-fetched", null, false), 9_000);
+        AppSnapshot complete = SnapshotBuilder.rich("app-fetched", null, true);
         IngestService newerOnly = IngestService.builder(ds).heuristics(s -> List.of()).build();
         IngestService completeWins = IngestService.builder(ds).heuristics(s -> List.of())
                 .replace(IngestService.Replace.COMPLETE_OVER_RUNNING).build();
@@ -96,7 +95,7 @@ class IngestServiceTest {
     @Test
     void aRefusedApplicationFailsWithTheDatabasesReasonAndAnAbsentDatabaseIsUnavailable() {
         IngestService ingest = IngestService.builder(ds).heuristics(s -> HEURISTIC_FINDINGS).build();
-        IngestResult refused = ingest.ingest(Snapshots.rich("app-refused", null, true));
+        IngestResult refused = ingest.ingest(SnapshotBuilder.rich("app-refused", null, true));
         assertEquals(Outcome.FAILED, refused.outcome());
         assertFalse(refused.stored() || refused.databaseUnavailable());
         assertEquals("ERROR: app-refused is refused on purpose", refused.reason());
@@ -104,7 +103,7 @@ class IngestServiceTest {
         PGSimpleDataSource nowhere = new PGSimpleDataSource();
         nowhere.setURL("jdbc:postgresql://127.0.0.1:1/none?connectTimeout=1");
         IngestResult lost = IngestService.builder(nowhere).heuristics(s -> List.of()).build()
-                .ingest(Snapshots.rich("app-nowhere", null, true));
+                .ingest(SnapshotBuilder.rich("app-nowhere", null, true));
         assertEquals(Outcome.DATABASE_UNAVAILABLE, lost.outcome());
         assertTrue(lost.reason().contains("127.0.0.1:1"), lost.reason());
     }
@@ -112,8 +111,8 @@ class IngestServiceTest {
     @Test
     void withoutHeuristicsOnlyPrecomputedFindingsCanBeStored() {
         IngestService ingest = IngestService.builder(ds).build();
-        assertThrows(IllegalStateException.class, () -> ingest.ingest(Snapshots.rich("app-pre", null, true)));
-        IngestResult r = ingest.ingest(Snapshots.rich("app-pre", null, true), HEURISTIC_FINDINGS);
+        assertThrows(IllegalStateException.class, () -> ingest.ingest(SnapshotBuilder.rich("app-pre", null, true)));
+        IngestResult r = ingest.ingest(SnapshotBuilder.rich("app-pre", null, true), HEURISTIC_FINDINGS);
         assertEquals(Outcome.WRITTEN, r.outcome());
         assertNull(r.reason());
         assertThrows(IllegalArgumentException.class, () -> IngestService.builder(ds).regressionFactor(0.9));

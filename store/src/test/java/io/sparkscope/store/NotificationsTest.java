@@ -3,7 +3,7 @@ package io.sparkscope.store;
 import io.sparkscope.core.heuristics.Finding;
 import io.sparkscope.core.heuristics.Severity;
 import io.sparkscope.core.model.AppSnapshot;
-import io.sparkscope.core.testing.Snapshots;
+import io.sparkscope.core.testing.SnapshotBuilder;
 import org.flywaydb.core.Flyway;
 import org.junit.jupiter.api.Test;
 
@@ -37,7 +37,7 @@ class NotificationsTest {
     private final SnapshotWriter writer = new SnapshotWriter();
 
     private void write(DataSource ds, String appId, boolean complete, Finding... findings) throws Exception {
-        writer.overwrite(ds, Snapshots.rich(appId, null, complete), List.of(findings));
+        writer.overwrite(ds, SnapshotBuilder.rich(appId, null, complete), List.of(findings));
     }
 
     private static OffsetDateTime column(DataSource ds, String column, String appId) throws Exception {

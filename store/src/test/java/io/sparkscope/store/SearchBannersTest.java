@@ -2,7 +2,8 @@ package io.sparkscope.store;
 
 import io.sparkscope.core.heuristics.Finding;
 import io.sparkscope.core.model.AppSnapshot;
-import io.sparkscope.core.testing.Snapshots;
+import io.sparkscope.core.testing.SampleFindings;
+import io.sparkscope.core.testing.SnapshotBuilder;
 import io.sparkscope.store.query.AppFilter;
 import io.sparkscope.store.query.AppListRow;
 import io.sparkscope.store.query.AppSearchQuery;
@@ -36,7 +37,7 @@ class SearchBannersTest {
 
     /** The heuristic filter finds the application for each heuristic it has a finding of, and for no other. */
     private static void assertHeuristicFilter(DataSource ds, List<Finding> findings) throws Exception {
-        for (Finding f : Snapshots.findings()) {
+        for (Finding f : SampleFindings.skewAndGc()) {
             boolean has = findings.stream().anyMatch(x -> x.heuristic().equals(f.heuristic()));
             assertEquals(has ? 1 : 0, withHeuristic(ds, f.heuristic()), f.heuristic());
         }
@@ -51,8 +52,8 @@ class SearchBannersTest {
     void bannersFollowEveryWriteOfTheFindings() throws Exception {
         DataSource ds = TestDb.newDatabase();
         SchemaManager.migrate(ds);
-        AppSnapshot app = Snapshots.rich("app-banners", null, true);
-        List<Finding> two = Snapshots.findings();
+        AppSnapshot app = SnapshotBuilder.rich("app-banners", null, true);
+        List<Finding> two = SampleFindings.skewAndGc();
         new SnapshotWriter().write(ds, app, two);
         assertEquals(expected(two), banners(ds), "in finding order, with messages");
         assertHeuristicFilter(ds, two);
@@ -74,7 +75,7 @@ class SearchBannersTest {
         // A database as Sparkscope left it before V7: migrated to V6, an application with two findings in it.
         Flyway.configure().dataSource(ds).locations(SchemaManager.LOCATION).table(SchemaManager.HISTORY_TABLE)
                 .target("6").load().migrate();
-        List<Finding> two = Snapshots.findings();
+        List<Finding> two = SampleFindings.skewAndGc();
         try (Connection c = ds.getConnection(); Statement st = c.createStatement()) {
             st.execute("INSERT INTO application (app_id, start_time, end_time, last_event_time, duration_ms, status,"
                     + " complete, num_jobs, num_failed_jobs, num_stages, num_failed_stages, num_tasks, num_failed_tasks,"

@@ -3,7 +3,7 @@ package io.sparkscope.store;
 import io.sparkscope.core.heuristics.Finding;
 import io.sparkscope.core.heuristics.Severity;
 import io.sparkscope.core.model.AppSnapshot;
-import io.sparkscope.core.testing.Snapshots;
+import io.sparkscope.core.testing.SnapshotBuilder;
 import io.sparkscope.store.query.AppFilter;
 import io.sparkscope.store.query.AppListRow;
 import io.sparkscope.store.query.AppSearchQuery;
@@ -45,9 +45,9 @@ class SearchBySavingTest {
         DataSource ds = TestDb.newDatabase();
         SchemaManager.migrate(ds);
         SnapshotWriter w = new SnapshotWriter();
-        AppSnapshot many = Snapshots.rich("app-many-cheap", null, true);
-        AppSnapshot one = Snapshots.rich("app-one-costly", null, true);
-        AppSnapshot none = Snapshots.rich("app-clean", null, true);
+        AppSnapshot many = SnapshotBuilder.rich("app-many-cheap", null, true);
+        AppSnapshot one = SnapshotBuilder.rich("app-one-costly", null, true);
+        AppSnapshot none = SnapshotBuilder.rich("app-clean", null, true);
         long duration = one.durationMs();
         assertTrue(duration > 10_000, "the fixture runs long enough to hold the savings: " + duration);
 

@@ -1,6 +1,7 @@
 package io.sparkscope.store;
 
-import io.sparkscope.core.testing.Snapshots;
+import io.sparkscope.core.testing.SampleFindings;
+import io.sparkscope.core.testing.SnapshotBuilder;
 import io.sparkscope.store.query.AppFilter;
 import io.sparkscope.store.query.AppSearchQuery;
 import org.junit.jupiter.api.BeforeAll;
@@ -23,7 +24,8 @@ class SearchCountTest {
         ds = TestDb.newDatabase();
         SchemaManager.migrate(ds);
         for (int i = 0; i < 5; i++) {
-            new SnapshotWriter().write(ds, Snapshots.rich("app-count-" + i, null, true), Snapshots.findings());
+            new SnapshotWriter().write(ds, SnapshotBuilder.rich("app-count-" + i, null, true),
+                    SampleFindings.skewAndGc());
         }
     }
 

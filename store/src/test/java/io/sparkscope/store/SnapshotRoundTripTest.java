@@ -9,7 +9,7 @@ import io.sparkscope.core.model.AppSnapshot;
 import io.sparkscope.core.model.SqlExecutionSummary;
 import io.sparkscope.core.model.StageSummary;
 import io.sparkscope.core.model.TaskRecord;
-import io.sparkscope.core.testing.Snapshots;
+import io.sparkscope.core.testing.SampleFindings;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -37,8 +37,8 @@ class SnapshotRoundTripTest {
 
     @Test
     void writeThenReadGivesAnEqualSnapshot() throws Exception {
-        AppSnapshot written = Snapshots.rich("app-roundtrip", null, true);
-        assertTrue(WRITER.write(ds, written, Snapshots.findings()).written());
+        AppSnapshot written = SnapshotBuilder.rich("app-roundtrip", null, true);
+        assertTrue(WRITER.write(ds, written, SampleFindings.skewAndGc()).written());
 
         AppSnapshot read = SnapshotReader.read(ds, "app-roundtrip", null).orElseThrow();
         // Piecewise first, so a failure names the part that differs.
@@ -58,13 +58,14 @@ class SnapshotRoundTripTest {
                     r.numDuplicateTaskEnds(), r.numTasksWithUnknownTimes()), "the recorder's counts of stage " + i);
         }
         assertEquals(written, read);
-        assertEquals(Snapshots.NASTY_CONFIG.get("spark.app.note"), read.config().get("spark.app.note").orElseThrow());
+        assertEquals(SnapshotBuilder.NASTY_CONFIG.get("spark.app.note"),
+                read.config().get("spark.app.note").orElseThrow());
         assertTrue(SnapshotReader.read(ds, "no-such-app", null).isEmpty());
     }
 
     @Test
     void planGraphRowsHoldSparksNodesEdgesMetricsAndStages() throws Exception {
-        WRITER.write(ds, Snapshots.rich("app-plan-rows", null, true), List.of());
+        WRITER.write(ds, SnapshotBuilder.rich("app-plan-rows", null, true), List.of());
         String app = " x JOIN application a USING (app_pk) WHERE a.app_id = 'app-plan-rows'";
         // AdaptiveSparkPlan(0) <- HashAggregate(1) <- Exchange(2) <- Scan(3), Spark's ids; the second execution has
         // no plan and no rows. Only the scan's and the exchange's metrics name stage 0; the stages are not carried
@@ -85,7 +86,7 @@ class SnapshotRoundTripTest {
 
     @Test
     void aPartialSnapshotReplacesThePlanOfTheExecutionsItListsAndKeepsTheOthers() throws Exception {
-        AppSnapshot full = Snapshots.rich("app-partial-plan", null, true);
+        AppSnapshot full = SnapshotBuilder.rich("app-partial-plan", null, true);
         WRITER.write(ds, full, List.of());
         String app = " x JOIN application a USING (app_pk) WHERE a.app_id = 'app-partial-plan'";
         String nodes = "SELECT count(*) || ':' || string_agg(x.name, ',' ORDER BY node_id) FROM sql_plan_node" + app;
@@ -116,7 +117,7 @@ class SnapshotRoundTripTest {
 
     @Test
     void runningSnapshotRoundTripsToo() throws Exception {
-        AppSnapshot running = Snapshots.rich("app-running-rt", "1", false);
+        AppSnapshot running = SnapshotBuilder.rich("app-running-rt", "1", false);
         WRITER.write(ds, running, List.of());
         assertEquals(running, SnapshotReader.read(ds, "app-running-rt", "1").orElseThrow());
         // attempt "1" and no attempt are different applications
@@ -125,9 +126,9 @@ class SnapshotRoundTripTest {
 
     @Test
     void findingsRoundTripWithDetailsEqualAsJson() throws Exception {
-        WRITER.write(ds, Snapshots.rich("app-findings", null, true), Snapshots.findings());
+        WRITER.write(ds, SnapshotBuilder.rich("app-findings", null, true), SampleFindings.skewAndGc());
         List<Finding> read = new SnapshotReader(ds).findings("app-findings", null);
-        List<Finding> expected = Snapshots.findings();
+        List<Finding> expected = SampleFindings.skewAndGc();
         assertEquals(expected.size(), read.size());
         ObjectMapper json = new ObjectMapper();
         for (int i = 0; i < expected.size(); i++) {
@@ -155,12 +156,12 @@ class SnapshotRoundTripTest {
 
     @Test
     void writingTheSameSnapshotTwiceChangesNothing() throws Exception {
-        AppSnapshot s = Snapshots.rich("app-twice", null, true);
-        WRITER.write(ds, s, Snapshots.findings());
+        AppSnapshot s = SnapshotBuilder.rich("app-twice", null, true);
+        WRITER.write(ds, s, SampleFindings.skewAndGc());
         Map<String, Long> counts = counts("app-twice");
         String versions = rowVersions("app-twice");
 
-        assertTrue(WRITER.write(ds, s, Snapshots.findings()).written());
+        assertTrue(WRITER.write(ds, s, SampleFindings.skewAndGc()).written());
         assertEquals(counts, counts("app-twice"));
         // Not even a new row version: unchanged rows are skipped by the upsert's IS DISTINCT FROM.
         assertEquals(versions, rowVersions("app-twice"));
@@ -170,15 +171,15 @@ class SnapshotRoundTripTest {
 
     @Test
     void laterSnapshotOfARunningAppUpdatesRowsAndRemovesWhatIsGone() throws Exception {
-        AppSnapshot running = Snapshots.rich("app-progress", null, false);
-        WRITER.write(ds, running, List.of(Snapshots.findings().get(0)));
+        AppSnapshot running = SnapshotBuilder.rich("app-progress", null, false);
+        WRITER.write(ds, running, List.of(SampleFindings.skewAndGc().get(0)));
         assertEquals("RUNNING", text("SELECT status FROM application WHERE app_id = 'app-progress'"));
         assertEquals("ACTIVE", text("SELECT s.status FROM stage_attempt s JOIN application a USING (app_pk)"
                 + " WHERE a.app_id = 'app-progress' AND s.stage_id = 1 AND s.attempt_id = 1"));
 
         // The complete snapshot: stage 1.1 completed, its kept tasks replaced by slower ones (new task ids),
         // the skew finding is gone and a GC finding appeared.
-        AppSnapshot complete = Snapshots.rich("app-progress", null, true);
+        AppSnapshot complete = SnapshotBuilder.rich("app-progress", null, true);
         List<StageSummary> stages = new ArrayList<>(complete.stages());
         StageSummary last = stages.get(2);
         List<TaskRecord> slower = new ArrayList<>();
@@ -191,7 +192,7 @@ class SnapshotRoundTripTest {
         }
         stages.set(2, last.toBuilder().keptTasks(slower).taskDetail(null).taskTimes(null).deriveTaskCounts().build());
         complete = with(complete, stages);
-        WRITER.write(ds, complete, List.of(Snapshots.findings().get(1)));
+        WRITER.write(ds, complete, List.of(SampleFindings.skewAndGc().get(1)));
 
         assertEquals(complete, SnapshotReader.read(ds, "app-progress", null).orElseThrow());
         assertEquals("COMPLETE", text("SELECT status FROM application WHERE app_id = 'app-progress'"));
@@ -210,8 +211,8 @@ class SnapshotRoundTripTest {
 
     @Test
     void aStaleSnapshotDoesNotRollBackANewerOne() throws Exception {
-        AppSnapshot complete = Snapshots.rich("app-stale", null, true);
-        AppSnapshot running = Snapshots.rich("app-stale", null, false);
+        AppSnapshot complete = SnapshotBuilder.rich("app-stale", null, true);
+        AppSnapshot running = SnapshotBuilder.rich("app-stale", null, false);
         WRITER.write(ds, complete, List.of());
         WriteResult late = WRITER.write(ds, running, List.of());
         assertFalse(late.written());
@@ -225,10 +226,10 @@ class SnapshotRoundTripTest {
 
     @Test
     void rowByRowWriterProducesTheSameRows() throws Exception {
-        AppSnapshot s = Snapshots.rich("app-rowbyrow", null, true);
-        RowByRowWriter.write(ds, s, Snapshots.findings());
+        AppSnapshot s = SnapshotBuilder.rich("app-rowbyrow", null, true);
+        RowByRowWriter.write(ds, s, SampleFindings.skewAndGc());
         assertEquals(s, SnapshotReader.read(ds, "app-rowbyrow", null).orElseThrow());
-        WRITER.write(ds, Snapshots.rich("app-batched", null, true), Snapshots.findings());
+        WRITER.write(ds, SnapshotBuilder.rich("app-batched", null, true), SampleFindings.skewAndGc());
         Map<String, Long> a = counts("app-rowbyrow");
         Map<String, Long> b = counts("app-batched");
         assertEquals(b, a);
@@ -239,7 +240,7 @@ class SnapshotRoundTripTest {
     void writesOnAGivenConnectionAndRestoresAutoCommit() throws Exception {
         try (var c = ds.getConnection()) {
             assertTrue(c.getAutoCommit());
-            WRITER.write(c, Snapshots.rich("app-conn", null, true), List.of());
+            WRITER.write(c, SnapshotBuilder.rich("app-conn", null, true), List.of());
             assertTrue(c.getAutoCommit());
         }
         assertTrue(SnapshotReader.read(ds, "app-conn", null).isPresent());

@@ -5,7 +5,6 @@ import io.sparkscope.core.model.AppConfig;
 import io.sparkscope.core.model.AppSnapshot;
 import io.sparkscope.core.model.json.SnapshotCodec;
 import io.sparkscope.core.redact.Redactor;
-import io.sparkscope.core.testing.Snapshots;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -61,7 +60,7 @@ class SpoolTest {
     void aCreatedSpoolIsOwnerOnlyAndItsFilesRecordTheirTarget(@TempDir Path tmp) throws Exception {
         Path dir = tmp.resolve("spool");
         Spool a = new Spool(dir, 1 << 30, A, w -> { });
-        AppSnapshot s = Snapshots.rich("app-1", null, true);
+        AppSnapshot s = SnapshotBuilder.rich("app-1", null, true);
         assertEquals(0, a.save(s));
         Path file = a.files().get(0);
         assertEquals("rwx------", PosixFilePermissions.toString(Files.getPosixFilePermissions(dir)));
@@ -79,8 +78,8 @@ class SpoolTest {
         List<String> warnings = new ArrayList<>();
         Spool a = new Spool(dir, 1 << 30, A, w -> { });
         Spool b = new Spool(dir, 1 << 30, B, warnings::add);
-        a.save(Snapshots.rich("app-1", null, true));
-        b.save(Snapshots.rich("app-2", null, true));
+        a.save(SnapshotBuilder.rich("app-1", null, true));
+        b.save(SnapshotBuilder.rich("app-2", null, true));
         assertEquals(1, b.files().size());
         assertEquals("app-2", b.load(b.files().get(0)).appId());
         assertEquals(1, b.files().size(), "asked again");
@@ -96,7 +95,7 @@ class SpoolTest {
     @Test
     void untaggedFilesAreDeliveredOnlyWhenAcceptedAndAreRedactedOnTheWay(@TempDir Path dir) throws Exception {
         // What a listener before targets wrote: the snapshot's JSON right away, with a secret it did not redact.
-        AppSnapshot rich = Snapshots.rich("app-old", null, true);
+        AppSnapshot rich = SnapshotBuilder.rich("app-old", null, true);
         Map<String, String> spark = new LinkedHashMap<>(rich.config().sparkProperties());
         spark.put("spark.custom.apikey", "OldApiKey123");
         AppSnapshot old = SnapshotBuilder.copy(rich).config(new AppConfig(spark, Map.of(), Map.of(), Map.of())).build();
@@ -118,7 +117,7 @@ class SpoolTest {
     void anotherUsersFilesAndDirectoriesAreNotUsed(@TempDir Path dir) throws Exception {
         UserPrincipal nobody = otherUser();
         Spool a = new Spool(dir.resolve("spool"), 1 << 30, A, w -> { });
-        a.save(Snapshots.rich("app-1", null, true));
+        a.save(SnapshotBuilder.rich("app-1", null, true));
         Path planted = a.files().get(0);
         Files.setOwner(planted, nobody);
         List<String> warnings = new ArrayList<>();
@@ -132,7 +131,8 @@ class SpoolTest {
         Path foreign = Files.createDirectory(dir.resolve("foreign"));
         Files.setOwner(foreign, nobody);
         Spool squatted = new Spool(foreign, 1 << 30, A, w -> { });
-        IOException refused = assertThrows(IOException.class, () -> squatted.save(Snapshots.rich("app-2", null, true)));
+        IOException refused = assertThrows(IOException.class, () -> squatted.save(SnapshotBuilder.rich("app-2", null,
+                true)));
         assertTrue(refused.getMessage().contains("belongs to"), refused.getMessage());
         try (var files = Files.list(foreign)) {
             assertEquals(0, files.count(), "nothing written into another user's directory");
@@ -144,7 +144,7 @@ class SpoolTest {
         Path spoolDir = Files.createDirectory(dir.resolve("spool"));
         Path elsewhere = dir.resolve("elsewhere" + Spool.SUFFIX);
         Spool other = new Spool(dir.resolve("other"), 1 << 30, A, w -> { });
-        other.save(Snapshots.rich("app-1", null, true));
+        other.save(SnapshotBuilder.rich("app-1", null, true));
         Files.copy(other.files().get(0), elsewhere);
         Files.createSymbolicLink(spoolDir.resolve("link" + Spool.SUFFIX), elsewhere);
         assertTrue(new Spool(spoolDir, 1 << 30, A, w -> { }).files().isEmpty());
@@ -183,8 +183,8 @@ class SpoolTest {
 
     @Test
     void aSnapshotThatDoesNotFitRemovesTheOlderCopyItSupersedes(@TempDir Path dir) throws Exception {
-        AppSnapshot early = Snapshots.rich("app-full", null, false);
-        AppSnapshot last = Snapshots.big("app-full", 40, 200);
+        AppSnapshot early = SnapshotBuilder.rich("app-full", null, false);
+        AppSnapshot last = SnapshotBuilder.big("app-full", 40, 200);
         Spool probe = new Spool(dir.resolve("probe"), 1L << 30, A, w -> { });
         probe.save(early);
         long earlySize = Files.size(probe.files().get(0));
@@ -204,7 +204,7 @@ class SpoolTest {
     @Test
     void temporaryFilesLeftByADeadWriterAreRemovedOnceTheyAreOld(@TempDir Path dir) throws Exception {
         Spool spool = new Spool(dir, 1 << 30, A, w -> { });
-        spool.save(Snapshots.rich("app-tmp", null, false));
+        spool.save(SnapshotBuilder.rich("app-tmp", null, false));
         Path old = Files.write(dir.resolve(".spool1234.tmp"), new byte[]{31, (byte) 139});
         Files.setLastModifiedTime(old, java.nio.file.attribute.FileTime.fromMillis(System.currentTimeMillis()
                 - Spool.STALE_TMP_AGE.toMillis() - 60_000));

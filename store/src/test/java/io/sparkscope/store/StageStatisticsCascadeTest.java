@@ -3,7 +3,6 @@ package io.sparkscope.store;
 import io.sparkscope.core.testing.SnapshotBuilder;
 import io.sparkscope.core.model.AppSnapshot;
 import io.sparkscope.core.model.StageSummary;
-import io.sparkscope.core.testing.SyntheticApps;
 import io.sparkscope.store.prune.Pruner;
 import org.junit.jupiter.api.Test;
 
@@ -31,9 +30,9 @@ class StageStatisticsCascadeTest {
 
     /** 3 jobs × 2 stages × 10 tasks; every stage has statistics. */
     private static AppSnapshot app(String id, long start) {
-        var base = SyntheticApps.spec(id, "nightly", "etl", start, 600_000);
-        return SyntheticApps.snapshot(new SyntheticApps.Spec(base.appId(), null, base.name(), base.user(), start,
-                base.durationMs(), true, base.conf(), 3, 2, 10, null, 0, 11));
+        var base = SnapshotBuilder.syntheticSpec(id, "nightly", "etl", start, 600_000);
+        return SnapshotBuilder.synthetic(new SnapshotBuilder.SyntheticSpec(base.appId(), null, base.name(),
+                base.user(), start, base.durationMs(), true, base.conf(), 3, 2, 10, null, 0, 11));
     }
 
     private static long statisticsOf(DataSource ds, String appId) {

@@ -4,7 +4,7 @@ import io.sparkscope.core.model.AppSnapshot;
 import io.sparkscope.core.model.StageSummary;
 import io.sparkscope.core.model.StageSummary.TaskDetail;
 import io.sparkscope.core.model.TaskRecord;
-import io.sparkscope.core.testing.Snapshots;
+import io.sparkscope.core.testing.SnapshotBuilder;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -28,7 +28,7 @@ class TaskDetailStoreTest {
 
     @Test
     void sampledFlagAndTaskTimesRoundTrip() throws Exception {
-        AppSnapshot written = Snapshots.rich("app-detail", null, true);
+        AppSnapshot written = SnapshotBuilder.rich("app-detail", null, true);
         new SnapshotWriter().write(ds, written, List.of());
         AppSnapshot read = SnapshotReader.read(ds, "app-detail", null).orElseThrow();
         assertEquals(written, read);
@@ -46,7 +46,7 @@ class TaskDetailStoreTest {
 
     @Test
     void aRowWrittenBeforeV4ReadsAsTheSlowestWhenTasksAreMissing() throws Exception {
-        new SnapshotWriter().write(ds, Snapshots.rich("app-legacy", null, true), List.of());
+        new SnapshotWriter().write(ds, SnapshotBuilder.rich("app-legacy", null, true), List.of());
         try (var c = ds.getConnection(); var st = c.createStatement()) {
             st.executeUpdate("UPDATE stage_attempt s SET task_detail = NULL, task_duration_ms = NULL FROM application a"
                     + " WHERE a.app_pk = s.app_pk AND a.app_id = 'app-legacy'");
@@ -108,7 +108,7 @@ class TaskDetailStoreTest {
 
     /** 4 stages × 500 tasks; {@code variant} 1 replaces the fastest task of stage 3 by a slower new one. */
     private static AppSnapshot big(String app, int variant) {
-        AppSnapshot s = Snapshots.big(app, 4, 2000);
+        AppSnapshot s = SnapshotBuilder.big(app, 4, 2000);
         if (variant == 0) {
             return s;
         }

@@ -3,7 +3,7 @@ package io.sparkscope.store;
 import io.sparkscope.core.model.AppSnapshot;
 import io.sparkscope.core.model.StageSummary;
 import io.sparkscope.core.model.TaskRecord;
-import io.sparkscope.core.testing.Snapshots;
+import io.sparkscope.core.testing.SnapshotBuilder;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -35,8 +35,8 @@ public final class TaskSkipBench {
             SnapshotWriter skipping = new SnapshotWriter(1000, SnapshotWriter.DEFAULT_COPY_THRESHOLD, true);
             SnapshotWriter shipping = new SnapshotWriter(1000, SnapshotWriter.DEFAULT_COPY_THRESHOLD, false);
 
-            AppSnapshot base = Snapshots.big("skip-bench", stages, tasks);
-            AppSnapshot baseFull = Snapshots.big("ship-bench", stages, tasks);
+            AppSnapshot base = SnapshotBuilder.big("skip-bench", stages, tasks);
+            AppSnapshot baseFull = SnapshotBuilder.big("ship-bench", stages, tasks);
             skipping.write(ds, base, List.of());
             shipping.write(ds, baseFull, List.of());
             // warm-up: both paths once

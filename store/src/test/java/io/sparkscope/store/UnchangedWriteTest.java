@@ -1,7 +1,8 @@
 package io.sparkscope.store;
 
 import io.sparkscope.core.model.AppSnapshot;
-import io.sparkscope.core.testing.Snapshots;
+import io.sparkscope.core.testing.SampleFindings;
+import io.sparkscope.core.testing.SnapshotBuilder;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -30,13 +31,13 @@ class UnchangedWriteTest {
         for (SnapshotWriter writer : List.of(new SnapshotWriter(1000, 0), new SnapshotWriter(1000, Integer.MAX_VALUE),
                 new SnapshotWriter(1000, 0, false))) {
             String id = "app-unchanged-" + System.identityHashCode(writer);
-            AppSnapshot s = Snapshots.rich(id, null, true);
-            assertEquals(WriteResult.Outcome.WRITTEN, writer.write(ds, s, Snapshots.findings()).outcome());
-            assertEquals(WriteResult.Outcome.UNCHANGED, writer.write(ds, s, Snapshots.findings()).outcome());
-            assertEquals(WriteResult.Outcome.UNCHANGED, writer.overwrite(ds, s, Snapshots.findings()).outcome());
+            AppSnapshot s = SnapshotBuilder.rich(id, null, true);
+            assertEquals(WriteResult.Outcome.WRITTEN, writer.write(ds, s, SampleFindings.skewAndGc()).outcome());
+            assertEquals(WriteResult.Outcome.UNCHANGED, writer.write(ds, s, SampleFindings.skewAndGc()).outcome());
+            assertEquals(WriteResult.Outcome.UNCHANGED, writer.overwrite(ds, s, SampleFindings.skewAndGc()).outcome());
 
             // one finding fewer: a deleted row and new application aggregates
-            List<io.sparkscope.core.heuristics.Finding> fewer = new ArrayList<>(Snapshots.findings());
+            List<io.sparkscope.core.heuristics.Finding> fewer = new ArrayList<>(SampleFindings.skewAndGc());
             fewer.remove(fewer.size() - 1);
             assertEquals(WriteResult.Outcome.WRITTEN, writer.write(ds, s, fewer).outcome());
             assertEquals(WriteResult.Outcome.UNCHANGED, writer.write(ds, s, fewer).outcome());
@@ -46,14 +47,14 @@ class UnchangedWriteTest {
     @Test
     void aChangeMadeBehindTheWritersBackIsRepairedAndReportedWritten() throws Exception {
         SnapshotWriter writer = new SnapshotWriter();
-        AppSnapshot s = Snapshots.rich("app-repaired", null, true);
-        writer.write(ds, s, Snapshots.findings());
+        AppSnapshot s = SnapshotBuilder.rich("app-repaired", null, true);
+        writer.write(ds, s, SampleFindings.skewAndGc());
         try (Connection c = ds.getConnection(); Statement st = c.createStatement()) {
             st.executeUpdate("UPDATE executor SET host = 'elsewhere' WHERE app_pk = (SELECT app_pk FROM application"
                     + " WHERE app_id = 'app-repaired') AND executor_id = '1'");
         }
-        assertEquals(WriteResult.Outcome.WRITTEN, writer.write(ds, s, Snapshots.findings()).outcome());
-        assertEquals(WriteResult.Outcome.UNCHANGED, writer.write(ds, s, Snapshots.findings()).outcome());
+        assertEquals(WriteResult.Outcome.WRITTEN, writer.write(ds, s, SampleFindings.skewAndGc()).outcome());
+        assertEquals(WriteResult.Outcome.UNCHANGED, writer.write(ds, s, SampleFindings.skewAndGc()).outcome());
     }
 
     /**
@@ -63,16 +64,17 @@ class UnchangedWriteTest {
     @Test
     void anUnchangedWriteRightAfterAChangingOneOnTheSameConnectionIsUnchanged() throws Exception {
         SnapshotWriter writer = new SnapshotWriter();
-        AppSnapshot a = Snapshots.rich("app-same-conn-a", null, true);
-        AppSnapshot b = Snapshots.rich("app-same-conn-b", null, true);
-        List<io.sparkscope.core.heuristics.Finding> fewer = Snapshots.findings().subList(0, 1);
+        AppSnapshot a = SnapshotBuilder.rich("app-same-conn-a", null, true);
+        AppSnapshot b = SnapshotBuilder.rich("app-same-conn-b", null, true);
+        List<io.sparkscope.core.heuristics.Finding> fewer = SampleFindings.skewAndGc().subList(0, 1);
         try (Connection c = ds.getConnection()) {
-            writer.write(c, a, Snapshots.findings());
-            writer.write(c, b, Snapshots.findings());
+            writer.write(c, a, SampleFindings.skewAndGc());
+            writer.write(c, b, SampleFindings.skewAndGc());
             for (int i = 0; i < 3; i++) {
-                assertEquals(WriteResult.Outcome.WRITTEN, writer.write(c, a, i % 2 == 0 ? fewer : Snapshots.findings())
+                assertEquals(WriteResult.Outcome.WRITTEN, writer.write(c, a,
+                        i % 2 == 0 ? fewer : SampleFindings.skewAndGc())
                         .outcome());
-                assertEquals(WriteResult.Outcome.UNCHANGED, writer.write(c, b, Snapshots.findings()).outcome());
+                assertEquals(WriteResult.Outcome.UNCHANGED, writer.write(c, b, SampleFindings.skewAndGc()).outcome());
             }
         }
     }

@@ -1,7 +1,8 @@
 package io.sparkscope.store;
 
 import io.sparkscope.core.model.AppSnapshot;
-import io.sparkscope.core.testing.Snapshots;
+import io.sparkscope.core.testing.SampleFindings;
+import io.sparkscope.core.testing.SnapshotBuilder;
 
 import java.util.List;
 
@@ -73,9 +74,9 @@ public final class WriteBench {
         SnapshotWriter writer = new SnapshotWriter();
 
         // Warm up JIT, driver and server caches on smaller apps (both paths, both COPY variants).
-        writer.write(ds, Snapshots.big("warmup-a", 10, 10_000), List.of());
-        writer.write(ds, Snapshots.big("warmup-a", 10, 10_000), List.of());
-        RowByRowWriter.write(ds, Snapshots.big("warmup-b", 10, 2_000), List.of());
+        writer.write(ds, SnapshotBuilder.big("warmup-a", 10, 10_000), List.of());
+        writer.write(ds, SnapshotBuilder.big("warmup-a", 10, 10_000), List.of());
+        RowByRowWriter.write(ds, SnapshotBuilder.big("warmup-b", 10, 2_000), List.of());
 
         double[] batched = new double[rounds];
         double[] rowByRow = new double[rounds];
@@ -84,19 +85,19 @@ public final class WriteBench {
         long rows = 0;
         for (int r = 0; r < rounds; r++) {
             // Alternate which path goes first, so drift in the machine's load hits both alike.
-            AppSnapshot b = Snapshots.big("bench-batched-" + r, stages, tasks);
-            AppSnapshot n = Snapshots.big("bench-rowbyrow-" + r, stages, tasks);
+            AppSnapshot b = SnapshotBuilder.big("bench-batched-" + r, stages, tasks);
+            AppSnapshot n = SnapshotBuilder.big("bench-rowbyrow-" + r, stages, tasks);
             if (r % 2 == 1) {
-                rowByRow[r] = time(() -> RowByRowWriter.write(ds, n, Snapshots.findings()));
+                rowByRow[r] = time(() -> RowByRowWriter.write(ds, n, SampleFindings.skewAndGc()));
             }
             long[] written = new long[1];
-            batched[r] = time(() -> written[0] = writer.write(ds, b, Snapshots.findings()).rows());
+            batched[r] = time(() -> written[0] = writer.write(ds, b, SampleFindings.skewAndGc()).rows());
             rows = written[0];
             if (r % 2 == 0) {
-                rowByRow[r] = time(() -> RowByRowWriter.write(ds, n, Snapshots.findings()));
+                rowByRow[r] = time(() -> RowByRowWriter.write(ds, n, SampleFindings.skewAndGc()));
             }
             WriteResult[] again = new WriteResult[1];
-            rewrite[r] = time(() -> again[0] = writer.write(ds, b, Snapshots.findings()));
+            rewrite[r] = time(() -> again[0] = writer.write(ds, b, SampleFindings.skewAndGc()));
             AppSnapshot[] back = new AppSnapshot[1];
             read[r] = time(() -> back[0] = SnapshotReader.read(ds, b.appId(), null).orElseThrow());
             if (!back[0].equals(b) || !again[0].written()) {

@@ -1,7 +1,7 @@
 package io.sparkscope.store;
 
 import io.sparkscope.core.model.AppSnapshot;
-import io.sparkscope.core.testing.Snapshots;
+import io.sparkscope.core.testing.SnapshotBuilder;
 
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -23,14 +23,14 @@ public final class WriteProfile {
                 .builder().setServerConfig("synchronous_commit", "on").start();
         org.postgresql.ds.PGSimpleDataSource ds = TestDb.dataSource(pg.getPort(), "postgres");
         SchemaManager.migrate(ds);
-        new SnapshotWriter().write(ds, Snapshots.big("warmup", 10, 10_000), List.of());
+        new SnapshotWriter().write(ds, SnapshotBuilder.big("warmup", 10, 10_000), List.of());
         try (Connection c = ds.getConnection()) {
             System.out.println("== JDBC batches (1000 rows, reWriteBatchedInserts), new app");
-            batched(c, Snapshots.big("profile-batched", 100, tasks));
+            batched(c, SnapshotBuilder.big("profile-batched", 100, tasks));
             System.out.println("== COPY straight into the tables, new app");
-            direct(c, Snapshots.big("profile-direct", 100, tasks));
+            direct(c, SnapshotBuilder.big("profile-direct", 100, tasks));
             System.out.println("== COPY + staged upsert, new app");
-            AppSnapshot s = Snapshots.big("profile-copy", 100, tasks);
+            AppSnapshot s = SnapshotBuilder.big("profile-copy", 100, tasks);
             copy(c, s, false);
             System.out.println("== COPY + staged delete/upsert, rewrite of the same snapshot");
             copy(c, s, true);

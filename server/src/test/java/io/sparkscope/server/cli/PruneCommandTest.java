@@ -2,7 +2,7 @@ package io.sparkscope.server.cli;
 
 import io.sparkscope.core.analysis.Diagnoser;
 import io.sparkscope.core.model.AppSnapshot;
-import io.sparkscope.core.testing.SyntheticApps;
+import io.sparkscope.core.testing.SnapshotBuilder;
 import io.sparkscope.server.web.WebServer;
 import io.sparkscope.store.SnapshotWriter;
 import io.sparkscope.store.TestDb;
@@ -25,10 +25,10 @@ class PruneCommandTest {
     private static final HttpClient HTTP = HttpClient.newHttpClient();
 
     private static void write(DataSource ds, String appId, long start) throws Exception {
-        var base = SyntheticApps.spec(appId, "nightly", "etl", start, 600_000);
-        AppSnapshot s = SyntheticApps.snapshot(new SyntheticApps.Spec(base.appId(), null, base.name(), base.user(),
-                start, base.durationMs(), true, base.conf(), 2, 2, 30, "ExecutorLostFailure (executor 1 exited)",
-                64L << 20, 11));
+        var base = SnapshotBuilder.syntheticSpec(appId, "nightly", "etl", start, 600_000);
+        AppSnapshot s = SnapshotBuilder.synthetic(new SnapshotBuilder.SyntheticSpec(base.appId(), null, base.name(),
+                base.user(), start, base.durationMs(), true, base.conf(), 2, 2, 30,
+                "ExecutorLostFailure (executor 1 exited)", 64L << 20, 11));
         new SnapshotWriter().write(ds, s, Diagnoser.defaults().diagnose(s));
     }
 

@@ -3,7 +3,7 @@ package io.sparkscope.server.notify;
 import com.sun.net.httpserver.HttpServer;
 import io.sparkscope.core.analysis.Diagnoser;
 import io.sparkscope.core.model.AppSnapshot;
-import io.sparkscope.core.testing.SyntheticApps;
+import io.sparkscope.core.testing.SnapshotBuilder;
 import io.sparkscope.store.Notifications;
 import io.sparkscope.store.SnapshotWriter;
 import io.sparkscope.store.TestDb;
@@ -27,9 +27,9 @@ class WebhookPollerTest {
 
     /** A failed job: JobFailure, HIGH. */
     private static AppSnapshot failed(String appId) {
-        var s = SyntheticApps.spec(appId, "nightly", "alice", 1_795_000_000_000L, 60_000);
-        return SyntheticApps.snapshot(new SyntheticApps.Spec(s.appId(), null, s.name(), s.user(), s.start(),
-                s.durationMs(), true, s.conf(), 1, 2, 10, "disk full", 0, 7));
+        var s = SnapshotBuilder.syntheticSpec(appId, "nightly", "alice", 1_795_000_000_000L, 60_000);
+        return SnapshotBuilder.synthetic(new SnapshotBuilder.SyntheticSpec(s.appId(), null, s.name(), s.user(),
+                s.start(), s.durationMs(), true, s.conf(), 1, 2, 10, "disk full", 0, 7));
     }
 
     private static void write(DataSource ds, AppSnapshot s) throws Exception {

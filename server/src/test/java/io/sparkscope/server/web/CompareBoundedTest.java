@@ -2,7 +2,7 @@ package io.sparkscope.server.web;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.sparkscope.core.testing.SyntheticApps;
+import io.sparkscope.core.testing.SnapshotBuilder;
 import io.sparkscope.server.web.model.Comparison;
 import io.sparkscope.store.SnapshotWriter;
 import org.junit.jupiter.api.BeforeAll;
@@ -27,7 +27,8 @@ class CompareBoundedTest {
         var ds = WebFixture.newDatabase();
         long start = WebFixture.NOW - 10 * WebFixture.HOUR;
         for (int i = 0; i < 7; i++) {
-            var spec = SyntheticApps.spec("app-wide-" + i, "wide", "bench", start + i * WebFixture.HOUR, 600_000L)
+            var spec = SnapshotBuilder.syntheticSpec("app-wide-" + i, "wide", "bench", start + i * WebFixture.HOUR,
+                    600_000L)
                     .withConf("spark.app.id", "app-wide-" + i)
                     .withConf("spark.app.startTime", String.valueOf(start + i * WebFixture.HOUR))
                     .withConf("spark.driver.host", "10.0.0." + i)
@@ -39,9 +40,9 @@ class CompareBoundedTest {
                 spec = spec.withConf("spark.custom.setting." + k, i == 0 ? "a" : "b");
             }
             // 500 jobs of two stages each: 1 000 stage positions
-            var s = new SyntheticApps.Spec(spec.appId(), null, spec.name(), spec.user(), spec.start(),
+            var s = new SnapshotBuilder.SyntheticSpec(spec.appId(), null, spec.name(), spec.user(), spec.start(),
                     spec.durationMs(), true, spec.conf(), 500, 2, 1, null, 0, i);
-            new SnapshotWriter().write(ds, SyntheticApps.snapshot(s), List.of());
+            new SnapshotWriter().write(ds, SnapshotBuilder.synthetic(s), List.of());
         }
         base = OwnServer.over(ds).base();
     }

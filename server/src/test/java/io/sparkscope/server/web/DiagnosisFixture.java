@@ -1,6 +1,6 @@
 package io.sparkscope.server.web;
 
-import io.sparkscope.core.testing.SyntheticApps;
+import io.sparkscope.core.testing.SnapshotBuilder;
 import io.sparkscope.core.analysis.JobKey;
 import io.sparkscope.core.heuristics.Finding;
 import io.sparkscope.core.heuristics.Impact;
@@ -18,7 +18,7 @@ import java.util.Map;
  * A server over a database of its own for the diagnosis and job-history tests:
  * <ul>
  *   <li>{@code app-diag}: a stage whose task ran out of memory four times fails, its job fails, another stage is
- *       cancelled ({@link DiagnosisApps}), diagnosed by the real engine;</li>
+ *       cancelled ({@link SnapshotBuilder}), diagnosed by the real engine;</li>
  *   <li>for the dashboard: three applications with a cheap LOW finding each and one with a costly HIGH one;</li>
  *   <li>job history through the ingest service (so Regression is computed): "etl" of alice's
  *       {@code com.example.Etl} (5 daily runs, the last one slow), an unrelated "etl" of bob's {@code org.other.Load}
@@ -62,7 +62,7 @@ final class DiagnosisFixture {
 
     /** A synthetic run of {@code name} by {@code user}, started as {@code command} on YARN. */
     static AppSnapshot run(String appId, String name, String user, String command, long start, long durationMs) {
-        return SyntheticApps.snapshot(SyntheticApps.spec(appId, name, user, start, durationMs)
+        return SnapshotBuilder.synthetic(SnapshotBuilder.syntheticSpec(appId, name, user, start, durationMs)
                 .withConf("spark.master", "yarn").withConf("sun.java.command", command));
     }
 
@@ -71,15 +71,17 @@ final class DiagnosisFixture {
     }
 
     private static void fill(DataSource ds) {
-        WebFixture.write(ds, DiagnosisApps.failingStageCancelsOthers("app-diag", "sessions", "ann", NOW - 3 * 3600_000L));
+        WebFixture.write(ds, SnapshotBuilder.failingStageCancelsOthers("app-diag", "sessions", "ann",
+                NOW - 3 * 3600_000L));
         try {
             SnapshotWriter w = new SnapshotWriter();
             for (int i = 0; i < 3; i++) {
-                w.write(ds, SyntheticApps.snapshot(SyntheticApps.spec("app-cheap-" + i, "cheap " + i, "erin",
-                        NOW - 30 * DAY - i, 60_000)), List.of(finding("SerializerConfig", Severity.LOW, 1_000)));
+                w.write(ds, SnapshotBuilder.synthetic(SnapshotBuilder.syntheticSpec("app-cheap-" + i, "cheap " + i,
+                        "erin", NOW - 30 * DAY - i, 60_000)), List.of(finding("SerializerConfig", Severity.LOW,
+                        1_000)));
             }
-            w.write(ds, SyntheticApps.snapshot(SyntheticApps.spec("app-costly", "costly", "erin", NOW - 31 * DAY,
-                    3_600_000)), List.of(finding("StageSkew", Severity.HIGH, 600_000)));
+            w.write(ds, SnapshotBuilder.synthetic(SnapshotBuilder.syntheticSpec("app-costly", "costly", "erin",
+                    NOW - 31 * DAY, 3_600_000)), List.of(finding("StageSkew", Severity.HIGH, 600_000)));
         } catch (Exception e) {
             throw new IllegalStateException(e);
         }

@@ -2,7 +2,7 @@ package io.sparkscope.server.web;
 
 import io.sparkscope.core.analysis.efficiency.Prices;
 import io.sparkscope.core.model.AppSnapshot;
-import io.sparkscope.core.testing.Snapshots;
+import io.sparkscope.core.testing.SnapshotBuilder;
 import io.sparkscope.store.EfficiencyStoreTest;
 import io.sparkscope.store.SnapshotWriter;
 import io.sparkscope.store.TestDb;
@@ -21,7 +21,7 @@ import java.util.List;
  * existed, served twice: by a server without prices and by one started with the operator's prices.
  */
 final class EfficiencyFixture {
-    static final long NOW = Snapshots.T0 + 3_600_000L;
+    static final long NOW = SnapshotBuilder.RICH_START + 3_600_000L;
     static final Prices PRICES = new Prices(0.05, 0.006, "EUR");
     private static final HttpClient HTTP = HttpClient.newHttpClient();
     private static DataSource ds;

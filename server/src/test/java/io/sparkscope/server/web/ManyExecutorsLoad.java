@@ -3,7 +3,6 @@ package io.sparkscope.server.web;
 import io.sparkscope.core.testing.SnapshotBuilder;
 import io.sparkscope.core.model.AppSnapshot;
 import io.sparkscope.core.model.ExecutorSummary;
-import io.sparkscope.core.testing.SyntheticApps;
 import io.sparkscope.store.SchemaManager;
 import io.sparkscope.store.SnapshotWriter;
 import io.sparkscope.store.StoreDataSources;
@@ -34,7 +33,8 @@ public final class ManyExecutorsLoad {
 
     static void write(DataSource ds, int n) throws Exception {
         long start = System.currentTimeMillis() - 3_600_000L;
-        AppSnapshot s = SyntheticApps.snapshot(SyntheticApps.spec(APP, "elastic", "bench", start, 1_800_000L));
+        AppSnapshot s = SnapshotBuilder.synthetic(SnapshotBuilder.syntheticSpec(APP, "elastic", "bench", start,
+                1_800_000L));
         List<ExecutorSummary> executors = new ArrayList<>(n);
         for (int i = 1; i <= n; i++) {
             long added = start + i * 10L;

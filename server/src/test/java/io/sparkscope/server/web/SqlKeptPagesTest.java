@@ -9,7 +9,6 @@ import io.sparkscope.core.model.SqlExecutionSummary;
 import io.sparkscope.core.model.SqlMetricAggregate;
 import io.sparkscope.core.sql.PlanGraph;
 import io.sparkscope.core.sql.SparkMetricText;
-import io.sparkscope.core.testing.SyntheticApps;
 import io.sparkscope.store.SnapshotWriter;
 import org.junit.jupiter.api.Test;
 
@@ -44,11 +43,11 @@ class SqlKeptPagesTest {
     private static final String API = "/api/v1/apps/app-kept-sql/sql/0?details=true";
 
     private static AppSnapshot app(boolean complete, long start) {
-        var spec = SyntheticApps.spec("app-kept-sql", "kept sql", "tester", start, 600_000L);
-        spec = new SyntheticApps.Spec(spec.appId(), spec.attemptId(), spec.name(), spec.user(), spec.start(),
+        var spec = SnapshotBuilder.syntheticSpec("app-kept-sql", "kept sql", "tester", start, 600_000L);
+        spec = new SnapshotBuilder.SyntheticSpec(spec.appId(), spec.attemptId(), spec.name(), spec.user(), spec.start(),
                 spec.durationMs(), complete, spec.conf(), spec.jobs(), spec.stagesPerJob(), spec.tasksPerStage(),
                 spec.failureReason(), spec.spillPerTask(), spec.seed());
-        return SqlPlanLoad.withPlan(SyntheticApps.snapshot(spec), 60);
+        return SqlPlanLoad.withPlan(SnapshotBuilder.synthetic(spec), 60);
     }
 
     /** The first non-cluster operator with a "sum" metric: where the finding sits and whose value changes. */

@@ -6,7 +6,6 @@ import io.sparkscope.core.event.SparkEvent.PlanNode;
 import io.sparkscope.core.model.AppSnapshot;
 import io.sparkscope.core.model.SqlExecutionSummary;
 import io.sparkscope.core.model.SqlMetricAggregate;
-import io.sparkscope.core.testing.SyntheticApps;
 import io.sparkscope.server.web.sql.SyntheticPlans;
 import io.sparkscope.store.SchemaManager;
 import io.sparkscope.store.SnapshotWriter;
@@ -28,9 +27,9 @@ public final class SqlPlanLoad {
         int operators = Integer.parseInt(args[3]);
         try (var ds = StoreDataSources.pooled(args[0], args[1], args[2], 2)) {
             SchemaManager.migrate(ds);
-            var spec = SyntheticApps.spec("app-big-plan", "big plan", "bench", System.currentTimeMillis() - 3_600_000L,
-                    1_800_000L);
-            AppSnapshot s = SyntheticApps.snapshot(spec);
+            var spec = SnapshotBuilder.syntheticSpec("app-big-plan", "big plan", "bench",
+                    System.currentTimeMillis() - 3_600_000L, 1_800_000L);
+            AppSnapshot s = SnapshotBuilder.synthetic(spec);
             new SnapshotWriter().write(ds, withPlan(s, operators), List.of());
         }
     }

@@ -2,7 +2,7 @@ package io.sparkscope.server.web;
 
 import io.sparkscope.core.analysis.Diagnoser;
 import io.sparkscope.core.model.AppSnapshot;
-import io.sparkscope.core.testing.SyntheticApps;
+import io.sparkscope.core.testing.SnapshotBuilder;
 import io.sparkscope.store.SchemaManager;
 import io.sparkscope.store.SnapshotWriter;
 import io.sparkscope.store.StoreDataSources;
@@ -44,7 +44,7 @@ public final class SyntheticLoad {
             int n = i;
             pool.submit(() -> {
                 try {
-                    AppSnapshot s = SyntheticApps.snapshot(spec(n, apps, tasks, now));
+                    AppSnapshot s = SnapshotBuilder.synthetic(spec(n, apps, tasks, now));
                     new SnapshotWriter().write(ds, s, diagnoser.diagnose(s));
                     int d = done.incrementAndGet();
                     if (d % 500 == 0) {
@@ -64,11 +64,12 @@ public final class SyntheticLoad {
         System.err.printf(Locale.ROOT, "wrote %,d applications in %.0f s%n", apps, (System.nanoTime() - t0) / 1e9);
     }
 
-    static SyntheticApps.Spec spec(int i, int apps, int tasks, long now) {
+    static SnapshotBuilder.SyntheticSpec spec(int i, int apps, int tasks, long now) {
         String name = "job-" + (i % 200);
         long start = now - (long) (apps - i) * 5 * 60_000L; // one start every 5 minutes, newest last
         long duration = 60_000L + (i * 7919L % 3_600_000L);
-        var s = SyntheticApps.spec(String.format(Locale.ROOT, "app-%08d", i), name, "user" + (i % 20), start, duration);
+        var s = SnapshotBuilder.syntheticSpec(String.format(Locale.ROOT, "app-%08d", i), name, "user" + (i % 20),
+                start, duration);
         s = s.withConf("spark.sql.shuffle.partitions", String.valueOf(100 * (1 + i % 8)));
         if (i % 10 == 0) {
             s = s.withConf("spark.serializer", "org.apache.spark.serializer.JavaSerializer");
@@ -79,8 +80,8 @@ public final class SyntheticLoad {
         for (int k = 0; k < 30; k++) {
             s = s.withConf("spark.bench.setting" + k, "value-" + (i + k) % 13);
         }
-        return new SyntheticApps.Spec(s.appId(), null, s.name(), s.user(), s.start(), s.durationMs(), true, s.conf(), 2, 2,
-                tasks, i % 50 == 0 ? "FetchFailed(BlockManagerId(1, host, 7337), shuffleId=0)" : null,
+        return new SnapshotBuilder.SyntheticSpec(s.appId(), null, s.name(), s.user(), s.start(), s.durationMs(), true,
+                s.conf(), 2, 2, tasks, i % 50 == 0 ? "FetchFailed(BlockManagerId(1, host, 7337), shuffleId=0)" : null,
                 i % 7 == 0 ? 64L << 20 : 0, i);
     }
 }

@@ -1,6 +1,6 @@
 package io.sparkscope.server.web;
 
-import io.sparkscope.core.testing.SyntheticApps;
+import io.sparkscope.core.testing.SnapshotBuilder;
 import io.sparkscope.store.SchemaManager;
 import io.sparkscope.store.SnapshotWriter;
 import io.sparkscope.store.StoreDataSources;
@@ -17,11 +17,11 @@ public final class TaskTableLoad {
         int tasks = Integer.parseInt(args[3]);
         try (var ds = StoreDataSources.pooled(args[0], args[1], args[2], 2)) {
             SchemaManager.migrate(ds);
-            var spec = SyntheticApps.spec("app-big-stage", "big stage", "bench", System.currentTimeMillis() - 3_600_000L,
-                    1_800_000L);
-            var s = new SyntheticApps.Spec(spec.appId(), null, spec.name(), spec.user(), spec.start(), spec.durationMs(),
-                    true, spec.conf(), 1, 1, tasks, null, 0, 7);
-            new SnapshotWriter().write(ds, SyntheticApps.snapshot(s), List.of());
+            var spec = SnapshotBuilder.syntheticSpec("app-big-stage", "big stage", "bench",
+                    System.currentTimeMillis() - 3_600_000L, 1_800_000L);
+            var s = new SnapshotBuilder.SyntheticSpec(spec.appId(), null, spec.name(), spec.user(), spec.start(),
+                    spec.durationMs(), true, spec.conf(), 1, 1, tasks, null, 0, 7);
+            new SnapshotWriter().write(ds, SnapshotBuilder.synthetic(s), List.of());
         }
     }
 }

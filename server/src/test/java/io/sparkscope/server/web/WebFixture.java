@@ -2,7 +2,7 @@ package io.sparkscope.server.web;
 
 import io.sparkscope.core.analysis.Diagnoser;
 import io.sparkscope.core.model.AppSnapshot;
-import io.sparkscope.core.testing.SyntheticApps;
+import io.sparkscope.core.testing.SnapshotBuilder;
 import io.sparkscope.store.SnapshotWriter;
 
 import javax.sql.DataSource;
@@ -77,41 +77,48 @@ final class WebFixture {
     private static void fill(DataSource ds) {
         long t = NOW - 10 * DAY;
         for (int i = 0; i < ETL_DURATIONS.size(); i++) {
-            var spec = SyntheticApps.spec("app-etl-" + i, "etl-daily", "alice", t + i * DAY, ETL_DURATIONS.get(i));
+            var spec = SnapshotBuilder.syntheticSpec("app-etl-" + i, "etl-daily", "alice", t + i * DAY,
+                    ETL_DURATIONS.get(i));
             if (i == ETL_DURATIONS.size() - 1) {
                 spec = spec.withConf("spark.sql.shuffle.partitions", "800");
             }
-            write(ds, SyntheticApps.snapshot(spec));
+            write(ds, SnapshotBuilder.synthetic(spec));
         }
         // Red: 40 GiB executors (MemoryConfig HIGH) and a Java serializer (SerializerConfig LOW), bob, 2 h ago.
-        write(ds, SyntheticApps.snapshot(SyntheticApps.spec("app-bigmem", "big-memory job", "bob", NOW - 2 * HOUR, 300_000)
+        write(ds, SnapshotBuilder.synthetic(SnapshotBuilder.syntheticSpec("app-bigmem", "big-memory job", "bob",
+                NOW - 2 * HOUR, 300_000)
                 .withConf("spark.master", "yarn").withConf("spark.yarn.queue", "etl")
                 .withConf("spark.executor.memory", "40g")
                 .withConf("spark.serializer", "org.apache.spark.serializer.JavaSerializer")));
         // The XSS names as name, user, config value and failure reason.
-        var x1 = SyntheticApps.spec("app-xss-1", XSS1, XSS2, NOW - 3 * HOUR, 120_000).withConf("spark.custom.note", XSS1);
-        write(ds, SyntheticApps.snapshot(new SyntheticApps.Spec(x1.appId(), null, x1.name(), x1.user(), x1.start(),
-                x1.durationMs(), true, x1.conf(), 2, 2, 10, XSS2, 0, 1)));
-        var x2 = SyntheticApps.spec("app-xss-2", XSS2, XSS1, NOW - 4 * HOUR, 130_000).withConf("spark.custom.note", XSS2);
-        write(ds, SyntheticApps.snapshot(new SyntheticApps.Spec(x2.appId(), null, x2.name(), x2.user(), x2.start(),
-                x2.durationMs(), true, x2.conf(), 2, 2, 10, XSS1, 0, 2)));
+        var x1 = SnapshotBuilder.syntheticSpec("app-xss-1", XSS1, XSS2, NOW - 3 * HOUR,
+                120_000).withConf("spark.custom.note", XSS1);
+        write(ds, SnapshotBuilder.synthetic(new SnapshotBuilder.SyntheticSpec(x1.appId(), null, x1.name(), x1.user(),
+                x1.start(), x1.durationMs(), true, x1.conf(), 2, 2, 10, XSS2, 0, 1)));
+        var x2 = SnapshotBuilder.syntheticSpec("app-xss-2", XSS2, XSS1, NOW - 4 * HOUR,
+                130_000).withConf("spark.custom.note", XSS2);
+        write(ds, SnapshotBuilder.synthetic(new SnapshotBuilder.SyntheticSpec(x2.appId(), null, x2.name(), x2.user(),
+                x2.start(), x2.durationMs(), true, x2.conf(), 2, 2, 10, XSS1, 0, 2)));
         // Running (events 10 minutes ago) and incomplete (silent for 2 days).
-        var run = SyntheticApps.spec("app-running", "streaming thing", "carol", NOW - HOUR, 50 * 60_000L);
-        write(ds, SyntheticApps.snapshot(new SyntheticApps.Spec(run.appId(), null, run.name(), run.user(), run.start(),
-                run.durationMs(), false, run.conf(), 1, 2, 5, null, 0, 3)));
-        var inc = SyntheticApps.spec("app-incomplete", "crashed thing", "carol", NOW - 3 * DAY, 20 * 60_000L);
-        write(ds, SyntheticApps.snapshot(new SyntheticApps.Spec(inc.appId(), null, inc.name(), inc.user(), inc.start(),
-                inc.durationMs(), false, inc.conf(), 1, 2, 5, null, 0, 4)));
+        var run = SnapshotBuilder.syntheticSpec("app-running", "streaming thing", "carol", NOW - HOUR, 50 * 60_000L);
+        write(ds, SnapshotBuilder.synthetic(new SnapshotBuilder.SyntheticSpec(run.appId(), null, run.name(),
+                run.user(), run.start(), run.durationMs(), false, run.conf(), 1, 2, 5, null, 0, 3)));
+        var inc = SnapshotBuilder.syntheticSpec("app-incomplete", "crashed thing", "carol", NOW - 3 * DAY,
+                20 * 60_000L);
+        write(ds, SnapshotBuilder.synthetic(new SnapshotBuilder.SyntheticSpec(inc.appId(), null, inc.name(),
+                inc.user(), inc.start(), inc.durationMs(), false, inc.conf(), 1, 2, 5, null, 0, 4)));
         // One application with two attempts (YARN style).
         for (int a = 1; a <= 2; a++) {
-            var y = SyntheticApps.spec("application_1795_0001", "yarn job", "dave", NOW - 5 * DAY + a * HOUR, 200_000L * a);
-            write(ds, SyntheticApps.snapshot(new SyntheticApps.Spec(y.appId(), String.valueOf(a), y.name(), y.user(),
-                    y.start(), y.durationMs(), true, y.conf(), 1, 2, 5, null, a == 1 ? 50_000_000L : 0, 10 + a)));
+            var y = SnapshotBuilder.syntheticSpec("application_1795_0001", "yarn job", "dave",
+                    NOW - 5 * DAY + a * HOUR, 200_000L * a);
+            write(ds, SnapshotBuilder.synthetic(new SnapshotBuilder.SyntheticSpec(y.appId(), String.valueOf(a),
+                    y.name(), y.user(), y.start(), y.durationMs(), true, y.conf(), 1, 2, 5, null,
+                    a == 1 ? 50_000_000L : 0, 10 + a)));
         }
         for (int i = 0; i < FILLERS; i++) {
-            write(ds, SyntheticApps.snapshot(new SyntheticApps.Spec("app-filler-" + i, null, "filler " + i, "erin",
-                    NOW - 20 * DAY - i * HOUR, 60_000 + i * 1000L, true, SyntheticApps.spec("x", "x", "erin", 0, 0).conf(),
-                    1, 1, 3, null, 0, 100 + i)));
+            write(ds, SnapshotBuilder.synthetic(new SnapshotBuilder.SyntheticSpec("app-filler-" + i, null,
+                    "filler " + i, "erin", NOW - 20 * DAY - i * HOUR, 60_000 + i * 1000L, true,
+                    SnapshotBuilder.syntheticSpec("x", "x", "erin", 0, 0).conf(), 1, 1, 3, null, 0, 100 + i)));
         }
     }
 

@@ -7,7 +7,6 @@ import io.sparkscope.core.model.AppSnapshot;
 import io.sparkscope.core.model.JobSummary;
 import io.sparkscope.core.model.StageSummary;
 import io.sparkscope.core.model.StageTotals;
-import io.sparkscope.core.testing.SyntheticApps;
 import io.sparkscope.server.web.http.Urls;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -67,9 +66,9 @@ class WebPredictTest {
         for (long ms : stageMs) {
             total += ms;
         }
-        var spec = SyntheticApps.spec(appId, name, "alice", start, total);
-        AppSnapshot s = SyntheticApps.snapshot(new SyntheticApps.Spec(spec.appId(), null, name, "alice", start, total,
-                true, spec.conf(), 1, stageMs.length, 4, null, 0, appId.hashCode()));
+        var spec = SnapshotBuilder.syntheticSpec(appId, name, "alice", start, total);
+        AppSnapshot s = SnapshotBuilder.synthetic(new SnapshotBuilder.SyntheticSpec(spec.appId(), null, name, "alice",
+                start, total, true, spec.conf(), 1, stageMs.length, 4, null, 0, appId.hashCode()));
         List<StageSummary> stages = new ArrayList<>();
         long t = start + 1_500;
         for (int i = 0; i < stageMs.length; i++) {

@@ -6,12 +6,12 @@ import io.sparkscope.core.eventlog.EventLogSource;
 import io.sparkscope.core.model.AppSnapshot;
 import io.sparkscope.core.recorder.RecorderOptions;
 import io.sparkscope.core.testing.ExampleEventLogs;
-import io.sparkscope.core.testing.SyntheticApps;
+import io.sparkscope.core.testing.SnapshotBuilder;
 
 import javax.sql.DataSource;
 import java.nio.file.Path;
 
-import static io.sparkscope.core.testing.SyntheticApps.onCluster;
+import static io.sparkscope.core.testing.SnapshotBuilder.onCluster;
 
 /**
  * A server over a database of its own for the what-if tests (the shared {@link WebFixture} data set is counted by
@@ -48,18 +48,19 @@ final class WhatIfFixture {
     }
 
     private static void fill(DataSource ds) {
-        WebFixture.write(ds, SyntheticApps.snapshot(SyntheticApps.spec("app-wi-local", "whatif local", "alice",
-                NOW - WebFixture.HOUR, 600_000)));
-        WebFixture.write(ds, onCluster(SyntheticApps.snapshot(SyntheticApps.spec("app-wi-cluster", "whatif cluster",
-                "alice", NOW - 2 * WebFixture.HOUR, 900_000)), 4, 2));
-        var y = SyntheticApps.spec("app-wi-yarn", "whatif yarn", "dave", NOW - 5 * WebFixture.HOUR, 300_000);
+        WebFixture.write(ds, SnapshotBuilder.synthetic(SnapshotBuilder.syntheticSpec("app-wi-local", "whatif local",
+                "alice", NOW - WebFixture.HOUR, 600_000)));
+        WebFixture.write(ds, onCluster(SnapshotBuilder.synthetic(SnapshotBuilder.syntheticSpec("app-wi-cluster",
+                "whatif cluster", "alice", NOW - 2 * WebFixture.HOUR, 900_000)), 4, 2));
+        var y = SnapshotBuilder.syntheticSpec("app-wi-yarn", "whatif yarn", "dave", NOW - 5 * WebFixture.HOUR, 300_000);
         for (int a = 1; a <= 2; a++) {
-            WebFixture.write(ds, onCluster(SyntheticApps.snapshot(new SyntheticApps.Spec(y.appId(), String.valueOf(a),
-                    y.name(), y.user(), y.start() + a * WebFixture.HOUR, y.durationMs() * a, true, y.conf(), 1, 2, 8,
-                    null, 0, a)), 2 * a, 2));
+            WebFixture.write(ds, onCluster(SnapshotBuilder.synthetic(new SnapshotBuilder.SyntheticSpec(y.appId(),
+                    String.valueOf(a), y.name(), y.user(), y.start() + a * WebFixture.HOUR, y.durationMs() * a, true,
+                    y.conf(), 1, 2, 8, null, 0, a)), 2 * a, 2));
         }
-        var x = SyntheticApps.spec("app-wi-xss", WebFixture.XSS1, WebFixture.XSS2, NOW - 3 * WebFixture.HOUR, 120_000);
-        WebFixture.write(ds, SyntheticApps.snapshot(x));
+        var x = SnapshotBuilder.syntheticSpec("app-wi-xss", WebFixture.XSS1, WebFixture.XSS2,
+                NOW - 3 * WebFixture.HOUR, 120_000);
+        WebFixture.write(ds, SnapshotBuilder.synthetic(x));
         // A real run (the shipped example) recorded as a listener with tasks.perStage=2 would have stored it.
         AppSnapshot partial;
         try {

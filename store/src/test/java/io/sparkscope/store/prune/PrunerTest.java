@@ -2,7 +2,7 @@ package io.sparkscope.store.prune;
 
 import io.sparkscope.core.analysis.Diagnoser;
 import io.sparkscope.core.model.AppSnapshot;
-import io.sparkscope.core.testing.SyntheticApps;
+import io.sparkscope.core.testing.SnapshotBuilder;
 import io.sparkscope.store.SnapshotWriter;
 import io.sparkscope.store.TestDb;
 import io.sparkscope.store.ingest.AppKey;
@@ -38,10 +38,10 @@ class PrunerTest {
 
     private static AppSnapshot app(String id, long start, long durationMs, boolean complete) {
         // 2 jobs × 2 stages × 10 tasks = 40 task rows; spill and a failure give it findings
-        var base = SyntheticApps.spec(id, "nightly", "etl", start, durationMs);
-        return SyntheticApps.snapshot(new SyntheticApps.Spec(base.appId(), null, base.name(), base.user(), start,
-                base.durationMs(), complete, base.conf(), 2, 2, 10, "ExecutorLostFailure (executor 1 exited)",
-                64L << 20, 7));
+        var base = SnapshotBuilder.syntheticSpec(id, "nightly", "etl", start, durationMs);
+        return SnapshotBuilder.synthetic(new SnapshotBuilder.SyntheticSpec(base.appId(), null, base.name(),
+                base.user(), start, base.durationMs(), complete, base.conf(), 2, 2, 10,
+                "ExecutorLostFailure (executor 1 exited)", 64L << 20, 7));
     }
 
     private static void write(DataSource ds, AppSnapshot s) throws SQLException {

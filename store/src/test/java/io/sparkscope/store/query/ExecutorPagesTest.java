@@ -2,7 +2,7 @@ package io.sparkscope.store.query;
 
 import io.sparkscope.core.model.AppSnapshot;
 import io.sparkscope.core.model.ExecutorSummary;
-import io.sparkscope.core.testing.SyntheticApps;
+import io.sparkscope.core.testing.SnapshotBuilder;
 import io.sparkscope.store.SchemaManager;
 import io.sparkscope.store.SnapshotWriter;
 import io.sparkscope.store.StoreDataSources;
@@ -150,7 +150,7 @@ class ExecutorPagesTest {
 
     /** {@code n} executors "1" … "n" and the driver; every third still alive, one with peak memory measured. */
     private static AppSnapshot app(int n) {
-        AppSnapshot s = SyntheticApps.snapshot(SyntheticApps.spec(APP, "elastic", "pages", T0, 600_000L));
+        AppSnapshot s = SnapshotBuilder.synthetic(SnapshotBuilder.syntheticSpec(APP, "elastic", "pages", T0, 600_000L));
         List<ExecutorSummary> executors = new ArrayList<>();
         executors.add(new ExecutorSummary("driver", "driver-host", 0, T0, -1, null, 1L << 30, 0, 0, 0, 0, 0, 0, 0, 0,
                 0, 0, 0, 0, Map.of(), "driver-host:4040", true, 0, 0, 1L << 30, 0));

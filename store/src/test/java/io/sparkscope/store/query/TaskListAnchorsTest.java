@@ -6,7 +6,6 @@ import io.sparkscope.core.event.TaskMetrics;
 import io.sparkscope.core.model.AppSnapshot;
 import io.sparkscope.core.model.StageSummary;
 import io.sparkscope.core.model.TaskRecord;
-import io.sparkscope.core.testing.Snapshots;
 import io.sparkscope.store.SnapshotWriter;
 import io.sparkscope.store.TestDb;
 import org.junit.jupiter.api.BeforeAll;
@@ -164,7 +163,7 @@ class TaskListAnchorsTest {
     }
 
     private static AppSnapshot snapshot(String appId, List<TaskRecord> tasks) {
-        AppSnapshot s = Snapshots.big(appId, 1, 10);
+        AppSnapshot s = SnapshotBuilder.big(appId, 1, 10);
         StageSummary st = s.stages().get(0);
         StageSummary stage = st.toBuilder().numTasks(tasks.size()).numCompleteTasks(tasks.size())
                 .numCompletedIndices(tasks.size()).keptTasks(tasks).taskDetail(null).deriveTaskCounts().build();

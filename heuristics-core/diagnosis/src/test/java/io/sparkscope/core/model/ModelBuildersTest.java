@@ -1,6 +1,6 @@
 package io.sparkscope.core.model;
 
-import io.sparkscope.core.testing.Snapshots;
+import io.sparkscope.core.testing.SnapshotBuilder;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;
@@ -16,7 +16,7 @@ class ModelBuildersTest {
     @Test
     void toBuilderBuildsAnEqualRecordOfEveryKind() {
         for (boolean complete : new boolean[] {true, false}) {
-            AppSnapshot s = Snapshots.rich("app-builders", "1", complete);
+            AppSnapshot s = SnapshotBuilder.rich("app-builders", "1", complete);
             assertEquals(s, s.toBuilder().build());
             for (StageSummary st : s.stages()) {
                 assertEquals(st, st.toBuilder().build(), st.key());

@@ -5,17 +5,13 @@
  * successful ones with Spark's rule, in {@link io.sparkscope.core.testing.SparkQuantiles}), so a test states only
  * the numbers that matter to it.
  * <ul>
- *   <li>{@link io.sparkscope.core.testing.SnapshotBuilder}: one application in a few fluent lines, each task's
- *       metrics set by hand, with presets for the shapes many tests share (a skewed stage, a spilling stage, an
- *       application whose executor sat idle); the heuristics' tests. Its {@code copy} changes a few values of a
- *       snapshot any fixture made (the model records' {@code toBuilder()}, run totals computed again), so a test
- *       never lists every field of a record.</li>
- *   <li>{@link io.sparkscope.core.testing.Apps}: a stage DAG with jobs, executor lifetimes and exact task
- *       durations placed in time; the analyses' tests (what-if, prediction, regression).</li>
- *   <li>{@link io.sparkscope.core.testing.Snapshots}: a small application with every kind of row and hostile
- *       strings, and a big one; the store's round trips and benchmarks.</li>
- *   <li>{@link io.sparkscope.core.testing.SyntheticApps}: many applications from a spec with seeded random task
- *       times, so heuristics find real things; the web tests and the latency bench.</li>
+ *   <li>{@link io.sparkscope.core.testing.SnapshotBuilder}: the one snapshot fixture. A fluent builder (each task's
+ *       metrics set by hand, or a stage DAG with task durations placed in time) and named presets: a skewed stage,
+ *       a spilling stage, an application whose executor sat idle, a small application with every kind of row and
+ *       hostile strings and a big one for the store, seeded synthetic applications for the web tests, and
+ *       {@code copy} to change a few values of any snapshot. Its class comment says which to start from.</li>
+ *   <li>{@link io.sparkscope.core.testing.SampleFindings}: findings to store beside those snapshots (diagnosis
+ *       test-jar: findings are the diagnosis module's).</li>
  *   <li>{@link io.sparkscope.core.testing.SyntheticLog}: a Spark event log of any size written to a file or a
  *       stream (plain, rolling, growing); the tests that read logs from other filesystems or as they grow.</li>
  * </ul>

@@ -3,7 +3,7 @@ package io.sparkscope.server.web.page;
 import io.sparkscope.core.analysis.Diagnoser;
 import io.sparkscope.core.heuristics.Finding;
 import io.sparkscope.core.model.AppSnapshot;
-import io.sparkscope.server.web.DiagnosisApps;
+import io.sparkscope.core.testing.SnapshotBuilder;
 import io.sparkscope.server.web.model.Diagnosis;
 import io.sparkscope.server.web.model.FindingDetails;
 import org.junit.jupiter.api.Test;
@@ -17,7 +17,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** The diagnosis sections rendered from the real engine's findings on a recorded failing application. */
 class DiagnosisViewTest {
-    static final AppSnapshot APP = DiagnosisApps.failingStageCancelsOthers("app-diag", "sessions", "ann", 1_000_000);
+    static final AppSnapshot APP = SnapshotBuilder.failingStageCancelsOthers("app-diag", "sessions", "ann", 1_000_000);
     static final List<Finding> FINDINGS = Diagnoser.defaults().diagnose(APP);
 
     @Test

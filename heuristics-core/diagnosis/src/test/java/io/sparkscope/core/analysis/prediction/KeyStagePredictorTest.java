@@ -1,6 +1,6 @@
 package io.sparkscope.core.analysis.prediction;
 
-import io.sparkscope.core.testing.Apps;
+import io.sparkscope.core.testing.SnapshotBuilder;
 import io.sparkscope.core.model.AppSnapshot;
 import org.junit.jupiter.api.Test;
 
@@ -22,7 +22,7 @@ class KeyStagePredictorTest {
 
     /** A run whose stages run back to back, one job after the other, plus {@code overheadMs} of driver time. */
     static AppSnapshot run(String id, long inputBytes, long overheadMs, S... stages) {
-        Apps b = Apps.app("etl").id(id).executors(2, 2);
+        SnapshotBuilder b = SnapshotBuilder.dagApp("etl").id(id).executors(2, 2);
         long t = overheadMs / 2;
         int stageId = 0;
         int lastJob = -1;
@@ -203,7 +203,8 @@ class KeyStagePredictorTest {
 
     @Test
     void runsOfDifferentApplicationsAreRefused() {
-        AppSnapshot other = Apps.app("other").stage(0, 0).window(0, 10).tasks(10).inputBytes(5).done().build();
+        AppSnapshot other = SnapshotBuilder.dagApp("other").stage(0, 0).window(0,
+                10).tasks(10).inputBytes(5).done().build();
         assertThrows(IllegalArgumentException.class,
                 () -> KeyStagePredictor.predict(List.of(linearRun(1), other), GB));
         assertThrows(IllegalArgumentException.class, () -> KeyStagePredictor.predict(List.of(), GB));

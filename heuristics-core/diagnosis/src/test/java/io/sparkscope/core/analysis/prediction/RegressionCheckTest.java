@@ -1,6 +1,6 @@
 package io.sparkscope.core.analysis.prediction;
 
-import io.sparkscope.core.testing.Apps;
+import io.sparkscope.core.testing.SnapshotBuilder;
 import io.sparkscope.core.heuristics.Finding;
 import io.sparkscope.core.heuristics.Severity;
 import io.sparkscope.core.model.AppSnapshot;
@@ -16,7 +16,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class RegressionCheckTest {
     /** A run of {@code durationMs} whose single task ran {@code taskMs} on an executor. */
     static AppSnapshot run(String id, long durationMs, long taskMs) {
-        return Apps.app("nightly").id(id).durationMs(durationMs).executors(1, 1).job(0, 0, durationMs, 0)
+        return SnapshotBuilder.dagApp("nightly").id(id).durationMs(durationMs).executors(1, 1).job(0, 0, durationMs, 0)
                 .stage(0, 0).window(0, taskMs).tasks(taskMs).done().build();
     }
 

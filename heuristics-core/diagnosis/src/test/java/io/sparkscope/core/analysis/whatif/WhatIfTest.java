@@ -17,7 +17,7 @@ import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.List;
 
-import static io.sparkscope.core.testing.Apps.app;
+import static io.sparkscope.core.testing.SnapshotBuilder.dagApp;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -30,7 +30,7 @@ class WhatIfTest {
     @Test
     void singleStageIsPackedLongestFirstAndDriverTimeIsKept() {
         // 2 executors × 2 cores. Tasks ran between 1 s and 5 s of a 10 s run: 6 s with no stage running.
-        AppSnapshot run = app("single").durationMs(10_000).executors(2, 2).job(0, 500, 5_500, 0)
+        AppSnapshot run = dagApp("single").durationMs(10_000).executors(2, 2).job(0, 500, 5_500, 0)
                 .stage(0, 0).window(1_000, 5_000).tasks(4_000, 3_000, 3_000, 2_000, 2_000, 2_000).done().build();
         WhatIfResult r = ExecutorWhatIf.analyze(run, HALF_ONE_TWO);
 
@@ -53,7 +53,7 @@ class WhatIfTest {
 
     @Test
     void chainedStagesRunOneAfterAnother() {
-        AppSnapshot run = app("chain").durationMs(8_000).executors(1, 4).job(0, 0, 7_000, 0, 1, 2)
+        AppSnapshot run = dagApp("chain").durationMs(8_000).executors(1, 4).job(0, 0, 7_000, 0, 1, 2)
                 .stage(0, 0).window(1_000, 2_000).tasks(1_000, 1_000, 1_000, 1_000).done()
                 .stage(1, 0).parents(0).window(2_500, 4_500).tasks(2_000, 2_000).done()
                 .stage(2, 0).parents(1).window(5_000, 6_000).tasks(500, 500, 500, 500, 500, 500, 500, 500).done()
@@ -70,7 +70,7 @@ class WhatIfTest {
     @Test
     void parallelStagesShareTheSlotsAndTheirChildWaitsForBoth() {
         // Stages 0 and 1 have no parents and run side by side; stage 2 needs both.
-        AppSnapshot run = app("parallel").durationMs(6_000).executors(2, 2).job(0, 0, 5_500, 0, 1, 2)
+        AppSnapshot run = dagApp("parallel").durationMs(6_000).executors(2, 2).job(0, 0, 5_500, 0, 1, 2)
                 .stage(0, 0).window(0, 3_000).tasks(3_000, 3_000).done()
                 .stage(1, 0).window(0, 2_000).tasks(1_000, 1_000, 1_000, 1_000).done()
                 .stage(2, 0).parents(0, 1).window(3_100, 5_100).tasks(2_000).done()
@@ -88,7 +88,7 @@ class WhatIfTest {
 
     @Test
     void driverOnlyGapsBetweenJobsDoNotScale() {
-        AppSnapshot run = app("gaps").durationMs(20_000).executors(2, 1)
+        AppSnapshot run = dagApp("gaps").durationMs(20_000).executors(2, 1)
                 .job(0, 1_500, 4_500, 0).job(1, 9_000, 13_500, 1)
                 .stage(0, 0).window(2_000, 4_000).tasks(2_000, 2_000).done()
                 .stage(1, 1).window(10_000, 13_000).tasks(3_000).done()
@@ -106,7 +106,7 @@ class WhatIfTest {
 
     @Test
     void oneSlotSerializesEverything() {
-        AppSnapshot run = app("one slot").durationMs(10_000).executors(1, 1).job(0, 0, 10_000, 0, 1)
+        AppSnapshot run = dagApp("one slot").durationMs(10_000).executors(1, 1).job(0, 0, 10_000, 0, 1)
                 .stage(0, 0).window(0, 4_000).tasks(2_000, 2_000).done()
                 .stage(1, 0).window(4_000, 10_000).tasks(3_000, 3_000).done()
                 .build();
@@ -119,7 +119,7 @@ class WhatIfTest {
 
     @Test
     void concurrentJobsAreSimulatedTogether() {
-        AppSnapshot run = app("concurrent").durationMs(5_000).executors(1, 2)
+        AppSnapshot run = dagApp("concurrent").durationMs(5_000).executors(1, 2)
                 .job(0, 0, 4_000, 0).job(1, 100, 2_200, 1)
                 .stage(0, 0).window(0, 4_000).tasks(4_000).done()
                 .stage(1, 1).window(100, 2_100).tasks(1_000, 1_000).done()
@@ -133,7 +133,7 @@ class WhatIfTest {
 
     @Test
     void skippedStagesAreIgnoredAndTheirChildrenDoNotWait() {
-        AppSnapshot run = app("skipped").durationMs(3_000).executors(1, 2).job(0, 0, 3_000, 0, 1)
+        AppSnapshot run = dagApp("skipped").durationMs(3_000).executors(1, 2).job(0, 0, 3_000, 0, 1)
                 .stage(0, 0).skipped().done()
                 .stage(1, 0).parents(0).window(0, 3_000).tasks(3_000, 1_000).done()
                 .build();
@@ -144,7 +144,7 @@ class WhatIfTest {
 
     @Test
     void aRetriedStageWaitsForItsFailedAttempt() {
-        AppSnapshot run = app("retry").durationMs(5_000).executors(1, 4).job(0, 0, 5_000, 0)
+        AppSnapshot run = dagApp("retry").durationMs(5_000).executors(1, 4).job(0, 0, 5_000, 0)
                 .stage(0, 0).window(0, 2_000).tasks(2_000).done()
                 .stage(0, 0).attempt(1).window(2_000, 5_000).tasks(3_000).done()
                 .build();
@@ -155,7 +155,7 @@ class WhatIfTest {
 
     @Test
     void localModeScalesTheDriversCores() {
-        AppSnapshot run = app("local").durationMs(4_000).local(4).job(0, 0, 4_000, 0)
+        AppSnapshot run = dagApp("local").durationMs(4_000).local(4).job(0, 0, 4_000, 0)
                 .stage(0, 0).window(0, 4_000).tasks(2_000, 2_000, 2_000, 2_000, 2_000, 2_000, 2_000, 2_000).done()
                 .build();
         WhatIfResult r = ExecutorWhatIf.analyze(run);
@@ -172,7 +172,7 @@ class WhatIfTest {
     @Test
     void launchOrderKeepsALateStragglerLate() {
         // Two slots; the 4 s task was launched last, after three 1 s tasks.
-        AppSnapshot run = app("straggler").durationMs(5_000).executors(1, 2).job(0, 0, 5_000, 0)
+        AppSnapshot run = dagApp("straggler").durationMs(5_000).executors(1, 2).job(0, 0, 5_000, 0)
                 .stage(0, 0).window(0, 5_000).tasks(1_000, 1_000, 1_000, 4_000).launches(0, 0, 1_000, 1_000).done()
                 .build();
         WhatIfOptions one = new WhatIfOptions(TaskOrder.LONGEST_FIRST, new double[]{1});
@@ -184,7 +184,7 @@ class WhatIfTest {
     void unkeptTasksAreRebuiltFromTheQuantilesAtTheirRanks() {
         // 10 tasks of 100 … 1000 ms, only the slowest 2 kept: the knots of Spark's quantiles lie on the line, so the
         // interpolation gives the other 8 back exactly.
-        AppSnapshot run = app("rebuilt").durationMs(10_000).executors(1, 1).job(0, 0, 10_000, 0)
+        AppSnapshot run = dagApp("rebuilt").durationMs(10_000).executors(1, 1).job(0, 0, 10_000, 0)
                 .stage(0, 0).window(0, 5_500).tasks(100, 200, 300, 400, 500, 600, 700, 800, 900, 1_000).keep(2).done()
                 .build();
         StageTasks tasks = StageTasks.of(run.stages().get(0), TaskOrder.LONGEST_FIRST);
@@ -273,7 +273,7 @@ class WhatIfTest {
     void aClaimOfAGigaCoreExecutorNeitherOverflowsNorCostsMoreThanTheTasks() {
         // 1 073 741 824 cores per executor: executors × cores no longer fits an int, and one slot per claimed core
         // would never end. The simulation uses at most one slot per task, which gives the same estimate.
-        AppSnapshot run = app("giga").durationMs(10_000).executors(2, 1 << 30).job(0, 500, 5_500, 0)
+        AppSnapshot run = dagApp("giga").durationMs(10_000).executors(2, 1 << 30).job(0, 500, 5_500, 0)
                 .stage(0, 0).window(1_000, 5_000).tasks(4_000, 3_000, 3_000, 2_000).done().build();
         WhatIfResult r = ExecutorWhatIf.analyze(run, HALF_ONE_TWO);
         assertEquals(2L << 30, r.actualSlots());
@@ -289,7 +289,7 @@ class WhatIfTest {
 
     @Test
     void aLocalDriverClaimingTwoHundredMillionCoresIsSimulatedOnItsTasks() {
-        AppSnapshot run = app("local-huge").durationMs(4_000).local(200_000_000).job(0, 0, 4_000, 0)
+        AppSnapshot run = dagApp("local-huge").durationMs(4_000).local(200_000_000).job(0, 0, 4_000, 0)
                 .stage(0, 0).window(0, 2_000).tasks(2_000, 1_000, 1_000).done().build();
         WhatIfResult r = ExecutorWhatIf.analyze(run);
         assertEquals(200_000_000, r.actualExecutors());
@@ -299,7 +299,7 @@ class WhatIfTest {
 
     @Test
     void slotsAreNotCappedWhileTheyCanMatter() {
-        AppSnapshot run = app("small").durationMs(10_000).executors(2, 2).job(0, 500, 5_500, 0)
+        AppSnapshot run = dagApp("small").durationMs(10_000).executors(2, 2).job(0, 500, 5_500, 0)
                 .stage(0, 0).window(1_000, 5_000).tasks(4_000, 3_000, 3_000, 2_000, 2_000, 2_000).done().build();
         WhatIfResult r = ExecutorWhatIf.analyze(run, new WhatIfOptions(TaskOrder.LONGEST_FIRST, new double[]{1}));
         assertFalse(r.caveats().contains(WhatIfCaveat.SLOTS_CAPPED), r.caveats().toString());
