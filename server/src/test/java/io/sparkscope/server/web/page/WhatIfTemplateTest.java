@@ -3,7 +3,7 @@ package io.sparkscope.server.web.page;
 import io.sparkscope.core.analysis.efficiency.Prices;
 import io.sparkscope.core.analysis.whatif.TaskOrder;
 import io.sparkscope.core.model.AppSnapshot;
-import io.sparkscope.core.testing.SyntheticApps;
+import io.sparkscope.core.testing.SnapshotBuilder;
 import io.sparkscope.server.web.model.AppWhatIf;
 import io.sparkscope.store.query.AppFilter;
 import org.junit.jupiter.api.Test;
@@ -22,8 +22,8 @@ class WhatIfTemplateTest {
     private static final String EVIL = TaskPages.EVIL;
 
     static List<AppSnapshot> snapshots() {
-        return List.of(DiagnosisViewTest.APP, SyntheticApps.snapshot(SyntheticApps.spec("app-synthetic", "synthetic",
-                "ann", 1_700_000_000_000L, 1_800_000L)));
+        return List.of(DiagnosisViewTest.APP, SnapshotBuilder.synthetic(SnapshotBuilder.syntheticSpec("app-synthetic",
+                "synthetic", "ann", 1_700_000_000_000L, 1_800_000L)));
     }
 
     @Test
