@@ -226,7 +226,8 @@ class DiagnosisTest {
     void diskSpillNamesDiskBytesOnlyWhenTheyReachedDisk() {
         AppSnapshot app = app().sqlJob(0, 0)
                 .stage(5).spilling(10, 80 * MiB, 20 * MiB).done().build();
-        Finding f = single(Severity.HIGH, run(new DiskSpill(), app));
+        // LOW: written and read back, 200 MiB cost about 0.4 s of this one-second stage, too little to be HIGH
+        Finding f = single(Severity.LOW, run(new DiskSpill(), app));
         assertEquals("Stage 5 spilled 200 MiB to disk", f.title());
     }
 

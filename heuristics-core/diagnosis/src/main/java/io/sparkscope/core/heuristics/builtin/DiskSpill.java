@@ -44,7 +44,13 @@ public final class DiskSpill implements Heuristic {
                 new Threshold("ratio.high", "0.5",
                         "the same share at or above which it is HIGH"),
                 new Threshold("minSpillBytes", "0",
-                        "stages spilling less are not judged"));
+                        "stages spilling less are not judged"),
+                new Threshold("high.minSavingMs", "1000",
+                        "a HIGH spill must be estimated to cost at least this much wall time (ms), else it is LOW"),
+                new Threshold("high.minAppShare", "0.02",
+                        "and at least this share of the application's wall time"),
+                new Threshold("diskBytesPerSecond", "100m",
+                        "disk speed assumed for writing and reading back a spill when the application measured none"));
     }
 
     @Override
@@ -54,8 +60,11 @@ public final class DiskSpill implements Heuristic {
                 HIGH (and ≥ `minSpillBytes`, default 0), because spilled data is serialized, written and read back.
                 The title names disk bytes when some reached disk, else the memory spill ("none to disk", e.g. GPU
                 spills to host memory). Impact: how much longer the spilling tasks ran than the median task that did
-                not (or, when all spilled, the disk spill at the stage's own shuffle-write speed). *Do*: more memory
-                per task (not on GPU executors), smaller partitions for that stage's kind, `spark.memory.fraction`.
+                not; when all spilled, the disk spill written and read back at the stage's own shuffle-write speed,
+                else the application's, else `diskBytesPerSecond` 100m. HIGH only when that saving is ≥
+                `high.minSavingMs` 1 s and ≥ `high.minAppShare` 2 % of the application (a small spill is LOW).
+                *Do*: more memory per task (not on GPU executors), smaller partitions for that stage's kind (with AQE
+                coalescing, a smaller advisory partition size), `spark.memory.fraction`.
                 """;
     }
 
@@ -67,6 +76,11 @@ public final class DiskSpill implements Heuristic {
         Map<String, Facts.StageKind> kinds = Facts.stageKinds(app);
         int slots = Facts.slots(app, conf);
         SqlPlans plans = SqlPlans.of(app);
+        long minHighSavingMs = cfg.count(ID + ".high.minSavingMs");
+        double minHighAppShare = cfg.threshold(ID + ".high.minAppShare");
+        Speed appWriteSpeed = appShuffleWriteSpeed(app);
+        Speed assumedSpeed = new Speed(cfg.bytes(ID + ".diskBytesPerSecond"), 1_000_000_000L,
+                "an assumed disk speed of " + Units.bytes(cfg.bytes(ID + ".diskBytesPerSecond")) + "/s");
         List<Finding> out = new ArrayList<>();
         for (StageSummary s : app.stages()) {
             StageTotals t = s.totals();
@@ -86,6 +100,13 @@ public final class DiskSpill implements Heuristic {
                 continue;
             }
             long diskSpill = t.get(TaskMetric.DISK_BYTES_SPILLED);
+            Impact impact = impact(s, diskSpill, appWriteSpeed, assumedSpeed);
+            // Severity follows what the spill costs, not only its share: a few MiB spilled in a short stage is not
+            // worth fixing first, however large a share of the stage's data it is.
+            if (severity == Severity.HIGH && impact.saves()
+                    && (impact.wallMs() < minHighSavingMs || impact.wallMs() < minHighAppShare * app.durationMs())) {
+                severity = Severity.LOW;
+            }
             TaskRecord biggest = null;
             for (TaskRecord r : s.keptTasks()) {
                 if (r.metrics() != null && (biggest == null || r.metrics().get(TaskMetric.MEMORY_BYTES_SPILLED)
@@ -107,7 +128,7 @@ public final class DiskSpill implements Heuristic {
                             : "none of it reached disk" + (gpu ? " (with GPU executors the spill goes from GPU to host"
                             + " memory)." : ".")))
                     .stage(s.key())
-                    .impact(impact(s, diskSpill))
+                    .impact(impact)
                     .detail("memoryBytesSpilled", memSpill)
                     .detail("diskBytesSpilled", diskSpill)
                     .detail("spillRatio", handled > 0 ? Units.round2(ratio) : null)
@@ -119,19 +140,22 @@ public final class DiskSpill implements Heuristic {
             Partitioning p = Partitioning.of(conf, kinds.get(s.key()), s, Math.max(s.numTasks() + 1L,
                     s.numTasks() * 2L), slots, reason);
             p.advice().forEach(f::advise);
+            String partitions = p.text() + aqeAdvisory(f, conf, kinds.get(s.key()), s, reason);
             if (gpu) {
                 f.recommendation("These executors carry GPUs (RAPIDS), so the spill is GPU memory running short, not"
-                        + " the executor heap: give each task less data — " + p.text() + " — or let fewer tasks share"
+                        + " the executor heap: give each task less data — " + partitions + " — or let fewer tasks share"
                         + " a GPU (spark.rapids.sql.concurrentGpuTasks, now "
                         + conf.get("spark.rapids.sql.concurrentGpuTasks", "2") + ").");
             } else {
                 String memKey = Facts.taskMemoryKey(conf);
+                SparkSettings.Value coresNow = conf.current("spark.executor.cores");
                 long mem = Facts.taskMemoryBytes(conf);
                 SettingAdvice m = conf.advise(memKey, Units.sparkSize(mem * 3 / 2), reason);
                 f.advise(m);
                 f.recommendation("Give each task more memory or less data: " + m.phrase()
-                        + (conf.isLocal() ? "" : " (or fewer spark.executor.cores, so fewer tasks share it)")
-                        + "; make partitions smaller — " + p.text() + "; or raise spark.memory.fraction (now "
+                        + (conf.isLocal() ? "" : " (or fewer spark.executor.cores" + (coresNow.known()
+                        ? ", now " + coresNow.value() : "") + ", so fewer tasks share it)")
+                        + "; make partitions smaller — " + partitions + "; or raise spark.memory.fraction (now "
                         + conf.current("spark.memory.fraction").value() + ") if little is cached.");
             }
             if (biggest != null && biggest.metrics().get(TaskMetric.MEMORY_BYTES_SPILLED) > 0) {
@@ -153,11 +177,50 @@ public final class DiskSpill implements Heuristic {
     }
 
     /**
-     * What spilling cost, from the stage's own tasks: how much longer the tasks that spilled ran than the median
-     * task that did not. When every kept task spilled there is no such comparison, and the cost of writing and
-     * reading back the disk spill at the stage's own shuffle-write speed stands in.
+     * With AQE coalescing a SQL shuffle, more shuffle partitions are merged back toward the advisory size, so that
+     * size must shrink too: half the value in force. Empty for other stages.
      */
-    private static Impact impact(StageSummary s, long diskSpill) {
+    private static String aqeAdvisory(Finding.Builder f, SparkSettings conf, Facts.StageKind kind, StageSummary s,
+                                      String reason) {
+        if (kind != Facts.StageKind.SQL || !conf.aqeCoalesceOn() || s.totals().shuffleReadBytes() <= 0) {
+            return "";
+        }
+        String key = "spark.sql.adaptive.advisoryPartitionSizeInBytes";
+        long now = conf.size(key, 1).orElse(64 * Units.MiB);
+        SettingAdvice a = conf.advise(key, Units.sparkSize(Math.max(Units.MiB, now / 2)), reason);
+        f.advise(a);
+        return " (AQE coalesces shuffle partitions toward its advisory size, so lower it too: " + a.phrase() + ")";
+    }
+
+    /** Bytes written in so many nanoseconds, and where that speed comes from. */
+    private record Speed(long bytes, long nanos, String basis) {
+        /** Milliseconds to write {@code n} bytes and read them back at this speed. */
+        long writeAndReadMs(long n) {
+            return Math.round(2.0 * n * (nanos / 1e6) / bytes);
+        }
+    }
+
+    /** The speed all stages wrote shuffle data at (Σ bytes / Σ shuffle-write time), or null when none wrote any. */
+    private static Speed appShuffleWriteSpeed(AppSnapshot app) {
+        long bytes = 0;
+        long nanos = 0;
+        for (StageSummary s : app.stages()) {
+            if (s.totals() != null) {
+                bytes += s.totals().get(TaskMetric.SHUFFLE_BYTES_WRITTEN);
+                nanos += s.totals().get(TaskMetric.SHUFFLE_WRITE_TIME);
+            }
+        }
+        return bytes > 0 && nanos > 0 ? new Speed(bytes, nanos, "the application's own shuffle-write speed ("
+                + Units.bytes(Math.round(bytes / (nanos / 1e9))) + "/s)") : null;
+    }
+
+    /**
+     * What spilling cost, from the stage's own tasks: how much longer the tasks that spilled ran than the median
+     * task that did not. When every kept task spilled there is no such comparison; the disk spill written and read
+     * back stands in, at the stage's own shuffle-write speed, else the application's, else an assumed disk speed.
+     * Never more than the spilling tasks ran. A spill that never reached disk has no such estimate.
+     */
+    private static Impact impact(StageSummary s, long diskSpill, Speed appSpeed, Speed assumed) {
         List<Long> clean = new ArrayList<>();
         List<Long> spilled = new ArrayList<>();
         for (TaskRecord r : s.keptTasks()) {
@@ -182,13 +245,20 @@ public final class DiskSpill implements Heuristic {
             return Impact.of(Facts.stageWallShare(s, excess), excess,
                     "run time of the tasks that spilled beyond the median task that did not");
         }
+        if (diskSpill <= 0) {
+            return Impact.NONE;
+        }
         long writeNs = s.totals().get(TaskMetric.SHUFFLE_WRITE_TIME);
         long written = s.totals().get(TaskMetric.SHUFFLE_BYTES_WRITTEN);
-        if (diskSpill > 0 && writeNs > 0 && written > 0) {
-            long ms = Math.round(2.0 * diskSpill * (writeNs / 1e6) / written);
-            return Impact.of(Facts.stageWallShare(s, ms), ms,
-                    "disk spill written and read back at the stage's own shuffle-write speed");
+        Speed speed = writeNs > 0 && written > 0
+                ? new Speed(written, writeNs, "the stage's own shuffle-write speed")
+                : appSpeed != null ? appSpeed : assumed;
+        long ms = speed.writeAndReadMs(diskSpill);
+        long spilledRunMs = spilled.stream().mapToLong(Long::longValue).sum();
+        if (spilledRunMs > 0) {
+            ms = Math.min(ms, spilledRunMs);
         }
-        return Impact.NONE;
+        return Impact.of(Facts.stageWallShare(s, ms), ms, Units.bytes(diskSpill) + " of disk spill written and read"
+                + " back at " + speed.basis());
     }
 }

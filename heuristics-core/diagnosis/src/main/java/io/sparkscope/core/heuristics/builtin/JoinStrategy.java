@@ -5,6 +5,7 @@ import io.sparkscope.core.event.SparkEvent.PlanNode;
 import io.sparkscope.core.heuristics.Finding;
 import io.sparkscope.core.heuristics.Heuristic;
 import io.sparkscope.core.heuristics.HeuristicConfig;
+import io.sparkscope.core.heuristics.Impact;
 import io.sparkscope.core.heuristics.SettingAdvice;
 import io.sparkscope.core.heuristics.Severity;
 import io.sparkscope.core.heuristics.SparkSettings;
@@ -47,6 +48,8 @@ public final class JoinStrategy implements Heuristic {
                 One threshold for the application (twice the largest small side); when the threshold in force
                 already covers the side, no threshold is recommended (Spark's planning estimate was larger: a hint,
                 AQE or statistics instead); a disabled threshold (`-1`) is named as such. Silent without sizes.
+                Impact: the join's sort time plus the larger side's shuffle-write and fetch-wait time (SQL metrics),
+                over the application's average parallelism.
                 """;
     }
 
@@ -57,7 +60,7 @@ public final class JoinStrategy implements Heuristic {
         SparkSettings.Value threshold = conf.current(THRESHOLD_KEY);
         long thresholdBytes = conf.broadcastThresholdBytes();
         boolean disabled = thresholdBytes < 0;
-        record Join(SqlExecutionSummary sql, int index, long small, long large, PlanNode node) {
+        record Join(SqlExecutionSummary sql, int index, long small, long large, PlanNode node, Impact impact) {
         }
         List<Join> found = new ArrayList<>();
         for (SqlExecutionSummary sql : app.sqlExecutions()) {
@@ -76,7 +79,9 @@ public final class JoinStrategy implements Heuristic {
                 if (left < 0 || right < 0 || Math.min(left, right) >= smallLimit) {
                     continue;
                 }
-                found.add(new Join(sql, i, Math.min(left, right), Math.max(left, right), join));
+                PlanNode big = left >= right ? join.children().get(0) : join.children().get(1);
+                found.add(new Join(sql, i, Math.min(left, right), Math.max(left, right), join,
+                        impact(app, sql, join, big)));
             }
         }
         if (found.isEmpty()) {
@@ -96,6 +101,7 @@ public final class JoinStrategy implements Heuristic {
                             + THRESHOLD_KEY + " is " + threshold.value()
                             + (threshold.source() == SettingAdvice.ValueSource.DEFAULT ? " (Spark's default)" : "")
                             + (disabled ? " (broadcast joins disabled)." : "."))
+                    .impact(j.impact())
                     .detail("executionId", j.sql().executionId())
                     .detail("jobIds", j.sql().jobIds())
                     .detail("smallSideBytes", j.small())
@@ -131,6 +137,53 @@ public final class JoinStrategy implements Heuristic {
             out.add(f.build());
         }
         return out;
+    }
+
+    /**
+     * What broadcasting the small side would save: the larger side is no longer shuffled (its exchange's shuffle-write
+     * time and the wait fetching it) and neither side is sorted (the sorts' sort time), all from the plan's own SQL
+     * metrics. The wall time is that task time over the application's average parallelism. None when the plan
+     * carries none of those metrics.
+     */
+    private static Impact impact(AppSnapshot app, SqlExecutionSummary sql, PlanNode join, PlanNode bigSide) {
+        long[] sortMs = {0};
+        long[] shuffleMs = {0};
+        for (PlanNode side : join.children()) {
+            sideCost(side, sql, side == bigSide, sortMs, shuffleMs);
+        }
+        long taskMs = sortMs[0] + shuffleMs[0];
+        if (taskMs <= 0) {
+            return Impact.NONE;
+        }
+        return Impact.of(Facts.appWallShare(app, taskMs), taskMs, "the join's sorts (" + Units.duration(sortMs[0])
+                + " sort time) and the larger side's shuffle (" + Units.duration(shuffleMs[0]) + " of shuffle write"
+                + " and fetch wait), over the application's average parallelism");
+    }
+
+    /** Adds a join input's sort time, and for the larger side its shuffle's write and fetch-wait time, down to its
+     * first exchange (what lies below is the side's own work, done either way). */
+    private static void sideCost(PlanNode node, SqlExecutionSummary sql, boolean big, long[] sortMs,
+                                 long[] shuffleMs) {
+        String name = node.nodeName() == null ? "" : node.nodeName();
+        for (PlanMetric m : node.metrics()) {
+            Long v = sql.metricValues().get(m.accumulatorId());
+            String metric = m.name() == null ? "" : m.name().toLowerCase(Locale.ROOT);
+            if (v == null || v <= 0) {
+                continue;
+            }
+            long ms = "nsTiming".equals(m.metricType()) ? v / 1_000_000 : v;
+            if (name.startsWith("Sort") && metric.equals("sort time")) {
+                sortMs[0] += ms;
+            } else if (big && (metric.equals("shuffle write time") || metric.equals("fetch wait time"))) {
+                shuffleMs[0] += ms;
+            }
+        }
+        if (name.contains("Exchange")) {
+            return;
+        }
+        for (PlanNode c : node.children()) {
+            sideCost(c, sql, big, sortMs, shuffleMs);
+        }
     }
 
     private static void collectJoins(PlanNode node, List<PlanNode> into) {

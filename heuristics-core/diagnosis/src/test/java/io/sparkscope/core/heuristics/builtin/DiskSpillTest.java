@@ -40,8 +40,51 @@ class DiskSpillTest {
     }
 
     @Test
-    void spillingMostIsHigh() {
-        single(Severity.HIGH, spilling(80 * MiB));
+    void spillingMostIsHighWhenItCostsSeconds() {
+        // Every task spilled, so the cost is the disk spill written and read back: 10 × 20 MiB at the assumed
+        // 100 MiB/s is 4 s of task time, 0.4 s of a one-second stage: not HIGH however large the spilled share.
+        Finding small = single(Severity.LOW, spilling(80 * MiB));
+        assertEquals(400, small.impact().wallMs(), small.impact().toString());
+        // The same share in a stage of 20 s tasks on 2 cores that spilled 80 MiB each to disk: 16 s of task time,
+        // 8 s of the stage's wall time.
+        Finding big = single(Severity.HIGH, run(heuristic, app().sqlJob(0, 0).stage(5).slots(2)
+                .tasks(10, i -> task().runTime(20_000).shuffleRead(100 * MiB).spill(80 * MiB, 80 * MiB))
+                .done().build()));
+        assertEquals(16_000, big.impact().taskMs(), big.impact().toString());
+        assertEquals(8_000, big.impact().wallMs(), big.impact().toString());
+        assertTrue(big.impact().basis().contains("assumed disk speed of 100 MiB/s"), big.impact().basis());
+    }
+
+    @Test
+    void aSortThatSpilledInEveryTaskIsCostedAtTheApplicationsOwnDiskSpeed() {
+        // A global sort: stage 1 shuffles 400 MiB in 8 s of shuffle-write time (50 MiB/s), stage 2 sorts it and
+        // every task spills (none did not, so no task can serve as the no-spill baseline). 354 MiB reached disk:
+        // written and read back at 50 MiB/s is about 14 s of task time.
+        var app = app().durationMs(60_000).sqlJob(0, 0)
+                .stage(1).tasks(4, i -> task().runTime(5_000).shuffleWrite(100 * MiB)
+                        .metric(io.sparkscope.core.event.TaskMetric.SHUFFLE_WRITE_TIME, 2_000_000_000L)).done()
+                .stage(2).startAt(6_000).slots(2)
+                .tasks(4, i -> task().runTime(15_000).shuffleRead(100 * MiB).spill(400 * MiB, 354 * MiB / 4)).done()
+                .build();
+        Finding f = single(Severity.HIGH, run(heuristic, app));
+        assertEquals("DiskSpill:2.0", f.id());
+        assertEquals(14_160, f.impact().taskMs(), f.impact().toString());
+        assertEquals(7_080, f.impact().wallMs(), f.impact().toString());
+        assertTrue(f.impact().basis().contains("application's own shuffle-write speed (50.0 MiB/s)"),
+                f.impact().basis());
+    }
+
+    @Test
+    void withAqeCoalescingTheAdvisorySizeIsLoweredToo() {
+        var app = app().conf("spark.sql.adaptive.enabled", "true").conf("spark.sql.shuffle.partitions", "4")
+                .sqlJob(0, 0).stage(5).tasks(4, i -> task().shuffleRead(100 * MiB).spill(80 * MiB, 20 * MiB))
+                .done().build();
+        Finding f = run(heuristic, app).get(0);
+        assertEquals("32m", f.adviceFor("spark.sql.adaptive.advisoryPartitionSizeInBytes").recommendedValue());
+        assertEquals("64m", f.adviceFor("spark.sql.adaptive.advisoryPartitionSizeInBytes").currentValue());
+        assertEquals("8", f.adviceFor("spark.sql.shuffle.partitions").recommendedValue());
+        assertTrue(f.recommendation().contains("spark.sql.adaptive.advisoryPartitionSizeInBytes=32m (now 64m"),
+                f.recommendation());
     }
 
     @Test

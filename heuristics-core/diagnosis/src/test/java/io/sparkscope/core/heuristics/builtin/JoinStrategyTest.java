@@ -87,6 +87,37 @@ class JoinStrategyTest {
                 f.recommendation());
     }
 
+    /** A join input as Spark plans it without AQE: Sort (sort time) over Exchange (size, write time, fetch wait). */
+    private static PlanNode timedSide(long id) {
+        PlanNode exchange = new PlanNode("Exchange", "Exchange hashpartitioning(d, 8)", List.of(
+                new PlanNode("Range", "Range (0, 600000)", List.of(), List.of())),
+                List.of(new PlanMetric("data size", id, "size"),
+                        new PlanMetric("shuffle write time", id + 1, "nsTiming"),
+                        new PlanMetric("fetch wait time", id + 2, "timing")));
+        return new PlanNode("Sort", "Sort [d ASC]", List.of(new PlanNode("InputAdapter", "InputAdapter",
+                List.of(exchange), List.of())), List.of(new PlanMetric("sort time", id + 3, "timing")));
+    }
+
+    @Test
+    void theSavingIsTheSortsAndTheLargerSidesShuffleOverTheAppsParallelism() {
+        PlanNode smj = new PlanNode("SortMergeJoin", "SortMergeJoin [d], [d], Inner",
+                List.of(timedSide(10), timedSide(20)), List.of());
+        // Side 10 is the large one (9 MiB): 2 s writing its shuffle, 1 s waiting for it, 3 s sorting it. Side 20 (6
+        // KiB): its shuffle would become a broadcast, only its 100 ms of sorting goes.
+        Map<Long, Long> values = Map.of(10L, 9 * MiB, 11L, 2_000_000_000L, 12L, 1_000L, 13L, 3_000L,
+                20L, 6_400L, 21L, 5_000_000L, 22L, 1L, 23L, 100L);
+        // 40 s of tasks in 20 s of wall time: the application ran two tasks at a time on average.
+        var app = app().conf("spark.sql.autoBroadcastJoinThreshold", "-1").sql(3, smj, values)
+                .stage(0).slots(2).tasks(4, i -> task().runTime(10_000)).done().build();
+        Finding f = single(Severity.LOW, run(heuristic, app));
+        assertEquals(6_100, f.impact().taskMs(), f.impact().toString());
+        assertEquals(3_050, f.impact().wallMs(), f.impact().toString());
+        assertTrue(f.impact().basis().contains("(3.1 s sort time)") && f.impact().basis().contains("(3.0 s of shuffle"),
+                f.impact().basis());
+        assertEquals(List.of(new Finding.PlanNodeRef(3, 0, "SortMergeJoin")), f.planNodes());
+        assertEquals("-1", f.adviceFor("spark.sql.autoBroadcastJoinThreshold").currentValue());
+    }
+
     @Test
     void bigSidesOrUnknownSizesAreSilent() {
         silent(join(Map.of(1L, 500 * MiB, 2L, 10 * GiB)));

@@ -3,6 +3,10 @@ package io.sparkscope.core.heuristics.builtin;
 import io.sparkscope.core.event.SparkEvent.PlanMetric;
 import io.sparkscope.core.event.SparkEvent.PlanNode;
 import io.sparkscope.core.heuristics.Finding;
+import io.sparkscope.core.heuristics.SettingAdvice;
+import io.sparkscope.core.model.AppSnapshot;
+import io.sparkscope.core.model.StageSummary;
+import io.sparkscope.core.testing.SnapshotBuilder;
 import io.sparkscope.core.heuristics.Severity;
 import org.junit.jupiter.api.Test;
 
@@ -40,6 +44,39 @@ class SchedulerDelayTest {
         Finding f = single(Severity.HIGH, delays(30, 400, 0, 600));
         assertTrue(f.message().contains("gettingResultTime"), f.message());
         assertTrue(f.recommendation().contains("collect()"), f.recommendation());
+    }
+
+    @Test
+    void stagesOfOneDriverLoopMakeOneFindingWithTheirSummedSaving() {
+        // A loop submitting three jobs of 300 tiny tasks from the same line: one remedy, so one finding, not three
+        // "Fix this first" items saying the same.
+        var b = app().sqlJob(0, 0);
+        for (int k = 0; k < 3; k++) {
+            b.stage(k * 2).startAt(k * 10_000L).slots(2)
+                    .tasks(300, i -> task().runTime(5).schedulerDelay(20)).done();
+        }
+        AppSnapshot built = b.build();
+        List<StageSummary> renamed = built.stages().stream()
+                .map(st -> st.toBuilder().name("count at Loop.java:12").build()).toList();
+        List<Finding> found = run(heuristic, SnapshotBuilder.copy(built).stages(renamed).build());
+        Finding f = single(Severity.HIGH, found);
+        assertEquals("SchedulerDelay:0.0", f.id());
+        assertEquals(List.of("0.0", "2.0", "4.0"), f.stageIds());
+        assertEquals(3 * 300 * 20L, f.impact().taskMs(), f.impact().toString());
+        assertTrue(f.impact().basis().contains("over 3 stages of the same code"), f.impact().basis());
+        assertTrue(f.message().contains("2 more stages run by the same code"), f.message());
+    }
+
+    @Test
+    void fewerShufflePartitionsAreAdvisedNamingTheValueInForce() {
+        // 2 000 reduce tasks of 30 ms, 20 ms of it scheduler delay: about 30 partitions would make 2 s tasks
+        Finding f = single(Severity.HIGH, run(heuristic, app().conf("spark.sql.shuffle.partitions", "2000")
+                .conf("spark.sql.adaptive.enabled", "false").sqlJob(0, 0).stage(1).slots(2)
+                .tasks(2000, i -> task().runTime(10).schedulerDelay(20).shuffleRead(1024)).done().build()));
+        SettingAdvice a = f.adviceFor("spark.sql.shuffle.partitions");
+        assertEquals("2000", a.currentValue());
+        assertEquals("30", a.recommendedValue());
+        assertTrue(f.recommendation().contains("spark.sql.shuffle.partitions=30 (now 2000)"), f.recommendation());
     }
 
     @Test

@@ -42,6 +42,29 @@ class SerializerConfigTest {
     }
 
     @Test
+    void theSavingIsHalfTheRddShufflesMeasuredIoAndSaysWhatItLeavesOut() {
+        // A map stage writing 8 × 2 MiB in 8 × 200 ms, and its reducer waiting 8 × 50 ms for the blocks: 2 s of
+        // shuffle I/O, half of which smaller Kryo output would save.
+        var app = app().job(0, JobStatus.SUCCEEDED, null)
+                .stage(0).tasks(8, i -> task().shuffleWrite(2 * MiB)
+                        .metric(io.sparkscope.core.event.TaskMetric.SHUFFLE_RECORDS_WRITTEN, 75_000)
+                        .metric(io.sparkscope.core.event.TaskMetric.SHUFFLE_WRITE_TIME, 200_000_000L)).done()
+                .stage(1).tasks(8, i -> task().shuffleRead(2 * MiB)
+                        .metric(io.sparkscope.core.event.TaskMetric.SHUFFLE_FETCH_WAIT_TIME, 50)).done()
+                .build();
+        Finding f = single(Severity.LOW, run(heuristic, app));
+        assertEquals(1_000, f.impact().taskMs(), f.impact().toString());
+        // each stage's tasks ran side by side (1 s each), so 1/8 of each stage's saving is wall time
+        assertEquals(125, f.impact().wallMs(), f.impact().toString());
+        assertTrue(f.impact().basis().contains("serialization CPU time is not measured"), f.impact().basis());
+        // without shuffle timings there is nothing to estimate from, and the finding says so
+        Finding untimed = single(Severity.LOW, run(heuristic, app().job(0, JobStatus.SUCCEEDED, null)
+                .stage(0).tasks(10, i -> task().shuffleWrite(10 * MiB)).done().build()));
+        assertEquals(false, untimed.impact().saves());
+        assertTrue(untimed.message().contains("cannot be estimated"), untimed.message());
+    }
+
+    @Test
     void sqlStagesAndSmallRddDataAreSilent() {
         // the same shuffle in a SQL execution: Spark's own format, the serializer does not apply
         silent(run(heuristic, app().sqlJob(0, 0).stage(0).tasks(10, i -> task().shuffleWrite(10 * MiB)).done()
