@@ -39,13 +39,8 @@ if [[ $build == 1 || ! -f $EXAMPLES ]]; then
   (cd "$REPO" && mvn -B -o -q -pl examples -am package -DskipTests) >&2
 fi
 
-# What spark-submit adds on Java 17 (the examples jar's manifest has the same for java -jar).
-SPARK_JAVA=(-XX:+IgnoreUnrecognizedVMOptions -Djdk.reflect.useDirectMethodHandle=false
-  -Dio.netty.tryReflectionSetAccessible=true)
-for p in java.lang java.lang.invoke java.lang.reflect java.io java.net java.nio java.util java.util.concurrent \
-         java.util.concurrent.atomic jdk.internal.ref sun.nio.ch sun.nio.cs sun.security.action sun.util.calendar; do
-  SPARK_JAVA+=("--add-opens=java.base/$p=ALL-UNNAMED")
-done
+# shellcheck source=bench/spark-java.sh
+source "$REPO/bench/spark-java.sh" # SPARK_JAVA: the JVM flags spark-submit adds on Java 17
 rerun() { java "${SPARK_JAVA[@]}" "$@"; }
 main=io.sparkscope.examples.corpus.AdviceRerun
 
@@ -83,4 +78,4 @@ for app in "${apps[@]}"; do
 done
 if [[ ${#plain[@]} -gt 0 ]]; then session "" "${plain[@]}"; fi
 
-java -cp "$EXAMPLES" $main report --work "$WORK" --runs "$runs" "${apps[@]}"
+java -cp "$EXAMPLES" $main report --work "$WORK" "${apps[@]}"

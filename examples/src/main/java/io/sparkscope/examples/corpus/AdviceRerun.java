@@ -31,7 +31,7 @@ import java.util.concurrent.TimeUnit;
  * AdviceRerun apps LABELS       prints "app TAB JVM options" for every corpus app whose label names a cause
  * AdviceRerun run [--labels DIR] [--work DIR] [--runs N] [--fix auto|settings|code] app…
  *                               reruns the apps in this JVM, writing WORK/results/&lt;app&gt;.json
- * AdviceRerun report [--work DIR] [--runs N] app…
+ * AdviceRerun report [--work DIR] app…
  *                               prints the Markdown table of those results and writes it to WORK/advice-rerun.md
  * </pre>
  * Runs go in this order: one baseline whose analysis decides the fix (it also warms the JVM up and is not counted),
@@ -217,7 +217,7 @@ public final class AdviceRerun {
     public static void main(String[] args) throws Exception {
         if (args.length == 0) {
             fail("usage: AdviceRerun apps LABELS | run [--labels DIR] [--work DIR] [--runs N] "
-                    + "[--fix auto|settings|code] app… | report [--work DIR] [--runs N] app…");
+                    + "[--fix auto|settings|code] app… | report [--work DIR] app…");
         }
         Path labels = Paths.get("examples", "corpus", "labels");
         Path work = Paths.get("bench", "target", "advice-rerun");
@@ -262,7 +262,7 @@ public final class AdviceRerun {
                         }
                         results.add(MAPPER.readValue(f.toFile(), RerunResult.class));
                     }
-                    String md = RerunReport.markdown(results, runs);
+                    String md = RerunReport.markdown(results);
                     Files.writeString(work.resolve("advice-rerun.md"), md);
                     System.out.print(md);
                 }

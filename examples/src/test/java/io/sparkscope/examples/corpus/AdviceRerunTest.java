@@ -131,7 +131,7 @@ class AdviceRerunTest {
         for (String run : List.of("analysis", "fixed-1", "baseline-1")) {
             assertTrue(Files.isRegularFile(dir.resolve("runs").resolve(app.name()).resolve(run + ".json")), run);
         }
-        assertTrue(RerunReport.markdown(List.of(r), 1).contains("| failing-stage | "));
+        assertTrue(RerunReport.markdown(List.of(r)).contains("| failing-stage | "));
     }
 
     @Test
@@ -149,8 +149,8 @@ class AdviceRerunTest {
         assertEquals(2, t.rerun());
         assertEquals(1, t.faster());
         assertEquals(Double.POSITIVE_INFINITY, t.medianError());
-        String md = RerunReport.markdown(List.of(right, slower, apart), 3);
-        assertTrue(md.contains("| a | X (HIGH) | k=v | 3.0 | 2.0 | 1.5 | 1.0 | yes | +50 % |"), md);
+        String md = RerunReport.markdown(List.of(right, slower, apart));
+        assertTrue(md.contains("| a | X (HIGH) | k=v | 3.0 | 2.0 | 1.5 | 1.0 | yes | +50 % | - |"), md);
         assertTrue(md.contains("| b | Y (LOW) (not a labelled cause) |"), md);
         assertTrue(md.contains("Made faster: 1/2 apps = 50 % (target ≥ 80 %)"), md);
         assertTrue(md.contains("| c | - | no \"Fix this first\" item |"), md);
