@@ -20,6 +20,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
 
 /**
  * Advice proven by rerunning it: for each corpus app whose label names a cause, runs the app, reads its "Fix this
@@ -90,23 +91,28 @@ public final class AdviceRerun {
     }
 
     /** Reruns one app as the class comment says; writes its analyses under {@code work/runs/<app>/}. */
-    public static RerunResult rerun(CorpusApp app, Label label, Options o) throws IOException {
+    public static RerunResult rerun(CorpusApp app, Label label, Options o) {
         if (label.clean()) {
             return new RerunResult(app.name(), "-", false, "-", "clean app: no cause to fix", false, null, null, null,
                     "-");
         }
+        return rerun(app, o, baseline -> RerunPlan.of(baseline, app, label.firstAllowed(), o.mode()));
+    }
+
+    /** Reruns one app with the fix {@code planner} reads from its baseline analysis. */
+    static RerunResult rerun(CorpusApp app, Options o, Function<JsonNode, RerunPlan> planner) {
         Path dir = o.work().resolve("runs").resolve(app.name());
         Path data = o.work().resolve("data");
         Runner inProcess = AdviceRerun::runHere;
         RerunPlan plan;
         try {
             JsonNode baseline = runAndAnalyze(inProcess, app, dir, data, "analysis", null, false);
-            plan = RerunPlan.of(baseline, app, o.mode());
+            plan = planner.apply(baseline);
         } catch (Exception e) {
             return new RerunResult(app.name(), "-", false, "-", "baseline run failed: " + oneLine(e), false,
                     null, null, null, "-");
         }
-        boolean labelled = label.firstAllowed().contains(plan.heuristic());
+        boolean labelled = plan.labelled();
         if (plan.apart()) {
             return new RerunResult(app.name(), plan.first(), labelled, "-", plan.apartReason(), false, null, null, null,
                     "-");
@@ -139,6 +145,15 @@ public final class AdviceRerun {
         }
         return new RerunResult(app.name(), plan.first(), labelled, plan.applied(), null, ownJvm, baseMs, fixedMs,
                 promised, after);
+    }
+
+    /**
+     * A small app run once before the first baseline of a session and not looked at: a fresh JVM loads and compiles
+     * Spark's code during its first application, which would stretch that run's driver time and put a finding about
+     * it first.
+     */
+    static void warmUp(Path work) throws Exception {
+        CorpusRun.run(CorpusApps.find("clean").orElseThrow(), work.resolve("warm-up"), work.resolve("data"));
     }
 
     /** One run (baseline when {@code plan} is null or {@code fixed} is false), analyzed; the analysis kept as JSON. */
@@ -244,6 +259,7 @@ public final class AdviceRerun {
                     Options o = new Options(labels, work, runs, mode);
                     Map<CorpusApp, Label> apps = select(names, labels);
                     Files.createDirectories(work.resolve("results"));
+                    warmUp(work);
                     for (Map.Entry<CorpusApp, Label> e : apps.entrySet()) {
                         RerunResult r = rerun(e.getKey(), e.getValue(), o);
                         MAPPER.writeValue(resultFile(work, r.app()).toFile(), r);

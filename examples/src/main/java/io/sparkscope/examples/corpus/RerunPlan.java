@@ -13,9 +13,11 @@ import java.util.OptionalDouble;
 /**
  * What rerunning an app with its first "Fix this first" item fixed means, read from the baseline's
  * {@code analyze --json}: the finding, the saving it promises, and the fix to apply, either the Spark settings of its
- * structured advice or, when the advice is code-level (no settings), the app's fixed variant.
+ * structured advice or, when the advice is code-level (no settings), the app's fixed variant. The fixed variant fixes
+ * the cause the app's label names, so it stands for a finding's code-level advice only when the finding is that cause.
  *
  * @param findingId   the first item's finding id ("" when there is none)
+ * @param labelled    the first item is a cause the app's label allows first
  * @param heuristic   its heuristic ("" when there is none)
  * @param severity    its severity ("" when there is none)
  * @param promisedMs  the saving it promises: the finding's {@code impact.wallMs}
@@ -24,7 +26,7 @@ import java.util.OptionalDouble;
  * @param applied     the fix as a reader sees it: the settings, or "fixed code: …"
  * @param apartReason why the app cannot be rerun with a fix (null when it can)
  */
-public record RerunPlan(String findingId, String heuristic, String severity, long promisedMs,
+public record RerunPlan(String findingId, boolean labelled, String heuristic, String severity, long promisedMs,
                         Map<String, String> settings, boolean fixed, String applied, String apartReason) {
 
     /** How to choose between a finding's settings and the app's fixed variant. */
@@ -33,7 +35,7 @@ public record RerunPlan(String findingId, String heuristic, String severity, lon
         AUTO,
         /** The finding's settings only. */
         SETTINGS,
-        /** The app's fixed variant whenever it has one, else the finding's settings. */
+        /** The app's fixed variant whenever it has one and the finding is the labelled cause, else its settings. */
         CODE;
 
         public static Mode parse(String s) {
@@ -95,11 +97,15 @@ public record RerunPlan(String findingId, String heuristic, String severity, lon
         return out;
     }
 
-    /** The plan for one app from its baseline analysis ({@code analyze --json} of one application). */
-    public static RerunPlan of(JsonNode analysis, CorpusApp app, Mode mode) {
+    /**
+     * The plan for one app from its baseline analysis ({@code analyze --json} of one application).
+     *
+     * @param allowedFirst the heuristics the app's label allows first ({@link Label#firstAllowed()})
+     */
+    public static RerunPlan of(JsonNode analysis, CorpusApp app, List<String> allowedFirst, Mode mode) {
         JsonNode item = analysis.path("fixFirst").path(0);
         if (item.isMissingNode()) {
-            return apart("", "", "", 0, "no \"Fix this first\" item");
+            return apart("", false, "", "", 0, "no \"Fix this first\" item");
         }
         String id = item.path("findingId").asText();
         String heuristic = item.path("heuristic").asText();
@@ -109,18 +115,22 @@ public record RerunPlan(String findingId, String heuristic, String severity, lon
         for (JsonNode a : finding(analysis, id).path("advice")) {
             settings.put(a.path("key").asText(), a.path("recommendedValue").asText());
         }
-        boolean code = app.hasFix() && (mode == Mode.CODE || mode == Mode.AUTO && settings.isEmpty());
+        boolean labelled = allowedFirst.contains(heuristic);
+        boolean code = app.hasFix() && labelled && (mode == Mode.CODE || mode == Mode.AUTO && settings.isEmpty());
         if (code) {
-            return new RerunPlan(id, heuristic, severity, promised, Map.of(), true,
+            return new RerunPlan(id, true, heuristic, severity, promised, Map.of(), true,
                     "fixed code: " + app.fix().what(), null);
         }
         if (settings.isEmpty()) {
-            return apart(id, heuristic, severity, promised,
-                    app.hasFix() ? "no settings advised" : "no settings advised and no fixed variant");
+            return apart(id, labelled, heuristic, severity, promised, !app.hasFix()
+                    ? "no settings advised and no fixed variant"
+                    : !labelled ? "no settings advised, and the fixed variant fixes the labelled cause, not this one"
+                    : "no settings advised");
         }
         List<String> applied = new ArrayList<>();
         settings.forEach((k, v) -> applied.add(k + "=" + v));
-        return new RerunPlan(id, heuristic, severity, promised, settings, false, String.join(", ", applied), null);
+        return new RerunPlan(id, labelled, heuristic, severity, promised, settings, false, String.join(", ", applied),
+                null);
     }
 
     /** The finding of that id in an analysis (a missing node when absent). */
@@ -133,7 +143,8 @@ public record RerunPlan(String findingId, String heuristic, String severity, lon
         return com.fasterxml.jackson.databind.node.MissingNode.getInstance();
     }
 
-    private static RerunPlan apart(String id, String heuristic, String severity, long promised, String reason) {
-        return new RerunPlan(id, heuristic, severity, promised, Map.of(), false, "-", reason);
+    private static RerunPlan apart(String id, boolean labelled, String heuristic, String severity, long promised,
+                                   String reason) {
+        return new RerunPlan(id, labelled, heuristic, severity, promised, Map.of(), false, "-", reason);
     }
 }
