@@ -10,7 +10,6 @@ import io.sparkscope.core.heuristics.Finding;
 import io.sparkscope.core.recorder.RecorderOptions;
 import io.sparkscope.core.report.SnapshotJson;
 
-import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -1,6 +1,7 @@
 package io.sparkscope.examples.corpus;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.MissingNode;
 import io.sparkscope.core.heuristics.SettingAdvice;
 
 import java.util.ArrayList;
@@ -140,7 +141,7 @@ public record RerunPlan(String findingId, boolean labelled, String heuristic, St
                 return f;
             }
         }
-        return com.fasterxml.jackson.databind.node.MissingNode.getInstance();
+        return MissingNode.getInstance();
     }
 
     private static RerunPlan apart(String id, boolean labelled, String heuristic, String severity, long promised,
