@@ -34,13 +34,8 @@ if [[ $build == 1 || ! -f $EXAMPLES || ! -f $SERVER ]]; then
   (cd "$REPO" && mvn -B -o -q -pl server,examples -am package -DskipTests) >&2
 fi
 
-# What spark-submit adds on Java 17 (the examples jar's manifest has the same for java -jar).
-SPARK_JAVA=(-XX:+IgnoreUnrecognizedVMOptions -Djdk.reflect.useDirectMethodHandle=false
-  -Dio.netty.tryReflectionSetAccessible=true)
-for p in java.lang java.lang.invoke java.lang.reflect java.io java.net java.nio java.util java.util.concurrent \
-         java.util.concurrent.atomic jdk.internal.ref sun.nio.ch sun.nio.cs sun.security.action sun.util.calendar; do
-  SPARK_JAVA+=("--add-opens=java.base/$p=ALL-UNNAMED")
-done
+# shellcheck source=bench/spark-java.sh
+source "$REPO/bench/spark-java.sh" # SPARK_JAVA: the JVM flags spark-submit adds on Java 17
 score() { java -cp "$EXAMPLES" io.sparkscope.examples.corpus.DiagnosisScore "$@"; }
 
 # Labels first: a label naming an unknown heuristic stops here, before minutes of Spark runs.

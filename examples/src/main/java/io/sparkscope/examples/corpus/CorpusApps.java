@@ -8,8 +8,12 @@ import io.sparkscope.examples.jobs.JavaSerializer;
 import io.sparkscope.examples.jobs.KryoSerializer;
 import io.sparkscope.examples.jobs.SkewedJoin;
 import io.sparkscope.examples.jobs.SpillingSort;
+import io.sparkscope.examples.jobs.JobContext;
 import io.sparkscope.examples.jobs.TinyTasks;
+import org.apache.spark.TaskContext;
+import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.api.java.JavaSparkContext;
+import org.apache.spark.sql.Column;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
@@ -25,8 +29,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
+import static org.apache.spark.sql.functions.broadcast;
 import static org.apache.spark.sql.functions.col;
 import static org.apache.spark.sql.functions.collect_list;
+import static org.apache.spark.sql.functions.count;
 import static org.apache.spark.sql.functions.lit;
 import static org.apache.spark.sql.functions.size;
 import static org.apache.spark.sql.functions.sum;
@@ -35,10 +41,18 @@ import static org.apache.spark.sql.functions.when;
 /**
  * The diagnosis corpus: one short app per named problem, plus clean references and a few mixes of two problems.
  * Data is scaled to the least that still shows the problem, so that the whole corpus runs in minutes. The apps
- * only run; what Sparkscope should say about each is in its label file.
+ * only run; what Sparkscope should say about each is in its label file. Apps whose remedy is a change of code (or of
+ * a setting the app chose itself) also carry a fixed variant, so that a finding's promised saving can be checked by
+ * running both ({@code AdviceRerun}).
  */
 public final class CorpusApps {
     private static final Map<String, CorpusApp> APPS = new LinkedHashMap<>();
+
+    /** Sub-keys a hot key is salted over in the fixed skew apps: one per shuffle partition. */
+    private static final int SALTS = 8;
+
+    /** The columns the schema-inference apps write, given up front by their fixed variants. */
+    private static final String NUMBERS_SCHEMA = "id BIGINT, x DOUBLE, s STRING";
 
     static {
         // Clean references: Sparkscope should put nothing serious first.
@@ -61,52 +75,93 @@ public final class CorpusApps {
         add(CorpusApp.reuse(new KryoSerializer()));
 
         // Skew
-        add(CorpusApp.reuse(new SkewedJoin()));
+        add(CorpusApp.reuse(new SkewedJoin()).fixedBy("the hot key salted over 8 sub-keys, the dimension copied "
+                + "once per salt", c -> c.set("spark.sql.autoBroadcastJoinThreshold", "-1"), (spark, ctx) -> {
+                    Dataset<Row> facts = spark.range(0, 400_000, 1, 8)
+                            .withColumn("key", when(col("id").mod(10).lt(9), lit(0)).otherwise(col("id").mod(1000)))
+                            .withColumn("salt", col("id").mod(SALTS));
+                    Dataset<Row> dims = spark.range(0, 1_059, 1, 2)
+                            .withColumn("key", when(col("id").lt(1000), col("id")).otherwise(lit(0)))
+                            .withColumn("label", col("key").cast("string")).drop("id")
+                            .crossJoin(spark.range(0, SALTS, 1, 1).withColumnRenamed("id", "salt"));
+                    facts.join(dims, facts.col("key").equalTo(dims.col("key"))
+                                    .and(facts.col("salt").equalTo(dims.col("salt"))))
+                            .groupBy("label").count().collectAsList();
+                    // the job's small follow-up, its transient failure kept: only the skew is fixed here
+                    JavaSparkContext.fromSparkContext(spark.sparkContext()).parallelize(List.of(1, 2, 3, 4), 4)
+                            .map(x -> {
+                                TaskContext tc = TaskContext.get();
+                                if (tc.partitionId() == 2 && tc.attemptNumber() == 0) {
+                                    throw new IllegalStateException("transient failure on first attempt");
+                                }
+                                return x;
+                            }).collect();
+                }));
         add(CorpusApp.of("skewed-aggregation", "groupByKey where one key holds 90 % of the records",
                 c -> c, (spark, ctx) -> {
                     JavaSparkContext jsc = JavaSparkContext.fromSparkContext(spark.sparkContext());
-                    List<Integer> ids = new ArrayList<>();
-                    for (int i = 0; i < 200_000; i++) {
-                        ids.add(i);
-                    }
+                    List<Integer> ids = numbers(200_000);
                     // groupByKey does no map-side combining: the hot key's whole group lands in one task
                     jsc.parallelize(ids, 8).mapToPair(i -> new Tuple2<>(i % 10 < 9 ? 0 : i % 500, i))
+                            .groupByKey(8).mapValues(CorpusApps::digestAll).count();
+                }).fixedBy("the hot key salted over 8 sub-keys, each sub-group digested apart", (spark, ctx) -> {
+                    JavaSparkContext jsc = JavaSparkContext.fromSparkContext(spark.sparkContext());
+                    List<Integer> ids = numbers(200_000);
+                    jsc.parallelize(ids, 8)
+                            .mapToPair(i -> new Tuple2<>((i % 10 < 9 ? 0 : i % 500) * SALTS + i % SALTS, i))
                             .groupByKey(8).mapValues(CorpusApps::digestAll).count();
                 }));
 
         // Spill
-        add(CorpusApp.reuse(new SpillingSort()));
+        add(CorpusApp.reuse(new SpillingSort()).fixedBy("the same sort with Spark's default execution memory",
+                c -> c.set("spark.sql.shuffle.partitions", "4"), (spark, ctx) -> spark.range(0, 600_000, 1, 4)
+                        .selectExpr("id", "(id * 7919) % 1000003 AS k", "concat('customer-', id % 50000) AS c")
+                        .orderBy("k").write().format("noop").mode("overwrite").save()));
         add(CorpusApp.of("spill-aggregate", "a collect_list aggregate forced to sort and spill",
                 c -> c.set("spark.memory.fraction", "0.1")
                         .set("spark.sql.objectHashAggregate.sortBased.fallbackThreshold", "64")
                         .set("spark.shuffle.spill.numElementsForceSpillThreshold", "10000")
                         .set("spark.sql.shuffle.partitions", "4"),
-                (spark, ctx) -> spark.range(0, 400_000, 1, 4).selectExpr("id % 50000 AS k", "id AS v")
-                        .groupBy("k").agg(size(collect_list("v")).as("n")).write().format("noop").mode("overwrite")
-                        .save()));
+                CorpusApps::spillAggregate).fixedBy("the same aggregate with Spark's default execution memory",
+                c -> c.set("spark.sql.shuffle.partitions", "4"), CorpusApps::spillAggregate));
 
         // Parallelism
         add(CorpusApp.of("too-few-partitions", "CPU-heavy work in one partition while the other core idles",
-                c -> c, (spark, ctx) -> spark.range(0, 1_200_000, 1, 1)
-                        .selectExpr("sha2(cast(id AS string), 256) AS h")
-                        .selectExpr("count(DISTINCT substr(h, 1, 5))").collectAsList()));
+                c -> c, (spark, ctx) -> distinctPrefixes(spark, 1)).fixedBy("4 partitions instead of 1",
+                (spark, ctx) -> distinctPrefixes(spark, 4)));
         add(CorpusApp.of("coalesce-one", "coalesce(1) before heavy work: one task does everything",
-                c -> c, (spark, ctx) -> spark.range(0, 1_200_000, 1, 8).coalesce(1)
-                        .selectExpr("sha2(cast(id AS string), 512) AS h").where("h LIKE 'a%'")
-                        .write().mode("overwrite").parquet(ctx.workDir().resolve("coalesce-one").toString())));
+                c -> c, (spark, ctx) -> hashAndWrite(spark.range(0, 1_200_000, 1, 8).coalesce(1), ctx))
+                .fixedBy("without coalesce(1): the 8 input partitions hashed in parallel",
+                        (spark, ctx) -> hashAndWrite(spark.range(0, 1_200_000, 1, 8), ctx)));
         add(CorpusApp.of("repartition-two", "repartition(2) on 4 cores before the heavy part of the run",
-                c -> c.setMaster("local[4,3]"), (spark, ctx) -> spark.range(0, 1_200_000, 1, 8).repartition(2)
-                        .selectExpr("sha2(cast(id AS string), 512) AS h").selectExpr("count(DISTINCT substr(h, 1, 4))")
-                        .collectAsList()));
-        add(CorpusApp.reuse(new TinyTasks()));
+                c -> c.setMaster("local[4,3]"), (spark, ctx) -> hashPrefixes(spark, 2))
+                .fixedBy("repartition(8), two partitions per core, instead of repartition(2)",
+                        (spark, ctx) -> hashPrefixes(spark, 8)));
+        add(CorpusApp.reuse(new TinyTasks()).fixedBy("4 partitions instead of 5 200", c -> c,
+                (spark, ctx) -> spark.range(0, 52_000, 1, 4).selectExpr("id * 2 AS x").javaRDD().count()));
         add(CorpusApp.of("too-many-shuffle-partitions", "a small aggregate over 2 000 shuffle partitions",
-                c -> c.set("spark.sql.shuffle.partitions", "2000"),
-                (spark, ctx) -> spark.range(0, 20_000, 1, 2).selectExpr("id % 3000 AS k").groupBy("k").count()
-                        .write().format("noop").mode("overwrite").save()));
+                c -> c.set("spark.sql.shuffle.partitions", "2000"), CorpusApps::smallAggregate)
+                .fixedBy("spark.sql.shuffle.partitions=4 instead of 2000",
+                        c -> c.set("spark.sql.shuffle.partitions", "4"), CorpusApps::smallAggregate));
 
         // Failures
-        add(CorpusApp.reuse(new FlakyTasks()));
-        add(CorpusApp.reuse(new FailingStage()));
+        add(CorpusApp.reuse(new FlakyTasks()).fixedBy("the lookup that timed out fixed: no task fails", c -> c,
+                (spark, ctx) -> JavaSparkContext.fromSparkContext(spark.sparkContext())
+                        .parallelize(numbers(2_000), 20).map(x -> {
+                            Thread.sleep(1);
+                            return x * 2L;
+                        }).count()));
+        add(CorpusApp.reuse(new FailingStage()).fixedBy("the malformed record filtered out before parsing", c -> c,
+                (spark, ctx) -> {
+                    List<String> lines = new ArrayList<>();
+                    for (int i = 0; i < 20_000; i++) {
+                        lines.add(i == 13_337 ? "n/a" : Integer.toString(i));
+                    }
+                    JavaRDD<String> input = JavaSparkContext.fromSparkContext(spark.sparkContext())
+                            .parallelize(lines, 8);
+                    input.count();
+                    input.filter(l -> l.matches("-?\\d+")).map(Long::parseLong).reduce(Long::sum);
+                }));
 
         // Driver
         add(CorpusApp.of("driver-collect", "collect() of 150 000 rows then 10 s of work on the driver",
@@ -121,6 +176,10 @@ public final class CorpusApps {
                         }
                     }
                     spark.range(0, 1000, 1, 2).count();
+                }).fixedBy("the rows hashed by the executors: no collect(), no driver loop", (spark, ctx) -> {
+                    spark.range(0, 150_000, 1, 4).selectExpr("sha2(concat('order-', id), 256) AS h")
+                            .agg(count("h")).collectAsList();
+                    spark.range(0, 1000, 1, 2).count();
                 }));
         add(CorpusApp.of("driver-job-loop", "40 tiny jobs in a driver loop, with driver work between them",
                 c -> c, (spark, ctx) -> {
@@ -128,14 +187,21 @@ public final class CorpusApps {
                         spark.range(0, 1000, 1, 2).where("id % " + (i + 2) + " = 0").count();
                         Thread.sleep(150);
                     }
+                }).fixedBy("the 40 counts in one job, without the driver loop", (spark, ctx) -> {
+                    List<Column> counts = new ArrayList<>();
+                    for (int i = 0; i < 40; i++) {
+                        counts.add(sum(when(col("id").mod(i + 2).equalTo(0), 1).otherwise(0)).as("c" + i));
+                    }
+                    spark.range(0, 1000, 1, 2)
+                            .agg(counts.get(0), counts.subList(1, counts.size()).toArray(Column[]::new))
+                            .collectAsList();
                 }));
 
         // Joins
         add(CorpusApp.of("join-not-broadcast", "a 200-row dimension joined by sort-merge (broadcast threshold -1)",
                 c -> c.set("spark.sql.autoBroadcastJoinThreshold", "-1"),
-                (spark, ctx) -> spark.range(0, 600_000, 1, 4).selectExpr("id", "id % 200 AS d")
-                        .join(spark.range(0, 200, 1, 1).selectExpr("id AS d", "concat('dim-', id) AS name"), "d")
-                        .groupBy("name").count().collectAsList()));
+                (spark, ctx) -> joinDimension(spark, false))
+                .fixedBy("a broadcast hint on the 200-row dimension", (spark, ctx) -> joinDimension(spark, true)));
 
         // Input and output (no finding exists yet: labels are pending)
         add(CorpusApp.of("repeated-read-no-cache", "the same parquet input read by four jobs, never cached",
@@ -143,11 +209,17 @@ public final class CorpusApps {
                     String path = ctx.workDir().resolve("repeated-input").toString();
                     spark.range(0, 300_000, 1, 4).selectExpr("id", "id % 97 AS g", "sha2(cast(id AS string), 256) AS h")
                             .write().mode("overwrite").parquet(path);
-                    Dataset<Row> in = spark.read().parquet(path).where("h LIKE '%ab%'");
-                    in.count();
-                    in.groupBy("g").count().collectAsList();
-                    in.agg(sum("id")).collectAsList();
-                    in.select("h").distinct().count();
+                    fourQueries(spark.read().parquet(path).where("h LIKE '%ab%'"));
+                }).fixedBy("the filtered input cached once for the four jobs", (spark, ctx) -> {
+                    String path = ctx.workDir().resolve("repeated-input").toString();
+                    spark.range(0, 300_000, 1, 4).selectExpr("id", "id % 97 AS g", "sha2(cast(id AS string), 256) AS h")
+                            .write().mode("overwrite").parquet(path);
+                    Dataset<Row> in = spark.read().parquet(path).where("h LIKE '%ab%'").cache();
+                    try {
+                        fourQueries(in);
+                    } finally {
+                        in.unpersist();
+                    }
                 }));
         add(CorpusApp.of("csv-schema-inference", "CSV read with inferSchema: a whole extra pass over the input",
                 c -> c, (spark, ctx) -> {
@@ -156,6 +228,12 @@ public final class CorpusApps {
                             .write().mode("overwrite").option("header", "true").csv(path);
                     spark.read().option("header", "true").option("inferSchema", "true").csv(path)
                             .groupBy().sum("x").collectAsList();
+                }).fixedBy("the schema given: no inference pass", (spark, ctx) -> {
+                    String path = ctx.workDir().resolve("infer-csv").toString();
+                    spark.range(0, 300_000, 1, 4).selectExpr("id", "id * 1.5 AS x", "concat('n', id) AS s")
+                            .write().mode("overwrite").option("header", "true").csv(path);
+                    spark.read().option("header", "true").schema(NUMBERS_SCHEMA).csv(path)
+                            .groupBy().sum("x").collectAsList();
                 }));
         add(CorpusApp.of("json-schema-inference", "JSON read without a schema: Spark scans it once to infer one",
                 c -> c, (spark, ctx) -> {
@@ -163,15 +241,16 @@ public final class CorpusApps {
                     spark.range(0, 200_000, 1, 4).selectExpr("id", "id * 1.5 AS x", "concat('n', id) AS s")
                             .write().mode("overwrite").json(path);
                     spark.read().json(path).groupBy().sum("x").collectAsList();
+                }).fixedBy("the schema given: no inference pass", (spark, ctx) -> {
+                    String path = ctx.workDir().resolve("infer-json").toString();
+                    spark.range(0, 200_000, 1, 4).selectExpr("id", "id * 1.5 AS x", "concat('n', id) AS s")
+                            .write().mode("overwrite").json(path);
+                    spark.read().schema(NUMBERS_SCHEMA).json(path).groupBy().sum("x").collectAsList();
                 }));
         add(CorpusApp.of("many-small-files", "600 tiny files written, then read back (one task each)",
                 c -> c.set("spark.sql.files.maxPartitionBytes", "1k").set("spark.sql.files.openCostInBytes", "1k"),
-                (spark, ctx) -> {
-                    String path = ctx.workDir().resolve("small-files").toString();
-                    spark.range(0, 6_000, 1, 600).selectExpr("id", "id % 7 AS g").write().mode("overwrite")
-                            .parquet(path);
-                    spark.read().parquet(path).groupBy("g").count().collectAsList();
-                }));
+                (spark, ctx) -> smallFiles(spark, ctx, 600)).fixedBy("the output compacted into 2 files",
+                (spark, ctx) -> smallFiles(spark, ctx, 2)));
         add(CorpusApp.of("partitioned-full-scan", "a table partitioned by day read without a filter on day",
                 c -> c, (spark, ctx) -> {
                     String path = ctx.workDir().resolve("by-day").toString();
@@ -179,10 +258,31 @@ public final class CorpusApps {
                             .write().mode("overwrite").partitionBy("day").parquet(path);
                     // the filter is on customer, not on the partition column: every day's files are read
                     spark.read().parquet(path).where("customer = 42").count();
+                }).fixedBy("a filter on the partition column: one day's files read", (spark, ctx) -> {
+                    String path = ctx.workDir().resolve("by-day").toString();
+                    spark.range(0, 300_000, 1, 4).selectExpr("id", "id % 30 AS day", "id % 1000 AS customer")
+                            .write().mode("overwrite").partitionBy("day").parquet(path);
+                    spark.read().parquet(path).where("day = 12 AND customer = 42").count();
                 }));
 
         // Memory and serialization
-        add(CorpusApp.reuse(new GcPressure()));
+        add(CorpusApp.reuse(new GcPressure()).fixedBy("Spark aggregates the groups (reduceByKey) instead of a "
+                + "HashMap per task", c -> c.setMaster("local[4,3]"), (spark, ctx) -> {
+                    JavaSparkContext.fromSparkContext(spark.sparkContext()).parallelize(numbers(16), 16)
+                            .flatMapToPair(seed -> new java.util.Iterator<Tuple2<Long, Integer>>() {
+                                private long i;
+
+                                @Override
+                                public boolean hasNext() {
+                                    return i < 600_000;
+                                }
+
+                                @Override
+                                public Tuple2<Long, Integer> next() {
+                                    return new Tuple2<>((i++ * 7 + seed) % 150_000, 1);
+                                }
+                            }).reduceByKey(Integer::sum, 16).count();
+                }));
         add(CorpusApp.reuse(new JavaSerializer()));
 
         // Streaming (rate source, a few seconds)
@@ -218,11 +318,20 @@ public final class CorpusApps {
                         .withColumn("k", when(col("id").mod(10).lt(8), lit(0)).otherwise(col("id").mod(1000)))
                         .selectExpr("k", "sha2(cast(id AS string), 256) AS h")
                         .repartition(col("k")).sortWithinPartitions("h").write().format("noop").mode("overwrite")
-                        .save()));
+                        .save()).fixedBy("the hot key salted over 8 sub-keys (the memory left as it is)",
+                (spark, ctx) -> spark.range(0, 500_000, 1, 4)
+                        .withColumn("k", when(col("id").mod(10).lt(8), lit(0)).otherwise(col("id").mod(1000)))
+                        .selectExpr("k", "id % " + SALTS + " AS salt", "sha2(cast(id AS string), 256) AS h")
+                        .repartition(col("k"), col("salt")).sortWithinPartitions("h").write().format("noop")
+                        .mode("overwrite").save()));
         add(CorpusApp.of("tiny-tasks-driver-loop", "30 jobs in a loop, each of 300 tiny tasks",
                 c -> c, (spark, ctx) -> {
                     for (int i = 0; i < 30; i++) {
                         spark.range(0, 3_000, 1, 300).where("id % " + (i + 2) + " = 1").count();
+                    }
+                }).fixedBy("2 partitions per job instead of 300 (the loop kept)", (spark, ctx) -> {
+                    for (int i = 0; i < 30; i++) {
+                        spark.range(0, 3_000, 1, 2).where("id % " + (i + 2) + " = 1").count();
                     }
                 }));
     }
@@ -242,6 +351,62 @@ public final class CorpusApps {
         return Optional.ofNullable(APPS.get(name));
     }
 
+    private static void spillAggregate(SparkSession spark, JobContext ctx) {
+        spark.range(0, 400_000, 1, 4).selectExpr("id % 50000 AS k", "id AS v")
+                .groupBy("k").agg(size(collect_list("v")).as("n")).write().format("noop").mode("overwrite").save();
+    }
+
+    private static void distinctPrefixes(SparkSession spark, int partitions) {
+        spark.range(0, 1_200_000, 1, partitions).selectExpr("sha2(cast(id AS string), 256) AS h")
+                .selectExpr("count(DISTINCT substr(h, 1, 5))").collectAsList();
+    }
+
+    private static void hashAndWrite(Dataset<Long> ids, JobContext ctx) {
+        ids.selectExpr("sha2(cast(id AS string), 512) AS h").where("h LIKE 'a%'")
+                .write().mode("overwrite").parquet(ctx.workDir().resolve("coalesce-one").toString());
+    }
+
+    private static void hashPrefixes(SparkSession spark, int partitions) {
+        spark.range(0, 1_200_000, 1, 8).repartition(partitions).selectExpr("sha2(cast(id AS string), 512) AS h")
+                .selectExpr("count(DISTINCT substr(h, 1, 4))").collectAsList();
+    }
+
+    private static void smallAggregate(SparkSession spark, JobContext ctx) {
+        spark.range(0, 20_000, 1, 2).selectExpr("id % 3000 AS k").groupBy("k").count()
+                .write().format("noop").mode("overwrite").save();
+    }
+
+    private static void joinDimension(SparkSession spark, boolean broadcastHint) {
+        Dataset<Row> dim = spark.range(0, 200, 1, 1).selectExpr("id AS d", "concat('dim-', id) AS name");
+        spark.range(0, 600_000, 1, 4).selectExpr("id", "id % 200 AS d").join(broadcastHint ? broadcast(dim) : dim, "d")
+                .groupBy("name").count().collectAsList();
+    }
+
+    private static void fourQueries(Dataset<Row> in) {
+        in.count();
+        in.groupBy("g").count().collectAsList();
+        in.agg(sum("id")).collectAsList();
+        in.select("h").distinct().count();
+    }
+
+    /** {@code files} parquet files of 6 000 rows in all, then read back. */
+    private static void smallFiles(SparkSession spark, JobContext ctx, int files) {
+        String path = ctx.workDir().resolve("small-files").toString();
+        Dataset<Long> ids = spark.range(0, 6_000, 1, 600);
+        // one file per partition: the problem app writes all 600, its fix compacts them first
+        (files < 600 ? ids.coalesce(files) : ids).selectExpr("id", "id % 7 AS g").write().mode("overwrite")
+                .parquet(path);
+        spark.read().parquet(path).groupBy("g").count().collectAsList();
+    }
+
+    private static List<Integer> numbers(int n) {
+        List<Integer> out = new ArrayList<>(n);
+        for (int i = 0; i < n; i++) {
+            out.add(i);
+        }
+        return out;
+    }
+
     /** CPU work proportional to the group's size, so the hot group's task is the long one. */
     private static int digestAll(Iterable<Integer> values) throws Exception {
         MessageDigest sha = MessageDigest.getInstance("SHA-256");
@@ -259,7 +424,7 @@ public final class CorpusApps {
      * A rate-source query counting rows per key into memory for {@code runMs}; when {@code slow}, each row costs a
      * few microseconds of hashing so batches outgrow the trigger.
      */
-    private static void runStream(SparkSession spark, io.sparkscope.examples.jobs.JobContext ctx, String name,
+    private static void runStream(SparkSession spark, JobContext ctx, String name,
                                   int rowsPerSecond, String trigger, long runMs, boolean slow) throws Exception {
         // a fresh checkpoint: a rerun must not resume the previous run's offsets
         org.apache.commons.io.FileUtils.deleteQuietly(ctx.workDir().resolve("checkpoint-" + name).toFile());
