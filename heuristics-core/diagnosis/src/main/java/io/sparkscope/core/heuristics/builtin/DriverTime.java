@@ -141,6 +141,7 @@ public final class DriverTime implements Heuristic {
                 .detail("waitingMs", split.waitingMs())
                 .detail("driverWorkShare", Units.round2(workShare))
                 .detail("session", split.session().name().toLowerCase(Locale.ROOT))
+                .detail("sessionReason", split.sessionReason())
                 .detail("longestGaps", longest)
                 .build());
         Finding startup = slowStartup(split, conf, cfg);

@@ -1,6 +1,7 @@
 package io.sparkscope.core.heuristics.builtin;
 
 import io.sparkscope.core.model.AppSnapshot;
+import io.sparkscope.core.model.ExecutorSummary;
 import io.sparkscope.core.model.JobSummary;
 import io.sparkscope.core.model.SqlExecutionSummary;
 import io.sparkscope.core.model.StageSummary;
@@ -111,6 +112,9 @@ public final class NoTaskTime {
         Session session = session(app);
         String reason = sessionReason(app);
         long startupEnd = firstAction(app, start, end);
+        if (session == Session.INTERACTIVE) {
+            startupEnd = Math.min(startupEnd, ready(app, startupEnd));
+        }
         // Driver work: any job or SQL query in progress; a streaming batch counts too (its planning and offsets).
         List<long[]> active = new ArrayList<>();
         for (JobSummary j : app.jobs()) {
@@ -225,6 +229,21 @@ public final class NoTaskTime {
             }
         }
         return "";
+    }
+
+    /**
+     * When an interactive session was ready for its first command: the driver's block manager and the executors
+     * registered by then (a shell waits for them before its prompt); from there to the first command a person was
+     * typing, not the application starting. {@code firstAction} when no registration is known before it.
+     */
+    private static long ready(AppSnapshot app, long firstAction) {
+        long ready = -1;
+        for (ExecutorSummary e : app.executors()) {
+            if (e.addTime() > 0 && e.addTime() <= firstAction) {
+                ready = Math.max(ready, e.addTime());
+            }
+        }
+        return ready > 0 ? ready : firstAction;
     }
 
     // The application's first job or SQL query, or its first task when neither is known.

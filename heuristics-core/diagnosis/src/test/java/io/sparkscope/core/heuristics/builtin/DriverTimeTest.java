@@ -106,7 +106,9 @@ class DriverTimeTest {
         for (String[] shell : List.of(new String[]{"spark.repl.class.uri", "spark://10.0.0.1:40000/classes"},
                 new String[]{"spark.app.name", "PySparkShell"}, new String[]{"spark.app.name", "livy-session-3"})) {
             Finding f = single(Severity.LOW, run(heuristic, jobsAt("yarn", THREE_COMMANDS, shell)));
-            assertEquals(68_000L, f.details().get("waitingMs"), shell[1]);
+            // the executor was there from the start: the 2 s before the first command were a person typing
+            assertEquals(0L, f.details().get("startupMs"), shell[1]);
+            assertEquals(70_000L, f.details().get("waitingMs"), shell[1]);
             assertEquals(0L, f.details().get("driverWorkMs"), shell[1]);
             assertEquals("interactive", f.details().get("session"));
             assertFalse(f.impact().saves(), "waiting for a person is not a saving: " + f.impact());
@@ -115,6 +117,13 @@ class DriverTimeTest {
                     "executors are given back while the session waits");
             assertTrue(f.title().contains("mostly waiting"), f.title());
         }
+        // a first command long after the shell was ready is not a long start-up either
+        Finding late = single(Severity.LOW, run(heuristic, jobsAt("yarn", new long[][]{{70, 95}},
+                "spark.app.name", "Spark shell")));
+        assertEquals(0L, late.details().get("startupMs"));
+        assertEquals(75_000L, late.details().get("waitingMs"));
+        assertEquals(1, run(heuristic, jobsAt("yarn", new long[][]{{70, 95}}, "spark.app.name", "Spark shell")).size(),
+                "no start-up finding");
     }
 
     @Test

@@ -62,7 +62,7 @@ class IdleCoresTest {
         Finding shell = single(Severity.HIGH, run(heuristic, DriverTimeTest.jobsAt("yarn", jobs,
                 "spark.repl.class.uri", "spark://10.0.0.1:40000/classes")));
         assertNull(shell.causedBy(), "its own cause: DriverTime does not count waiting");
-        assertEquals(68_000L, shell.details().get("waitingMs"));
+        assertEquals(70_000L, shell.details().get("waitingMs"));
         assertTrue(shell.recommendation().contains("between commands"), shell.recommendation());
         assertFalse(shell.recommendation().contains("See DriverTime"), shell.recommendation());
         assertEquals("true", shell.adviceFor("spark.dynamicAllocation.enabled").recommendedValue());
