@@ -1,5 +1,6 @@
 package io.sparkscope.core.heuristics.builtin;
 
+import io.sparkscope.core.heuristics.DetailLabel;
 import io.sparkscope.core.heuristics.Finding;
 import io.sparkscope.core.heuristics.Heuristic;
 import io.sparkscope.core.heuristics.HeuristicConfig;
@@ -45,6 +46,23 @@ public final class DriverTime implements Heuristic {
                         "below this application time (ms) nothing is judged; up to minAppMs only ratio.high, as LOW"),
                 new Threshold("startupMs", "60000",
                         "start-up (ms, application start to first job) from which a setting that shortens it is named"));
+    }
+
+    /** The split of the time without tasks, as pages label it. */
+    static final Map<String, DetailLabel> SPLIT_LABELS = Map.of(
+            "startupMs", new DetailLabel("Start-up with no task running (before the first job)",
+                    DetailLabel.Unit.DURATION_MS),
+            "driverWorkMs", new DetailLabel("Driver work with no task running", DetailLabel.Unit.DURATION_MS),
+            "waitingMs", new DetailLabel("Waiting with no task running (between commands or triggers)",
+                    DetailLabel.Unit.DURATION_MS),
+            "driverWorkShare", new DetailLabel("Share of the application the driver worked alone",
+                    DetailLabel.Unit.SHARE),
+            "session", new DetailLabel("How the application is driven", DetailLabel.Unit.TEXT),
+            "sessionReason", new DetailLabel("What showed it", DetailLabel.Unit.TEXT));
+
+    @Override
+    public Map<String, DetailLabel> detailLabels() {
+        return SPLIT_LABELS;
     }
 
     @Override

@@ -1,5 +1,6 @@
 package io.sparkscope.core.heuristics.builtin;
 
+import io.sparkscope.core.heuristics.DetailLabel;
 import io.sparkscope.core.heuristics.Finding;
 import io.sparkscope.core.heuristics.Heuristic;
 import io.sparkscope.core.heuristics.HeuristicConfig;
@@ -13,6 +14,7 @@ import io.sparkscope.core.model.ExecutorSummary;
 
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 
 /**
  * Cores the application held but did not use: 1 − task time / (executor uptime × cores). Idle cores on a shared
@@ -48,6 +50,11 @@ public final class IdleCores implements Heuristic {
     private static String causedByDriverWork(NoTaskTime.Split split) {
         return split != null && split.noTaskMs() > 0 && split.largest() == NoTaskTime.Kind.DRIVER_WORK
                 ? DriverTime.ID : null;
+    }
+
+    @Override
+    public Map<String, DetailLabel> detailLabels() {
+        return DriverTime.SPLIT_LABELS;
     }
 
     @Override

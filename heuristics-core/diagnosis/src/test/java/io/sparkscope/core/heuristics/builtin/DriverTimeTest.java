@@ -99,6 +99,8 @@ class DriverTimeTest {
         assertEquals("batch", f.details().get("session"));
         assertEquals(58_000L, f.impact().wallMs(), "driver work above 10 % of the application");
         assertTrue(f.recommendation().contains("collect()"), f.recommendation());
+        assertTrue(heuristic.detailLabels().keySet().containsAll(List.of("startupMs", "driverWorkMs", "waitingMs")),
+                "pages label the split");
     }
 
     @Test
