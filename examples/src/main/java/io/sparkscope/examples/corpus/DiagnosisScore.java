@@ -15,7 +15,8 @@ import java.util.List;
  * <ul>
  *   <li><b>top-1</b>: the first "Fix this first" item is in the label's {@code firstAllowed}; on a clean app, no
  *   "Fix this first" item is HIGH (a LOW tip may stand there).</li>
- *   <li><b>top-3 recall</b>: labelled causes found among the (at most three) "Fix this first" items.</li>
+ *   <li><b>top-3 recall</b>: labelled causes found among the (at most three) "Fix this first" items, counting the
+ *   findings an item names as fixed by the same remedy ({@code also}).</li>
  *   <li><b>false HIGH</b>: HIGH findings of a heuristic in {@code notHigh}; on a clean app, every HIGH finding.</li>
  * </ul>
  * Apps whose cause is a finding that does not exist yet ({@code pending}) are totalled apart.
@@ -66,14 +67,22 @@ public final class DiagnosisScore {
     public static AppScore score(Label label, JsonNode analysis) {
         List<String> fix = new ArrayList<>();
         List<String> fixSeverity = new ArrayList<>();
+        // An item also names the findings its remedy fixes as well ("also": finding ids, heuristic before ':')
+        List<List<String>> named = new ArrayList<>();
         for (JsonNode item : analysis.path("fixFirst")) {
             fix.add(item.path("heuristic").asText());
             fixSeverity.add(item.path("severity").asText());
+            List<String> names = new ArrayList<>(List.of(item.path("heuristic").asText()));
+            for (JsonNode also : item.path("also")) {
+                names.add(also.asText().split(":", 2)[0]);
+            }
+            named.add(names);
         }
         String first = fix.isEmpty() ? "-" : fix.get(0) + " (" + fixSeverity.get(0) + ")";
         boolean top1 = label.clean() ? !fixSeverity.contains("HIGH")
                 : !fix.isEmpty() && label.firstAllowed().contains(fix.get(0));
-        List<String> top3 = fix.subList(0, Math.min(3, fix.size()));
+        List<String> top3 = new ArrayList<>();
+        named.subList(0, Math.min(3, named.size())).forEach(top3::addAll);
         int found = 0;
         for (String cause : label.causes()) {
             if (Label.names(cause).stream().anyMatch(top3::contains)) {

@@ -7,9 +7,11 @@ import java.util.List;
 /**
  * The short "fix this first" list that opens the report, {@code analyze} and the application page: at most three
  * root causes (findings that are not knock-on effects of another) with the largest estimated saving, each as one
- * sentence with its numbers. Built from findings as the engine ranks them.
+ * sentence with its numbers; then HIGH root causes whose saving cannot be estimated, saying so. Findings one remedy
+ * fixes (the same setting advised, the same recommendation, or the same stages) share one item, so one remedy never
+ * takes several places. Built from findings as the engine ranks them.
  *
- * @param items at most {@link #MAX_ITEMS}, largest saving first
+ * @param items at most {@link #MAX_ITEMS}, largest saving first, those without an estimate last
  */
 public record FixFirst(List<Item> items) {
     public static final int MAX_ITEMS = 3;
@@ -25,11 +27,21 @@ public record FixFirst(List<Item> items) {
      * @param knockOns  ids of the findings it causes, directly or through others
      * @param sentence  the item as one sentence with the numbers, e.g. "Stage 34 failed: fixing it could save about
      *                  1 min 10 s of the application's 2 min 16 s and 42 min of task time (…)."
+     * @param also      ids of other root causes the same remedy fixes (same setting advised, same recommendation or
+     *                  same stages), named in the sentence rather than given places of their own
+     * @param savingEstimated false for a HIGH finding whose saving the snapshot cannot tell ("saving not estimated")
      */
     public record Item(String findingId, String heuristic, Severity severity, String title, Impact impact,
-                       List<String> knockOns, String sentence) {
+                       List<String> knockOns, String sentence, List<String> also, boolean savingEstimated) {
         public Item {
             knockOns = List.copyOf(knockOns);
+            also = also == null ? List.of() : List.copyOf(also);
+        }
+
+        /** An item with a saving and nothing sharing its remedy (what the list held before items were shared). */
+        public Item(String findingId, String heuristic, Severity severity, String title, Impact impact,
+                    List<String> knockOns, String sentence) {
+            this(findingId, heuristic, severity, title, impact, knockOns, sentence, List.of(), true);
         }
     }
 
@@ -40,16 +52,35 @@ public record FixFirst(List<Item> items) {
     public static FixFirst of(List<Finding> ranked, long appDurationMs) {
         List<Finding> roots = new ArrayList<>();
         for (Finding f : ranked) {
-            if (f.causedBy() == null && f.impact().saves()) {
+            if (f.causedBy() == null && (f.impact().saves() || f.severity() == Severity.HIGH)) {
                 roots.add(f);
             }
         }
-        roots.sort(Ranking.BY_IMPACT);
+        roots.sort(Ranking.FIX_FIRST);
+        // Each root joins the first slot whose remedy it shares; a slot is opened only while there is room.
+        List<List<Finding>> slots = new ArrayList<>();
+        for (Finding f : roots) {
+            List<Finding> shared = null;
+            for (List<Finding> slot : slots) {
+                if (slot.stream().anyMatch(g -> Ranking.sameRemedy(f, g))) {
+                    shared = slot;
+                    break;
+                }
+            }
+            if (shared != null) {
+                shared.add(f);
+            } else if (slots.size() < MAX_ITEMS) {
+                slots.add(new ArrayList<>(List.of(f)));
+            }
+        }
         List<Item> items = new ArrayList<>();
-        for (Finding f : roots.subList(0, Math.min(MAX_ITEMS, roots.size()))) {
+        for (List<Finding> slot : slots) {
+            Finding f = slot.get(0);
             List<String> knockOns = knockOns(f.id(), ranked);
+            List<Finding> also = slot.subList(1, slot.size());
             items.add(new Item(f.id(), f.heuristic(), f.severity(), f.title(), f.impact(), knockOns,
-                    sentence(f, knockOns.size(), appDurationMs)));
+                    sentence(f, knockOns.size(), also, appDurationMs), also.stream().map(Finding::id).toList(),
+                    f.impact().saves()));
         }
         return new FixFirst(items);
     }
@@ -89,12 +120,18 @@ public record FixFirst(List<Item> items) {
         return out;
     }
 
-    private static String sentence(Finding f, int knockOns, long appMs) {
+    private static String sentence(Finding f, int knockOns, List<Finding> also, long appMs) {
         Impact i = f.impact();
         StringBuilder b = new StringBuilder();
-        String title = f.title().isBlank() ? f.heuristic() : f.title();
-        b.append(title).append(": fixing it could save about ");
-        if (i.wallMs() > 0) {
+        b.append(title(f));
+        if (!i.saves()) {
+            b.append(": saving not estimated (the snapshot cannot tell what fixing it would save)");
+        } else {
+            b.append(": fixing it could save about ");
+        }
+        if (!i.saves()) {
+            // nothing more to say about the amount
+        } else if (i.wallMs() > 0) {
             b.append(Units.duration(i.wallMs()));
             b.append(appMs > 0 ? " of the application's " + Units.duration(appMs) : " of wall time");
             if (i.taskMs() > 0) {
@@ -103,12 +140,22 @@ public record FixFirst(List<Item> items) {
         } else {
             b.append(Units.duration(i.taskMs())).append(" of task time");
         }
-        if (!i.basis().isBlank()) {
+        if (i.saves() && !i.basis().isBlank()) {
             b.append(" (").append(i.basis()).append(")");
         }
         if (knockOns > 0) {
             b.append("; it also causes ").append(knockOns).append(knockOns == 1 ? " other finding" : " other findings");
         }
+        if (!also.isEmpty()) {
+            b.append("; the same fix also covers ");
+            for (int k = 0; k < also.size(); k++) {
+                b.append(k == 0 ? "" : k == also.size() - 1 ? " and " : ", ").append(title(also.get(k)));
+            }
+        }
         return b.append('.').toString();
+    }
+
+    private static String title(Finding f) {
+        return f.title().isBlank() ? f.heuristic() : f.title();
     }
 }

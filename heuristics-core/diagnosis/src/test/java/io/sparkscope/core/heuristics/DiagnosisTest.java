@@ -120,14 +120,15 @@ class DiagnosisTest {
     @Test
     void shortDriverBoundApplicationGetsALowFinding() {
         // 40 s, of which tasks ran 2 s: the driver worked alone the rest of the time
+        // (its first job came at once: the wait before the stage is the driver planning, not start-up)
         AppSnapshot app = app().master("yarn").durationMs(40_000).executor("1", 4, 2_000)
-                .stage(0).startAt(30_000).tasks(4, i -> task().runTime(2_000)).done().build();
+                .job(0, JobStatus.SUCCEEDED, null).stage(0).startAt(30_000).tasks(4, i -> task().runTime(2_000)).done().build();
         Finding f = single(Severity.LOW, run(new DriverTime(), app));
         assertTrue(f.impact().wallMs() > 30_000, f.impact().toString());
         assertEquals("true", f.adviceFor("spark.dynamicAllocation.enabled").recommendedValue());
         // with dynamic allocation on, it is not recommended again
         AppSnapshot dyn = app().master("yarn").durationMs(40_000).conf("spark.dynamicAllocation.enabled", "true")
-                .executor("1", 4, 2_000).stage(0).startAt(30_000).tasks(4, i -> task().runTime(2_000)).done().build();
+                .executor("1", 4, 2_000).job(0, JobStatus.SUCCEEDED, null).stage(0).startAt(30_000).tasks(4, i -> task().runTime(2_000)).done().build();
         Finding g = single(Severity.LOW, run(new DriverTime(), dyn));
         assertNull(g.adviceFor("spark.dynamicAllocation.enabled"));
         assertTrue(g.recommendation().contains("dynamic allocation is on"), g.recommendation());

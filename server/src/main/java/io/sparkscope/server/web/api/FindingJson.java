@@ -58,14 +58,16 @@ record FindingJson(String id, String heuristic, String severity, String title, S
     /**
      * One item of the "fix this first" list.
      *
-     * @param knockOns the ids of the findings it causes
+     * @param knockOns        the ids of the findings it causes
+     * @param also            the ids of other root causes the same remedy fixes
+     * @param savingEstimated false for a HIGH finding whose saving cannot be estimated
      */
     record Fix(String findingId, String heuristic, String severity, String title, Impact impact,
-               List<String> knockOns, String sentence) {
+               List<String> knockOns, String sentence, List<String> also, boolean savingEstimated) {
         static List<Fix> all(FixFirst f) {
             return f.items().stream().map(i -> new Fix(i.findingId(), i.heuristic(), i.severity().name(), i.title(),
                     new Impact(i.impact().wallMs(), i.impact().taskMs(), i.impact().basis()), i.knockOns(),
-                    i.sentence())).toList();
+                    i.sentence(), i.also(), i.savingEstimated())).toList();
         }
     }
 

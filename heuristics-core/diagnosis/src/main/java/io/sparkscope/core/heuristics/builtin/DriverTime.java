@@ -1,5 +1,6 @@
 package io.sparkscope.core.heuristics.builtin;
 
+import io.sparkscope.core.heuristics.DetailLabel;
 import io.sparkscope.core.heuristics.Finding;
 import io.sparkscope.core.heuristics.Heuristic;
 import io.sparkscope.core.heuristics.HeuristicConfig;
@@ -9,19 +10,18 @@ import io.sparkscope.core.heuristics.Severity;
 import io.sparkscope.core.heuristics.Threshold;
 import io.sparkscope.core.text.Units;
 import io.sparkscope.core.model.AppSnapshot;
-import io.sparkscope.core.model.StageSummary;
-import io.sparkscope.core.model.TaskSpanSummary;
 
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 
 /**
- * Time when no task ran anywhere: the driver alone was working (planning, listing files, collect, pandas, sleeps)
- * while executors waited. Computed as application time minus the union of the stages' task spans
- * [first task launch, last task finish]; sorted by start, so O(stages · log stages).
+ * Time when no task ran anywhere, split by {@link NoTaskTime} into start-up, driver work and waiting. Only driver
+ * work (planning, listing files, collect, pandas, driver loops, while executors wait) is graded and counted as a
+ * saving: start-up and a person's or a trigger's waiting are shown, since moving work off the driver cannot shorten
+ * them.
  */
 public final class DriverTime implements Heuristic {
     public static final String ID = "DriverTime";
@@ -43,16 +43,39 @@ public final class DriverTime implements Heuristic {
                 new Threshold("minAppMs", "60000",
                         "application time (ms) from which the share is fully judged"),
                 new Threshold("floorAppMs", "20000",
-                        "below this application time (ms) nothing is judged; up to minAppMs only ratio.high, as LOW"));
+                        "below this application time (ms) nothing is judged; up to minAppMs only ratio.high, as LOW"),
+                new Threshold("startupMs", "60000",
+                        "start-up (ms, application start to first job) from which a setting that shortens it is named"));
+    }
+
+    /** The split of the time without tasks, as pages label it. */
+    static final Map<String, DetailLabel> SPLIT_LABELS = Map.of(
+            "startupMs", new DetailLabel("Start-up with no task running (before the first job)",
+                    DetailLabel.Unit.DURATION_MS),
+            "driverWorkMs", new DetailLabel("Driver work with no task running", DetailLabel.Unit.DURATION_MS),
+            "waitingMs", new DetailLabel("Waiting with no task running (between commands or triggers)",
+                    DetailLabel.Unit.DURATION_MS),
+            "driverWorkShare", new DetailLabel("Share of the application the driver worked alone",
+                    DetailLabel.Unit.SHARE),
+            "session", new DetailLabel("How the application is driven", DetailLabel.Unit.TEXT),
+            "sessionReason", new DetailLabel("What showed it", DetailLabel.Unit.TEXT));
+
+    @Override
+    public Map<String, DetailLabel> detailLabels() {
+        return SPLIT_LABELS;
     }
 
     @Override
     public String description() {
         return """
-                apps ≥ 60 s: share of time with no task running (app time minus the union of stage task spans) ≥ 0.3
-                LOW, ≥ 0.5 HIGH; between `floorAppMs` 20 s and 60 s only ≥ 0.5, as LOW; because executors wait while
-                only the driver works. Silent when no stage has task times. Dynamic allocation is advised only when
-                it is off and not in local mode. Impact: driver-only time above 10 % of the application.
+                time with no task running (app time minus the union of stage task spans), split into start-up
+                (before the first job or query), driver work (a job or query in progress, or a batch program
+                between jobs) and waiting (a shell or notebook between commands, a streaming query between
+                triggers). Apps ≥ 60 s: driver work ≥ 0.3 of the app LOW, ≥ 0.5 HIGH; between `floorAppMs` 20 s
+                and 60 s only ≥ 0.5, as LOW; because executors wait while only the driver works. When only
+                start-up and waiting reach those shares: LOW, shown without a saving. A start-up ≥ `startupMs` on
+                YARN client mode without spark.yarn.archive/jars: its own LOW finding. Dynamic allocation is advised
+                only when it is off and not in local mode. Impact: driver work above 10 % of the application.
                 """;
     }
 
@@ -65,111 +88,152 @@ public final class DriverTime implements Heuristic {
         // Start-up is a larger share of a short run, so below minAppMs only a share at the HIGH level counts, and
         // only as LOW: a driver that works alone through most of a 40-second run is still worth saying.
         boolean judged = appMs >= cfg.count(ID + ".minAppMs");
-        long start = app.startTime();
-        long end = start + appMs;
-        record Span(long from, long to, String stage) {
-        }
-        List<Span> spans = new ArrayList<>();
-        for (StageSummary s : app.stages()) {
-            if (s.firstTaskLaunchedTime() <= 0) {
-                continue;
-            }
-            long to = s.lastTaskFinishedTime() > 0 ? s.lastTaskFinishedTime() : end;
-            spans.add(new Span(Math.max(start, s.firstTaskLaunchedTime()), Math.min(end, to), s.key()));
-        }
-        // Stages that left a long-running application's snapshot are summed up in the run's totals: the sweep
-        // continues where their spans end, with their busy time and longest gaps.
-        TaskSpanSummary earlier = app.totals().taskSpans();
-        if (spans.isEmpty() && earlier == null) {
+        NoTaskTime.Split split = NoTaskTime.of(app);
+        if (split == null) {
             return List.of(); // no task times known (no stages, or a cut log): nothing to compare against
         }
-        spans.sort(Comparator.comparingLong(Span::from));
-        record Gap(long from, long to, String after, String before) {
-        }
-        List<Gap> gaps = new ArrayList<>();
-        long cursor = start;
-        String previous = null;
-        long busy = 0;
-        if (earlier != null) {
-            if (earlier.from() > start) {
-                gaps.add(new Gap(start, earlier.from(), null, null));
-            }
-            for (TaskSpanSummary.Gap g : earlier.longestGaps()) {
-                gaps.add(new Gap(g.from(), g.to(), g.after(), g.before()));
-            }
-            busy = Math.min(earlier.busyMs(), Math.max(0, Math.min(end, earlier.to()) - start));
-            cursor = Math.max(start, Math.min(end, earlier.to()));
-            previous = earlier.lastStage();
-        }
-        for (Span sp : spans) {
-            if (sp.to() <= cursor) {
-                continue;
-            }
-            long from = Math.max(cursor, sp.from());
-            if (from > cursor) {
-                gaps.add(new Gap(cursor, from, previous, sp.stage()));
-            }
-            busy += sp.to() - from;
-            cursor = sp.to();
-            previous = sp.stage();
-        }
-        if (end > cursor) {
-            gaps.add(new Gap(cursor, end, previous, null));
-        }
-        long idleMs = Math.max(0, appMs - busy);
+        long idleMs = split.noTaskMs();
         double share = (double) idleMs / appMs;
-        Severity severity = cfg.levels(ID + ".ratio").grade(share, judged);
-        if (severity == Severity.NONE) {
+        double workShare = (double) split.driverWorkMs() / appMs;
+        // Only the driver's own work can be shortened by moving work off it: start-up and waiting for a person or a
+        // trigger are shown, never graded or counted as a saving.
+        Severity severity = cfg.levels(ID + ".ratio").grade(workShare, judged);
+        boolean shownOnly = severity == Severity.NONE;
+        if (shownOnly && cfg.levels(ID + ".ratio").grade(share, judged) == Severity.NONE) {
             return List.of();
         }
-        gaps.sort(Comparator.comparingLong((Gap g) -> g.to() - g.from()).reversed());
         List<Map<String, Object>> longest = new ArrayList<>();
-        for (Gap g : gaps.subList(0, Math.min(3, gaps.size()))) {
+        for (NoTaskTime.Gap g : split.gaps().subList(0, Math.min(3, split.gaps().size()))) {
             Map<String, Object> m = new LinkedHashMap<>();
-            m.put("startOffsetMs", g.from() - start);
-            m.put("durationMs", g.to() - g.from());
+            m.put("startOffsetMs", g.from() - app.startTime());
+            m.put("durationMs", g.durationMs());
             m.put("afterStage", g.after());
             m.put("beforeStage", g.before());
+            m.put("kind", g.kind().words());
             longest.add(m);
         }
-        Gap top = gaps.isEmpty() ? null : gaps.get(0);
-        String where = top == null ? "" : " The longest stretch, " + Units.duration(top.to() - top.from()) + ", came "
+        NoTaskTime.Gap top = split.gaps().isEmpty() ? null : split.gaps().get(0);
+        String where = top == null ? "" : " The longest stretch, " + Units.duration(top.durationMs()) + " of "
+                + top.kind().words() + ", came "
                 + (top.after() == null ? "before the first stage" : "after stage " + top.after())
                 + (top.before() == null ? (top.after() == null ? "" : " until the application ended")
                 : (top.after() == null ? " (start-up and planning)" : " before stage " + top.before())) + ".";
         SparkSettings conf = SparkSettings.of(app);
-        Finding.Builder f = Finding.builder(ID, severity);
-        String release;
-        if (conf.isLocal()) {
-            release = "";
-        } else if (conf.dynamicAllocation()) {
-            release = "; dynamic allocation is on, so executors idle for spark.dynamicAllocation.executorIdleTimeout"
-                    + " (now " + conf.current("spark.dynamicAllocation.executorIdleTimeout").value() + ") are already"
-                    + " released while the driver works";
+        Finding.Builder f = Finding.builder(ID, shownOnly ? Severity.LOW : severity);
+        String parts = Units.duration(split.startupMs()) + " of start-up (before the first job), "
+                + Units.duration(split.driverWorkMs()) + " of driver work (planning, listing files, collecting"
+                + " results, driver code between jobs) and " + Units.duration(split.waitingMs()) + " of "
+                + waitingWords(split.session());
+        String message = "For " + Units.duration(idleMs) + " of the application's " + Units.duration(appMs) + " ("
+                + Units.percent(share) + ") no task was running: " + parts + "." + where
+                + (split.sessionReason().isEmpty() ? "" : " This is " + sessionWords(split.session()) + ": "
+                + split.sessionReason() + ".")
+                + (judged ? "" : " A short run, so only a share this large is reported.");
+        String recommendation;
+        if (shownOnly) {
+            f.impact(0, 0, "");
+            recommendation = showOnlyAdvice(split, conf, f);
         } else {
-            SettingAdvice dyn = conf.advise("spark.dynamicAllocation.enabled", "true",
-                    "no task ran for " + Units.percent(share) + " of the application");
-            f.advise(dyn);
-            release = "; with dynamic allocation (" + dyn.phrase() + ", plus shuffle tracking or the shuffle"
-                    + " service) executors are at least released while the driver works";
+            f.impact(Math.max(0, split.driverWorkMs() - Math.round(HEALTHY_SHARE * appMs)), 0,
+                    "driver work with no task running (" + Units.duration(split.driverWorkMs()) + "), above "
+                            + Units.percent(HEALTHY_SHARE) + " of the application for planning; start-up and waiting"
+                            + " not counted");
+            recommendation = "Move work off the driver: avoid collect()/toPandas() of large data and driver-side"
+                    + " loops, cache or checkpoint plans that are re-analysed in loops, and run independent"
+                    + " actions concurrently" + release(conf, f, "the driver worked alone for "
+                    + Units.percent(workShare) + " of the application") + ".";
         }
-        long saved = Math.max(0, idleMs - Math.round(HEALTHY_SHARE * appMs));
-        return List.of(f
-                .impact(saved, 0, "time with no task running, above " + Units.percent(HEALTHY_SHARE)
-                        + " of the application for start-up and planning")
-                .title("No task ran for " + Units.percent(share) + " of the application")
-                .message("For " + Units.duration(idleMs) + " of the application's " + Units.duration(appMs) + " ("
-                        + Units.percent(share) + ") no task was running: only the driver worked (start-up, query"
-                        + " planning, file listing, collect/toPandas, driver-side Python) while executors waited."
-                        + where + (judged ? "" : " A short run, so only a share this large is reported."))
-                .recommendation("Move work off the driver: avoid collect()/toPandas() of large data and driver-side"
-                        + " loops, cache or checkpoint plans that are re-analysed in loops, and run independent"
-                        + " actions concurrently" + release + ".")
+        List<Finding> out = new ArrayList<>();
+        out.add(f
+                .title(shownOnly ? "No task ran for " + Units.percent(share) + " of the application, mostly "
+                        + split.largest().words() : "The driver worked alone for " + Units.percent(workShare)
+                        + " of the application")
+                .message(message)
+                .recommendation(recommendation)
                 .executor("driver")
                 .detail("noTaskMs", idleMs)
                 .detail("appDurationMs", appMs)
                 .detail("noTaskShare", Units.round2(share))
+                .detail("startupMs", split.startupMs())
+                .detail("driverWorkMs", split.driverWorkMs())
+                .detail("waitingMs", split.waitingMs())
+                .detail("driverWorkShare", Units.round2(workShare))
+                .detail("session", split.session().name().toLowerCase(Locale.ROOT))
+                .detail("sessionReason", split.sessionReason())
                 .detail("longestGaps", longest)
                 .build());
+        Finding startup = slowStartup(split, conf, cfg);
+        if (startup != null) {
+            out.add(startup);
+        }
+        return out;
+    }
+
+    private static String waitingWords(NoTaskTime.Session s) {
+        return switch (s) {
+            case INTERACTIVE -> "waiting between commands";
+            case STREAMING -> "waiting between streaming triggers";
+            case BATCH -> "waiting";
+        };
+    }
+
+    private static String sessionWords(NoTaskTime.Session s) {
+        return s == NoTaskTime.Session.STREAMING ? "a streaming application" : "an interactive session";
+    }
+
+    // Executors wait while the driver works alone: dynamic allocation at least gives them back (not in local mode).
+    private static String release(SparkSettings conf, Finding.Builder f, String reason) {
+        if (conf.isLocal()) {
+            return "";
+        }
+        if (conf.dynamicAllocation()) {
+            return "; dynamic allocation is on, so executors idle for spark.dynamicAllocation.executorIdleTimeout"
+                    + " (now " + conf.current("spark.dynamicAllocation.executorIdleTimeout").value() + ") are already"
+                    + " released meanwhile";
+        }
+        SettingAdvice dyn = conf.advise("spark.dynamicAllocation.enabled", "true", reason);
+        f.advise(dyn);
+        return "; with dynamic allocation (" + dyn.phrase() + ", plus shuffle tracking or the shuffle service)"
+                + " executors are at least released meanwhile";
+    }
+
+    // Advice that fits start-up and waiting: neither is shortened by moving work off the driver.
+    private static String showOnlyAdvice(NoTaskTime.Split split, SparkSettings conf, Finding.Builder f) {
+        return switch (split.largest()) {
+            case WAITING -> split.session() == NoTaskTime.Session.STREAMING
+                    ? "Nothing to shorten here: between triggers a streaming query waits for its next trigger."
+                    + " Judge the query by its batches (the Streaming findings)."
+                    : "Nothing to shorten on the driver: the session waited for its next command. Stop idle"
+                    + " sessions" + release(conf, f, "an interactive session waited between commands for "
+                    + Units.percent((double) split.waitingMs() / split.appMs()) + " of the application") + ".";
+            case STARTUP -> "Nothing to move off the driver: this is start-up (JVM, SparkContext, executors"
+                    + " registering, the program's own code before its first action).";
+            case DRIVER_WORK -> "Driver work below the level worth reporting on its own; no saving counted.";
+        };
+    }
+
+    /**
+     * A long start-up gets its own finding only when a setting shortens it: YARN in client mode without
+     * spark.yarn.archive or spark.yarn.jars uploads the Spark jars on every start.
+     */
+    private static Finding slowStartup(NoTaskTime.Split split, SparkSettings conf, HeuristicConfig cfg) {
+        if (split.startupMs() < cfg.count(ID + ".startupMs") || !conf.isYarn() || conf.clusterDeployMode()
+                || conf.isSet("spark.yarn.archive") || conf.isSet("spark.yarn.jars")) {
+            return null;
+        }
+        SettingAdvice archive = conf.advise("spark.yarn.archive", "hdfs:///<path>/spark-libs.zip",
+                "start-up took " + Units.duration(split.startupMs()));
+        return Finding.builder(ID, Severity.LOW)
+                .location("startup")
+                .title("Start-up took " + Units.duration(split.startupMs()))
+                .message("The first job came " + Units.duration(split.startupMs()) + " after the application"
+                        + " started. On YARN without spark.yarn.archive or spark.yarn.jars, every start uploads"
+                        + " Spark's jars to the cluster before the first executor can start.")
+                .recommendation("Upload Spark's jars once to HDFS and point " + archive.phrase()
+                        + " (or spark.yarn.jars) at them.")
+                .advise(archive)
+                .executor("driver")
+                .detail("startupMs", split.startupMs())
+                .build();
     }
 }

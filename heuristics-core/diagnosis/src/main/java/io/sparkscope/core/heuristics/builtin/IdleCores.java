@@ -1,5 +1,6 @@
 package io.sparkscope.core.heuristics.builtin;
 
+import io.sparkscope.core.heuristics.DetailLabel;
 import io.sparkscope.core.heuristics.Finding;
 import io.sparkscope.core.heuristics.Heuristic;
 import io.sparkscope.core.heuristics.HeuristicConfig;
@@ -13,6 +14,7 @@ import io.sparkscope.core.model.ExecutorSummary;
 
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 
 /**
  * Cores the application held but did not use: 1 − task time / (executor uptime × cores). Idle cores on a shared
@@ -39,10 +41,20 @@ public final class IdleCores implements Heuristic {
                         "below this application time (ms) nothing is judged; up to minAppMs only ratio.high, as LOW"));
     }
 
-    /** Cores sit idle while the driver works alone: the idle cores are that time's cost on the executors. */
+
+    /**
+     * Cores sit idle while the driver works alone: the idle cores are then that time's cost on the executors, a
+     * knock-on of DriverTime. Not when the time without tasks was mostly start-up or waiting for a person or a
+     * trigger, which DriverTime does not count: then the idle cores are a cause of their own.
+     */
+    private static String causedByDriverWork(NoTaskTime.Split split) {
+        return split != null && split.noTaskMs() > 0 && split.largest() == NoTaskTime.Kind.DRIVER_WORK
+                ? DriverTime.ID : null;
+    }
+
     @Override
-    public List<String> causes() {
-        return List.of(DriverTime.ID);
+    public Map<String, DetailLabel> detailLabels() {
+        return DriverTime.SPLIT_LABELS;
     }
 
     @Override
@@ -52,7 +64,10 @@ public final class IdleCores implements Heuristic {
                 60 s only ≥ 0.75, as LOW (not in local mode); because held cores are capacity others could use.
                 Local mode at most LOW (your own machine). Executors of unknown cores are skipped. Dynamic
                 allocation is recommended only when off; with it on, a shorter idle timeout only when it is above 30
-                s. Impact: core-hours freed, no wall time.
+                s; an interactive session that mostly waited between commands is told to release executors while
+                it waits. A streaming query's waiting between triggers is left out of the core time. A knock-on
+                of DriverTime when the time without tasks was mostly driver work. Impact: core-hours freed, no wall
+                time.
                 """;
     }
 
@@ -85,6 +100,16 @@ public final class IdleCores implements Heuristic {
         if (capacityMs <= 0) {
             return List.of();
         }
+        // A streaming query waits between its triggers by design: that time is judged by the streaming findings
+        // over its batches, not as idle cores here. The cores held then are taken out at the run's average.
+        NoTaskTime.Split split = NoTaskTime.of(app);
+        if (split != null && split.session() == NoTaskTime.Session.STREAMING && split.waitingMs() > 0) {
+            double waitingCoreMs = Math.min(capacityMs - taskMs, split.waitingMs() * capacityMs / appMs);
+            capacityMs -= Math.max(0, waitingCoreMs);
+            if (capacityMs <= 0) {
+                return List.of();
+            }
+        }
         double idle = Math.max(0, 1 - taskMs / capacityMs);
         Severity severity = cfg.levels(ID + ".ratio").grade(idle, judged);
         if (severity == Severity.NONE) {
@@ -98,7 +123,28 @@ public final class IdleCores implements Heuristic {
         Finding.Builder f = Finding.builder(ID, severity);
         String why = Units.percent(idle) + " of the executors' core time was idle";
         String advice;
-        if (conf.isLocal()) {
+        boolean waiting = split != null && split.session() == NoTaskTime.Session.INTERACTIVE
+                && split.largest() == NoTaskTime.Kind.WAITING;
+        if (waiting) {
+            // A person thinking between commands: nothing to move off the driver, the fix is to give cores back.
+            if (conf.isLocal()) {
+                advice = "The session waited " + Units.duration(split.waitingMs()) + " between commands while holding"
+                        + " its cores; in local mode they are your machine's: run with fewer (local[N]) if others"
+                        + " need them, and stop sessions you no longer use.";
+            } else if (conf.dynamicAllocation()) {
+                advice = "The session waited " + Units.duration(split.waitingMs()) + " between commands; dynamic"
+                        + " allocation is on and gives executors back after spark.dynamicAllocation.executorIdleTimeout"
+                        + " (now " + conf.current("spark.dynamicAllocation.executorIdleTimeout").value() + "): stop"
+                        + " sessions you no longer use.";
+            } else {
+                SettingAdvice dyn = conf.advise("spark.dynamicAllocation.enabled", "true", why
+                        + ", mostly while the session waited between commands");
+                f.advise(dyn);
+                advice = "The session held its executors while it waited " + Units.duration(split.waitingMs())
+                        + " between commands: release them meanwhile with dynamic allocation (" + dyn.phrase()
+                        + ", with shuffle tracking or the shuffle service), and stop sessions you no longer use.";
+            }
+        } else if (conf.isLocal()) {
             advice = "In local mode these are your machine's cores: run with fewer (local[N]) if others need them,"
                     + " or give the application more parallel work (more partitions, concurrent jobs). See DriverTime"
                     + " for time with no tasks and StageSkew for stragglers.";
@@ -122,6 +168,10 @@ public final class IdleCores implements Heuristic {
                     + " shuffle service). See DriverTime for time with no tasks and StageSkew for stragglers.";
         }
         f.recommendation(advice);
+        if (split != null) {
+            f.detail("startupMs", split.startupMs()).detail("driverWorkMs", split.driverWorkMs())
+                    .detail("waitingMs", split.waitingMs());
+        }
         f.impact(0, 0, String.format(Locale.ROOT, "frees %.2f idle core-hours; wall time unchanged", idleCoreHours));
         return List.of(f
                 .title(Units.percent(idle) + " of executor cores were idle")
@@ -133,6 +183,7 @@ public final class IdleCores implements Heuristic {
                 .detail("idleCoreHours", Units.round2(idleCoreHours))
                 .detail("capacityCoreMs", Math.round(capacityMs))
                 .detail("taskTimeMs", Math.round(taskMs))
-                .build());
+                .build()
+                .withCausedBy(causedByDriverWork(split)));
     }
 }

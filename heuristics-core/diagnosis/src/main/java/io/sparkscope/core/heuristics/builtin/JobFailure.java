@@ -1,6 +1,7 @@
 package io.sparkscope.core.heuristics.builtin;
 
 import io.sparkscope.core.event.TaskMetric;
+import io.sparkscope.core.heuristics.CauseLinker;
 import io.sparkscope.core.heuristics.ErrorGroups;
 import io.sparkscope.core.heuristics.Finding;
 import io.sparkscope.core.heuristics.Heuristic;
@@ -11,6 +12,7 @@ import io.sparkscope.core.text.Units;
 import io.sparkscope.core.model.AppSnapshot;
 import io.sparkscope.core.model.JobSummary;
 import io.sparkscope.core.model.StageSummary;
+import io.sparkscope.core.model.StreamingQuerySummary;
 import io.sparkscope.core.model.TaskRecord;
 
 import java.util.ArrayList;
@@ -38,7 +40,8 @@ public final class JobFailure implements Heuristic {
     public String description() {
         return """
                 a job failed or was cancelled → HIGH: the application did not do its work. Reasons and the
-                application's failed-task errors are grouped by normalised message. Impact: the failed jobs' wall
+                application's failed-task errors are grouped by normalised message. Jobs cancelled because their
+                streaming query was stopped (job group or tag of a stopped query's run) are not failures. Impact: the failed jobs' wall
                 and task time. *Do*: fix the failing stage's error (see StageFailure/TaskFailure) rather than
                 raising retries.
                 """;
@@ -49,8 +52,9 @@ public final class JobFailure implements Heuristic {
         List<Integer> failedIds = new ArrayList<>();
         Map<String, Map<String, Object>> reasonGroups = new LinkedHashMap<>();
         long lostWall = 0;
+        Set<String> stoppedRuns = stoppedQueryRuns(app);
         for (JobSummary j : app.jobs()) {
-            if (j.status() != JobSummary.JobStatus.FAILED) {
+            if (j.status() != JobSummary.JobStatus.FAILED || stoppedWithItsQuery(j, stoppedRuns)) {
                 continue;
             }
             failedIds.add(j.jobId());
@@ -123,6 +127,35 @@ public final class JobFailure implements Heuristic {
                 .detail("reasons", groups.subList(0, Math.min(MAX_GROUPS, groups.size())))
                 .detail("errorGroups", taskErrors.top(MAX_GROUPS))
                 .build());
+    }
+
+    /** Run ids of the streaming queries that were stopped (not failed). */
+    private static Set<String> stoppedQueryRuns(AppSnapshot app) {
+        Set<String> runs = new HashSet<>();
+        for (StreamingQuerySummary q : app.streamingQueries()) {
+            if (q.status() != StreamingQuerySummary.Status.FAILED && q.runId() != null) {
+                runs.add(q.runId());
+            }
+        }
+        return runs;
+    }
+
+    /**
+     * Stopping a streaming query cancels the jobs of its batch in flight (Spark runs them in a job group, or with a
+     * tag, named after the query's run id): the query was ended on purpose, its work is not lost the way a failed
+     * job's is, and the next start resumes from the checkpoint.
+     */
+    static boolean stoppedWithItsQuery(JobSummary j, Set<String> stoppedRuns) {
+        if (stoppedRuns.isEmpty() || !CauseLinker.cancelled(j.failureReason())) {
+            return false;
+        }
+        for (String run : stoppedRuns) {
+            if (run.equals(j.jobGroup()) || j.failureReason().contains(run)
+                    || j.jobTags().stream().anyMatch(t -> t.contains(run))) {
+                return true;
+            }
+        }
+        return false;
     }
 
     static String ids(List<Integer> ids) {

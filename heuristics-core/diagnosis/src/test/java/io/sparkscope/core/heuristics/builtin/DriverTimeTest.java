@@ -4,8 +4,14 @@ import io.sparkscope.core.event.SparkEvent.PlanMetric;
 import io.sparkscope.core.event.SparkEvent.PlanNode;
 import io.sparkscope.core.heuristics.Finding;
 import io.sparkscope.core.heuristics.Severity;
+import io.sparkscope.core.model.AppSnapshot;
+import io.sparkscope.core.model.JobSummary;
+import io.sparkscope.core.model.SqlExecutionSummary;
+import io.sparkscope.core.model.StreamingBatch;
+import io.sparkscope.core.model.StreamingQuerySummary;
 import org.junit.jupiter.api.Test;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
@@ -17,6 +23,7 @@ import static io.sparkscope.core.testing.SnapshotBuilder.task;
 import static io.sparkscope.core.text.Units.GiB;
 import static io.sparkscope.core.text.Units.MiB;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class DriverTimeTest {
@@ -45,7 +52,8 @@ class DriverTimeTest {
         Finding f = single(Severity.HIGH, busy(new long[]{0, 30}, new long[]{60, 80}));
         @SuppressWarnings("unchecked")
         List<Map<String, Object>> gaps = (List<Map<String, Object>>) f.details().get("longestGaps");
-        assertEquals(Map.of("startOffsetMs", 30_000L, "durationMs", 30_000L, "afterStage", "0.0", "beforeStage", "1.0"),
+        assertEquals(Map.of("startOffsetMs", 30_000L, "durationMs", 30_000L, "afterStage", "0.0", "beforeStage", "1.0",
+                        "kind", "driver work"),
                 gaps.get(0));
         assertTrue(f.message().contains("after stage 0.0 before stage 1.0"), f.message());
     }
@@ -54,5 +62,122 @@ class DriverTimeTest {
     void busyOrShortApplicationsAreSilent() {
         silent(busy(new long[]{2, 95}));
         silent(run(heuristic, app().durationMs(30_000).build()));
+    }
+
+    /**
+     * A 100 s application whose jobs (one stage each, tasks over the whole job) run over the given [from, to)
+     * seconds; {@code conf} are extra settings as key, value pairs.
+     */
+    static AppSnapshot jobsAt(String master, long[][] jobs, String... conf) {
+        var b = app().durationMs(100_000).master(master).executor("1", 4, 10_000);
+        for (int i = 0; i < conf.length; i += 2) {
+            b = b.conf(conf[i], conf[i + 1]);
+        }
+        for (int i = 0; i < jobs.length; i++) {
+            long len = (jobs[i][1] - jobs[i][0]) * 1000;
+            b = b.stage(i).startAt(jobs[i][0] * 1000).jobs(i).tasks(2, t -> task().runTime(len)).done();
+        }
+        AppSnapshot s = b.build();
+        List<JobSummary> js = new ArrayList<>();
+        for (int i = 0; i < jobs.length; i++) {
+            js.add(JobSummary.builder().jobId(i).name("job " + i).submissionTime(s.startTime() + jobs[i][0] * 1000)
+                    .completionTime(s.startTime() + jobs[i][1] * 1000).status(JobSummary.JobStatus.SUCCEEDED)
+                    .stageIds(List.of(i)).build());
+        }
+        return s.toBuilder().jobs(js).build();
+    }
+
+    private static final long[][] THREE_COMMANDS = {{2, 12}, {40, 50}, {80, 90}};
+
+    @Test
+    void aBatchProgramBetweenItsJobsIsDriverWorkAndRankedWithAdviceToMoveWorkOffTheDriver() {
+        Finding f = single(Severity.HIGH, run(heuristic, jobsAt("yarn", THREE_COMMANDS)));
+        assertEquals(2_000L, f.details().get("startupMs"));
+        assertEquals(68_000L, f.details().get("driverWorkMs"));
+        assertEquals(0L, f.details().get("waitingMs"));
+        assertEquals(70_000L, f.details().get("noTaskMs"), "the existing total stays");
+        assertEquals("batch", f.details().get("session"));
+        assertEquals(58_000L, f.impact().wallMs(), "driver work above 10 % of the application");
+        assertTrue(f.recommendation().contains("collect()"), f.recommendation());
+        assertTrue(heuristic.detailLabels().keySet().containsAll(List.of("startupMs", "driverWorkMs", "waitingMs")),
+                "pages label the split");
+    }
+
+    @Test
+    void anInteractiveShellBetweenCommandsIsWaitingShownWithoutSavingOrCollectAdvice() {
+        for (String[] shell : List.of(new String[]{"spark.repl.class.uri", "spark://10.0.0.1:40000/classes"},
+                new String[]{"spark.app.name", "PySparkShell"}, new String[]{"spark.app.name", "livy-session-3"})) {
+            Finding f = single(Severity.LOW, run(heuristic, jobsAt("yarn", THREE_COMMANDS, shell)));
+            // the executor was there from the start: the 2 s before the first command were a person typing
+            assertEquals(0L, f.details().get("startupMs"), shell[1]);
+            assertEquals(70_000L, f.details().get("waitingMs"), shell[1]);
+            assertEquals(0L, f.details().get("driverWorkMs"), shell[1]);
+            assertEquals("interactive", f.details().get("session"));
+            assertFalse(f.impact().saves(), "waiting for a person is not a saving: " + f.impact());
+            assertFalse(f.recommendation().contains("collect"), f.recommendation());
+            assertEquals("true", f.adviceFor("spark.dynamicAllocation.enabled").recommendedValue(),
+                    "executors are given back while the session waits");
+            assertTrue(f.title().contains("mostly waiting"), f.title());
+        }
+        // a first command long after the shell was ready is not a long start-up either
+        Finding late = single(Severity.LOW, run(heuristic, jobsAt("yarn", new long[][]{{70, 95}},
+                "spark.app.name", "Spark shell")));
+        assertEquals(0L, late.details().get("startupMs"));
+        assertEquals(75_000L, late.details().get("waitingMs"));
+        assertEquals(1, run(heuristic, jobsAt("yarn", new long[][]{{70, 95}}, "spark.app.name", "Spark shell")).size(),
+                "no start-up finding");
+    }
+
+    @Test
+    void aLongStartUpIsShownNotRankedAndGetsItsOwnFindingOnlyWhereASettingShortensIt() {
+        long[][] late = {{70, 95}};
+        Finding f = single(Severity.LOW, run(heuristic, jobsAt("local[2]", late)));
+        assertEquals(70_000L, f.details().get("startupMs"));
+        assertFalse(f.impact().saves(), f.impact().toString());
+        assertTrue(f.recommendation().contains("start-up"), f.recommendation());
+        assertFalse(f.recommendation().contains("collect"), f.recommendation());
+        // YARN in client mode without spark.yarn.archive uploads Spark's jars at every start: that setting helps
+        List<Finding> yarn = run(heuristic, jobsAt("yarn", late));
+        assertEquals(2, yarn.size(), yarn.toString());
+        Finding startup = yarn.get(1);
+        assertEquals("DriverTime:startup", startup.id());
+        assertEquals(Severity.LOW, startup.severity());
+        assertTrue(startup.adviceFor("spark.yarn.archive") != null, startup.toString());
+        assertEquals(1, run(heuristic, jobsAt("yarn", late, "spark.yarn.archive", "hdfs:///libs/spark.zip")).size());
+    }
+
+    @Test
+    void aQueryPlannedBeforeItsFirstJobIsDriverWorkNotStartUp() {
+        AppSnapshot s = jobsAt("yarn", new long[][]{{70, 95}});
+        s = s.toBuilder().sqlExecutions(List.of(SqlExecutionSummary.builder().executionId(0).description("q")
+                .startTime(s.startTime() + 5_000).endTime(s.startTime() + 95_000).physicalPlanDescription("")
+                .build())).build();
+        Finding f = single(Severity.HIGH, run(heuristic, s));
+        assertEquals(5_000L, f.details().get("startupMs"));
+        assertEquals(70_000L, f.details().get("driverWorkMs"), "65 s of planning/listing and the 5 s tail");
+    }
+
+    /** A query triggered every 20 s whose batches take 1.4 s (one 1 s job each), in a 100 s application. */
+    static AppSnapshot streamingApp() {
+        AppSnapshot s = jobsAt("yarn", new long[][]{{5, 6}, {25, 26}, {45, 46}, {65, 66}, {85, 86}});
+        List<StreamingBatch> batches = new ArrayList<>();
+        for (int i = 0; i < 5; i++) {
+            batches.add(StreamingBatch.builder().batchId(i).timestamp(s.startTime() + (5 + 20L * i) * 1000 - 200)
+                    .durationMs(1_400).build());
+        }
+        return s.toBuilder().streamingQueries(List.of(StreamingQuerySummary.builder().queryId("q").runId("r")
+                .startTime(s.startTime() + 4_000).status(StreamingQuerySummary.Status.STOPPED)
+                .endTime(s.startTime() + 99_000).recentBatches(batches).build())).build();
+    }
+
+    @Test
+    void aStreamingQueryBetweenItsTriggersIsWaitingNotDriverWork() {
+        Finding f = single(Severity.LOW, run(heuristic, streamingApp()));
+        assertEquals("streaming", f.details().get("session"));
+        assertEquals(4_000L, f.details().get("startupMs"));
+        assertEquals(88_000L, f.details().get("waitingMs"), f.details().toString());
+        assertEquals(3_000L, f.details().get("driverWorkMs"), "in-batch planning and the last second after the query");
+        assertFalse(f.impact().saves(), f.impact().toString());
+        assertTrue(f.recommendation().contains("between triggers"), f.recommendation());
     }
 }

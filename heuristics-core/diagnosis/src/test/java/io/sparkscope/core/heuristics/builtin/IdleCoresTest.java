@@ -18,6 +18,8 @@ import static io.sparkscope.core.testing.SnapshotBuilder.task;
 import static io.sparkscope.core.text.Units.GiB;
 import static io.sparkscope.core.text.Units.MiB;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class IdleCoresTest {
@@ -49,5 +51,29 @@ class IdleCoresTest {
         silent(run(heuristic, idleExecutorApp(30_000, 4, 50_000).build()));
         single(Severity.LOW, run(heuristic, idleExecutorApp(30_000, 4, 1_000).build()));
         silent(run(heuristic, idleExecutorApp(8_000, 4, 1_000).build())); // floor
+    }
+
+    @Test
+    void coresIdleWhileTheDriverWorksAreAKnockOnOfDriverTimeButNotWhileASessionWaits() {
+        long[][] jobs = {{2, 12}, {40, 50}, {80, 90}};
+        Finding batch = single(Severity.HIGH, run(heuristic, DriverTimeTest.jobsAt("yarn", jobs)));
+        assertEquals(DriverTime.ID, batch.causedBy());
+        // the same times in a shell: a person thinking, not the driver working; the fix is to give executors back
+        Finding shell = single(Severity.HIGH, run(heuristic, DriverTimeTest.jobsAt("yarn", jobs,
+                "spark.repl.class.uri", "spark://10.0.0.1:40000/classes")));
+        assertNull(shell.causedBy(), "its own cause: DriverTime does not count waiting");
+        assertEquals(70_000L, shell.details().get("waitingMs"));
+        assertTrue(shell.recommendation().contains("between commands"), shell.recommendation());
+        assertFalse(shell.recommendation().contains("See DriverTime"), shell.recommendation());
+        assertEquals("true", shell.adviceFor("spark.dynamicAllocation.enabled").recommendedValue());
+    }
+
+    @Test
+    void aStreamingQueryWaitingBetweenTriggersIsNotCountedAsIdleCores() {
+        Finding streaming = single(Severity.HIGH, run(heuristic, DriverTimeTest.streamingApp()));
+        // 400 core-seconds held, 88 s × 4 cores of it between triggers: 48 left, 10 of them used
+        assertEquals(0.01, streaming.details().get("idleCoreHours"), streaming.details().toString());
+        assertEquals(0.79, streaming.details().get("idleRatio"));
+        assertNull(streaming.causedBy());
     }
 }

@@ -1,0 +1,63 @@
+package io.sparkscope.core.heuristics;
+
+import org.junit.jupiter.api.Test;
+
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class FixFirstTest {
+    private static Finding finding(String heuristic, String location, Severity severity, long wallMs, String stage,
+                                   String recommendation, SettingAdvice advice) {
+        Finding.Builder b = Finding.builder(heuristic, severity).location(location).title(heuristic + " " + location)
+                .recommendation(recommendation).impact(wallMs, 0, wallMs > 0 ? "measured" : "");
+        if (stage != null) {
+            b.stage(stage);
+        }
+        if (advice != null) {
+            b.advise(advice);
+        }
+        return b.build();
+    }
+
+    private static SettingAdvice set(String key, String value) {
+        return new SettingAdvice(key, "1", SettingAdvice.ValueSource.DEFAULT, value, "why");
+    }
+
+    @Test
+    void aHighFindingWithoutAnEstimateComesAfterTheEstimatedOnesSayingSo() {
+        Finding unknown = finding("JobFailure", "", Severity.HIGH, 0, null, "fix the error", null);
+        Finding low = finding("SmallTasks", "1.0", Severity.LOW, 0, "1.0", "fewer tasks", null);
+        Finding skew = finding("StageSkew", "3.0", Severity.LOW, 5_000, "3.0", "salt the key", null);
+        FixFirst ff = FixFirst.of(List.of(unknown, low, skew), 60_000);
+        assertEquals(List.of("StageSkew:3.0", "JobFailure"), ff.items().stream().map(FixFirst.Item::findingId).toList(),
+                "estimated first, the HIGH without estimate after, a LOW without estimate not at all");
+        FixFirst.Item last = ff.items().get(1);
+        assertFalse(last.savingEstimated());
+        assertTrue(last.sentence().contains("saving not estimated"), last.sentence());
+        assertTrue(ff.items().get(0).savingEstimated());
+        assertTrue(ff.toText("").contains("saving not estimated"), ff.toText(""));
+    }
+
+    @Test
+    void findingsWithOneRemedyShareOneItemNamingTheOthers() {
+        Finding spill = finding("DiskSpill", "4.0", Severity.HIGH, 9_000, "4.0", "more memory",
+                set("spark.executor.memory", "8g"));
+        Finding gc = finding("ExecutorGc", "", Severity.HIGH, 7_000, null, "more memory too",
+                set("spark.executor.memory", "8g"));
+        Finding skew = finding("StageSkew", "4.0", Severity.HIGH, 6_000, "4.0", "salt the key", null);
+        Finding fail = finding("TaskFailure", "6.0", Severity.HIGH, 5_000, "6.0", "fix the error", null);
+        Finding loop = finding("DriverTime", "", Severity.LOW, 4_000, null, "fix the error", null);
+        Finding tiny = finding("SmallTasks", "8.0", Severity.LOW, 3_000, "8.0", "fewer tasks", null);
+        FixFirst ff = FixFirst.of(List.of(spill, gc, skew, fail, loop, tiny), 60_000);
+        assertEquals(List.of("DiskSpill:4.0", "TaskFailure:6.0", "SmallTasks:8.0"),
+                ff.items().stream().map(FixFirst.Item::findingId).toList());
+        // same setting advised, same stage; the same recommendation words
+        assertEquals(List.of("ExecutorGc", "StageSkew:4.0"), ff.items().get(0).also());
+        assertEquals(List.of("DriverTime"), ff.items().get(1).also());
+        assertTrue(ff.items().get(0).sentence().contains("the same fix also covers ExecutorGc  and StageSkew 4.0"),
+                ff.items().get(0).sentence());
+    }
+}
