@@ -68,7 +68,7 @@ public final class LongTasks implements Heuristic {
             }
             int tasks = Math.max(1, s.numTasks());
             long suggested = (long) Math.ceil(tasks * median / target);
-            Partitioning p = Partitioning.of(conf, kinds.get(s.key()), s, Math.max(suggested, tasks + 1L), slots,
+            Partitioning p = Partitioning.of(app, conf, kinds.get(s.key()), s, Math.max(suggested, tasks + 1L), slots,
                     "the median task of stage " + s.stageId() + " ran " + Units.duration(Math.round(median)));
             // With fewer tasks than cores, cores sat idle through the stage: more partitions would use them.
             long wall = Facts.stageDurationMs(s);
