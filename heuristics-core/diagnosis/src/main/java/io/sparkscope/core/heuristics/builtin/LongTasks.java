@@ -39,6 +39,15 @@ public final class LongTasks implements Heuristic {
                         "the task length (ms) the suggested partition count aims for"));
     }
 
+    /**
+     * Long tasks in a stage of fewer tasks than cores are the few partitions' doing: an explicit repartition or
+     * coalesce, or a source with too few partitions. Fixing that fixes these, so the saving is counted once, there.
+     */
+    @Override
+    public List<String> causes() {
+        return List.of(ExplicitRepartition.ID, TooFewTasks.ID);
+    }
+
     @Override
     public String description() {
         return """
