@@ -32,15 +32,7 @@ public final class ExplicitRepartition implements Heuristic {
 
     @Override
     public List<Threshold> thresholds() {
-        return List.of(
-                new Threshold("share.low", "0.05",
-                        "saving ÷ application time at or above which it is LOW"),
-                new Threshold("share.high", "0.2",
-                        "saving ÷ application time at or above which it is HIGH (with highSavingMs)"),
-                new Threshold("minSavingMs", "1000",
-                        "stages whose spread-out saving is shorter (ms) are not judged"),
-                new Threshold("highSavingMs", "5000",
-                        "a saving shorter than this (ms) is at most LOW"));
+        return IdleSlots.THRESHOLDS;
     }
 
     @Override
@@ -49,8 +41,8 @@ public final class ExplicitRepartition implements Heuristic {
                 "explicitCall", new DetailLabel("Call in the code", DetailLabel.Unit.TEXT),
                 "explicitCount", new DetailLabel("Partitions it asks for", DetailLabel.Unit.COUNT),
                 "operator", new DetailLabel("Plan operator or call site", DetailLabel.Unit.TEXT),
-                "slots", new DetailLabel("Cores (task slots)", DetailLabel.Unit.COUNT),
-                "savingMs", new DetailLabel("Wall time with every core working, saved", DetailLabel.Unit.DURATION_MS));
+                "slots", IdleSlots.SLOTS_LABEL,
+                "savingMs", IdleSlots.SAVING_LABEL);
     }
 
     @Override
@@ -85,7 +77,7 @@ public final class ExplicitRepartition implements Heuristic {
             if (src == null || s.numTasks() >= slots) {
                 continue;
             }
-            IdleSlots idle = IdleSlots.of(s, slots);
+            IdleSlots idle = IdleSlots.of(app, s, slots);
             Severity severity = idle.grade(app, cfg, ID);
             if (severity == Severity.NONE) {
                 continue;
@@ -105,9 +97,8 @@ public final class ExplicitRepartition implements Heuristic {
                             + s.stageId())
                     .message(Facts.capitalize(Facts.stageLabel(s)) + " ran " + s.numTasks()
                             + (s.numTasks() == 1 ? " task" : " tasks") + " on " + slots + " cores because of "
-                            + src.where() + ": it took " + Units.duration(idle.stageMs()) + " where its "
-                            + Units.duration(idle.taskMs()) + " of task time spread over every core would take about "
-                            + Units.duration(idle.spreadMs()) + ". No setting changes a count the code sets.")
+                            + src.where() + ": it took " + Units.duration(idle.stageMs()) + ", where " + idle.spread()
+                            + ". No setting changes a count the code sets.")
                     .recommendation(raise)
                     .impact(idle.savingMs(), 0, idle.basis())
                     .stage(s.key())

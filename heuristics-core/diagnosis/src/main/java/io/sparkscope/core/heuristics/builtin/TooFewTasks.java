@@ -38,23 +38,15 @@ public final class TooFewTasks implements Heuristic {
 
     @Override
     public List<Threshold> thresholds() {
-        return List.of(
-                new Threshold("share.low", "0.05",
-                        "saving ÷ application time at or above which it is LOW"),
-                new Threshold("share.high", "0.2",
-                        "saving ÷ application time at or above which it is HIGH (with highSavingMs)"),
-                new Threshold("minSavingMs", "1000",
-                        "stages whose spread-out saving is shorter (ms) are not judged"),
-                new Threshold("highSavingMs", "5000",
-                        "a saving shorter than this (ms) is at most LOW"));
+        return IdleSlots.THRESHOLDS;
     }
 
     @Override
     public Map<String, DetailLabel> detailLabels() {
         return Map.of(
-                "slots", new DetailLabel("Cores (task slots)", DetailLabel.Unit.COUNT),
+                "slots", IdleSlots.SLOTS_LABEL,
                 "idleCoreMs", new DetailLabel("Idle core time during the stage", DetailLabel.Unit.CORE_MS),
-                "savingMs", new DetailLabel("Wall time with every core working, saved", DetailLabel.Unit.DURATION_MS));
+                "savingMs", IdleSlots.SAVING_LABEL);
     }
 
     @Override
@@ -86,7 +78,7 @@ public final class TooFewTasks implements Heuristic {
             if (s.numTasks() <= 0 || s.numTasks() >= slots || explicit.containsKey(s.stageId()) || skewed(s)) {
                 continue;
             }
-            IdleSlots idle = IdleSlots.of(s, slots);
+            IdleSlots idle = IdleSlots.of(app, s, slots);
             Severity severity = idle.grade(app, cfg, ID);
             if (severity == Severity.NONE) {
                 continue;
@@ -98,8 +90,7 @@ public final class TooFewTasks implements Heuristic {
                     .title("Stage " + s.stageId() + " ran " + tasks + " on " + slots + " cores")
                     .message(Facts.capitalize(Facts.stageLabel(s)) + " ran " + tasks + " on " + slots + " cores for "
                             + Units.duration(idle.stageMs()) + ": " + Units.duration(idle.idleCoreMs())
-                            + " of core time sat idle, and its " + Units.duration(idle.taskMs()) + " of task time"
-                            + " spread over every core would take about " + Units.duration(idle.spreadMs()) + ".")
+                            + " of core time sat idle, and " + idle.spread() + ".")
                     .impact(idle.savingMs(), 0, idle.basis())
                     .stage(s.key())
                     .detail("slots", slots)

@@ -71,6 +71,14 @@ class TooFewTasksTest {
     }
 
     @Test
+    void coresAnotherStageUsedAtTheSameTimeWereNotIdle() {
+        // Two one-task stages side by side on 2 cores (the two sides of a join): every core worked.
+        silent(run(heuristic, app().durationMs(32_000).executor("1", 2, 56_000)
+                .stage(0).tasks(1, i -> task().runTime(28_000)).done()
+                .stage(1).tasks(1, i -> task().runTime(28_000)).done().build()));
+    }
+
+    @Test
     void aPlanThatGathersEveryRowInOnePartitionIsNamedWithoutASetting() {
         PlanNode plan = node("Window", "Window [row_number() windowspecdefinition(v ASC)]", 3,
                 node("Exchange", "Exchange SinglePartition, ENSURE_REQUIREMENTS, [plan_id=4]", 2,
