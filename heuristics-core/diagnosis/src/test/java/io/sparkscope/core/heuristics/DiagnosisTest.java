@@ -67,7 +67,8 @@ class DiagnosisTest {
                 .conf("spark.sql.adaptive.enabled", "false").sqlJob(0, 0)
                 .stage(3).tasks(100, i -> task().runTime(i == 0 ? 120_000 : 4_000).shuffleRead(20 * MiB)).done()
                 .build();
-        Finding f = single(Severity.HIGH, run(new StageSkew(), app));
+        // Even data: no partitioning remedy reaches the straggler, so it is a note (LOW), not a skew to fix first.
+        Finding f = single(Severity.LOW, run(new StageSkew(), app));
         assertTrue(f.message().contains("sizes are even"), f.message());
         assertNull(f.adviceFor("spark.sql.adaptive.enabled"));
         assertNull(f.adviceFor("spark.sql.adaptive.skewJoin.enabled"));

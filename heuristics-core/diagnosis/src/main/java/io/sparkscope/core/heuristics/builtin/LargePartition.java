@@ -88,7 +88,7 @@ public final class LargePartition implements Heuristic {
                 continue;
             }
             long factor = Math.max(2, (largest + limit - 1) / limit);
-            Partitioning p = Partitioning.of(conf, kinds.get(s.key()), s, Math.max(2, s.numTasks()) * factor, slots,
+            Partitioning p = Partitioning.of(app, conf, kinds.get(s.key()), s, Math.max(2, s.numTasks()) * factor, slots,
                     "a task of stage " + s.stageId() + " handled " + Units.bytes(largest));
             Finding.Builder f = Finding.builder(ID, Severity.LOW)
                     .location(s.key())

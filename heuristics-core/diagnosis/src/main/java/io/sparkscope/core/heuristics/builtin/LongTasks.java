@@ -39,6 +39,15 @@ public final class LongTasks implements Heuristic {
                         "the task length (ms) the suggested partition count aims for"));
     }
 
+    /**
+     * Long tasks in a stage of fewer tasks than cores are the few partitions' doing: an explicit repartition or
+     * coalesce, or a source with too few partitions. Fixing that fixes these, so the saving is counted once, there.
+     */
+    @Override
+    public List<String> causes() {
+        return List.of(ExplicitRepartition.ID, TooFewTasks.ID);
+    }
+
     @Override
     public String description() {
         return """
@@ -68,7 +77,7 @@ public final class LongTasks implements Heuristic {
             }
             int tasks = Math.max(1, s.numTasks());
             long suggested = (long) Math.ceil(tasks * median / target);
-            Partitioning p = Partitioning.of(conf, kinds.get(s.key()), s, Math.max(suggested, tasks + 1L), slots,
+            Partitioning p = Partitioning.of(app, conf, kinds.get(s.key()), s, Math.max(suggested, tasks + 1L), slots,
                     "the median task of stage " + s.stageId() + " ran " + Units.duration(Math.round(median)));
             // With fewer tasks than cores, cores sat idle through the stage: more partitions would use them.
             long wall = Facts.stageDurationMs(s);

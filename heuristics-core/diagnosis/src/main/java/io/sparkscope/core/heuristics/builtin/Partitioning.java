@@ -4,6 +4,7 @@ import io.sparkscope.core.event.TaskMetric;
 import io.sparkscope.core.heuristics.SettingAdvice;
 import io.sparkscope.core.heuristics.SparkSettings;
 import io.sparkscope.core.text.Units;
+import io.sparkscope.core.model.AppSnapshot;
 import io.sparkscope.core.model.StageSummary;
 
 import java.util.ArrayList;
@@ -32,7 +33,27 @@ record Partitioning(List<SettingAdvice> advice, String text) {
      */
     static Partitioning of(SparkSettings conf, Facts.StageKind kind, StageSummary s, long target, int slots,
                            String reason) {
+        return of(conf, kind, s, null, target, slots, reason);
+    }
+
+    /**
+     * As {@link #of(SparkSettings, Facts.StageKind, StageSummary, long, int, String)}, knowing whether the code set the
+     * stage's partition count with an explicit repartition or coalesce: then only that call changes it, and no
+     * setting is advised ({@code spark.sql.shuffle.partitions} does not change an explicit count).
+     */
+    static Partitioning of(AppSnapshot app, SparkSettings conf, Facts.StageKind kind, StageSummary s, long target,
+                           int slots, String reason) {
+        return of(conf, kind, s, ExplicitPartitions.of(app).get(s.stageId()), target, slots, reason);
+    }
+
+    private static Partitioning of(SparkSettings conf, Facts.StageKind kind, StageSummary s,
+                                   ExplicitPartitions.Source explicit, long target, int slots, String reason) {
         int now = Math.max(1, s.numTasks());
+        if (explicit != null) {
+            return new Partitioning(List.of(), "its " + now + " partitions are set in the code by " + explicit.where()
+                    + ", which no setting changes: make it " + explicit.call().replaceFirst("\\(\\d+", "(" + target)
+                    + " there, or drop it");
+        }
         boolean more = target > now;
         double factor = (double) target / now;
         List<SettingAdvice> advice = new ArrayList<>();
@@ -73,8 +94,9 @@ record Partitioning(List<SettingAdvice> advice, String text) {
         if (!readsShuffle) {
             // Neither a shuffle nor files: the count comes from the query's source (spark.range(…, n), a local
             // collection, an explicit repartition), so no setting changes it.
-            return new Partitioning(advice, "the stage reads no shuffle and no files, so its " + now + " partitions"
-                    + " come from the query itself (e.g. spark.range(…, numPartitions) or an explicit repartition):"
+            return new Partitioning(advice, "the stage reads no shuffle and no files, so its " + now
+                    + (now == 1 ? " partition comes" : " partitions come") + " from the query itself (e.g. spark.range(…, numPartitions)"
+                    + " or an explicit repartition):"
                     + (more ? " repartition(" + target + ")" : " coalesce(" + target + ")") + " there");
         }
         OptionalLong set = conf.integer(SHUFFLE_PARTITIONS).isPresent()

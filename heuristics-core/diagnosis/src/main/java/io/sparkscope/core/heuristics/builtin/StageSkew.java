@@ -54,7 +54,9 @@ public final class StageSkew implements Heuristic {
                 new Threshold("alwaysStageMs", "60000",
                         "a stage this long (ms) always matters"),
                 new Threshold("minSlowestTaskMs", "1000",
-                        "stages whose slowest task ran less (ms) are not judged"));
+                        "stages whose slowest task ran less (ms) are not judged"),
+                new Threshold("evenDataMinExcessMs", "60000",
+                        "with even data sizes, a straggler is reported (LOW) only from this excess (ms)"));
     }
 
     @Override
@@ -67,11 +69,15 @@ public final class StageSkew implements Heuristic {
         return """
                 stages that matter (≥ `minStageMs` 2 s and ≥ `minAppShare` 5 % of the app, or ≥ `alwaysStageMs` 60
                 s) whose slowest task ran ≥ `minSlowestTaskMs` 1 s: max/median `executorRunTime` ≥ 3 LOW, ≥ 10 HIGH,
-                because the stage and its cores wait for the straggler. Impact: slowest − median task. When the
-                partitions' data sizes are even, skew join and salting cannot help and are not recommended (costly
-                rows or a slow node instead, with `spark.speculation`); on RDD stages AQE does not apply (salting,
-                `reduceByKey`, a partitioner); on SQL stages AQE is recommended only when it is off, and its skew
-                join only when that is off.
+                because the stage and its cores wait for the straggler. Impact: slowest − median task. Only skew a
+                remedy reaches is reported: the data (bytes or records read) skewed too (max ≥ 2× median).
+                With even data sizes the straggler is an executor or per-row matter, reported only from
+                `evenDataMinExcessMs` 60 s of excess, as LOW (costly rows, or a slow node with `spark.speculation`);
+                with no data sizes at all, neither skew join nor salting is advised.
+                Skewed input in a stage that reads no shuffle: uneven splits (no skew join, no salting). Skewed
+                shuffle read: on RDD stages salting, `reduceByKey`, a partitioner; on SQL stages AQE is recommended
+                only when it is off, its skew join only when that is off and only for stages with a join (or whose
+                plan is unknown), and salting.
                 """;
     }
 
@@ -84,6 +90,7 @@ public final class StageSkew implements Heuristic {
         double minAppShare = cfg.threshold(ID + ".minAppShare");
         long alwaysStageMs = cfg.count(ID + ".alwaysStageMs");
         long minSlowestTaskMs = cfg.count(ID + ".minSlowestTaskMs");
+        long evenDataMinExcessMs = cfg.count(ID + ".evenDataMinExcessMs");
         long appMs = app.durationMs();
         SqlPlans plans = SqlPlans.of(app);
 
@@ -112,6 +119,13 @@ public final class StageSkew implements Heuristic {
             TaskRecord slowest = s.keptTasks().stream().filter(t -> t.metrics() != null)
                     .max(Comparator.comparingLong(t -> t.metrics().get(TaskMetric.EXECUTOR_RUN_TIME))).orElse(null);
             DataSpread spread = dataSpread(d);
+            if (spread.known() && !spread.skewed()) {
+                // Even data: no partitioning remedy reaches it, so only a long straggler is worth a note.
+                if (excess < evenDataMinExcessMs) {
+                    continue;
+                }
+                severity = Severity.LOW;
+            }
             Finding.Builder f = Finding.builder(ID, severity)
                     .location(s.key())
                     .title("Skewed tasks in stage " + s.stageId())
@@ -119,7 +133,9 @@ public final class StageSkew implements Heuristic {
                             + Units.duration((long) maxRun) + ", " + Units.times(ratio) + " the median task ("
                             + Units.duration((long) medianRun) + "), so the stage waited about "
                             + Units.duration(excess) + " for it. " + spread.note());
-            f.recommendation(advice(f, conf, kinds.get(s.key()), spread, s));
+            boolean hasJoin = !plans.operators(s.stageId(), n -> n.contains("Join")).isEmpty();
+            boolean planKnown = !plans.operators(s.stageId()).isEmpty();
+            f.recommendation(advice(f, conf, kinds.get(s.key()), spread, s, hasJoin || !planKnown));
             f.impact(excess, 0, "slowest task − median task: the stage waited that long for its straggler");
             f
                     .stage(s.key())
@@ -159,7 +175,8 @@ public final class StageSkew implements Heuristic {
         DistributionMetric worst = null;
         double worstRatio = 0;
         for (DistributionMetric m : new DistributionMetric[]{DistributionMetric.INPUT_BYTES_READ,
-                DistributionMetric.SHUFFLE_READ_BYTES}) {
+                DistributionMetric.SHUFFLE_READ_BYTES, DistributionMetric.INPUT_RECORDS_READ,
+                DistributionMetric.SHUFFLE_READ_RECORDS}) {
             double max = d.max(m);
             if (max <= 0) {
                 continue;
@@ -173,19 +190,23 @@ public final class StageSkew implements Heuristic {
         if (worst == null) {
             return new DataSpread(false, false, "");
         }
-        String what = worst == DistributionMetric.INPUT_BYTES_READ ? "input" : "shuffle read";
+        boolean records = worst == DistributionMetric.INPUT_RECORDS_READ
+                || worst == DistributionMetric.SHUFFLE_READ_RECORDS;
+        String what = worst == DistributionMetric.INPUT_BYTES_READ || worst == DistributionMetric.INPUT_RECORDS_READ
+                ? "input" : "shuffle read";
+        String max = records ? Math.round(d.max(worst)) + " records" : Units.bytes((long) d.max(worst));
+        String median = records ? Math.round(d.median(worst)) + " records" : Units.bytes((long) d.median(worst));
         if (worstRatio >= 2) {
-            return new DataSpread(true, true, "Its data is skewed too: the largest " + what + " was "
-                    + Units.bytes((long) d.max(worst)) + " against a median of " + Units.bytes((long) d.median(worst))
-                    + ".");
+            return new DataSpread(true, true, "Its data is skewed too: the largest " + what + " was " + max
+                    + " against a median of " + median + ".");
         }
-        return new DataSpread(true, false, "Its " + what + " sizes are even (max " + Units.bytes((long) d.max(worst))
-                + ", median " + Units.bytes((long) d.median(worst)) + "), so the data is not what is skewed.");
+        return new DataSpread(true, false, "Its " + what + " sizes are even (max " + max + ", median " + median
+                + "), so the data is not what is skewed.");
     }
 
     private static String advice(Finding.Builder f, SparkSettings conf, Facts.StageKind kind, DataSpread spread,
-                                 StageSummary s) {
-        if (spread.known() && !spread.skewed()) {
+                                 StageSummary s, boolean mayJoin) {
+        if (!spread.skewed()) {
             // Even data: splitting partitions (skew join, salting) would not help; the time goes per row or per host.
             String slowNode;
             if (conf.bool("spark.speculation", false)) {
@@ -198,9 +219,18 @@ public final class StageSkew implements Heuristic {
                 slowNode = "if the slow task ran on a slow or overloaded node, " + spec.phrase()
                         + " re-runs stragglers elsewhere.";
             }
-            return "The partitions are of even size, so skew join or salting will not help: look for rows that cost"
+            return (spread.known() ? "The partitions are of even size" : "No data sizes are known for the stage")
+                    + ", so skew join or salting will not help: look for rows that cost"
                     + " much more than others (a UDF, an explode, a regex on long strings) or a hot key inside the"
                     + " partition; " + slowNode;
+        }
+        boolean readsShuffle = s.totals() != null && s.totals().shuffleReadBytes() > 0;
+        if (!readsShuffle) {
+            // No shuffle read, so no keys: the partitions are the input's splits, and only re-splitting them helps.
+            return "The stage reads no shuffle, so the skew is in its input splits (files of very different sizes, or"
+                    + " unsplittable compressed files) and neither AQE's skew join nor salting applies: split or"
+                    + " compact the input files evenly, or repartition(n) right after the read so the heavy work"
+                    + " runs on even partitions.";
         }
         if (kind == Facts.StageKind.RDD) {
             return "This is an RDD stage, so AQE's skew join does not apply: salt the skewed key (append a random"
@@ -209,7 +239,9 @@ public final class StageSkew implements Heuristic {
         }
         StringBuilder b = new StringBuilder("Spread the hot keys: ");
         Boolean aqe = conf.aqe();
-        if (conf.aqeSkewJoinOn()) {
+        if (!mayJoin) {
+            b.append("the stage has no join, so AQE's skew join (which splits only join partitions) does not apply; ");
+        } else if (conf.aqeSkewJoinOn()) {
             b.append("AQE's skew join is on (spark.sql.adaptive.enabled and spark.sql.adaptive.skewJoin.enabled),"
                     + " but it splits skewed partitions only of sort-merge joins whose partition is over"
                     + " spark.sql.adaptive.skewJoin.skewedPartitionThresholdInBytes (now ")
@@ -228,7 +260,9 @@ public final class StageSkew implements Heuristic {
             f.advise(skew);
             b.append("turn AQE's skew join back on: ").append(skew.phrase()).append("; ");
         }
-        if (conf.broadcastDisabled()) {
+        if (!mayJoin) {
+            b.append("a repartition by a key this uneven, or an aggregate of it, puts the hot key's rows in one task; ");
+        } else if (conf.broadcastDisabled()) {
             b.append("broadcast joins are disabled (spark.sql.autoBroadcastJoinThreshold=-1), so a broadcast hint"
                     + " (broadcast(df)) is the way to skip the shuffle of a small side; ");
         } else {

@@ -16,6 +16,7 @@ import static io.sparkscope.core.testing.SnapshotBuilder.task;
 import static io.sparkscope.core.text.Units.GiB;
 import static io.sparkscope.core.text.Units.MiB;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class StageSkewTest {
@@ -53,5 +54,67 @@ class StageSkewTest {
         // Even tasks.
         silent(run(heuristic, app().durationMs(600_000)
                 .stage(1).tasks(100, i -> task().runTime(40_000)).done().build()));
+    }
+
+    @Test
+    void stragglersWhoseDataIsEvenAreNotSkew() {
+        // 3 s stragglers reading what the median task reads: a slow executor, not data a remedy could spread.
+        silent(run(heuristic, app().durationMs(60_000)
+                .stage(1).tasks(100, i -> task().runTime(i < 3 ? 3_000 : 300).input(10 * MiB)
+                        .metric(io.sparkscope.core.event.TaskMetric.INPUT_RECORDS, 1_000)).done().build()));
+        // The same with even shuffle reads.
+        silent(run(heuristic, app().durationMs(60_000)
+                .stage(1).tasks(100, i -> task().runTime(i < 3 ? 3_000 : 300).shuffleRead(10 * MiB)).done().build()));
+    }
+
+    @Test
+    void aVeryLongStragglerWithEvenDataIsLowWithSpeculationAdvice() {
+        Finding f = single(Severity.LOW, run(heuristic, app().durationMs(600_000)
+                .stage(1).tasks(100, i -> task().runTime(i == 0 ? 90_000 : 1_000).input(10 * MiB)).done().build()));
+        assertEquals("spark.speculation", f.advice().get(0).key());
+        assertTrue(f.recommendation().contains("will not help"), f.recommendation());
+    }
+
+    @Test
+    void skewedInputInAStageReadingNoShuffleGetsNeitherSkewJoinNorSalting() {
+        Finding f = single(Severity.LOW, run(heuristic, app().durationMs(200_000).conf("spark.sql.adaptive.enabled",
+                        "false").sqlJob(0, 1)
+                .stage(3).tasks(100, i -> task().runTime(i == 0 ? 20_000 : 4_000).input(i == 0 ? 800 * MiB : 100 * MiB))
+                .done().build()));
+        assertTrue(f.recommendation().contains("input splits"), f.recommendation());
+        assertFalse(f.recommendation().contains("salt the"), f.recommendation());
+        assertTrue(f.advice().isEmpty(), f.advice().toString());
+    }
+
+    @Test
+    void anRddStageWithoutKeysIsNotToldToSalt() {
+        Finding f = single(Severity.HIGH, run(heuristic, app().durationMs(600_000).job(0, JobStatus.SUCCEEDED, null)
+                .stage(1).skewed(100, 30_000, 1_000).done().build()));
+        assertFalse(f.recommendation().contains("salt the"), f.recommendation());
+        assertFalse(f.recommendation().contains("reduceByKey"), f.recommendation());
+    }
+
+    /** A stage reading a shuffle where one task reads 50 MiB and the others 1 MiB, in SQL query 4 with AQE off. */
+    private static io.sparkscope.core.model.AppSnapshot skewedShuffle(io.sparkscope.core.event.SparkEvent.PlanNode plan) {
+        var app = app().durationMs(100_000).conf("spark.sql.adaptive.enabled", "false").sqlJob(0, 4)
+                .stage(2).tasks(50, i -> task().runTime(i == 0 ? 40_000 : 1_000).shuffleRead(i == 0 ? 50 * MiB : MiB))
+                .done().build();
+        return PlanFixtures.withPlan(app, 4, plan, Map.of(1L, List.of(2)));
+    }
+
+    @Test
+    void aSkewedShuffleReadIntoAJoinKeepsTheSkewJoinAdvice() {
+        Finding f = single(Severity.HIGH, run(heuristic, skewedShuffle(PlanFixtures.node("SortMergeJoin",
+                "SortMergeJoin [k], [k], Inner", 1))));
+        assertEquals("spark.sql.adaptive.enabled", f.advice().get(0).key());
+        assertTrue(f.recommendation().contains("salt"), f.recommendation());
+    }
+
+    @Test
+    void aSkewedShuffleReadWithoutAJoinIsNotToldToUseTheSkewJoin() {
+        Finding f = single(Severity.HIGH, run(heuristic, skewedShuffle(PlanFixtures.node("Sort", "Sort [h ASC]", 1))));
+        assertTrue(f.advice().isEmpty(), f.advice().toString());
+        assertTrue(f.recommendation().contains("no join"), f.recommendation());
+        assertFalse(f.recommendation().contains("broadcast"), f.recommendation());
     }
 }
