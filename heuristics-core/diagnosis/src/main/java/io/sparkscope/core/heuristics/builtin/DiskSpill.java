@@ -137,7 +137,7 @@ public final class DiskSpill implements Heuristic {
                     .detail("shuffleReadBytes", shuffleRead)
                     .detail("shuffleWriteBytes", shuffleWrite);
             String reason = "stage " + s.stageId() + " spilled " + Units.bytes(memSpill);
-            Partitioning p = Partitioning.of(conf, kinds.get(s.key()), s, Math.max(s.numTasks() + 1L,
+            Partitioning p = Partitioning.of(app, conf, kinds.get(s.key()), s, Math.max(s.numTasks() + 1L,
                     s.numTasks() * 2L), slots, reason);
             p.advice().forEach(f::advise);
             String partitions = p.text() + aqeAdvisory(f, conf, kinds.get(s.key()), s, reason);

@@ -28,18 +28,12 @@ record Partitioning(List<SettingAdvice> advice, String text) {
     static final String AQE = "spark.sql.adaptive.enabled";
 
     /**
+     * The advice that changes a stage's partition count. When the code set the count with an explicit repartition or
+     * coalesce, only that call changes it, and no setting is advised ({@code spark.sql.shuffle.partitions} does not
+     * change an explicit count).
+     *
      * @param target the partition count the stage should have (more or fewer than it ran with)
      * @param slots  task slots of the application (Spark's default parallelism), 0 when unknown
-     */
-    static Partitioning of(SparkSettings conf, Facts.StageKind kind, StageSummary s, long target, int slots,
-                           String reason) {
-        return of(conf, kind, s, null, target, slots, reason);
-    }
-
-    /**
-     * As {@link #of(SparkSettings, Facts.StageKind, StageSummary, long, int, String)}, knowing whether the code set the
-     * stage's partition count with an explicit repartition or coalesce: then only that call changes it, and no
-     * setting is advised ({@code spark.sql.shuffle.partitions} does not change an explicit count).
      */
     static Partitioning of(AppSnapshot app, SparkSettings conf, Facts.StageKind kind, StageSummary s, long target,
                            int slots, String reason) {

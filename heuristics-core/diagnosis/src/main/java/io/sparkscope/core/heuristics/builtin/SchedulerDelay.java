@@ -102,7 +102,7 @@ public final class SchedulerDelay implements Heuristic {
         }
         List<Finding> out = new ArrayList<>();
         for (List<Delayed> group : groups.values()) {
-            out.add(finding(group, conf, kinds, slots, target));
+            out.add(finding(app, group, conf, kinds, slots, target));
         }
         return out;
     }
@@ -116,7 +116,7 @@ public final class SchedulerDelay implements Heuristic {
      * One finding for stages of the same code: worded after the stage with the most driver-side time, located at the
      * first (so a SmallTasks finding of that stage is found as its cause), its saving the sum of theirs.
      */
-    private static Finding finding(List<Delayed> group, SparkSettings conf, Map<String, Facts.StageKind> kinds,
+    private static Finding finding(AppSnapshot app, List<Delayed> group, SparkSettings conf, Map<String, Facts.StageKind> kinds,
                                    int slots, double target) {
         Delayed lead = group.get(0);
         Severity severity = Severity.LOW;
@@ -154,7 +154,7 @@ public final class SchedulerDelay implements Heuristic {
         long suggested = Math.max(1, Math.round(s.numTasks() * Math.max(lead.duration(), 1) / target));
         String fewer = "use fewer, larger tasks (fewer partitions)";
         if (!resultsDominate && suggested < s.numTasks()) {
-            Partitioning p = Partitioning.of(conf, kinds.get(s.key()), s, suggested, slots, s.numTasks()
+            Partitioning p = Partitioning.of(app, conf, kinds.get(s.key()), s, suggested, slots, s.numTasks()
                     + " tasks of " + Units.duration(Math.round(lead.duration())) + " in stage " + s.stageId()
                     + ", mostly scheduler delay");
             p.advice().forEach(b::advise);

@@ -71,7 +71,7 @@ public final class SmallTasks implements Heuristic {
                 continue;
             }
             long suggested = Math.max(1, Math.round(s.numTasks() * Math.max(median, 1) / target));
-            Partitioning p = Partitioning.of(conf, kinds.get(s.key()), s, suggested, slots,
+            Partitioning p = Partitioning.of(app, conf, kinds.get(s.key()), s, suggested, slots,
                     s.numTasks() + " tasks of " + Units.duration(Math.round(median)) + " in stage " + s.stageId());
             // Per-task overhead: what a task took beyond running its code; fewer tasks pay it fewer times.
             long taskMs = Facts.stageTaskMs(s);

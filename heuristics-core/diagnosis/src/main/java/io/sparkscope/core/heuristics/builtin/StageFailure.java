@@ -89,7 +89,7 @@ public final class StageFailure implements Heuristic {
                         + " the application (see the failure it is grouped under); act on it only if that was"
                         + " unexpected.");
             } else {
-                f.recommendation(advise(f, conf, s, kinds.get(s.key()), slots, s.failureReason()));
+                f.recommendation(advise(f, app, conf, s, kinds.get(s.key()), slots, s.failureReason()));
             }
             out.add(f.build());
         }
@@ -112,7 +112,7 @@ public final class StageFailure implements Heuristic {
      * Advice for a stage whose tasks failed with {@code error}, by its kind: lost executors or shuffle files, out of
      * memory (GPU or heap), or anything else; adds the setting advice to {@code f}. Shared with TaskFailure.
      */
-    static String advise(Finding.Builder f, SparkSettings conf, StageSummary s, Facts.StageKind kind, int slots,
+    static String advise(Finding.Builder f, AppSnapshot app, SparkSettings conf, StageSummary s, Facts.StageKind kind, int slots,
                          String error) {
         String r = error == null ? "" : error.toLowerCase(Locale.ROOT);
         if (r.contains("fetchfailed") || r.contains("metadatafetchfailed") || r.contains("executorlost")
@@ -137,7 +137,7 @@ public final class StageFailure implements Heuristic {
         }
         if (MemoryFailures.outOfMemory(error)) {
             long target = Math.max(s.numTasks() + 1L, s.numTasks() * 2L);
-            Partitioning p = Partitioning.of(conf, kind, s, target, slots,
+            Partitioning p = Partitioning.of(app, conf, kind, s, target, slots,
                     "tasks of stage " + s.stageId() + " ran out of memory");
             p.advice().forEach(f::advise);
             if (conf.gpuExecutors()) {

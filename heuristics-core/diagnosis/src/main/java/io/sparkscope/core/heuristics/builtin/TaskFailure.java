@@ -130,7 +130,7 @@ public final class TaskFailure implements Heuristic {
                     && app.executors().stream().filter(e -> !e.isDriver()).count() > 3;
             String lostOrOom = ("FetchFailed".equals(mainReason) || "ExecutorLostFailure".equals(mainReason))
                     ? mainReason : topError;
-            String specific = lostOrOom == null ? null : StageFailure.advise(f, conf, s, kinds.get(s.key()), slots,
+            String specific = lostOrOom == null ? null : StageFailure.advise(f, app, conf, s, kinds.get(s.key()), slots,
                     lostOrOom);
             f.recommendation(specific != null && !specific.startsWith("Read the reason")
                     ? specific : advice(f, conf, s, concentrated));
