@@ -14,6 +14,7 @@ import io.sparkscope.core.analysis.whatif.WhatIfPoint;
 import io.sparkscope.core.analysis.whatif.WhatIfResult;
 import io.sparkscope.core.report.WhatIfJson;
 import io.sparkscope.core.heuristics.Finding;
+import io.sparkscope.core.heuristics.Platform;
 import io.sparkscope.core.eventlog.EventLogSource;
 import io.sparkscope.core.model.AppSnapshot;
 import io.sparkscope.core.model.TaskDistributions;
@@ -125,6 +126,7 @@ public final class AnalyzeCommand implements Callable<Integer> {
             WhatIfResult what = whatIf ? ExecutorWhatIf.analyze(snapshot) : null;
             if (json) {
                 SnapshotJson.writeOpen(g, snapshot, qs, findings, withTasks);
+                g.writeStringField("platform", Platform.of(snapshot).describe());
                 g.writeFieldName("efficiency");
                 EfficiencyJson.write(g, Efficiency.of(snapshot), prices);
                 if (what != null) {

@@ -26,6 +26,9 @@ public final class SparkSettings {
 
     private final AppConfig conf;
     private final String sparkVersion;
+    private final Platform platform;
+    /** The cores every executor offered when they agree, as the executors reported them; empty when unknown. */
+    private final OptionalInt reportedCores;
 
     public SparkSettings(AppConfig conf) {
         this(conf, null);
@@ -33,12 +36,39 @@ public final class SparkSettings {
 
     /** Settings of an application of this Spark version (null when unknown), for version-dependent defaults. */
     public SparkSettings(AppConfig conf, String sparkVersion) {
-        this.conf = conf;
-        this.sparkVersion = sparkVersion;
+        this(conf, sparkVersion, Platform.of(conf), OptionalInt.empty());
     }
 
+    private SparkSettings(AppConfig conf, String sparkVersion, Platform platform, OptionalInt reportedCores) {
+        this.conf = conf;
+        this.sparkVersion = sparkVersion;
+        this.platform = platform;
+        this.reportedCores = reportedCores;
+    }
+
+    /** An application's settings, with its platform and the cores its executors reported. */
     public static SparkSettings of(AppSnapshot app) {
-        return new SparkSettings(app.config(), app.sparkVersion());
+        return new SparkSettings(app.config(), app.sparkVersion(), Platform.of(app), reportedCores(app));
+    }
+
+    /** Where and in what language the application ran: the platform whose defaults apply. */
+    public Platform platform() {
+        return platform;
+    }
+
+    // The cores every executor reported, when all agree: what is in force when spark.executor.cores is unset.
+    private static OptionalInt reportedCores(AppSnapshot app) {
+        int cores = -1;
+        for (ExecutorSummary e : app.executors()) {
+            if (e.isDriver()) {
+                continue;
+            }
+            if (e.totalCores() <= 0 || cores > 0 && e.totalCores() != cores) {
+                return OptionalInt.empty();
+            }
+            cores = e.totalCores();
+        }
+        return cores > 0 ? OptionalInt.of(cores) : OptionalInt.empty();
     }
 
     /** A setting's value in force and where it comes from. */
@@ -99,7 +129,10 @@ public final class SparkSettings {
             case "spark.driver.cores" -> "1";
             case "spark.task.maxFailures" -> "4";
             case "spark.yarn.queue" -> isYarn() ? "default" : null;
-            case "spark.executor.cores" -> isYarn() ? "1" : null;
+            // unset, the executors' reported cores are what is in force; YARN and Kubernetes give one core
+            case "spark.executor.cores" -> reportedCores.isPresent() ? Integer.toString(reportedCores.getAsInt())
+                    : isYarn() || platform.kubernetes() ? "1" : null;
+            case "spark.executor.memoryOverheadFactor" -> Double.toString(defaultOverheadFactor("spark.executor"));
             default -> null;
         };
     }
@@ -326,17 +359,62 @@ public final class SparkSettings {
 
     /** The overhead Spark adds to each executor container: the configured one, else max(384 MiB, factor × memory). */
     public long executorOverheadBytes() {
-        OptionalLong configured = size("spark.executor.memoryOverhead", Units.MiB);
-        if (configured.isPresent()) {
-            return configured.getAsLong();
+        return overheadBytes("spark.executor", executorMemoryBytes());
+    }
+
+    /**
+     * The memory overhead of a container of {@code prefix} ({@code spark.executor} or {@code spark.driver}) with this
+     * heap: {@code <prefix>.memoryOverhead} when set, else max(minimum, factor × heap). The minimum is 384 MiB
+     * ({@code <prefix>.minMemoryOverhead} from 4.0); the factor is {@code <prefix>.memoryOverheadFactor} (3.3+), else
+     * on Kubernetes {@code spark.kubernetes.memoryOverheadFactor}, else the platform's default
+     * ({@link Platform#defaultOverheadFactor()}: 0.4 for Python and R jobs on Kubernetes, 0.1 elsewhere).
+     */
+    public long overheadBytes(String prefix, long heapBytes) {
+        OptionalLong set = size(prefix + ".memoryOverhead", Units.MiB);
+        if (set.isPresent()) {
+            return set.getAsLong();
         }
-        double factor = 0.10;
+        long minimum = MIN_OVERHEAD_BYTES;
+        Boolean minKey = versionAtLeast(4, 0);
+        if (minKey == null || minKey) {
+            minimum = size(prefix + ".minMemoryOverhead", Units.MiB).orElse(minimum);
+        }
+        return Math.max(minimum, (long) (overheadFactor(prefix) * heapBytes));
+    }
+
+    /** The overhead factor in force for {@code prefix}'s containers (see {@link #overheadBytes}). */
+    public double overheadFactor(String prefix) {
+        Boolean newKeys = versionAtLeast(3, 3);
+        if (newKeys == null || newKeys || !platform.kubernetes()) {
+            double set = factor(get(prefix + ".memoryOverheadFactor", null));
+            if (set >= 0) {
+                return set;
+            }
+        }
+        return defaultOverheadFactor(prefix);
+    }
+
+    // The factor when <prefix>.memoryOverheadFactor is unset: Kubernetes' own key, else the platform's default.
+    private double defaultOverheadFactor(String prefix) {
+        if (platform.kubernetes()) {
+            double k8s = factor(get("spark.kubernetes.memoryOverheadFactor", null));
+            if (k8s >= 0) {
+                return k8s;
+            }
+        }
+        return platform.defaultOverheadFactor();
+    }
+
+    private static double factor(String v) {
+        if (v == null) {
+            return -1;
+        }
         try {
-            factor = Double.parseDouble(get("spark.executor.memoryOverheadFactor", "0.10"));
-        } catch (NumberFormatException ignored) {
-            // keep Spark's default
+            double f = Double.parseDouble(v.trim());
+            return f >= 0 && f < 100 ? f : -1;
+        } catch (NumberFormatException e) {
+            return -1;
         }
-        return Math.max(MIN_OVERHEAD_BYTES, (long) (factor * executorMemoryBytes()));
     }
 
     /**

@@ -5,6 +5,7 @@ import io.sparkscope.core.analysis.efficiency.Prices;
 import io.sparkscope.core.event.TaskMetric;
 import io.sparkscope.core.heuristics.Finding;
 import io.sparkscope.core.heuristics.FixFirst;
+import io.sparkscope.core.heuristics.Platform;
 import io.sparkscope.core.heuristics.Severity;
 import io.sparkscope.core.text.Units;
 import io.sparkscope.core.model.AppSnapshot;
@@ -47,6 +48,8 @@ public final class TextReport {
                 .append(", user ").append(nonNull(s.sparkUser()))
                 .append(", started ").append(s.startTime() > 0 ? Instant.ofEpochMilli(s.startTime()) : "unknown")
                 .append(", duration ").append(duration(s)).append('\n');
+        // where the memory and core advice below takes its defaults from
+        b.append("  Platform: ").append(Platform.of(s).describe()).append('\n');
         b.append(FixFirst.of(findings == null ? List.of() : findings, s.durationMs()).toText("  "));
 
         // Whole-run figures: a long-running application's snapshot lists only its recent jobs and stages.

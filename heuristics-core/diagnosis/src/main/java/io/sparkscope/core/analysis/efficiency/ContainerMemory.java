@@ -4,7 +4,6 @@ import io.sparkscope.core.heuristics.SparkSettings;
 import io.sparkscope.core.text.Units;
 import io.sparkscope.core.event.TaskMetrics;
 
-import java.util.OptionalLong;
 
 /**
  * The memory one executor holds from the cluster manager, by the application's settings and Spark's effective
@@ -13,8 +12,9 @@ import java.util.OptionalLong;
  *
  * @param heapBytes     {@code spark.executor.memory} (Spark's default 1g)
  * @param overheadBytes {@code spark.executor.memoryOverhead}, else max(384 MiB (4.0+: {@code
- *                      spark.executor.minMemoryOverhead}), {@code spark.executor.memoryOverheadFactor} (3.3+; before:
- *                      {@code spark.kubernetes.memoryOverheadFactor} on Kubernetes) × heap, default 0.10)
+ *                      spark.executor.minMemoryOverhead}), {@code spark.executor.memoryOverheadFactor} (3.3+), else on Kubernetes
+ *                      {@code spark.kubernetes.memoryOverheadFactor} × heap, default 0.10 (0.40 for Python and R
+ *                      jobs on Kubernetes); see {@link SparkSettings#overheadBytes})
  * @param offHeapBytes  {@code spark.memory.offHeap.size} when {@code spark.memory.offHeap.enabled=true}, else 0
  * @param pysparkBytes  {@code spark.executor.pyspark.memory} when set, else 0
  */
@@ -74,36 +74,7 @@ public record ContainerMemory(long heapBytes, long overheadBytes, long offHeapBy
     }
 
     private static long overhead(SparkSettings conf, String prefix, long heap) {
-        OptionalLong set = conf.size(prefix + ".memoryOverhead", Units.MiB);
-        if (set.isPresent()) {
-            return set.getAsLong();
-        }
-        Boolean newKeys = conf.versionAtLeast(3, 3);
-        double factor = factor(conf.get(prefix + ".memoryOverheadFactor", null), -1);
-        if (factor < 0 && (newKeys == null || !newKeys) && conf.master().startsWith("k8s")) {
-            factor = factor(conf.get("spark.kubernetes.memoryOverheadFactor", null), -1);
-        }
-        if (factor < 0) {
-            factor = 0.10;
-        }
-        long minimum = SparkSettings.MIN_OVERHEAD_BYTES;
-        Boolean minKey = conf.versionAtLeast(4, 0);
-        if (minKey == null || minKey) {
-            minimum = conf.size(prefix + ".minMemoryOverhead", Units.MiB).orElse(minimum);
-        }
-        return Math.max(minimum, (long) (factor * heap));
-    }
-
-    private static double factor(String v, double fallback) {
-        if (v == null) {
-            return fallback;
-        }
-        try {
-            double f = Double.parseDouble(v.trim());
-            return f >= 0 && f < 100 ? f : fallback;
-        } catch (NumberFormatException e) {
-            return fallback;
-        }
+        return conf.overheadBytes(prefix, heap);
     }
 
     private static long offHeap(SparkSettings conf) {

@@ -44,7 +44,8 @@ public final class CoreNumber implements Heuristic {
                 cores per executor (as offered, else `spark.executor.cores`) ≥ `cores.low` 6 LOW, ≥ `cores.high` 8
                 HIGH, because many concurrent tasks strain HDFS clients and shared memory; exactly 1 → LOW
                 (`singleCore`), because each task pays for a JVM. Not in local mode, and not on GPU executors, whose
-                task concurrency is set by the GPU share while their cores feed I/O.
+                task concurrency is set by the GPU share while their cores feed I/O, and not on Databricks, whose
+                executors take their worker node's cores.
                 """;
     }
 
@@ -53,7 +54,8 @@ public final class CoreNumber implements Heuristic {
         SparkSettings conf = SparkSettings.of(app);
         // Local mode has no executors; GPU executors (RAPIDS) run as many tasks as their GPU share allows
         // (spark.task.resource.gpu.amount), and their CPU cores feed I/O and shuffle, so many cores are expected.
-        if (conf.isLocal() || conf.gpuExecutors()) {
+        // Databricks gives each worker node one executor with all its cores: their number is the node type's.
+        if (conf.isLocal() || conf.gpuExecutors() || conf.platform().executorsSizedByNodeType()) {
             return List.of();
         }
         OptionalInt known = conf.executorCores(app);
@@ -87,8 +89,8 @@ public final class CoreNumber implements Heuristic {
             return List.of(Finding.builder(ID, Severity.LOW).advise(four).advise(memory)
                     .location("singleCore")
                     .title("1 core per executor")
-                    .message("Executors have a single core" + (conf.isSet(KEY) ? "" : " (the YARN default, as "
-                            + KEY + " is unset)") + ", so every task pays for its own JVM, broadcast copies and"
+                    .message("Executors have a single core" + (conf.isSet(KEY) ? "" : " (the "
+                            + conf.platform().manager().label + " default, as " + KEY + " is unset)") + ", so every task pays for its own JVM, broadcast copies and"
                             + " memory overhead.")
                     .recommendation("Try " + four.phrase() + " with " + memory.phrase() + " and a quarter of the"
                             + " executors.")

@@ -1,5 +1,6 @@
 package io.sparkscope.core.heuristics.builtin;
 
+import io.sparkscope.core.event.TaskMetric;
 import io.sparkscope.core.heuristics.Finding;
 import io.sparkscope.core.heuristics.Heuristic;
 import io.sparkscope.core.heuristics.HeuristicConfig;
@@ -41,7 +42,8 @@ public final class DriverGc implements Heuristic {
     public String description() {
         return """
                 driver GC / application time ≥ 0.1 LOW, ≥ 0.2 HIGH for apps ≥ `minAppMs` 60 s; between `floorAppMs`
-                20 s and 60 s only ≥ 0.2, as LOW; silent when the driver's GC time is unknown. Because a collecting
+                20 s and 60 s only ≥ 0.2, as LOW; silent when the driver's GC time is unknown. In local mode the
+                driver is the executor too: the tasks' GC is taken out (ExecutorGc judges it). Because a collecting
                 driver stalls scheduling for everyone. Impact: driver GC above 5 % of the application.
                 """;
     }
@@ -54,21 +56,28 @@ public final class DriverGc implements Heuristic {
         }
         // Below minAppMs only an extreme share is reported, as LOW: start-up GC weighs more in a short run.
         boolean judged = appMs >= cfg.count(ID + ".minAppMs");
-        double ratio = (double) app.driverGcTimeMs() / appMs;
+        SparkSettings conf = SparkSettings.of(app);
+        long driverGc = app.driverGcTimeMs();
+        if (conf.isLocal()) {
+            // One JVM is driver and executor: its GC includes the tasks', which ExecutorGc already judges. Only the
+            // GC the tasks do not account for is the driver's own; one process gets one memory finding.
+            driverGc = Math.max(0, driverGc - app.totals().metrics().get(TaskMetric.JVM_GC_TIME));
+        }
+        double ratio = (double) driverGc / appMs;
         Severity severity = cfg.levels(ID + ".ratio").grade(ratio, judged);
         if (severity == Severity.NONE) {
             return List.of();
         }
-        SparkSettings conf = SparkSettings.of(app);
         long mem = conf.driverMemoryBytes();
         SettingAdvice more = conf.advise("spark.driver.memory", Units.sparkSize(mem * 3 / 2),
                 "the driver spent " + Units.percent(ratio) + " of the application in GC");
-        long saved = Math.max(0, app.driverGcTimeMs() - Math.round(ExecutorGc.HEALTHY_SHARE * appMs));
+        long saved = Math.max(0, driverGc - Math.round(ExecutorGc.HEALTHY_SHARE * appMs));
         return List.of(Finding.builder(ID, severity)
                 .title("Driver spent " + Units.percent(ratio) + " of the application in GC")
-                .message("The driver spent " + Units.duration(app.driverGcTimeMs()) + " of the application's "
+                .message("The driver spent " + Units.duration(driverGc) + " of the application's "
                         + Units.duration(appMs) + " (" + Units.percent(ratio) + ") in JVM garbage collection"
-                        + (conf.isLocal() ? ", including the GC of tasks, which run in the driver in local mode" : "")
+                        + (conf.isLocal() ? " outside the tasks (in local mode tasks run in the driver; their GC, "
+                        + Units.duration(app.driverGcTimeMs() - driverGc) + ", is ExecutorGc's)" : "")
                         + (judged ? "." : "; a short run, so only a share this large is reported."))
                 .recommendation("Give the driver more heap: " + more.phrase() + " (set it before the driver JVM"
                         + " starts, e.g. on the spark-submit line), and keep large data off the driver: avoid collect()"
@@ -79,7 +88,7 @@ public final class DriverGc implements Heuristic {
                 .configKeys("spark.driver.maxResultSize")
                 .impact(saved, 0, "driver GC time above " + Units.percent(ExecutorGc.HEALTHY_SHARE)
                         + " of the application")
-                .detail("driverGcTimeMs", app.driverGcTimeMs())
+                .detail("driverGcTimeMs", driverGc)
                 .detail("appDurationMs", appMs)
                 .detail("gcRatio", Units.round2(ratio))
                 .detail("driverMemoryBytes", mem)

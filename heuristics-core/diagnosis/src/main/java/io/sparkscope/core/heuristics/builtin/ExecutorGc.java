@@ -1,5 +1,6 @@
 package io.sparkscope.core.heuristics.builtin;
 
+import io.sparkscope.core.analysis.efficiency.Efficiency;
 import io.sparkscope.core.event.TaskMetric;
 import io.sparkscope.core.heuristics.Finding;
 import io.sparkscope.core.heuristics.Heuristic;
@@ -43,7 +44,10 @@ public final class ExecutorGc implements Heuristic {
                 new Threshold("underuse.ratio", "0.01",
                         "a GC share below this with large heaps is LOW over-allocation"),
                 new Threshold("underuse.heapBytes", "16g",
-                        "heaps at least this large count as large for underuse.ratio"));
+                        "heaps at least this large count as large for underuse.ratio"),
+                new Threshold("churn.peakHeapShare", "0.5",
+                        "a measured peak heap below this share of the heap means GC comes from allocation churn, not"
+                                + " a short heap: no larger heap is advised"));
     }
 
     @Override
@@ -52,7 +56,10 @@ public final class ExecutorGc implements Heuristic {
                 Σ jvmGcTime / Σ executorRunTime ≥ 0.1 LOW, ≥ 0.2 HIGH over ≥ `minTaskTimeMs` 60 s of task time;
                 between `floorTaskTimeMs` 10 s and 60 s only ≥ 0.2, as LOW; because GC time is time tasks do not
                 work. Below `underuse.ratio` 0.01 with heaps ≥ `underuse.heapBytes` 16g → LOW "over-allocated" (not
-                in local mode). Impact: GC above 5 % of run time, over the application's parallelism.
+                in local mode). When the largest measured heap stayed under `churn.peakHeapShare` 0.5 of the heap,
+                the GC comes from allocation churn: it advises fewer short-lived objects, not a larger heap. On
+                Databricks (executors sized by node type) it names a node type, not `spark.executor.memory`.
+                Impact: GC above 5 % of run time, over the application's parallelism.
                 """;
     }
 
@@ -77,27 +84,47 @@ public final class ExecutorGc implements Heuristic {
             long saved = Math.max(0, gc - healthy);
             SettingAdvice more = conf.advise(memKey, Units.sparkSize(mem * 3 / 2),
                     "tasks spent " + Units.percent(ratio) + " of their run time in GC");
+            long peakHeap = Efficiency.of(app).maxPeakHeapBytes();
+            // A heap that never filled is not short: the collector runs because tasks allocate and drop objects fast.
+            boolean churn = peakHeap > 0 && mem > 0 && peakHeap < cfg.threshold(ID + ".churn.peakHeapShare") * mem;
+            boolean nodeType = !conf.isLocal() && conf.platform().executorsSizedByNodeType();
+            String churnAdvice = "Cache less or cache serialized (MEMORY_AND_DISK_SER), prefer built-in functions to"
+                    + " UDFs that create many objects, and use Kryo (spark.serializer) for RDD data.";
+            String recommendation = churn
+                    ? "The heap is not short (its largest use was " + Units.bytes(peakHeap) + " of "
+                    + Units.bytes(mem) + ", " + Units.percent((double) peakHeap / mem) + "): the time goes to"
+                    + " collecting short-lived objects, so a larger heap would not help. Reduce the churn: prefer"
+                    + " built-in functions to UDFs that create objects per row, reuse objects in map functions, use"
+                    + " Kryo (spark.serializer) for RDD data, and avoid building large collections per task."
+                    : nodeType
+                    ? "Give each task more heap: choose a worker node type with more memory per core than "
+                    + conf.platform().nodeType() + " (executors on this platform take their node's memory, so "
+                    + memKey + " is not the setting to change). " + churnAdvice
+                    : "Give each task more heap: " + more.phrase()
+                    + (conf.isLocal() ? "" : ", or fewer spark.executor.cores so fewer tasks share it") + ". "
+                    + churnAdvice;
             Finding.Builder f = Finding.builder(ID, severity)
                     .title("Executors spent " + Units.percent(ratio) + " of task time in GC")
                     .message("Tasks spent " + Units.duration(gc) + " of their " + Units.duration(run) + " run time ("
                             + Units.percent(ratio) + ") in JVM garbage collection"
                             + (judged ? "." : "; a short run (under " + Units.duration(cfg.count(ID
                             + ".minTaskTimeMs")) + " of task time), so only a share this large is reported."))
-                    .recommendation("Give each task more heap: " + more.phrase()
-                            + (conf.isLocal() ? "" : ", or fewer spark.executor.cores so fewer tasks share it")
-                            + ". Cache less or cache serialized (MEMORY_AND_DISK_SER), prefer built-in functions to"
-                            + " UDFs that create many objects, and use Kryo (spark.serializer) for RDD data.")
-                    .advise(more)
+                    .recommendation(recommendation)
                     .impact(Facts.appWallShare(app, saved), saved, "GC time above " + Units.percent(HEALTHY_SHARE)
                             + " of task run time, spread over the application's parallelism")
                     .detail("gcTimeMs", gc)
                     .detail("runTimeMs", run)
                     .detail("gcRatio", Units.round2(ratio))
-                    .detail("memoryBytes", mem);
+                    .detail("memoryBytes", mem)
+                    .detail("peakHeapBytes", peakHeap)
+                    .detail("cause", churn ? "allocationChurn" : "heap");
+            if (!churn && !nodeType) {
+                f.advise(more);
+            }
             worstExecutors(app).forEach(e -> f.executor(e.executorId()));
             return List.of(f.build());
         }
-        if (!conf.isLocal() && ratio < cfg.threshold(ID + ".underuse.ratio")
+        if (!conf.isLocal() && !conf.platform().executorsSizedByNodeType() && ratio < cfg.threshold(ID + ".underuse.ratio")
                 && mem >= cfg.bytes(ID + ".underuse.heapBytes")) {
             SettingAdvice less = conf.advise("spark.executor.memory", Units.sparkSize(mem * 2 / 3),
                     "tasks spent only " + Units.percent(ratio) + " of their run time in GC with "

@@ -2,7 +2,9 @@ package io.sparkscope.core.heuristics.builtin;
 
 import io.sparkscope.core.heuristics.Finding;
 import io.sparkscope.core.heuristics.Heuristic;
+import io.sparkscope.core.analysis.efficiency.ContainerMemory;
 import io.sparkscope.core.heuristics.HeuristicConfig;
+import io.sparkscope.core.heuristics.Platform;
 import io.sparkscope.core.heuristics.SettingAdvice;
 import io.sparkscope.core.heuristics.Severity;
 import io.sparkscope.core.heuristics.SparkSettings;
@@ -25,6 +27,9 @@ public final class MemoryConfig implements Heuristic {
     static final String EXEC_MEM = "spark.executor.memory";
     static final String OVERHEAD = "spark.executor.memoryOverhead";
     static final String CORES = "spark.executor.cores";
+    /** EMR's option that sizes executors to whole nodes, overriding the executor settings' defaults. */
+    static final String EMR_MAXIMIZE = " On EMR, maximizeResourceAllocation=true (spark classification) sizes"
+            + " executors to whole nodes: set it to false so that these settings hold.";
 
     @Override
     public String id() {
@@ -62,6 +67,53 @@ public final class MemoryConfig implements Heuristic {
                 """;
     }
 
+    /**
+     * An explicit overhead much larger than the heap's share. The lower value offered is the platform's own default
+     * (0.4 of the heap for Python and R jobs on Kubernetes, else 0.1, at least 384 MiB), but never so low that the
+     * container falls under the largest process tree an executor measured, plus a margin: the executor would be killed.
+     */
+    private static Finding overheadLarge(AppSnapshot app, SparkSettings conf, HeuristicConfig cfg, long mem,
+                                         long overhead) {
+        double ratio = (double) overhead / mem;
+        if (ratio < cfg.threshold(ID + ".overheadRatio.low") || overhead <= SparkSettings.MIN_OVERHEAD_BYTES) {
+            return null;
+        }
+        Platform platform = conf.platform();
+        // The factor Spark would apply were the overhead unset: a set factor, else the platform's default.
+        double factor = conf.overheadFactor("spark.executor");
+        long platformDefault = Math.max(SparkSettings.MIN_OVERHEAD_BYTES, (long) (factor * mem));
+        long floor = MemorySizing.containerFloorBytes(app);
+        long others = ContainerMemory.executor(conf).totalBytes() - overhead; // heap, off-heap, PySpark memory
+        long lower = Math.max(platformDefault, floor - others);
+        if (lower > Units.GiB) {
+            lower = MemorySizing.roundUp(lower); // written as people write it, and on the safe side
+        }
+        // Only worth saying when it frees a real share of the overhead.
+        if (lower >= overhead || overhead - lower < Math.max(SparkSettings.MIN_OVERHEAD_BYTES, overhead / 4)) {
+            return null;
+        }
+        String defaultText = "unset, it would be " + Units.percent(factor) + " of the heap (at least 384 MiB) for a "
+                + platform.language().label + " job on " + platform.manager().label;
+        String floorText = floor > 0 ? "; the executors' processes held up to "
+                + Units.bytes(MemorySizing.processTreePeakBytes(app)) + ", so the container (heap + overhead) stays"
+                + " at least " + Units.bytes(floor) : "";
+        SettingAdvice advice = conf.advise(OVERHEAD, Units.sparkSize(lower), "the overhead is "
+                + Units.percent(ratio) + " of the heap");
+        return Finding.builder(ID, Severity.LOW).advise(advice)
+                .location("overheadLarge")
+                .title("Memory overhead is " + Units.percent(ratio) + " of executor memory")
+                .message(OVERHEAD + " = " + Units.bytes(overhead) + " is " + Units.percent(ratio) + " of the "
+                        + Units.bytes(mem) + " heap; " + defaultText + floorText + ".")
+                .recommendation("Unless the application runs Python workers or native code that need it, try "
+                        + advice.phrase() + " and give the memory to the heap or other executors.")
+                .detail("overheadBytes", overhead)
+                .detail("executorMemoryBytes", mem)
+                .detail("overheadRatio", Units.round2(ratio))
+                .detail("platformDefaultOverheadBytes", platformDefault)
+                .detail("containerFloorBytes", floor)
+                .build();
+    }
+
     @Override
     public List<Finding> evaluate(AppSnapshot app, HeuristicConfig cfg) {
         SparkSettings conf = SparkSettings.of(app);
@@ -81,6 +133,12 @@ public final class MemoryConfig implements Heuristic {
                         .detail("driverMemoryBytes", conf.driverMemoryBytes())
                         .build());
             }
+            return out;
+        }
+        Platform platform = conf.platform();
+        if (platform.executorsSizedByNodeType()) {
+            // Databricks sets each executor's cores and memory from the worker's node type (one executor per node):
+            // an executor the node's size is how the platform works, and the executor settings are not the user's.
             return out;
         }
         long mem = conf.executorMemoryBytes();
@@ -105,7 +163,7 @@ public final class MemoryConfig implements Heuristic {
                 cores = c.phrase();
             }
             out.add(f.recommendation("Use more, smaller executors: e.g. " + smaller.phrase() + " with " + cores
-                    + ", keeping memory per core the same.").build());
+                    + ", keeping memory per core the same." + (platform.emr() ? EMR_MAXIMIZE : "")).build());
         }
         long overhead = conf.executorOverheadBytes();
         if (mem <= cfg.bytes(ID + ".smallExecutorMemoryBytes")) {
@@ -135,22 +193,9 @@ public final class MemoryConfig implements Heuristic {
         OptionalLong explicitOverhead = conf.size(OVERHEAD, Units.MiB);
         // GPU executors (RAPIDS) keep pinned and spill memory off the heap, so a large overhead is their norm.
         if (explicitOverhead.isPresent() && mem > 0 && !conf.gpuExecutors()) {
-            double ratio = (double) explicitOverhead.getAsLong() / mem;
-            if (ratio >= cfg.threshold(ID + ".overheadRatio.low") && explicitOverhead.getAsLong() > SparkSettings.MIN_OVERHEAD_BYTES) {
-                SettingAdvice lower = conf.advise(OVERHEAD, Units.sparkSize(Math.max(SparkSettings.MIN_OVERHEAD_BYTES,
-                        mem / 10)), "the overhead is " + Units.percent(ratio) + " of the heap");
-                out.add(Finding.builder(ID, Severity.LOW).advise(lower)
-                        .location("overheadLarge")
-                        .title("Memory overhead is " + Units.percent(ratio) + " of executor memory")
-                        .message(OVERHEAD + " = " + Units.bytes(explicitOverhead.getAsLong()) + " is "
-                                + Units.percent(ratio) + " of the " + Units.bytes(mem) + " heap; Spark's default is"
-                                + " 10 % (at least 384 MiB).")
-                        .recommendation("Unless the application runs Python workers or native code that need it, try "
-                                + lower.phrase() + " and give the memory to the heap or other executors.")
-                        .detail("overheadBytes", explicitOverhead.getAsLong())
-                        .detail("executorMemoryBytes", mem)
-                        .detail("overheadRatio", Units.round2(ratio))
-                        .build());
+            Finding f = overheadLarge(app, conf, cfg, mem, explicitOverhead.getAsLong());
+            if (f != null) {
+                out.add(f);
             }
         }
         long clusterPerCore = cfg.bytes(ID + ".clusterMemoryPerCoreBytes");

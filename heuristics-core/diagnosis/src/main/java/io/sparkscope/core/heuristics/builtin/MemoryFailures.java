@@ -1,5 +1,6 @@
 package io.sparkscope.core.heuristics.builtin;
 
+import io.sparkscope.core.heuristics.Platform;
 import io.sparkscope.core.heuristics.SparkSettings;
 import io.sparkscope.core.model.AppSnapshot;
 import io.sparkscope.core.model.ExecutorSummary;
@@ -40,7 +41,8 @@ final class MemoryFailures {
     /** @param pythonSeen Python workers were measured on some executor */
     static MemoryFailures of(AppSnapshot app, SparkSettings conf, boolean pythonSeen) {
         MemoryFailures f = new MemoryFailures();
-        boolean python = pythonSeen || conf.isSet(MemorySizing.PYSPARK) || conf.isSet("spark.pyspark.python")
+        boolean python = pythonSeen || conf.platform().language() == Platform.Language.PYTHON
+                || conf.isSet(MemorySizing.PYSPARK) || conf.isSet("spark.pyspark.python")
                 || conf.get("spark.submit.pyFiles", "").contains(".py");
         Set<String> killedExecutors = new LinkedHashSet<>();
         for (ExecutorSummary e : app.executors()) {

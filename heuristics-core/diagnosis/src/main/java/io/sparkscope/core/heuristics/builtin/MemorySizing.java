@@ -177,6 +177,11 @@ public final class MemorySizing implements Heuristic {
         }
         long heap = conf.executorMemoryBytes();
         long recommended = roundUp(Math.max(Units.GiB, (long) Math.ceil(peak * (1 + margin))));
+        // A smaller heap shrinks the container with it: never below what the processes were measured to hold.
+        long floor = containerFloorBytes(app);
+        while (recommended < heap && ContainerMemory.executorWithHeap(conf, recommended).totalBytes() < floor) {
+            recommended = roundUp(recommended + Units.GiB);
+        }
         if (heap - recommended < cfg.bytes(ID + ".minSavingBytes")) {
             return null;
         }
@@ -198,6 +203,16 @@ public final class MemorySizing implements Heuristic {
         SettingAdvice smaller = conf.advise(EXEC_MEM, Units.sparkSize(recommended), "the largest heap any executor"
                 + " used was " + Units.bytes(peak) + " of " + Units.bytes(heap));
         int executors = eff.executors().size();
+        // Databricks gives each executor its worker node's memory: the lever there is the node type.
+        boolean nodeType = conf.platform().executorsSizedByNodeType();
+        String recommendation = nodeType
+                ? "Choose a worker node type with less memory per core than " + conf.platform().nodeType()
+                + " (executors on this platform take their node's memory, so spark.executor.memory is not the"
+                + " setting to change): the executors needed about " + Units.sparkSize(recommended) + " of heap, the"
+                + " peak plus a " + marginText + " margin."
+                : "Size executors to what they use: " + smaller.phrase() + ", the peak heap plus a " + marginText
+                + " margin. Watch the next run's GC and spill; the memory freed can run more executors or other"
+                + " applications.";
         Finding.Builder f = Finding.builder(ID, severity)
                 .location("executorsOverProvisioned")
                 .title("Executors used at most " + Units.bytes(peak) + " of their " + Units.bytes(heap) + " heap")
@@ -208,10 +223,7 @@ public final class MemorySizing implements Heuristic {
                         + Units.hours(heldGbHours) + " GB-hours of memory; with "
                         + Units.sparkSize(recommended) + " heaps they would have held " + Units.hours(savedGbHours)
                         + " GB-hours less. The peak counts garbage not yet collected, so the data needed less.")
-                .recommendation("Size executors to what they use: " + smaller.phrase() + ", the peak heap plus a "
-                        + marginText + " margin. Watch the next run's GC and spill; the memory freed can run more"
-                        + " executors or other applications.")
-                .advise(smaller)
+                .recommendation(recommendation)
                 .impact(Impact.of(0, 0, "saves " + Units.hours(savedGbHours) + " GB-hours of executor memory; no time"))
                 .detail("peakHeapBytes", peak)
                 .detail("heapBytes", heap)
@@ -221,7 +233,11 @@ public final class MemorySizing implements Heuristic {
                 .detail("gbHoursHeld", Units.round2(heldGbHours))
                 .detail("gbHoursSaved", Units.round2(savedGbHours))
                 .detail("executorsMeasured", measured)
-                .detail("executors", executors);
+                .detail("executors", executors)
+                .detail("containerFloorBytes", floor);
+        if (!nodeType) {
+            f.advise(smaller);
+        }
         f.executor(peakExecutor);
         return f.build();
     }
@@ -305,10 +321,13 @@ public final class MemorySizing implements Heuristic {
                         : "The largest heap an executor used was " + Units.bytes(peakHeap) + " of the "
                         + Units.bytes(heap) + " " + heapKey + ", and tasks spent " + Units.percent(gcShare)
                         + " of their run time in GC: the heap is full, and collecting it is what the tasks wait for.")
-                .recommendation("Raise the heap: " + more.phrase() + (conf.isLocal() ? " (set it before the driver"
+                .recommendation(conf.platform().executorsSizedByNodeType()
+                        ? "Choose a worker node type with more memory per core than " + conf.platform().nodeType()
+                        + " (executors on this platform take their node's memory, so spark.executor.memory is not"
+                        + " the setting to change); smaller partitions also lower what one task holds at once."
+                        : "Raise the heap: " + more.phrase() + (conf.isLocal() ? " (set it before the driver"
                         + " JVM starts)" : ", or give each task more of it with fewer spark.executor.cores")
                         + "; smaller partitions also lower what one task holds at once.")
-                .advise(more)
                 .impact(Facts.appWallShare(app, lost + gcSaved), lost + gcSaved, heapShort
                         ? "time of the task attempts that ran out of memory"
                         : "GC time above " + Units.percent(ExecutorGc.HEALTHY_SHARE) + " of task run time")
@@ -318,6 +337,9 @@ public final class MemorySizing implements Heuristic {
                 .detail("recommendedBytes", recommended)
                 .detail("gcShare", Units.round2(gcShare))
                 .detail("failedAttempts", failures.count(MemoryFailures.Shortage.HEAP) + failures.count(MemoryFailures.Shortage.OFF_HEAP));
+        if (!conf.platform().executorsSizedByNodeType() || conf.isLocal()) {
+            f.advise(more);
+        }
         failures.stages(MemoryFailures.Shortage.HEAP).forEach(f::stage);
         failures.executors(MemoryFailures.Shortage.HEAP).forEach(f::executor);
         return f.build();
@@ -417,6 +439,30 @@ public final class MemorySizing implements Heuristic {
     }
 
     // ---- numbers ----------------------------------------------------------------------------------------------
+
+    /** Headroom above the largest measured process tree that any container advice keeps. */
+    static final double CONTAINER_MARGIN = 0.10;
+
+    /**
+     * The least memory a container (heap + overhead + off-heap + PySpark memory) may be given: the largest process
+     * tree any executor measured (JVM, Python and other resident sets, at their peaks) plus
+     * {@link #CONTAINER_MARGIN}. Below it the cluster manager would have killed that executor. 0 when the process
+     * tree was not measured.
+     */
+    static long containerFloorBytes(AppSnapshot app) {
+        long peak = 0;
+        for (ExecutorUse u : Efficiency.of(app).executors()) {
+            if (u.peaks().processTreeMeasured()) {
+                peak = Math.max(peak, u.peaks().usedBytes());
+            }
+        }
+        return peak <= 0 ? 0 : (long) Math.ceil(peak * (1 + CONTAINER_MARGIN));
+    }
+
+    /** The process tree's largest measured peak (what {@link #containerFloorBytes} adds its margin to), or 0. */
+    static long processTreePeakBytes(AppSnapshot app) {
+        return (long) Math.floor(containerFloorBytes(app) / (1 + CONTAINER_MARGIN));
+    }
 
     /**
      * A size as people write it, rounded up: at least 1g; whole gigabytes up to 8g, then even ones up to 32g, then
