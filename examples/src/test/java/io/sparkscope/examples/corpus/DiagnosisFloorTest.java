@@ -42,6 +42,8 @@ class DiagnosisFloorTest {
             new Floor("clean-sql-query", true, 0, 0),
             new Floor("flaky-tasks", true, 1, 0),
             new Floor("failing-stage", true, 1, 0),
+            new Floor("csv-schema-inference", true, 1, 0),
+            new Floor("json-schema-inference", true, 1, 0),
             // today "Fix this first" misses the forced sort-merge join (JoinStrategy stays out of the first three)
             new Floor("join-not-broadcast", false, 0, 0));
 
