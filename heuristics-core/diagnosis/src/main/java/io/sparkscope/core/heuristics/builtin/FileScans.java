@@ -1,6 +1,9 @@
 package io.sparkscope.core.heuristics.builtin;
 
 import io.sparkscope.core.event.SparkEvent.PlanMetric;
+import io.sparkscope.core.heuristics.HeuristicConfig;
+import io.sparkscope.core.heuristics.Severity;
+import io.sparkscope.core.heuristics.Threshold;
 import io.sparkscope.core.model.AppSnapshot;
 import io.sparkscope.core.model.SqlExecutionSummary;
 import io.sparkscope.core.model.SqlMetricAggregate;
@@ -240,6 +243,37 @@ final class FileScans {
             t += Facts.stageDurationMs(s);
         }
         return t;
+    }
+
+    /** The stage ids as a list to read ("2, 4, 6"). */
+    static String ids(List<StageSummary> stages) {
+        return String.join(", ", stages.stream().map(s -> String.valueOf(s.stageId())).toList());
+    }
+
+    /** Wall time saved if {@code share} of each stage's task time went: each stage's wall time in proportion. */
+    static long wallShare(List<StageSummary> stages, double share) {
+        long wall = 0;
+        for (StageSummary st : stages) {
+            wall += Facts.stageWallShare(st, Math.round(Facts.stageTaskMs(st) * share));
+        }
+        return wall;
+    }
+
+    /** The two thresholds of the HIGH level these heuristics share (names without the heuristic's id). */
+    static List<Threshold> highThresholds() {
+        return List.of(
+                new Threshold("appShare.high", "0.3",
+                        "share of the application's time the saving makes at or above which it is HIGH (with"
+                                + " highMinMs); LOW below"),
+                new Threshold("highMinMs", "60000",
+                        "savings shorter than this (ms) are at most LOW, whatever their share"));
+    }
+
+    /** HIGH when the saving is a large share of the application and long too, else LOW: small effects stay LOW. */
+    static Severity severity(HeuristicConfig cfg, String id, long savingMs, long appMs) {
+        boolean large = appMs > 0 && (double) savingMs / appMs >= cfg.threshold(id + ".appShare.high")
+                && savingMs >= cfg.count(id + ".highMinMs");
+        return large ? Severity.HIGH : Severity.LOW;
     }
 
     /** The stage keys ("3.0") of the stages. */

@@ -33,17 +33,14 @@ public final class FullPartitionScan implements Heuristic {
 
     @Override
     public List<Threshold> thresholds() {
-        return List.of(
+        List<Threshold> own = List.of(
                 new Threshold("minPartitions", "8",
                         "scans of fewer partitions are not judged"),
                 new Threshold("maxKeptShare", "0.2",
                         "the filter above the scan kept at most this share of its rows (a selective query)"),
                 new Threshold("minSavingMs", "500",
-                        "scans whose estimated saving is below this wall time (ms) are not reported"),
-                new Threshold("appShare.high", "0.3",
-                        "share of the application's time at or above which it is HIGH (with highMinMs); LOW below"),
-                new Threshold("highMinMs", "60000",
-                        "savings below this wall time (ms) are at most LOW"));
+                        "scans whose estimated saving is below this wall time (ms) are not reported"));
+        return java.util.stream.Stream.concat(own.stream(), FileScans.highThresholds().stream()).toList();
     }
 
     @Override
@@ -72,8 +69,6 @@ public final class FullPartitionScan implements Heuristic {
         long minPartitions = cfg.count(ID + ".minPartitions");
         double maxKept = cfg.threshold(ID + ".maxKeptShare");
         long minSavingMs = cfg.count(ID + ".minSavingMs");
-        double highShare = cfg.threshold(ID + ".appShare.high");
-        long highMinMs = cfg.count(ID + ".highMinMs");
         long appMs = app.durationMs();
         Map<Integer, StageSummary> byId = FileScans.stagesById(app);
 
@@ -98,20 +93,15 @@ public final class FullPartitionScan implements Heuristic {
             long needed = Math.max(1, (long) Math.ceil(kept * partitions));
             double share = (double) (partitions - needed) / partitions;
             long taskMs = Math.round(FileScans.taskMs(stages) * share);
-            long wallMs = 0;
-            for (StageSummary st : stages) {
-                wallMs += Facts.stageWallShare(st, Math.round(Facts.stageTaskMs(st) * share));
-            }
+            long wallMs = FileScans.wallShare(stages, share);
             if (wallMs < minSavingMs) {
                 continue;
             }
-            Severity severity = appMs > 0 && (double) wallMs / appMs >= highShare && wallMs >= highMinMs
-                    ? Severity.HIGH : Severity.LOW;
+            Severity severity = FileScans.severity(cfg, ID, wallMs, appMs);
             String columns = String.join(", ", s.partitionColumns());
             String onColumns = columns.isEmpty() ? "the partition column" : "the partition column ("
                     + columns + ")";
-            String ids = stages.stream().map(x -> String.valueOf(x.stageId())).reduce((a, b) -> a + ", " + b)
-                    .orElse("");
+            String ids = FileScans.ids(stages);
             Finding.Builder f = Finding.builder(ID, severity)
                     .location(s.sql().executionId() + "." + s.node().id())
                     .title("All " + Units.count(partitions) + " partitions of " + s.input() + " read")

@@ -33,17 +33,14 @@ public final class RepeatedScan implements Heuristic {
 
     @Override
     public List<Threshold> thresholds() {
-        return List.of(
+        List<Threshold> own = List.of(
                 new Threshold("minReads", "2",
                         "reads of the same input (same format, files or table, and partition filters) reported"),
                 new Threshold("minSavingMs", "1000",
                         "reads whose repeats cost less wall time (ms) than this are not reported"),
                 new Threshold("appShare.low", "0.05",
-                        "share of the application's time the repeats cost at or above which it is LOW"),
-                new Threshold("appShare.high", "0.3",
-                        "share at or above which it is HIGH (with highMinMs)"),
-                new Threshold("highMinMs", "60000",
-                        "repeats costing less wall time (ms) than this are at most LOW"));
+                        "share of the application's time the repeats cost at or above which it is LOW"));
+        return java.util.stream.Stream.concat(own.stream(), FileScans.highThresholds().stream()).toList();
     }
 
     @Override
@@ -71,8 +68,7 @@ public final class RepeatedScan implements Heuristic {
     public List<Finding> evaluate(AppSnapshot app, HeuristicConfig cfg) {
         long minReads = Math.max(2, cfg.count(ID + ".minReads"));
         long minSavingMs = cfg.count(ID + ".minSavingMs");
-        var levels = cfg.levels(ID + ".appShare");
-        long highMinMs = cfg.count(ID + ".highMinMs");
+        double lowShare = cfg.threshold(ID + ".appShare.low");
         long appMs = app.durationMs();
         Map<Integer, StageSummary> byId = FileScans.stagesById(app);
 
@@ -110,19 +106,14 @@ public final class RepeatedScan implements Heuristic {
             if (wallMs < minSavingMs) {
                 continue;
             }
-            double share = appMs > 0 ? (double) wallMs / appMs : 0;
-            Severity severity = levels.grade(share);
-            if (severity == Severity.HIGH && wallMs < highMinMs) {
-                severity = Severity.LOW;
-            }
-            if (severity == Severity.NONE) {
+            if (appMs > 0 && (double) wallMs / appMs < lowShare) {
                 continue;
             }
+            Severity severity = FileScans.severity(cfg, ID, wallMs, appMs);
             FileScans.Scan first = reads.get(0).scan();
             List<StageSummary> allStages = reads.stream().flatMap(r -> r.stages().stream()).toList();
             List<Long> executions = reads.stream().map(r -> r.scan().sql().executionId()).distinct().toList();
-            String stageList = allStages.stream().map(st -> String.valueOf(st.stageId()))
-                    .reduce((a, b) -> a + ", " + b).orElse("");
+            String stageList = FileScans.ids(allStages);
             String filters = first.dataFilters().isEmpty() ? "" : " with the filters [" + first.dataFilters() + "]";
             Finding.Builder f = Finding.builder(ID, severity)
                     .location(first.sql().executionId() + "." + first.node().id())

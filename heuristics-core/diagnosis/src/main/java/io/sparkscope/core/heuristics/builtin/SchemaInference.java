@@ -36,16 +36,13 @@ public final class SchemaInference implements Heuristic {
 
     @Override
     public List<Threshold> thresholds() {
-        return List.of(
+        List<Threshold> own = List.of(
                 new Threshold("minJobMs", "250",
                         "inference jobs shorter than this (ms) are not reported"),
                 new Threshold("minInputShare", "0.5",
                         "the job read at least this share of what the later scan read (and at most its inverse"
-                                + " times as much): the whole input, not a header line"),
-                new Threshold("appShare.high", "0.3",
-                        "share of the application's time at or above which it is HIGH (with highMinMs); LOW below"),
-                new Threshold("highMinMs", "60000",
-                        "inference jobs shorter than this (ms) are at most LOW"));
+                                + " times as much): the whole input, not a header line"));
+        return java.util.stream.Stream.concat(own.stream(), FileScans.highThresholds().stream()).toList();
     }
 
     @Override
@@ -71,8 +68,6 @@ public final class SchemaInference implements Heuristic {
     public List<Finding> evaluate(AppSnapshot app, HeuristicConfig cfg) {
         long minJobMs = cfg.count(ID + ".minJobMs");
         double minShare = Math.max(0.01, cfg.threshold(ID + ".minInputShare"));
-        double highShare = cfg.threshold(ID + ".appShare.high");
-        long highMinMs = cfg.count(ID + ".highMinMs");
         long appMs = app.durationMs();
         Map<Integer, StageSummary> byId = FileScans.stagesById(app);
         List<FileScans.Scan> scans = FileScans.scans(app);
@@ -106,8 +101,7 @@ public final class SchemaInference implements Heuristic {
                 continue;
             }
             long taskMs = FileScans.taskMs(stages);
-            Severity severity = appMs > 0 && (double) jobMs / appMs >= highShare && jobMs >= highMinMs
-                    ? Severity.HIGH : Severity.LOW;
+            Severity severity = FileScans.severity(cfg, ID, jobMs, appMs);
             String format = later.format().toUpperCase(Locale.ROOT);
             boolean json = later.format().equals("json");
             Finding.Builder f = Finding.builder(ID, severity)

@@ -37,7 +37,7 @@ public final class SmallFiles implements Heuristic {
 
     @Override
     public List<Threshold> thresholds() {
-        return List.of(
+        List<Threshold> own = List.of(
                 new Threshold("minFiles", "100",
                         "reads or writes of fewer files than this are not judged"),
                 new Threshold("maxAverageBytes", "4m",
@@ -48,12 +48,8 @@ public final class SmallFiles implements Heuristic {
                 new Threshold("targetFileBytes", "128m",
                         "the file size compaction aims for (Spark's default maxPartitionBytes)"),
                 new Threshold("minSavingMs", "500",
-                        "files whose estimated overhead is below this wall time (ms) are not reported"),
-                new Threshold("appShare.high", "0.3",
-                        "share of the application's time the overhead costs at or above which it is HIGH (with"
-                                + " highMinMs); LOW below"),
-                new Threshold("highMinMs", "60000",
-                        "overheads below this wall time (ms) are at most LOW"));
+                        "files whose estimated overhead is below this wall time (ms) are not reported"));
+        return java.util.stream.Stream.concat(own.stream(), FileScans.highThresholds().stream()).toList();
     }
 
     @Override
@@ -87,8 +83,6 @@ public final class SmallFiles implements Heuristic {
         long perFileMs = cfg.count(ID + ".perFileMs");
         long target = Math.max(1, cfg.bytes(ID + ".targetFileBytes"));
         long minSavingMs = cfg.count(ID + ".minSavingMs");
-        double highShare = cfg.threshold(ID + ".appShare.high");
-        long highMinMs = cfg.count(ID + ".highMinMs");
         long appMs = app.durationMs();
         SparkSettings conf = SparkSettings.of(app);
         Map<Integer, StageSummary> byId = FileScans.stagesById(app);
@@ -102,7 +96,7 @@ public final class SmallFiles implements Heuristic {
             if (e == null || e.wallMs() < minSavingMs) {
                 continue;
             }
-            Finding.Builder f = builder(e, appMs, highShare, highMinMs)
+            Finding.Builder f = builder(e, FileScans.severity(cfg, ID, e.wallMs(), appMs))
                     .location("read" + s.sql().executionId() + "." + s.node().id())
                     .title(Units.count(files) + " small files read")
                     .message("SQL execution " + s.sql().executionId() + " read " + Units.count(files) + " "
@@ -130,7 +124,7 @@ public final class SmallFiles implements Heuristic {
             }
             long dynamicParts = w.metric("number of dynamic part");
             String target0 = w.target().isEmpty() ? "" : " to " + w.target();
-            Finding.Builder f = builder(e, appMs, highShare, highMinMs)
+            Finding.Builder f = builder(e, FileScans.severity(cfg, ID, e.wallMs(), appMs))
                     .location("write" + w.plan().sql().executionId() + "." + w.node().id())
                     .title(Units.count(files) + " small files written")
                     .message("SQL execution " + w.plan().sql().executionId() + " wrote " + Units.count(files)
@@ -193,16 +187,11 @@ public final class SmallFiles implements Heuristic {
                 ? (double) Math.max(0, tasks - targetFiles) / tasks
                 : Math.min(0.5, (double) (files - targetFiles) * perFileMs / stageTaskMs);
         long taskMs = Math.round(stageTaskMs * share);
-        long wallMs = 0;
-        for (StageSummary st : stages) {
-            wallMs += Facts.stageWallShare(st, Math.round(Facts.stageTaskMs(st) * share));
-        }
+        long wallMs = FileScans.wallShare(stages, share);
         return new Estimate(files, bytes, average, targetFiles, share, perTask, stages, taskMs, wallMs);
     }
 
-    private static Finding.Builder builder(Estimate e, long appMs, double highShare, long highMinMs) {
-        Severity severity = appMs > 0 && (double) e.wallMs() / appMs >= highShare && e.wallMs() >= highMinMs
-                ? Severity.HIGH : Severity.LOW;
+    private static Finding.Builder builder(Estimate e, Severity severity) {
         return Finding.builder(ID, severity)
                 .stages(FileScans.keys(e.stages()))
                 .impact(e.wallMs(), e.taskMs(), e.perTask()
@@ -219,7 +208,7 @@ public final class SmallFiles implements Heuristic {
 
     private static String stageText(Estimate e) {
         List<StageSummary> st = e.stages();
-        String ids = st.stream().map(x -> String.valueOf(x.stageId())).reduce((a, b) -> a + ", " + b).orElse("");
+        String ids = FileScans.ids(st);
         int tasks = st.stream().mapToInt(StageSummary::numTasks).sum();
         return (st.size() == 1 ? "stage " : "stages ") + ids + " (" + Units.count(tasks) + " tasks, "
                 + Units.duration(FileScans.wallMs(st)) + ")";
