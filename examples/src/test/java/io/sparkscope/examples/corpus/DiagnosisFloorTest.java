@@ -42,6 +42,8 @@ class DiagnosisFloorTest {
             new Floor("clean-sql-query", true, 0, 0),
             new Floor("flaky-tasks", true, 1, 0),
             new Floor("failing-stage", true, 1, 0),
+            new Floor("csv-schema-inference", true, 1, 0),
+            new Floor("json-schema-inference", true, 1, 0),
             // the forced sort-merge join is among the first three (JoinStrategy has an estimate); its saving is small,
             // so other findings of a slow machine may still come first
             new Floor("join-not-broadcast", false, 1, 0));
