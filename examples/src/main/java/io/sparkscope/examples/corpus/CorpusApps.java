@@ -486,7 +486,7 @@ public final class CorpusApps {
     private static void stopBetweenBatches(StreamingQuery q) throws Exception {
         busyUntilNanos = 0;
         long last = q.lastProgress() == null ? -1 : q.lastProgress().batchId();
-        long deadline = System.currentTimeMillis() + 20_000;
+        long deadline = System.currentTimeMillis() + 10_000;
         while (System.currentTimeMillis() < deadline && q.isActive()) {
             boolean advanced = q.lastProgress() != null && q.lastProgress().batchId() > last;
             if (advanced && !q.status().isTriggerActive()) {
@@ -511,12 +511,12 @@ public final class CorpusApps {
     /**
      * Paces the falls-behind query: after each batch it sets when the next batch's work ends, so that each batch
      * takes {@link #GROWTH} times as long as the one before. Batches then run back to back, each taking everything
-     * that arrived during the previous one, and the query processes rows at 1/1.2 of the rate they arrive, whatever
+     * that arrived during the previous one, and the query processes rows at 1/1.25 of the rate they arrive, whatever
      * the machine's load. A fixed CPU cost per row would make the growth depend on that load, because Spark's own
      * time per batch (planning, state, commit) varies several-fold between a quiet and a busy machine.
      */
     private static final class BatchPacer extends StreamingQueryListener {
-        private static final double GROWTH = 1.2;
+        private static final double GROWTH = 1.25;
         private static final long FIRST_BATCH_MS = 1_500;
 
         private volatile long targetMs;
