@@ -511,20 +511,22 @@ public final class CorpusApps {
     /**
      * Paces the falls-behind query: after each batch it sets when the next batch's work ends, so that each batch
      * takes {@link #GROWTH} times as long as the one before. Batches then run back to back, each taking everything
-     * that arrived during the previous one, and the query processes rows at 1/1.25 of the rate they arrive, whatever
+     * that arrived during the previous one, and the query processes rows at 1/1.2 of the rate they arrive, whatever
      * the machine's load. A fixed CPU cost per row would make the growth depend on that load, because Spark's own
      * time per batch (planning, state, commit) varies several-fold between a quiet and a busy machine.
      */
     private static final class BatchPacer extends StreamingQueryListener {
-        private static final double GROWTH = 1.25;
+        private static final double GROWTH = 1.2;
         private static final long FIRST_BATCH_MS = 1_500;
 
         private volatile long targetMs;
+        private volatile int paced;
         private volatile long behindSinceMs = -1;
         private volatile boolean stopped;
 
+        /** Paced for {@code ms} and for 12 batches: the first two or so only catch up with start-up's backlog. */
         boolean behindFor(long ms) {
-            return behindSinceMs > 0 && System.currentTimeMillis() - behindSinceMs >= ms;
+            return paced >= 12 && behindSinceMs > 0 && System.currentTimeMillis() - behindSinceMs >= ms;
         }
 
         void stop() {
@@ -546,6 +548,7 @@ public final class CorpusApps {
             } else {
                 targetMs = Math.round(targetMs * GROWTH);
             }
+            paced++;
             busyUntilNanos = now + targetMs * 1_000_000 - closingNanos;
         }
 
