@@ -294,7 +294,7 @@ public final class CorpusApps {
                 (spark, ctx) -> runStream(spark, ctx, "keeps-up", 50, "2 seconds", null, 64_000)));
         add(CorpusApp.of("streaming-falls-behind", "a rate-source query whose batches take longer than the trigger",
                 c -> c.set("spark.sql.shuffle.partitions", "2"),
-                (spark, ctx) -> runStream(spark, ctx, "falls-behind", 400, "1 second", new BatchPacer(), 65_000)));
+                (spark, ctx) -> runStream(spark, ctx, "falls-behind", 400, "1 second", new BatchPacer(), 70_000)));
 
         // Idle resources
         add(CorpusApp.of("interactive-think-time", "an interactive session: small queries with 4 s of thinking between",
