@@ -17,8 +17,11 @@ import org.apache.spark.sql.Column;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
+import org.apache.spark.sql.api.java.UDF1;
 import org.apache.spark.sql.streaming.StreamingQuery;
+import org.apache.spark.sql.streaming.StreamingQueryListener;
 import org.apache.spark.sql.streaming.Trigger;
+import org.apache.spark.sql.types.DataTypes;
 import scala.Tuple2;
 
 import java.nio.charset.StandardCharsets;
@@ -26,6 +29,7 @@ import java.security.MessageDigest;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 
@@ -117,13 +121,12 @@ public final class CorpusApps {
                 c -> c.set("spark.sql.shuffle.partitions", "4"), (spark, ctx) -> spark.range(0, 600_000, 1, 4)
                         .selectExpr("id", "(id * 7919) % 1000003 AS k", "concat('customer-', id % 50000) AS c")
                         .orderBy("k").write().format("noop").mode("overwrite").save()));
-        add(CorpusApp.of("spill-aggregate", "a collect_list aggregate forced to sort and spill",
-                c -> c.set("spark.memory.fraction", "0.1")
-                        .set("spark.sql.objectHashAggregate.sortBased.fallbackThreshold", "64")
-                        .set("spark.shuffle.spill.numElementsForceSpillThreshold", "10000")
-                        .set("spark.sql.shuffle.partitions", "4"),
-                CorpusApps::spillAggregate).fixedBy("the same aggregate with Spark's default execution memory",
-                c -> c.set("spark.sql.shuffle.partitions", "4"), CorpusApps::spillAggregate));
+        add(CorpusApp.of("spill-aggregate", "a collect_list aggregate over many keys with little execution memory",
+                c -> c.set("spark.memory.fraction", smallMemoryFraction()).set("spark.sql.shuffle.partitions", "4"),
+                (spark, ctx) -> spillAggregate(spark, 4)).fixedBy(
+                "the same aggregate over 64 partitions, each small enough to fit in the same memory",
+                c -> c.set("spark.memory.fraction", smallMemoryFraction()).set("spark.sql.shuffle.partitions", "64"),
+                (spark, ctx) -> spillAggregate(spark, 64)));
 
         // Parallelism
         add(CorpusApp.of("too-few-partitions", "CPU-heavy work in one partition while the other core idles",
@@ -288,10 +291,10 @@ public final class CorpusApps {
         // Streaming (rate source, a few seconds)
         add(CorpusApp.of("streaming-keeps-up", "a rate-source query whose batches finish well within the trigger",
                 c -> c.set("spark.sql.shuffle.partitions", "2"),
-                (spark, ctx) -> runStream(spark, ctx, "keeps-up", 50, "2 seconds", 9_000, false)));
+                (spark, ctx) -> runStream(spark, ctx, "keeps-up", 50, "2 seconds", null, 64_000)));
         add(CorpusApp.of("streaming-falls-behind", "a rate-source query whose batches take longer than the trigger",
                 c -> c.set("spark.sql.shuffle.partitions", "2"),
-                (spark, ctx) -> runStream(spark, ctx, "falls-behind", 4_000, "500 milliseconds", 10_000, true)));
+                (spark, ctx) -> runStream(spark, ctx, "falls-behind", 400, "1 second", new BatchPacer(), 70_000)));
 
         // Idle resources
         add(CorpusApp.of("interactive-think-time", "an interactive session: small queries with 4 s of thinking between",
@@ -351,9 +354,24 @@ public final class CorpusApps {
         return Optional.ofNullable(APPS.get(name));
     }
 
-    private static void spillAggregate(SparkSession spark, JobContext ctx) {
-        spark.range(0, 400_000, 1, 4).selectExpr("id % 50000 AS k", "id AS v")
+    /**
+     * Groups 1.2 million rows into 300 000 lists. The object hash aggregate falls back to sorting after a few
+     * keys, and with the memory {@link #smallMemoryFraction()} leaves, a task holding a quarter of the rows cannot
+     * keep them in memory and spills; a sixty-fourth of them fits.
+     */
+    private static void spillAggregate(SparkSession spark, int partitions) {
+        spark.range(0, 1_200_000, 1, partitions).selectExpr("id % 300000 AS k", "concat('event-', id) AS v")
                 .groupBy("k").agg(size(collect_list("v")).as("n")).write().format("noop").mode("overwrite").save();
+    }
+
+    /**
+     * The spark.memory.fraction that leaves about 48 MiB for execution and storage together, whatever heap this JVM
+     * got: a fixed fraction would spill on a small heap and not at all on a large one.
+     */
+    private static String smallMemoryFraction() {
+        long reserved = 300L << 20; // what Spark keeps back from the heap before applying the fraction
+        long usable = Math.max(Runtime.getRuntime().maxMemory() - reserved, 96L << 20);
+        return String.format(Locale.ROOT, "%.4f", Math.min(1.0, (48.0 * (1 << 20)) / usable));
     }
 
     private static void distinctPrefixes(SparkSession spark, int partitions) {
@@ -421,25 +439,125 @@ public final class CorpusApps {
     }
 
     /**
-     * A rate-source query counting rows per key into memory for {@code runMs}; when {@code slow}, each row costs a
-     * few microseconds of hashing so batches outgrow the trigger.
+     * Until when (System.nanoTime) the rows of the batch in flight keep the CPU busy; 0 when rows cost nothing, and
+     * once the stream's time is up, so that it ends soon and cleanly.
      */
-    private static void runStream(SparkSession spark, JobContext ctx, String name,
-                                  int rowsPerSecond, String trigger, long runMs, boolean slow) throws Exception {
+    private static volatile long busyUntilNanos;
+    /** When the last row's work ended, to tell how long Spark itself takes to close a batch. */
+    private static volatile long lastWorkEndNanos;
+
+    /**
+     * A rate-source query summing a per-row cost by key into memory. Without a pacer it runs for {@code runMs} and rows
+     * cost nothing. With one, the rows keep the CPU busy so that the query processes them more slowly than they
+     * arrive, and it runs until it has fallen behind for {@code runMs}. The query is stopped between batches, never in one, so no job
+     * is cancelled.
+     */
+    private static void runStream(SparkSession spark, JobContext ctx, String name, int rowsPerSecond,
+                                  String trigger, BatchPacer pacer, long runMs) throws Exception {
         // a fresh checkpoint: a rerun must not resume the previous run's offsets
         org.apache.commons.io.FileUtils.deleteQuietly(ctx.workDir().resolve("checkpoint-" + name).toFile());
+        busyUntilNanos = 0;
+        spark.udf().register("corpus_row_cost", (UDF1<Long, Long>) v -> work(), DataTypes.LongType);
+        if (pacer != null) {
+            spark.streams().addListener(pacer);
+        }
         Dataset<Row> rows = spark.readStream().format("rate").option("rowsPerSecond", rowsPerSecond)
                 .option("numPartitions", 2).load();
-        Dataset<Row> work = slow
-                ? rows.selectExpr("value % 10 AS k",
-                "sha2(sha2(sha2(sha2(cast(value AS string), 512), 512), 512), 512) AS h")
-                .where("h NOT LIKE 'zz%'")
-                : rows.selectExpr("value % 10 AS k");
-        StreamingQuery q = work.groupBy("k").count().writeStream().outputMode("complete").format("memory")
+        StreamingQuery q = rows.selectExpr("value % 10 AS k", "corpus_row_cost(value) AS cost")
+                .groupBy("k").agg(sum("cost").as("cost")).writeStream().outputMode("complete").format("memory")
                 .queryName("corpus_" + name.replace('-', '_'))
                 .option("checkpointLocation", ctx.workDir().resolve("checkpoint-" + name).toString())
                 .trigger(Trigger.ProcessingTime(trigger)).start();
-        q.awaitTermination(runMs);
+        if (pacer == null) {
+            q.awaitTermination(runMs);
+        } else {
+            // how long start-up takes depends on the machine; what must last is the run of slow batches
+            long giveUp = System.currentTimeMillis() + runMs + 30_000;
+            while (q.isActive() && !pacer.behindFor(runMs) && System.currentTimeMillis() < giveUp) {
+                Thread.sleep(100);
+            }
+            pacer.stop();
+            spark.streams().removeListener(pacer);
+        }
+        stopBetweenBatches(q);
+    }
+
+    /** Lets the batch in flight finish (its rows now cost nothing) and stops the query while it waits for its trigger. */
+    private static void stopBetweenBatches(StreamingQuery q) throws Exception {
+        busyUntilNanos = 0;
+        long last = q.lastProgress() == null ? -1 : q.lastProgress().batchId();
+        long deadline = System.currentTimeMillis() + 10_000;
+        while (System.currentTimeMillis() < deadline && q.isActive()) {
+            boolean advanced = q.lastProgress() != null && q.lastProgress().batchId() > last;
+            if (advanced && !q.status().isTriggerActive()) {
+                break;
+            }
+            Thread.sleep(10);
+        }
         q.stop();
+    }
+
+    /** Burns CPU until the batch's work is due to end (wall time, so a loaded machine does not change it). */
+    private static long work() {
+        long x = 0;
+        long until = busyUntilNanos;
+        while (busyUntilNanos != 0 && System.nanoTime() < until) {
+            x = x * 31 + 7;
+        }
+        lastWorkEndNanos = System.nanoTime();
+        return x & 1;
+    }
+
+    /**
+     * Paces the falls-behind query: after each batch it sets when the next batch's work ends, so that each batch
+     * takes {@link #GROWTH} times as long as the one before. Batches then run back to back, each taking everything
+     * that arrived during the previous one, and the query processes rows at 1/1.2 of the rate they arrive, whatever
+     * the machine's load. A fixed CPU cost per row would make the growth depend on that load, because Spark's own
+     * time per batch (planning, state, commit) varies several-fold between a quiet and a busy machine.
+     */
+    private static final class BatchPacer extends StreamingQueryListener {
+        private static final double GROWTH = 1.2;
+        private static final long FIRST_BATCH_MS = 1_500;
+
+        private volatile long targetMs;
+        private volatile int paced;
+        private volatile long behindSinceMs = -1;
+        private volatile boolean stopped;
+
+        /** Paced for {@code ms} and for 12 batches: the first two or so only catch up with start-up's backlog. */
+        boolean behindFor(long ms) {
+            return paced >= 12 && behindSinceMs > 0 && System.currentTimeMillis() - behindSinceMs >= ms;
+        }
+
+        void stop() {
+            stopped = true;
+        }
+
+        @Override
+        public void onQueryProgress(QueryProgressEvent event) {
+            if (stopped) {
+                busyUntilNanos = 0;
+                return;
+            }
+            long now = System.nanoTime();
+            // what Spark did after the rows' work ended (state, commit, progress): the next batch needs it too
+            long closingNanos = lastWorkEndNanos > 0 ? Math.max(0, now - lastWorkEndNanos) : 0;
+            if (behindSinceMs < 0) {
+                behindSinceMs = System.currentTimeMillis();
+                targetMs = FIRST_BATCH_MS;
+            } else {
+                targetMs = Math.round(targetMs * GROWTH);
+            }
+            paced++;
+            busyUntilNanos = now + targetMs * 1_000_000 - closingNanos;
+        }
+
+        @Override
+        public void onQueryStarted(QueryStartedEvent event) {
+        }
+
+        @Override
+        public void onQueryTerminated(QueryTerminatedEvent event) {
+        }
     }
 }
