@@ -55,6 +55,8 @@ public final class DriverTime implements Heuristic {
             "driverWorkMs", new DetailLabel("Driver work with no task running", DetailLabel.Unit.DURATION_MS),
             "waitingMs", new DetailLabel("Waiting with no task running (between commands or triggers)",
                     DetailLabel.Unit.DURATION_MS),
+            "streamingBatchMs", new DetailLabel("Streaming batch work with no task running (planning, offsets,"
+                    + " commits)", DetailLabel.Unit.DURATION_MS),
             "driverWorkShare", new DetailLabel("Share of the application the driver worked alone",
                     DetailLabel.Unit.SHARE),
             "session", new DetailLabel("How the application is driven", DetailLabel.Unit.TEXT),
@@ -122,8 +124,10 @@ public final class DriverTime implements Heuristic {
         Finding.Builder f = Finding.builder(ID, shownOnly ? Severity.LOW : severity);
         String parts = Units.duration(split.startupMs()) + " of start-up (before the first job), "
                 + Units.duration(split.driverWorkMs()) + " of driver work (planning, listing files, collecting"
-                + " results, driver code between jobs) and " + Units.duration(split.waitingMs()) + " of "
-                + waitingWords(split.session());
+                + " results, driver code between jobs)"
+                + (split.batchMs() > 0 ? ", " + Units.duration(split.batchMs()) + " inside streaming micro-batches"
+                + " (planning, offsets, commits: judged with the batches by the Streaming findings)" : "")
+                + " and " + Units.duration(split.waitingMs()) + " of " + waitingWords(split.session());
         String message = "For " + Units.duration(idleMs) + " of the application's " + Units.duration(appMs) + " ("
                 + Units.percent(share) + ") no task was running: " + parts + "." + where
                 + (split.sessionReason().isEmpty() ? "" : " This is " + sessionWords(split.session()) + ": "
@@ -157,6 +161,7 @@ public final class DriverTime implements Heuristic {
                 .detail("startupMs", split.startupMs())
                 .detail("driverWorkMs", split.driverWorkMs())
                 .detail("waitingMs", split.waitingMs())
+                .detail("streamingBatchMs", split.batchMs())
                 .detail("driverWorkShare", Units.round2(workShare))
                 .detail("session", split.session().name().toLowerCase(Locale.ROOT))
                 .detail("sessionReason", split.sessionReason())
@@ -209,6 +214,9 @@ public final class DriverTime implements Heuristic {
             case STARTUP -> "Nothing to move off the driver: this is start-up (JVM, SparkContext, executors"
                     + " registering, the program's own code before its first action).";
             case DRIVER_WORK -> "Driver work below the level worth reporting on its own; no saving counted.";
+            case STREAMING_BATCH -> "Nothing to move off the driver here: this is the streaming query's own"
+                    + " micro-batch work (planning, offsets, commits). Judge the query by its batches (the Streaming"
+                    + " findings).";
         };
     }
 

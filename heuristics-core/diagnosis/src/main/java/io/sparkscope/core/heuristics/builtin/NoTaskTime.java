@@ -24,7 +24,10 @@ import java.util.Locale;
  *       results), and in a batch application every stretch between jobs (driver loops, collect() then local work);
  *   </li>
  *   <li><b>waiting</b>: an interactive session between commands (a person thinking) and a streaming query between
- *       its triggers.</li>
+ *       its triggers;</li>
+ *   <li><b>streaming batch work</b>: inside a streaming query's micro-batch while no task runs (planning, offsets,
+ *       the commit log). It is part of the batch's duration, which the streaming rules judge against the
+ *       trigger, so it is kept apart from the driver work a program could move off the driver.</li>
  * </ul>
  * All from the events' own times: the stages' task spans, the jobs' and SQL queries' start and end, the streaming
  * batches. Sorting the spans makes it O(n log n) in stages, jobs and batches.
@@ -35,7 +38,8 @@ public final class NoTaskTime {
 
     /** What the driver was doing while no task ran. */
     public enum Kind {
-        STARTUP("start-up"), DRIVER_WORK("driver work"), WAITING("waiting");
+        STARTUP("start-up"), DRIVER_WORK("driver work"), WAITING("waiting"),
+        STREAMING_BATCH("streaming batch work");
 
         private final String words;
 
@@ -63,18 +67,19 @@ public final class NoTaskTime {
      * @param startupMs     no-task time before the first job or query
      * @param driverWorkMs  no-task time the driver spent working
      * @param waitingMs     no-task time spent waiting for a person or a trigger
+     * @param batchMs       no-task time inside streaming micro-batches (judged by the streaming rules)
      * @param session       how the application is driven
      * @param sessionReason what showed it ("spark.repl.class.uri is set", "2 streaming queries"), "" for a batch
      * @param gaps          the stretches with no task running, each cut where its kind changes, longest first
      */
-    public record Split(long appMs, long startupMs, long driverWorkMs, long waitingMs, Session session,
+    public record Split(long appMs, long startupMs, long driverWorkMs, long waitingMs, long batchMs, Session session,
                         String sessionReason, List<Gap> gaps) {
         public Split {
             gaps = List.copyOf(gaps);
         }
 
         public long noTaskMs() {
-            return startupMs + driverWorkMs + waitingMs;
+            return startupMs + driverWorkMs + waitingMs + batchMs;
         }
 
         public long ms(Kind kind) {
@@ -82,6 +87,7 @@ public final class NoTaskTime {
                 case STARTUP -> startupMs;
                 case DRIVER_WORK -> driverWorkMs;
                 case WAITING -> waitingMs;
+                case STREAMING_BATCH -> batchMs;
             };
         }
 
@@ -124,9 +130,11 @@ public final class NoTaskTime {
             addSpan(active, q.startTime(), q.endTime(), end);
         }
         List<long[]> queryRuns = new ArrayList<>();
+        List<long[]> batches = new ArrayList<>();
         for (StreamingQuerySummary q : app.streamingQueries()) {
             for (StreamingBatch b : q.recentBatches()) {
                 addSpan(active, b.timestamp(), b.endTime(), end);
+                addSpan(batches, b.timestamp(), b.endTime(), end);
             }
             StreamingBatch first = q.recentBatches().isEmpty() ? null : q.recentBatches().get(0);
             long from = q.startTime() > 0 ? q.startTime() : first == null ? -1 : first.timestamp();
@@ -134,10 +142,12 @@ public final class NoTaskTime {
         }
         active = merged(active);
         queryRuns = merged(queryRuns);
+        batches = merged(batches);
         List<Gap> gaps = new ArrayList<>();
         long startup = 0;
         long work = 0;
         long waiting = 0;
+        long batch = 0;
         for (Gap g : raw) {
             if (g.kind() == Kind.DRIVER_WORK) {
                 gaps.add(g); // folded stages' gaps known only as a sum
@@ -152,24 +162,26 @@ public final class NoTaskTime {
             // The rest, cut at the edges of the driver's activity.
             for (long[] piece : pieces(Math.max(cut, g.from()), g.to(), active)) {
                 List<long[]> parts = List.of(piece);
-                if (piece[2] == 0 && session == Session.STREAMING) {
+                if (session == Session.STREAMING) {
                     // Between triggers a query only waits; outside any query run it is the program's driver time.
-                    parts = pieces(piece[0], piece[1], queryRuns);
+                    // Inside a micro-batch it is the batch's own work, judged with the batch.
+                    parts = pieces(piece[0], piece[1], piece[2] == 0 ? queryRuns : batches);
                 }
                 for (long[] part : parts) {
-                    Kind kind = kind(session, piece[2] == 1, part[2] == 1);
+                    Kind kind = piece[2] == 1 && session == Session.STREAMING && part[2] == 1 ? Kind.STREAMING_BATCH
+                            : kind(session, piece[2] == 1, piece[2] == 1 || part[2] == 1);
                     long ms = part[1] - part[0];
-                    if (kind == Kind.WAITING) {
-                        waiting += ms;
-                    } else {
-                        work += ms;
+                    switch (kind) {
+                        case WAITING -> waiting += ms;
+                        case STREAMING_BATCH -> batch += ms;
+                        default -> work += ms;
                     }
                     gaps.add(new Gap(part[0], part[1], g.after(), g.before(), kind));
                 }
             }
         }
         gaps.sort(Comparator.comparingLong(Gap::durationMs).reversed());
-        return new Split(appMs, startup, work, waiting, session, reason, gaps);
+        return new Split(appMs, startup, work, waiting, batch, session, reason, gaps);
     }
 
     // A job, query or batch in progress is driver work; outside them a shell waits for its user, a streaming query

@@ -176,8 +176,34 @@ class DriverTimeTest {
         assertEquals("streaming", f.details().get("session"));
         assertEquals(4_000L, f.details().get("startupMs"));
         assertEquals(88_000L, f.details().get("waitingMs"), f.details().toString());
-        assertEquals(3_000L, f.details().get("driverWorkMs"), "in-batch planning and the last second after the query");
+        assertEquals(2_000L, f.details().get("streamingBatchMs"), "the batches' planning: 5 × 0.4 s");
+        assertEquals(1_000L, f.details().get("driverWorkMs"), "the last second after the query stopped");
         assertFalse(f.impact().saves(), f.impact().toString());
         assertTrue(f.recommendation().contains("between triggers"), f.recommendation());
+    }
+
+    /**
+     * Batches that spend most of their time on the driver (planning, offsets, commits: 9 of each 10 s) are the
+     * query's own work. The streaming rules judge a batch against its trigger; DriverTime neither ranks it as a
+     * saving nor tells the user to avoid collect().
+     */
+    @Test
+    void timeInsideStreamingBatchesIsTheBatchesOwnWorkNotDriverWorkToMoveOff() {
+        AppSnapshot s = jobsAt("yarn", new long[][]{{14, 15}, {24, 25}, {34, 35}, {44, 45}, {54, 55}, {64, 65},
+                {74, 75}, {84, 85}, {94, 95}});
+        List<StreamingBatch> batches = new ArrayList<>();
+        for (int i = 0; i < 9; i++) {
+            batches.add(StreamingBatch.builder().batchId(i).timestamp(s.startTime() + (6 + 10L * i) * 1000)
+                    .durationMs(9_000).build());
+        }
+        s = s.toBuilder().streamingQueries(List.of(StreamingQuerySummary.builder().queryId("q").runId("r")
+                .startTime(s.startTime() + 5_000).status(StreamingQuerySummary.Status.STOPPED)
+                .endTime(s.startTime() + 99_000).recentBatches(batches).build())).build();
+        Finding f = single(Severity.LOW, run(heuristic, s));
+        assertTrue((Long) f.details().get("streamingBatchMs") >= 70_000L, f.details().toString());
+        assertTrue((Long) f.details().get("driverWorkMs") <= 2_000L, f.details().toString());
+        assertFalse(f.impact().saves(), f.impact().toString());
+        assertFalse(f.recommendation().contains("collect()"), f.recommendation());
+        assertTrue(f.recommendation().contains("Streaming findings"), f.recommendation());
     }
 }
