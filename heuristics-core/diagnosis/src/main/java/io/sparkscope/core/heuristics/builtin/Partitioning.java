@@ -63,7 +63,11 @@ record Partitioning(List<SettingAdvice> advice, String text) {
                     + target + "), textFile(path, " + target + "))";
             String text = rdd;
             SparkSettings.Value dp = conf.current(DEFAULT_PARALLELISM);
-            if (dp.known() || slots > 0) {
+            // The setting only gives the count of shuffles that name none. A stage whose count differs from it got
+            // its count from the code (parallelize(data, 2000), textFile, reduceByKey(f, n)): changing the setting
+            // would not change that stage, and could move the others the wrong way.
+            long dpNow = dp.known() ? parseLong(dp.value()) : slots;
+            if ((dp.known() || slots > 0) && dpNow == now) {
                 SettingAdvice a = dp.known() ? conf.advise(DEFAULT_PARALLELISM, Long.toString(target), reason)
                         : new SettingAdvice(DEFAULT_PARALLELISM, Integer.toString(slots),
                         SettingAdvice.ValueSource.DEFAULT, Long.toString(target), reason);
@@ -112,5 +116,13 @@ record Partitioning(List<SettingAdvice> advice, String text) {
                     .append(", but only after the shuffle: fewer to start with saves the map side too)");
         }
         return new Partitioning(advice, text.toString());
+    }
+
+    private static long parseLong(String v) {
+        try {
+            return Long.parseLong(v.trim());
+        } catch (NumberFormatException e) {
+            return -1;
+        }
     }
 }

@@ -35,6 +35,28 @@ class PartitioningTest {
         assertTrue(p.text().contains("repartition(2)") && p.text().contains("make it repartition(8) there"), p.text());
     }
 
+    /**
+     * An RDD stage of 2 000 tiny tasks on 2 cores: its count came from the code (parallelize(data, 2000)), not from
+     * spark.default.parallelism (2 here). Advising that setting "=8 (now 2)" would raise it, and leave the stage as
+     * it was: a rerun of that advice made such an application slower.
+     */
+    @Test
+    void anRddCountTheCodeSetIsNotAdvisedThroughDefaultParallelism() {
+        AppSnapshot app = app().durationMs(60_000).executor("driver", 2, 60_000)
+                .stage(0).tasks(2_000, i -> task().runTime(5)).done().build();
+        Partitioning p = Partitioning.of(app, SparkSettings.of(app), Facts.StageKind.RDD, stage(app, 0), 8, 2, "why");
+        assertTrue(p.advice().isEmpty(), p.advice().toString());
+        assertTrue(p.text().contains("coalesce(8)"), p.text());
+
+        // A shuffle that named no count ran with the default's 2 partitions: there the setting is what changes it.
+        AppSnapshot fromDefault = app().durationMs(60_000).executor("driver", 2, 60_000)
+                .stage(0).tasks(2, i -> task().runTime(20_000)).done().build();
+        Partitioning more = Partitioning.of(fromDefault, SparkSettings.of(fromDefault), Facts.StageKind.RDD,
+                stage(fromDefault, 0), 8, 2, "why");
+        assertEquals("spark.default.parallelism", more.advice().get(0).key(), more.advice().toString());
+        assertEquals("8", more.advice().get(0).recommendedValue());
+    }
+
     @Test
     void aShuffleThePlanPartitionedByTheSettingIsStillAdvisedThroughIt() {
         PlanNode byKey = node("HashAggregate", "HashAggregate(keys=[k], functions=[count(1)])", 3,
