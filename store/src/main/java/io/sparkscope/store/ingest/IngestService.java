@@ -1,5 +1,6 @@
 package io.sparkscope.store.ingest;
 
+import com.zaxxer.hikari.HikariDataSource;
 import io.sparkscope.core.analysis.prediction.RegressionCheck;
 import io.sparkscope.core.heuristics.Finding;
 import io.sparkscope.core.model.AppSnapshot;
@@ -149,7 +150,9 @@ public final class IngestService {
                 before = PreviousRuns.stored(c, app.appId(), app.attemptId());
                 regression = PreviousRuns.regression(c, snapshot, regressionFactor, previousRuns);
             } catch (SQLException | RuntimeException e) {
-                if (DatabaseErrors.unavailable(e)) {
+                // A pool its owner closed is gone too: fetch closes it when it stops after losing the database,
+                // while a worker may still be storing the next application.
+                if (DatabaseErrors.unavailable(e) || dataSource instanceof HikariDataSource h && h.isClosed()) {
                     return IngestResult.failed(app, e);
                 }
                 warnings.accept(app + ": cannot compare with previous runs (" + DatabaseErrors.reason(e)
