@@ -1,5 +1,8 @@
 package io.sparkscope.server.web.page;
 
+import io.sparkscope.core.analysis.efficiency.Prices;
+import io.sparkscope.server.web.http.SearchParams;
+import io.sparkscope.store.query.AppSearchQuery;
 import io.sparkscope.store.query.StageRow;
 import io.sparkscope.store.query.TaskListQuery;
 import io.sparkscope.store.query.TaskListQuery.Sort;
@@ -13,11 +16,11 @@ import java.util.function.Supplier;
 
 /**
  * Render time of pages written in code against the same pages from their templates, in one JVM: the task table page
- * (100 rows, a running application's frame) and the application page's stage table (40 stages with their
- * quantiles). Rounds alternate the two versions so both see the same machine load, and the times are the thread's
- * CPU time (what other processes take does not count). Not a test: run it with {@code java -cp <test and main
- * classes and the server's dependencies> io.sparkscope.server.web.page.PageRenderBench [rounds=10]
- * [pages per round=2000]}.
+ * (100 rows, a running application's frame), the application page's stage table (40 stages with their
+ * quantiles) and the search page (a full page of 50 applications with findings, efficiency and prices). Rounds
+ * alternate the two versions so both see the same machine load, and the times are the thread's CPU time (what other
+ * processes take does not count). Not a test: run it with {@code java -cp <test and main classes and the server's
+ * dependencies> io.sparkscope.server.web.page.PageRenderBench [rounds=10] [pages per round=2000]}.
  */
 public final class PageRenderBench {
     private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
@@ -45,6 +48,12 @@ public final class PageRenderBench {
             StageTableView.render(h, stages, operators, "app-1", null, StageTableView.StageSort.ID, false);
             return h.toString();
         });
+        SearchParams search = SearchTemplateTest.params(3, "name", "job", "sort", "duration");
+        AppSearchQuery.Result found = new AppSearchQuery.Result(SearchTemplateTest.rows(50), 1_000, true);
+        Prices prices = new Prices(0.05, 0.01, "EUR");
+        compare("search page", rounds, pages,
+                () -> CodeSearchView.page(search, found, List.of("DiskSpill", "StageSkew"), 10, prices).toString(),
+                () -> SearchView.page(search, found, List.of("DiskSpill", "StageSkew"), 10, prices).toString());
         System.out.println("(sink " + sink + ")");
     }
 
