@@ -59,20 +59,26 @@ import java.util.Map;
  * work and bytes of a periodic write follow what changed, not how long the application has run.
  *
  * <p>A task id that ends twice, and every entity announced twice, is handled as Spark's {@code AppStatusListener}
- * handles it ({@link LiveStage#taskEnded}, the event methods of {@link EventFolding}), so that the History Server's numbers stay
+ * handles it ({@link LiveStage#taskEnded}, the event methods of {@link StageEvents} and its kin), so that the History Server's numbers stay
  * Spark's; where Spark's own bookkeeping would break on such input (a running-task count below zero, a job or
  * stage reopened by a repeated line, a repeated task-end line counted as one more task) it is not copied, and the
  * method says so.
  *
- * <p>This class is the recorder's public face and its event dispatch. The work lives in three classes of this
- * package, one idea each: {@link EventFolding} (the live entities and how events change them), {@link RetentionWindow}
- * (what a long-running application lets go) and {@link SnapshotAssembler} (the immutable pictures).
+ * <p>This class is the recorder's public face and its event dispatch. The work lives in other classes of this
+ * package, one idea each: {@link EventFolding} (the application's own facts and the event clock) and its parts, one
+ * per kind of live entity and how events change it ({@link ExecutorEvents}, {@link StageEvents}, {@link SqlEvents},
+ * {@link StreamingEvents}, {@link TaskValueBudgets}), {@link RetentionWindow} (what a long-running application lets
+ * go) and {@link SnapshotAssembler} (the immutable pictures).
  */
 public final class Recorder {
     private final RecorderOptions options;
     private final EventFolding live;
     private final RetentionWindow window;
     private final SnapshotAssembler assembler;
+    private final StageEvents stages;
+    private final ExecutorEvents executors;
+    private final SqlEvents sql;
+    private final StreamingEvents streaming;
 
     public Recorder() {
         this(RecorderOptions.DEFAULTS);
@@ -88,6 +94,10 @@ public final class Recorder {
         this.assembler = new SnapshotAssembler(live);
         this.window = new RetentionWindow(options, live, assembler);
         live.window = window;
+        this.stages = live.stageEvents;
+        this.executors = live.executorEvents;
+        this.sql = live.sqlEvents;
+        this.streaming = live.streamingEvents;
     }
 
     /**
@@ -151,27 +161,27 @@ public final class Recorder {
         live.eventCount++;
         // Java 17 has no pattern switch; the most frequent events are tested first.
         if (event instanceof TaskEnd e) {
-            live.onTaskEnd(e);
+            stages.onTaskEnd(e);
         } else if (event instanceof TaskStart e) {
-            live.onTaskStart(e);
+            stages.onTaskStart(e);
         } else if (event instanceof StageSubmitted e) {
-            live.onStageSubmitted(e.stage());
+            stages.onStageSubmitted(e.stage());
         } else if (event instanceof StageCompleted e) {
-            live.onStageCompleted(e.stage());
+            stages.onStageCompleted(e.stage());
         } else if (event instanceof JobStart e) {
-            live.onJobStart(e);
+            stages.onJobStart(e);
         } else if (event instanceof JobEnd e) {
-            live.onJobEnd(e);
+            stages.onJobEnd(e);
         } else if (event instanceof ExecutorAdded e) {
-            live.onExecutorAdded(e);
+            executors.onExecutorAdded(e);
         } else if (event instanceof ExecutorRemoved e) {
-            live.onExecutorRemoved(e);
+            executors.onExecutorRemoved(e);
         } else if (event instanceof BlockManagerAdded e) {
-            live.onBlockManagerAdded(e);
+            executors.onBlockManagerAdded(e);
         } else if (event instanceof ExecutorMetricsUpdate e) {
-            live.onExecutorMetricsUpdate(e);
+            executors.onExecutorMetricsUpdate(e);
         } else if (event instanceof StageExecutorMetrics e) {
-            live.onStageExecutorMetrics(e);
+            executors.onStageExecutorMetrics(e);
         } else if (event instanceof EnvironmentUpdate e) {
             live.onEnvironmentUpdate(e);
         } else if (event instanceof ApplicationStart e) {
@@ -181,23 +191,23 @@ public final class Recorder {
         } else if (event instanceof LogStart e) {
             live.onLogStart(e);
         } else if (event instanceof SqlExecutionStart e) {
-            live.onSqlStart(e);
+            sql.onSqlStart(e);
         } else if (event instanceof SqlExecutionEnd e) {
-            live.onSqlEnd(e);
+            sql.onSqlEnd(e);
         } else if (event instanceof SqlAdaptivePlanUpdate e) {
-            live.onSqlAdaptivePlanUpdate(e);
+            sql.onSqlAdaptivePlanUpdate(e);
         } else if (event instanceof DriverAccumUpdates e) {
-            live.onDriverAccumUpdates(e);
+            sql.onDriverAccumUpdates(e);
         } else if (event instanceof StreamingQueryProgress e) {
-            live.onStreamingProgress(e);
+            streaming.onStreamingProgress(e);
         } else if (event instanceof StreamingQueryIdle e) {
-            live.onStreamingIdle(e);
+            streaming.onStreamingIdle(e);
         } else if (event instanceof StreamingQueryStarted e) {
-            live.onStreamingStarted(e);
+            streaming.onStreamingStarted(e);
         } else if (event instanceof StreamingQueryTerminated e) {
-            live.onStreamingTerminated(e);
+            streaming.onStreamingTerminated(e);
         } else if (event instanceof StreamingQueryTrigger e) {
-            live.onStreamingTrigger(e);
+            streaming.onStreamingTrigger(e);
         } else if (event instanceof Unknown e) {
             live.onUnknown(e);
         }
@@ -254,6 +264,6 @@ public final class Recorder {
 
     /** Stage attempts currently holding task values (running or recently completed). */
     public int stagesHoldingValues() {
-        return live.stagesHoldingValues();
+        return stages.stagesHoldingValues();
     }
 }

@@ -17,9 +17,9 @@ import java.util.concurrent.atomic.AtomicLong;
  * executors, past the limits of their {@link Window}s, once a snapshot holding them was written. A driver that runs for
  * weeks would otherwise hold every entity it ever saw. What leaves is remembered only as totals (so application-wide
  * numbers stay those of the whole run) and as ids (so a late or repeated event cannot bring back a phantom), and the
- * {@link Recorder.EvictionListener} gets a last look at it. Kept apart from the event handling ({@link EventFolding})
- * because forgetting has rules of its own (when written, in which order, what to remember) that the handlers need not
- * know; they only tell it what ended and ask whether an id already left.
+ * {@link Recorder.EvictionListener} gets a last look at it. Kept apart from the event handling ({@link EventFolding}
+ * and its parts) because forgetting has rules of its own (when written, in which order, what to remember) that the
+ * handlers need not know; they only tell it what ended and ask whether an id already left.
  */
 final class RetentionWindow {
     private final RecorderOptions options;
@@ -141,7 +141,7 @@ final class RetentionWindow {
 
     /** A removed executor leaves; it lives on in the database (the listener's, or an import's). */
     private void executorLeaves(LiveExecutor ex) {
-        live.executors.remove(ex.executorId);
+        live.executorEvents.executors.remove(ex.executorId);
         long n = executorNumber(ex.executorId);
         if (n >= 0) {
             goneExecutorNumbers.add(n);
@@ -177,15 +177,15 @@ final class RetentionWindow {
 
     private void jobLeaves(LiveJob job) {
         gone.add(job.summary());
-        live.jobs.remove(job.jobId);
+        live.stageEvents.jobs.remove(job.jobId);
         goneJobIds.add(job.jobId);
         jobsGone++;
         for (int stageId : job.stageIds) {
-            List<Integer> ids = live.jobIdsByStage.get(stageId);
+            List<Integer> ids = live.stageEvents.jobIdsByStage.get(stageId);
             if (ids != null) {
                 ids.remove(Integer.valueOf(job.jobId));
                 if (ids.isEmpty()) {
-                    live.jobIdsByStage.remove(stageId);
+                    live.stageEvents.jobIdsByStage.remove(stageId);
                 }
             }
         }
@@ -201,10 +201,10 @@ final class RetentionWindow {
         }
         gone.add(summary);
         goneSpans.fold(live.startTime, s.firstTaskLaunchedTime, s.lastTaskFinishedTime, summary.key());
-        live.stages.remove(EventFolding.stageKey(s.stageId, s.attemptId));
+        live.stageEvents.stages.remove(StageEvents.stageKey(s.stageId, s.attemptId));
         goneStageIds.add(s.stageId);
         stagesGone++;
-        live.leftBudgets(s);
+        live.budgets.left(s);
     }
 
     private void sqlLeaves(LiveSqlExecution q) {
@@ -216,11 +216,11 @@ final class RetentionWindow {
             }
         }
         gone.add(summary);
-        live.sqlExecutions.remove(q.executionId);
+        live.sqlEvents.sqlExecutions.remove(q.executionId);
         goneSqlIds.add(q.executionId);
         sqlGone++;
         for (Long id : q.metricIds) {
-            live.sqlByMetricId.remove(id, q);
+            live.sqlEvents.sqlByMetricId.remove(id, q);
         }
     }
 

@@ -40,31 +40,31 @@ final class SnapshotAssembler {
         window.handOverLeaving();
         long written = window.writtenUpTo();
         RunTotals.Accumulator all = window.goneTotals();
-        List<StageSummary> stageSummaries = new ArrayList<>(live.stages.size());
+        List<StageSummary> stageSummaries = new ArrayList<>(live.stageEvents.stages.size());
         List<StageSummary> changedStages = new ArrayList<>();
         // Periodic snapshots leave out a running stage's task rows, so the final one (with them) carries every
         // running stage, changed or not: a task that runs on when the application ends is still written.
-        summarise(live.stages.values(), s -> s.summary(live.quantiles, runningTaskDetail),
+        summarise(live.stageEvents.stages.values(), s -> s.summary(live.quantiles, runningTaskDetail),
                 s -> !s.writtenBy(written) || (runningTaskDetail && s.activeTasks > 0), all::add,
                 stageSummaries, changedStages);
-        List<JobSummary> jobSummaries = new ArrayList<>(live.jobs.size());
+        List<JobSummary> jobSummaries = new ArrayList<>(live.stageEvents.jobs.size());
         List<JobSummary> changedJobs = new ArrayList<>();
         // A job counts its own tasks (as its stages' task events arrive), so a change marks the job itself.
-        summarise(live.jobs.values(), LiveJob::summary, job -> !job.writtenBy(written), all::add,
+        summarise(live.stageEvents.jobs.values(), LiveJob::summary, job -> !job.writtenBy(written), all::add,
                 jobSummaries, changedJobs);
         // Every executor goes out each time, changed or not: they are few (the window does not apply to them), a task
         // end changes its executor anyway, and the application's task time and executor count are sums over them.
         List<ExecutorSummary> executorSummaries = executorSummaries();
-        List<SqlExecutionSummary> sql = new ArrayList<>(live.sqlExecutions.size());
+        List<SqlExecutionSummary> sql = new ArrayList<>(live.sqlEvents.sqlExecutions.size());
         List<SqlExecutionSummary> changedSql = new ArrayList<>();
-        summarise(live.sqlExecutions.values(), LiveSqlExecution::summary, q -> !q.writtenBy(written), all::add,
-                sql, changedSql);
+        summarise(live.sqlEvents.sqlExecutions.values(), LiveSqlExecution::summary, q -> !q.writtenBy(written),
+                all::add, sql, changedSql);
         // Runs are few (running ones and the last retained terminated ones), but their batches are not: the changed
         // snapshot carries only runs with news since the last write, and the store ships only their new batches.
-        List<StreamingQuerySummary> streaming = new ArrayList<>(live.streamingQueries.size());
+        List<StreamingQuerySummary> streaming = new ArrayList<>(live.streamingEvents.streamingQueries.size());
         List<StreamingQuerySummary> changedStreaming = new ArrayList<>();
-        summarise(live.streamingQueries.values(), LiveStreamingQuery::summary, q -> !q.writtenBy(written),
-                summary -> { }, streaming, changedStreaming);
+        summarise(live.streamingEvents.streamingQueries.values(), LiveStreamingQuery::summary,
+                q -> !q.writtenBy(written), summary -> { }, streaming, changedStreaming);
         RunTotals totals = window.totals(all);
         // A snapshot without every executor is partial too: its write must not take the ones that left for stale.
         boolean anyGone = window.anyGone();
@@ -99,8 +99,8 @@ final class SnapshotAssembler {
 
     /** Every executor the recorder holds, summarised. */
     List<ExecutorSummary> executorSummaries() {
-        List<ExecutorSummary> ex = new ArrayList<>(live.executors.size());
-        for (LiveExecutor e : live.executors.values()) {
+        List<ExecutorSummary> ex = new ArrayList<>(live.executorEvents.executors.size());
+        for (LiveExecutor e : live.executorEvents.executors.values()) {
             ex.add(e.summary());
         }
         return ex;

@@ -1,15 +1,14 @@
 package io.sparkscope.core.analysis.efficiency;
 
+import io.sparkscope.core.analysis.timeline.NoTaskGaps;
 import io.sparkscope.core.model.StageSummary;
 import io.sparkscope.core.model.TaskSpanSummary;
 
-import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 
 /**
- * The stretches of an application in which no task ran anywhere, so only the driver worked: the application's span
- * minus the union of the stages' task spans [first task launch, last task finish]. O(stages · log stages).
+ * The stretches of an application in which no task ran anywhere, so only the driver worked ({@link NoTaskGaps}, the
+ * sweep the heuristics' split of no-task time reads too), indexed to sum them within any executor's lifetime.
  *
  * <p>A long-running application's snapshot lists only its recent stages; the older ones are summed up in the run's
  * totals as one union of task spans ({@link TaskSpanSummary}): where it ends and how much of it some task covered.
@@ -47,37 +46,14 @@ final class DriverAloneTime {
             long busy = Math.min(Math.max(0, earlier.busyMs()), cursor - start);
             blockAlone = cursor - start - busy;
         }
-        long blockTo = cursor;
-        List<long[]> spans = new ArrayList<>();
-        for (StageSummary s : stages) {
-            if (s.firstTaskLaunchedTime() <= 0) {
-                continue;
-            }
-            long stop = s.lastTaskFinishedTime() > 0 ? s.lastTaskFinishedTime() : end;
-            long a = Math.max(start, s.firstTaskLaunchedTime());
-            long b = Math.min(end, stop);
-            if (b > a) {
-                spans.add(new long[]{a, b});
-            }
-        }
-        spans.sort(Comparator.comparingLong(x -> x[0]));
-        List<long[]> gaps = new ArrayList<>();
-        for (long[] sp : spans) {
-            if (sp[0] > cursor) {
-                gaps.add(new long[]{cursor, sp[0]});
-            }
-            cursor = Math.max(cursor, sp[1]);
-        }
-        if (end > cursor) {
-            gaps.add(new long[]{cursor, end});
-        }
+        List<NoTaskGaps.Gap> gaps = NoTaskGaps.of(stages, start, end, cursor, null);
         long[] f = new long[gaps.size()];
         long[] t = new long[gaps.size()];
         for (int i = 0; i < gaps.size(); i++) {
-            f[i] = gaps.get(i)[0];
-            t[i] = gaps.get(i)[1];
+            f[i] = gaps.get(i).from();
+            t[i] = gaps.get(i).to();
         }
-        return new DriverAloneTime(start, blockTo, blockAlone, f, t);
+        return new DriverAloneTime(start, cursor, blockAlone, f, t);
     }
 
     long totalMs() {

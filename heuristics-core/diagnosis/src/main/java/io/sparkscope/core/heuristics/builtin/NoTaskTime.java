@@ -1,5 +1,6 @@
 package io.sparkscope.core.heuristics.builtin;
 
+import io.sparkscope.core.analysis.timeline.NoTaskGaps;
 import io.sparkscope.core.model.AppSnapshot;
 import io.sparkscope.core.model.ExecutorSummary;
 import io.sparkscope.core.model.JobSummary;
@@ -291,25 +292,15 @@ public final class NoTaskTime {
         return first == Long.MAX_VALUE ? start : Math.min(end, first);
     }
 
-    // Application time minus the union of the stages' task spans [first launch, last finish], in time order.
+    // Application time minus the union of the stages' task spans [first launch, last finish], in time order
+    // (NoTaskGaps); null when no stage launched a task and none left the snapshot.
     private static List<Gap> rawGaps(AppSnapshot app, long start, long end) {
-        record Span(long from, long to, String stage) {
-        }
-        List<Span> spans = new ArrayList<>();
-        for (StageSummary s : app.stages()) {
-            if (s.firstTaskLaunchedTime() <= 0) {
-                continue;
-            }
-            long to = s.lastTaskFinishedTime() > 0 ? s.lastTaskFinishedTime() : end;
-            spans.add(new Span(Math.max(start, s.firstTaskLaunchedTime()), Math.min(end, to), s.key()));
-        }
         // Stages that left a long-running application's snapshot are summed up in the run's totals: the sweep
         // continues where their spans end, with their longest gaps.
         TaskSpanSummary earlier = app.totals().taskSpans();
-        if (spans.isEmpty() && earlier == null) {
+        if (earlier == null && app.stages().stream().noneMatch(s -> s.firstTaskLaunchedTime() > 0)) {
             return null;
         }
-        spans.sort(Comparator.comparingLong(Span::from));
         List<Gap> gaps = new ArrayList<>();
         long cursor = start;
         String previous = null;
@@ -334,19 +325,8 @@ public final class NoTaskTime {
             cursor = Math.max(start, Math.min(end, earlier.to()));
             previous = earlier.lastStage();
         }
-        for (Span sp : spans) {
-            if (sp.to() <= cursor) {
-                continue;
-            }
-            long from = Math.max(cursor, sp.from());
-            if (from > cursor) {
-                gaps.add(new Gap(cursor, from, previous, sp.stage(), null));
-            }
-            cursor = sp.to();
-            previous = sp.stage();
-        }
-        if (end > cursor) {
-            gaps.add(new Gap(cursor, end, previous, null, null));
+        for (NoTaskGaps.Gap g : NoTaskGaps.of(app.stages(), start, end, cursor, previous)) {
+            gaps.add(new Gap(g.from(), g.to(), g.after(), g.before(), null));
         }
         return gaps;
     }
