@@ -138,7 +138,7 @@ public final class TuneFile {
 
     private static String shape(TunedWhatIf.Estimate e) {
         return e.executors() + " executor(s) x " + e.coresPerExecutor() + " core(s), "
-                + Units.sparkSize(e.containerBytes()) + " each";
+                + Fmt.bytes(e.containerBytes()) + " container each";
     }
 
     private static String cost(TunedWhatIf w, double amount) {
