@@ -61,6 +61,7 @@ class TuneCommandTest {
         assertTrue(text.contains("today:               2 executor(s) x 8 core(s)"), text);
         assertTrue(text.contains("with these settings: 2 executor(s) x 5 core(s)"), text);
         assertTrue(text.contains("modelled: spark.executor.cores"), text);
+        assertTrue(text.contains("executors kept as run (2): no finding advises spark.executor.instances"), text);
         assertTrue(text.contains("effect on time (GC, spill) is not modelled: spark.executor.memory"), text);
         assertFalse(text.contains(TuneLogs.SECRET), text);
 

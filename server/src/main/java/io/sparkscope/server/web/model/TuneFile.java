@@ -107,6 +107,10 @@ public final class TuneFile {
         if (!w.modelled().isEmpty()) {
             out.add("  modelled: " + String.join(", ", w.modelled()));
         }
+        if (w.tuned() != null && !w.modelled().contains("spark.executor.instances")) {
+            out.add("  executors kept as run (" + w.today().executors() + "): no finding advises"
+                    + " spark.executor.instances");
+        }
         if (!w.costOnly().isEmpty()) {
             out.add("  priced, but their effect on time (GC, spill) is not modelled: " + String.join(", ", w.costOnly()));
         }
