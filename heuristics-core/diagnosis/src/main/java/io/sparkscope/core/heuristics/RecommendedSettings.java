@@ -114,11 +114,57 @@ public record RecommendedSettings(Platform platform, List<Setting> settings, Lis
                 left.add(new Left(key, used.recommendedValue(), why));
                 continue;
             }
+            List<Because> because = withReconciled(key, e.getValue(), agreed, ranked);
             settings.add(new Setting(key, used.currentValue(), used.currentSource(), used.recommendedValue(),
-                    e.getValue(), saving, resolution(key, used.recommendedValue(), e.getValue())));
+                    because, saving, resolution(key, used.recommendedValue(), because)));
         }
         settings.sort((x, y) -> y.saving().compareTo(x.saving()));
         return new RecommendedSettings(platform, settings, left);
+    }
+
+    /**
+     * The findings that asked for {@code key}, completed from what an earlier reconciliation (when the run was
+     * analysed) wrote into the advice's reasons: a finding that gave the key up no longer carries advice for it, and
+     * one that took the winning value no longer says what it asked for; both are named in the reasons.
+     */
+    private static List<Because> withReconciled(String key, List<Because> asked, List<Finding> agreed,
+                                                List<Finding> ranked) {
+        Map<String, AdviceReconciler.Label> labels = new LinkedHashMap<>();
+        for (Finding f : agreed) {
+            SettingAdvice a = f.adviceFor(key);
+            if (a == null) {
+                continue;
+            }
+            // the first reason is the finding's own; the others are labels of the other findings
+            for (String r : a.reasons().subList(Math.min(1, a.reasons().size()), a.reasons().size())) {
+                AdviceReconciler.Label l = AdviceReconciler.Label.parse(r);
+                if (l != null && (l.askedFor() != null || !labels.containsKey(l.heuristic()))) {
+                    labels.put(l.heuristic(), l);
+                }
+            }
+        }
+        List<Because> out = new ArrayList<>();
+        Set<String> named = new LinkedHashSet<>();
+        for (Because b : asked) {
+            AdviceReconciler.Label l = labels.get(b.heuristic());
+            out.add(l == null || l.askedFor() == null ? b : new Because(b.findingId(), b.heuristic(), b.title(),
+                    b.severity(), l.askedFor(), b.reason(), b.impact()));
+            named.add(b.heuristic());
+        }
+        for (AdviceReconciler.Label l : labels.values()) {
+            if (named.contains(l.heuristic()) || l.askedFor() == null) {
+                continue;
+            }
+            for (Finding f : ranked) {
+                if (f.heuristic().equals(l.heuristic()) && f.adviceFor(key) == null) {
+                    out.add(new Because(f.id(), f.heuristic(), f.title(), f.severity(), l.askedFor(), l.reason(),
+                            f.impact()));
+                    named.add(l.heuristic());
+                    break;
+                }
+            }
+        }
+        return out;
     }
 
     /** Says which value was chosen when the findings asked for several; empty when they agreed. */

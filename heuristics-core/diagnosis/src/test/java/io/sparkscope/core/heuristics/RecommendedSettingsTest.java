@@ -53,6 +53,28 @@ class RecommendedSettingsTest {
     }
 
     @Test
+    void storedFindingsReconciledWhenAnalysedStillSayWhoAskedForWhat() {
+        // As the engine stores them: reconciled already, so DiskSpill carries 12g and the opposite-minded
+        // MemorySizing has given the key up; only the reasons remember what each asked for.
+        Finding spill = finding("DiskSpill", 2_000, set("spark.executor.memory", "8g", "10g", "tasks spill"));
+        Finding gc = finding("ExecutorGc", 9_000, set("spark.executor.memory", "8g", "12g", "GC takes 30 %"));
+        Finding sizing = finding("MemorySizing", 500, set("spark.executor.memory", "8g", "4g", "heap mostly unused"));
+        List<Finding> stored = AdviceReconciler.reconcile(List.of(gc, spill, sizing));
+        assertEquals(null, stored.get(2).adviceFor("spark.executor.memory"), "MemorySizing gave it up");
+        assertEquals("12g", stored.get(1).adviceFor("spark.executor.memory").recommendedValue());
+
+        RecommendedSettings r = RecommendedSettings.of(stored, YARN, Redactor.defaultRedactor());
+        assertEquals(Map.of("spark.executor.memory", "12g"), r.values());
+        RecommendedSettings.Setting mem = r.settings().get(0);
+        assertEquals(List.of("ExecutorGc=12g", "DiskSpill=10g", "MemorySizing=4g"), mem.because().stream()
+                .map(b -> b.heuristic() + "=" + b.askedFor()).toList());
+        assertEquals("heap mostly unused", mem.because().get(2).reason());
+        assertEquals(500, mem.because().get(2).impact().wallMs());
+        assertTrue(mem.resolution().startsWith("ExecutorGc asked for 12g, DiskSpill asked for 10g, MemorySizing asked"
+                + " for 4g; 12g is used"), mem.resolution());
+    }
+
+    @Test
     void adviceForTheValueInForceIsNoSetting() {
         Finding f = finding("X", 0, set("spark.sql.shuffle.partitions", "200", "200", "already right"));
         assertTrue(RecommendedSettings.of(List.of(f), YARN, Redactor.defaultRedactor()).settings().isEmpty());
