@@ -163,6 +163,7 @@ public final class WebServer {
         app.get("/compare/sql", sqlPages::compare);
         app.get("/compare", pages::compare);
         app.get("/history", pages::history);
+        app.get("/tune", pages::tune);
 
         app.get("/api/v1/apps", api::apps);
         forApp(app, "/api/v1/apps", "/stages/{stageId}/{stageAttemptId}/timeline", api::timeline);
@@ -184,6 +185,7 @@ public final class WebServer {
         app.get("/api/v1/history", api::history);
         app.get("/api/v1/jobs", api::jobs);
         app.get("/api/v1/predict", api::predict);
+        app.get("/api/v1/tune", api::tune);
         sparkRoutes(app);
 
         ErrorResponses.register(app);

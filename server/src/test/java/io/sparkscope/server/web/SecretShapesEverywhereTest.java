@@ -101,7 +101,8 @@ class SecretShapesEverywhereTest {
                 app + "/what-if", "/history?name=" + HostileShapes.APP_NAME, "/api/v1/apps", "/api/v1/jobs", api,
                 api + "/stages", api + "/findings", api + "/jobs", api + "/executors", api + "/allexecutors",
                 api + "/stages/0/0/taskList", api + "/stages/0/0/timeline", api + "/sql", api + "/queries",
-                api + "/what-if", "/api/v1/history?name=" + HostileShapes.APP_NAME));
+                api + "/what-if", "/api/v1/history?name=" + HostileShapes.APP_NAME,
+                "/api/v1/tune?name=" + HostileShapes.APP_NAME));
         for (int i = 0; i < HostileShapes.sqlExecutions(); i++) {
             paths.add(app + "/sql/" + i);
             paths.add(api + "/sql/" + i);

@@ -5,6 +5,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalDouble;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * Makes one application's setting advice agree: no finding recommends the value already in force, and when several
@@ -48,7 +50,7 @@ public final class AdviceReconciler {
             Finding f = out.get(at[0]);
             SettingAdvice a = f.adviceFor(key);
             boolean same = SettingAdvice.sameValue(key, a.recommendedValue(), win.recommendedValue());
-            labelled.add(f.heuristic() + (same ? "" : " (asked for " + a.recommendedValue() + ")") + ": " + a.reason());
+            labelled.add(label(f.heuristic(), same ? null : a.recommendedValue(), a.reason()));
         }
         for (int n = 0; n < entries.size(); n++) {
             int i = entries.get(n)[0];
@@ -64,6 +66,26 @@ public final class AdviceReconciler {
                         + win.recommendedValue() + ", now " + win.currentText() + ")";
                 out.set(i, replace(f, a, null, note));
             }
+        }
+    }
+
+    /**
+     * Another finding's reason as the reconciled advice carries it: "ExecutorGc: GC takes 30 %", or with the value it
+     * wanted when that was not the one used: "DiskSpill (asked for 10g): tasks spill".
+     */
+    static String label(String heuristic, String askedFor, String reason) {
+        return heuristic + (askedFor == null ? "" : " (asked for " + askedFor + ")") + ": " + reason;
+    }
+
+    /** A reason {@link #label} wrote, read back: who asked, for what value (null: the one used), and why. */
+    record Label(String heuristic, String askedFor, String reason) {
+        private static final Pattern FORM = Pattern.compile("([A-Za-z0-9_.$-]+)(?: \\(asked for (.*?)\\))?: (.*)",
+                Pattern.DOTALL);
+
+        /** The label, or null when {@code text} is a finding's own reason and not one. */
+        static Label parse(String text) {
+            Matcher m = FORM.matcher(text);
+            return m.matches() ? new Label(m.group(1), m.group(2), m.group(3)) : null;
         }
     }
 

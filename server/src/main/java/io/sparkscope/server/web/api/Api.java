@@ -134,6 +134,18 @@ public final class Api {
         json(ctx, ApiJson.PredictionJson.of(data.predict(lookup.jobKey(), bytes)));
     }
 
+    /** {@code ?job=} (or {@code ?name=} of one job): the settings for its next run; 404 when it has no stored run. */
+    public void tune(Context ctx) throws SQLException {
+        WebData.JobLookup lookup = lookup(ctx);
+        if (lookup.jobKey() == null) {
+            if (!lookup.candidates().isEmpty()) {
+                throw lookup.ambiguous();
+            }
+            throw WebException.notFound(lookup.noJobSentence());
+        }
+        json(ctx, ApiJson.TuneJson.of(data.tune(lookup.jobKey(), prices)));
+    }
+
     private WebData.JobLookup lookup(Context ctx) throws SQLException {
         String job = Params.text(ctx, "job");
         String name = Params.text(ctx, "name");

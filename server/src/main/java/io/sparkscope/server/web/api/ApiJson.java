@@ -12,6 +12,8 @@ import io.sparkscope.core.analysis.prediction.Prediction;
 import io.sparkscope.core.analysis.prediction.StageKey;
 import io.sparkscope.core.analysis.prediction.StageMean;
 import io.sparkscope.core.analysis.whatif.WhatIfResult;
+import io.sparkscope.core.analysis.efficiency.TunedWhatIf;
+import io.sparkscope.core.heuristics.RecommendedSettings;
 import io.sparkscope.core.report.EfficiencyJson;
 import io.sparkscope.core.report.WhatIfJson;
 import io.sparkscope.server.web.http.Urls;
@@ -21,6 +23,9 @@ import io.sparkscope.server.web.model.Diagnosis;
 import io.sparkscope.server.web.model.RunHistory;
 import io.sparkscope.server.web.model.RunPrediction;
 import io.sparkscope.server.web.model.StoredCost;
+import io.sparkscope.server.web.model.JobTuning;
+import io.sparkscope.server.web.model.TuneFile;
+import io.sparkscope.store.query.HistoryQuery;
 import io.sparkscope.store.query.AppEfficiency;
 import io.sparkscope.store.query.AppDetail;
 import io.sparkscope.store.query.AppHeader;
@@ -194,6 +199,41 @@ public final class ApiJson {
 
     /** A warning or caveat: its code for programs and its sentence for people. */
     record Note(String code, String message) {
+    }
+
+    /**
+     * {@code /api/v1/tune}: the job's newest stored run, the settings for its next run (each with the value in force,
+     * the findings behind it and the saving), the advice left out and why, the time and cost today and predicted, and
+     * the properties file and {@code --conf} options as {@code sparkscope tune} writes them.
+     */
+    record TuneJson(String job, TuneRun run, String platform, List<RecommendedSettings.Setting> settings,
+                    List<RecommendedSettings.Left> left, TuneWhatIf whatIf, List<String> conf, String properties) {
+        static TuneJson of(JobTuning t) {
+            HistoryQuery.Run r = t.run();
+            return new TuneJson(t.jobKey(), new TuneRun(r.appId(), r.attemptId(), r.name(), r.startTime(),
+                    r.durationMs(), Urls.app(r.appId(), r.attemptId())), t.settings().platform().describe(),
+                    t.settings().settings(), t.settings().left(), TuneWhatIf.of(t.whatIf()), TuneFile.confLines(t),
+                    TuneFile.properties(t));
+        }
+    }
+
+    record TuneRun(String appId, String attemptId, String name, long startTime, long durationMs, String link) {
+    }
+
+    /**
+     * @param tuned       null when none of the settings is one the model understands
+     * @param timeChange  tuned against today's simulated time (−0.25 = 25 % faster)
+     * @param costUnit    the currency, or "core-hours" without prices
+     */
+    record TuneWhatIf(long measuredMs, TunedWhatIf.Estimate today, TunedWhatIf.Estimate tuned, double timeChange,
+                      double costChange, String costUnit, List<String> modelled, List<String> costOnly,
+                      List<String> notModelled, List<Note> caveats) {
+        static TuneWhatIf of(TunedWhatIf w) {
+            return new TuneWhatIf(w.measuredMs(), w.today(), w.tuned(), w.timeChange(), w.costChange(),
+                    w.priced() ? w.prices().currency() : "core-hours", w.modelled(), w.costOnly(), w.notModelled(),
+                    w.simulated().caveats().stream().map(c -> new Note(c.name(),
+                            AppWhatIf.describe(c, w.simulated()))).toList());
+        }
     }
 
     /**

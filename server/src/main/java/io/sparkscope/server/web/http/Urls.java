@@ -58,6 +58,16 @@ public final class Urls {
         return "/history?job=" + enc(jobKey == null ? "" : jobKey);
     }
 
+    /** {@code /tune?job=…}: the job's recommended settings as a properties file. */
+    public static String tune(String jobKey) {
+        return "/tune?job=" + enc(jobKey == null ? "" : jobKey);
+    }
+
+    /** {@code /api/v1/tune?job=…}: the same as JSON. */
+    public static String tuneApi(String jobKey) {
+        return "/api/v1/tune?job=" + enc(jobKey == null ? "" : jobKey);
+    }
+
     /** {@code path?k=v&…} skipping null/empty values, in insertion order. */
     public static String withQuery(String path, Map<String, String> params) {
         StringBuilder sb = new StringBuilder(path);

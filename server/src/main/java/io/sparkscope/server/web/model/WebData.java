@@ -232,6 +232,12 @@ public final class WebData {
         return new JobLookup(name, null, candidates, history.runsWithoutJob(name));
     }
 
+    /** The settings recommended for a job's newest stored run; a 404 naming the key when it has none. */
+    public JobTuning tune(String jobKey, Prices prices) throws SQLException {
+        return JobTuning.load(dataSource, jobKey, prices)
+                .orElseThrow(() -> WebException.notFound(JobTuning.noRun(jobKey)));
+    }
+
     /** The run time predicted for {@code inputBytes} from the stored runs of one job. */
     public RunPrediction predict(String jobKey, long inputBytes) throws SQLException {
         return RunPrediction.of(dataSource, history, jobKey, inputBytes);

@@ -13,6 +13,8 @@ import io.sparkscope.server.web.model.Comparison;
 import io.sparkscope.server.web.model.QueryPage;
 import io.sparkscope.server.web.model.RunHistory;
 import io.sparkscope.server.web.model.RunPrediction;
+import io.sparkscope.server.web.model.JobTuning;
+import io.sparkscope.server.web.model.TuneFile;
 import io.sparkscope.server.web.model.WebData;
 import io.sparkscope.store.query.AppDetail;
 import io.sparkscope.store.query.AppDetailQuery;
@@ -114,6 +116,20 @@ public final class Pages {
         }
         RunHistory h = data.history(lookup.jobKey());
         html(ctx, HistoryView.render(h, ApiJson.historyJson(h, prices), predictForm(ctx, h), prices));
+    }
+
+    /**
+     * {@code /tune?job=…}: the job's recommended settings as a properties file to download (the history page links
+     * here); a 404 page naming the key when the job has no stored run.
+     */
+    public void tune(Context ctx) throws SQLException {
+        String job = Params.text(ctx, "job");
+        if (job == null) {
+            throw WebException.badParam("job", "required: the job key, as /history shows it");
+        }
+        JobTuning t = data.tune(job, prices);
+        ctx.header("Content-Disposition", "inline; filename=\"" + TuneFile.fileName(job) + "\"");
+        ctx.contentType("text/plain; charset=utf-8").result(TuneFile.properties(t));
     }
 
     /** The prediction form's state: what was asked, and the prediction or why there is none (shown, not a 400). */

@@ -38,6 +38,15 @@ public final class ExecutorWhatIf {
     }
 
     public static WhatIfResult analyze(AppSnapshot app, WhatIfOptions options) {
+        return analyze(app, options, 0);
+    }
+
+    /**
+     * As {@link #analyze(AppSnapshot, WhatIfOptions)}, with every simulated executor offering {@code cores} slots
+     * instead of the run's own (0: as run; ignored in local mode, where the curve scales the driver's cores). With
+     * other cores no point of the curve is the run's own; the estimate at the actual count stays the run's shape.
+     */
+    public static WhatIfResult analyze(AppSnapshot app, WhatIfOptions options, int cores) {
         Set<WhatIfCaveat> caveats = EnumSet.noneOf(WhatIfCaveat.class);
         List<StageSummary> ran = new ArrayList<>();
         long earliestTask = Long.MAX_VALUE;
@@ -91,18 +100,14 @@ public final class ExecutorWhatIf {
             // count is the curve flattening, not a claim worth a caveat.
             caveats.add(WhatIfCaveat.SLOTS_CAPPED);
         }
+        int perExecutor = cores > 0 && !shape.local() ? cores : shape.coresPerExecutor();
+        boolean ownCores = perExecutor == shape.coresPerExecutor();
         List<WhatIfPoint> curve = new ArrayList<>();
-        long atActual = 0;
+        long atActual = ownCores ? 0 : wallAt(phases, driverTime, shape.slots(), mostTasksInAPhase);
         for (int executors : counts) {
-            long slots = (long) executors * shape.coresPerExecutor();
-            // More slots than a phase has tasks leave the extra ones idle: the estimate is the same with one slot per
-            // task, and the scheduler's work stays bounded by the tasks, not by what the log claims.
-            int simulated = (int) Math.min(slots, mostTasksInAPhase);
-            long wall = driverTime;
-            for (List<StageNode> phase : phases) {
-                wall += SlotScheduler.makespan(phase, simulated);
-            }
-            boolean isActual = executors == shape.executors();
+            long slots = (long) executors * perExecutor;
+            long wall = wallAt(phases, driverTime, slots, mostTasksInAPhase);
+            boolean isActual = ownCores && executors == shape.executors();
             if (isActual) {
                 atActual = wall;
             }
@@ -110,10 +115,22 @@ public final class ExecutorWhatIf {
         }
         long ideal = driverTime + Math.round((double) taskTime / Math.max(1, shape.slots()));
         long error = atActual - actual;
-        return new WhatIfResult(app.appId(), options.order(), shape.local(), shape.coresPerExecutor(),
+        return new WhatIfResult(app.appId(), options.order(), shape.local(), perExecutor,
                 shape.executors(), shape.slots(), actual, driverTime, taskTime, recordedTaskTime(app), criticalPath,
                 ideal, atActual, error, actual == 0 ? 0 : (double) error / actual, curve,
                 phases.stream().mapToInt(List::size).sum(), phases.size(), reconstructed, new ArrayList<>(caveats));
+    }
+
+    /** The simulated wall time with {@code slots} task slots. */
+    private static long wallAt(List<List<StageNode>> phases, long driverTime, long slots, long mostTasksInAPhase) {
+        // More slots than a phase has tasks leave the extra ones idle: the estimate is the same with one slot per
+        // task, and the scheduler's work stays bounded by the tasks, not by what the log claims.
+        int simulated = (int) Math.min(slots, mostTasksInAPhase);
+        long wall = driverTime;
+        for (List<StageNode> phase : phases) {
+            wall += SlotScheduler.makespan(phase, simulated);
+        }
+        return wall;
     }
 
     private static long latestTaskEnd(List<StageSummary> stages, long appEnd) {

@@ -8,9 +8,9 @@ import java.util.List;
  * @param appId               the application
  * @param order               task order the simulation used
  * @param local               true in local mode (the curve then scales the driver's cores)
- * @param coresPerExecutor    cores per simulated executor (1 in local mode)
+ * @param coresPerExecutor    cores per simulated executor (1 in local mode): the run's own unless asked otherwise
  * @param actualExecutors     the run's executor count (peak alive; local mode: driver cores)
- * @param actualSlots         {@code actualExecutors × coresPerExecutor}
+ * @param actualSlots         the run's own slots: {@code actualExecutors ×} its cores per executor
  * @param actualDurationMs    the run's wall time
  * @param driverTimeMs        wall time with no stage running tasks: kept unchanged at every executor count
  * @param taskTimeMs          Σ task durations the simulation replays (kept tasks exact, the rest rebuilt)
