@@ -54,6 +54,12 @@ class RegressionExplainedTest {
      */
     static Path log(Path dir, String appId, long start, long durationMs, long inputBytes, Map<String, String> conf)
             throws Exception {
+        return log(dir, appId, start, durationMs, inputBytes, conf, 0);
+    }
+
+    /** @param gcMs JVM GC time of the "aggregate" stage's task */
+    static Path log(Path dir, String appId, long start, long durationMs, long inputBytes, Map<String, String> conf,
+                    long gcMs) throws Exception {
         List<String> lines = new ArrayList<>();
         lines.add("{\"Event\":\"SparkListenerApplicationStart\",\"App Name\":\"nightly\",\"App ID\":\"" + appId
                 + "\",\"Timestamp\":" + start + ",\"User\":\"u\"}");
@@ -74,7 +80,7 @@ class RegressionExplainedTest {
                     + ",\"Executor ID\":\"1\",\"Host\":\"h\",\"Locality\":\"ANY\",\"Speculative\":false,"
                     + "\"Getting Result Time\":0,\"Finish Time\":" + (start + runTimes[s] + 10)
                     + ",\"Failed\":false,\"Killed\":false},\"Task Metrics\":{\"Executor Run Time\":" + runTimes[s]
-                    + ",\"Executor Deserialize Time\":10" + (s == 0 ? ",\"Input Metrics\":{\"Bytes Read\":"
+                    + ",\"Executor Deserialize Time\":10" + (s == 1 ? ",\"JVM GC Time\":" + gcMs : "") + (s == 0 ? ",\"Input Metrics\":{\"Bytes Read\":"
                     + inputBytes + ",\"Records Read\":1000}" : "") + "}}");
         }
         lines.add("{\"Event\":\"SparkListenerApplicationEnd\",\"Timestamp\":" + (start + durationMs) + "}");
@@ -191,5 +197,73 @@ class RegressionExplainedTest {
         String app = get(ds, "/apps/app-night-4");
         assertTrue(app.contains("Settings changed since that run"), "the finding's details on the run's page");
         assertTrue(app.contains("spark.sql.shuffle.partitions"), excerpt(app, "Settings changed"));
+    }
+
+    /** Two runs: the first spends a third of its task time in GC on 4g executors, the second runs on {@code memory}. */
+    private String importTwo(Path dir, String memory, long secondMs, long secondGcMs) throws Exception {
+        Map<String, String> first = conf("spark.master", "yarn", "spark.executor.memory", "4g");
+        Map<String, String> second = conf("spark.master", "yarn", "spark.executor.memory", memory);
+        String db = TestDb.newDatabaseName();
+        CliRun run = CliRun.of("import", log(dir, "app-gc-1", T0, 100_000, GB, first, 30_000).toString(),
+                log(dir, "app-gc-2", T0 + DAY, secondMs, GB, second, secondGcMs).toString(), "--db", TestDb.url(db));
+        assertEquals(0, run.exitCode(), run.err());
+        return db;
+    }
+
+    private static JsonNode advice(JsonNode history, String key, String givenIn) {
+        for (JsonNode e : history.get("advice")) {
+            if (e.get("key").asText().equals(key) && e.get("givenIn").asText().equals(givenIn)) {
+                return e;
+            }
+        }
+        throw new AssertionError("no advice of " + key + " given in " + givenIn + ": " + history.get("advice"));
+    }
+
+    @Test
+    void adviceAppliedInTheNextRunIsInTheLedgerWithWhatItSavedAgainstThePromise(@TempDir Path dir)
+            throws Exception {
+        DataSource ds = TestDb.dataSource(importTwo(dir, "6g", 70_000, 1_000));
+        JsonNode e = advice(JSON.readTree(get(ds, "/api/v1/history?name=nightly")), "spark.executor.memory",
+                "app-gc-1");
+        assertEquals("6g", e.get("recommendedValue").asText(), "ExecutorGc advised 1.5× the heap");
+        assertTrue(e.get("applied").asBoolean());
+        assertEquals("app-gc-2", e.get("appliedIn").asText());
+        assertTrue(e.get("asAdvised").asBoolean());
+        assertEquals("HELPED", e.get("outcome").asText());
+        assertEquals(30_000, e.get("savedWallMs").asLong());
+        assertEquals(0.3, e.get("perByteSavedShare").asDouble(), 1e-9, "the same input, 30 % less time per byte");
+        assertTrue(e.get("promisedWallMs").asLong() > 0, e.toString());
+
+        String page = get(ds, "/history?name=nightly");
+        assertTrue(page.contains("Advice given and what it did"), excerpt(page, "history-table"));
+        assertTrue(page.contains("spark.executor.memory=6g (was 4g), advised by ExecutorGc in app-gc-1: applied in"
+                + " app-gc-2; wall time 30.0 s less"), excerpt(page, "advice-ledger"));
+    }
+
+    @Test
+    void adviceAppliedThatDidNotHelpSaysSoAndComesLastInTheLaterRunsFixFirst(@TempDir Path dir) throws Exception {
+        DataSource ds = TestDb.dataSource(importTwo(dir, "6g", 110_000, 33_000));
+        JsonNode e = advice(JSON.readTree(get(ds, "/api/v1/history?name=nightly")), "spark.executor.memory",
+                "app-gc-1");
+        assertEquals("DID_NOT_HELP", e.get("outcome").asText());
+        assertEquals(-10_000, e.get("savedWallMs").asLong());
+        assertTrue(e.get("sentence").asText().endsWith("it did not help."), e.get("sentence").asText());
+
+        // the second run is still in GC and advises more heap again: said to have been tried, and put last
+        JsonNode fix = JSON.readTree(get(ds, "/api/v1/apps/app-gc-2")).get("fixFirst");
+        JsonNode gc = null;
+        for (JsonNode f : fix) {
+            if (f.get("heuristic").asText().equals("ExecutorGc")) {
+                gc = f;
+            }
+        }
+        assertNotNull(gc, fix.toString());
+        assertEquals(gc, fix.get(fix.size() - 1), "after the others");
+        assertTrue(gc.get("sentence").asText().contains("Put after the others: tried on an earlier run of this job,"
+                + " spark.executor.memory=6g (was 4g)"), gc.get("sentence").asText());
+        String app = get(ds, "/apps/app-gc-2");
+        assertTrue(app.contains("Put after the others: tried on an earlier run of this job"), excerpt(app, "fix-first"));
+        JsonNode first = JSON.readTree(get(ds, "/api/v1/apps/app-gc-1")).get("fixFirst");
+        assertFalse(first.toString().contains("Put after the others"), "the run that gave the advice is unchanged");
     }
 }
