@@ -143,31 +143,39 @@ public record RunChanges(String baselineAppId, List<SettingChange> settings, Map
                 + (k.occurrence() > 0 ? " (" + (k.occurrence() + 1) + ")" : "");
     }
 
-    /** The finding's structured form: plain maps and lists, as finding details hold. */
+    /** The finding's structured form: plain maps and lists, as finding details hold; keys of what did not change left out. */
     public Map<String, Object> toDetails() {
         Map<String, Object> out = new LinkedHashMap<>();
         out.put("baselineAppId", baselineAppId);
         List<Map<String, Object>> s = new ArrayList<>();
         for (SettingChange c : settings) {
-            Map<String, Object> m = new LinkedHashMap<>();
-            m.put("key", c.key());
-            m.put("before", c.before());
-            m.put("after", c.after());
-            s.add(m);
+            s.add(map("key", c.key(), "before", c.before(), "after", c.after()));
         }
-        out.put("settingsChanged", s);
-        out.put("operatorsAdded", operatorsAdded);
-        out.put("operatorsRemoved", operatorsRemoved);
+        putUnlessEmpty(out, "settingsChanged", s);
+        putUnlessEmpty(out, "operatorsAdded", operatorsAdded);
+        putUnlessEmpty(out, "operatorsRemoved", operatorsRemoved);
         List<Map<String, Object>> st = new ArrayList<>();
         for (StageChange c : stagesGrown) {
-            Map<String, Object> m = new LinkedHashMap<>();
-            m.put("stage", c.stage());
-            m.put("beforeMs", c.beforeMs());
-            m.put("afterMs", c.afterMs());
-            st.add(m);
+            st.add(map("stage", c.stage(), "beforeMs", c.beforeMs(), "afterMs", c.afterMs()));
         }
-        out.put("stagesGrown", st);
+        putUnlessEmpty(out, "stagesGrown", st);
         return out;
+    }
+
+    // An empty list or map would show as an empty table on the run's page: a key absent means nothing changed.
+    private static void putUnlessEmpty(Map<String, Object> out, String key, Object value) {
+        if (!(value instanceof List<?> l && l.isEmpty()) && !(value instanceof Map<?, ?> m && m.isEmpty())) {
+            out.put(key, value);
+        }
+    }
+
+    /** A map of key, value, key, value … in that order (values may be null: a setting unset). */
+    private static Map<String, Object> map(Object... keysAndValues) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        for (int i = 0; i < keysAndValues.length; i += 2) {
+            m.put((String) keysAndValues[i], keysAndValues[i + 1]);
+        }
+        return m;
     }
 
     /** Plain sentences, empty when nothing differs. */
