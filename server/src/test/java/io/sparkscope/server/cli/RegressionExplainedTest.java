@@ -54,18 +54,28 @@ class RegressionExplainedTest {
      */
     static Path log(Path dir, String appId, long start, long durationMs, long inputBytes, Map<String, String> conf)
             throws Exception {
-        return log(dir, appId, start, durationMs, inputBytes, conf, 0);
+        return log(dir, appId, start, durationMs, inputBytes, conf, 0, null);
     }
 
-    /** @param gcMs JVM GC time of the "aggregate" stage's task */
+    /**
+     * @param gcMs JVM GC time of the "aggregate" stage's task
+     * @param plan the operators of one SQL query run at the start, as "Root(Child,Child(Grandchild))"; null for none
+     */
     static Path log(Path dir, String appId, long start, long durationMs, long inputBytes, Map<String, String> conf,
-                    long gcMs) throws Exception {
+                    long gcMs, String plan) throws Exception {
         List<String> lines = new ArrayList<>();
         lines.add("{\"Event\":\"SparkListenerApplicationStart\",\"App Name\":\"nightly\",\"App ID\":\"" + appId
                 + "\",\"Timestamp\":" + start + ",\"User\":\"u\"}");
         lines.add("{\"Event\":\"SparkListenerEnvironmentUpdate\",\"JVM Information\":{},\"Spark Properties\":"
                 + JSON.writeValueAsString(conf) + ",\"Hadoop Properties\":{},\"System Properties\":{},"
                 + "\"Classpath Entries\":{}}");
+        if (plan != null) {
+            lines.add("{\"Event\":\"org.apache.spark.sql.execution.ui.SparkListenerSQLExecutionStart\","
+                    + "\"executionId\":0,\"description\":\"q\",\"details\":\"\",\"physicalPlanDescription\":\"\","
+                    + "\"sparkPlanInfo\":" + planJson(plan) + ",\"time\":" + start + "}");
+            lines.add("{\"Event\":\"org.apache.spark.sql.execution.ui.SparkListenerSQLExecutionEnd\","
+                    + "\"executionId\":0,\"time\":" + (start + durationMs - 1) + "}");
+        }
         long run = durationMs * 8 / 10;
         String[] names = {"load at Nightly.scala:10", "aggregate at Nightly.scala:20"};
         long[] runTimes = {run / 4, run - run / 4};
@@ -87,6 +97,29 @@ class RegressionExplainedTest {
         return Files.writeString(dir.resolve(appId), String.join("\n", lines) + "\n");
     }
 
+    /** "A(B,C(D))" as Spark's sparkPlanInfo JSON. */
+    static String planJson(String plan) {
+        int open = plan.indexOf('(');
+        String name = open < 0 ? plan : plan.substring(0, open);
+        List<String> children = new ArrayList<>();
+        if (open >= 0) {
+            String inner = plan.substring(open + 1, plan.length() - 1);
+            int depth = 0;
+            int from = 0;
+            for (int i = 0; i < inner.length(); i++) {
+                char c = inner.charAt(i);
+                depth += c == '(' ? 1 : c == ')' ? -1 : 0;
+                if (c == ',' && depth == 0) {
+                    children.add(planJson(inner.substring(from, i)));
+                    from = i + 1;
+                }
+            }
+            children.add(planJson(inner.substring(from)));
+        }
+        return "{\"nodeName\":\"" + name + "\",\"simpleString\":\"" + name + "\",\"children\":["
+                + String.join(",", children) + "],\"metadata\":{},\"metrics\":[]}";
+    }
+
     static Map<String, String> conf(String... kv) {
         Map<String, String> m = new LinkedHashMap<>();
         for (int i = 0; i < kv.length; i += 2) {
@@ -95,21 +128,25 @@ class RegressionExplainedTest {
         return m;
     }
 
-    /** Three usual runs of 1 GiB in about 10 s, then {@code fourth}. */
-    static List<String> importArgs(Path dir, Path fourth) throws Exception {
+    /** Three usual runs of 1 GiB in about 10 s (with {@code plan}, or none), then {@code fourth}. */
+    static List<String> importArgs(Path dir, Path fourth, String plan) throws Exception {
         Map<String, String> usual = conf("spark.sql.shuffle.partitions", "200");
         List<String> args = new ArrayList<>(List.of("import"));
         long[] durations = {10_000, 10_500, 9_500};
         for (int i = 0; i < durations.length; i++) {
-            args.add(log(dir, "app-night-" + (i + 1), T0 + i * DAY, durations[i], GB, usual).toString());
+            args.add(log(dir, "app-night-" + (i + 1), T0 + i * DAY, durations[i], GB, usual, 0, plan).toString());
         }
         args.add(fourth.toString());
         return args;
     }
 
     static String imported(Path dir, Path fourth) throws Exception {
+        return imported(dir, fourth, null);
+    }
+
+    static String imported(Path dir, Path fourth, String usualPlan) throws Exception {
         String db = TestDb.newDatabaseName();
-        List<String> args = importArgs(dir, fourth);
+        List<String> args = importArgs(dir, fourth, usualPlan);
         args.addAll(List.of("--db", TestDb.url(db)));
         CliRun run = CliRun.of(args.toArray(String[]::new));
         assertEquals(0, run.exitCode(), run.err());
@@ -199,13 +236,31 @@ class RegressionExplainedTest {
         assertTrue(app.contains("spark.sql.shuffle.partitions"), excerpt(app, "Settings changed"));
     }
 
+    @Test
+    void aChangedPlanIsARegressionThatNamesTheOperatorsAddedAndRemoved(@TempDir Path dir) throws Exception {
+        String usual = "SortMergeJoin(Exchange(Scan parquet),Exchange(Scan parquet))";
+        Path slower = log(dir, "app-night-4", T0 + 3 * DAY, 22_000, GB, conf("spark.sql.shuffle.partitions", "200"),
+                0, "BroadcastNestedLoopJoin(Scan parquet,BroadcastExchange(Scan parquet))");
+        DataSource ds = TestDb.dataSource(imported(dir, slower, usual));
+        assertEquals(List.of("app-night-4"), regressions(ds));
+        JsonNode runs = JSON.readTree(get(ds, "/api/v1/history?name=nightly")).get("runs");
+        JsonNode details = runs.get(runs.size() - 1).get("regression").get("details");
+        assertEquals("{\"BroadcastExchange\":1,\"BroadcastNestedLoopJoin\":1}", details.get("operatorsAdded").toString());
+        assertEquals("{\"Exchange\":2,\"SortMergeJoin\":1}", details.get("operatorsRemoved").toString());
+        assertFalse(details.has("settingsChanged"), "no setting changed");
+        String history = get(ds, "/history?name=nightly");
+        assertTrue(history.contains("plan changed: +1 BroadcastExchange, +1 BroadcastNestedLoopJoin, −2 Exchange,"
+                + " −1 SortMergeJoin"), excerpt(history, "history-table"));
+    }
+
     /** Two runs: the first spends a third of its task time in GC on 4g executors, the second runs on {@code memory}. */
     private String importTwo(Path dir, String memory, long secondMs, long secondGcMs) throws Exception {
         Map<String, String> first = conf("spark.master", "yarn", "spark.executor.memory", "4g");
         Map<String, String> second = conf("spark.master", "yarn", "spark.executor.memory", memory);
         String db = TestDb.newDatabaseName();
-        CliRun run = CliRun.of("import", log(dir, "app-gc-1", T0, 100_000, GB, first, 30_000).toString(),
-                log(dir, "app-gc-2", T0 + DAY, secondMs, GB, second, secondGcMs).toString(), "--db", TestDb.url(db));
+        CliRun run = CliRun.of("import", log(dir, "app-gc-1", T0, 100_000, GB, first, 30_000, null).toString(),
+                log(dir, "app-gc-2", T0 + DAY, secondMs, GB, second, secondGcMs, null).toString(), "--db",
+                TestDb.url(db));
         assertEquals(0, run.exitCode(), run.err());
         return db;
     }
