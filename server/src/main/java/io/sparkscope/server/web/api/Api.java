@@ -49,7 +49,7 @@ public final class Api {
 
     public void app(Context ctx) throws SQLException {
         AppDetail d = data.app(Params.appRef(ctx));
-        json(ctx, ApiJson.Detail.of(d, prices, data.triedWithoutHelp(d.header())));
+        json(ctx, ApiJson.Detail.of(d, prices, data.triedWithoutHelp(d)));
     }
 
     public void findings(Context ctx) throws SQLException {

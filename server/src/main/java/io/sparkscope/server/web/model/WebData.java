@@ -214,10 +214,11 @@ public final class WebData {
     /**
      * The settings an earlier run of this application's job changed as advised without it helping, each with the
      * sentence that says so: its "Fix this first" puts findings advising them after the others. Empty for a run of no
-     * job.
+     * job, and without reading its job's runs when none of its findings advises a setting.
      */
-    public Map<String, String> triedWithoutHelp(AppHeader app) throws SQLException {
-        if (app.jobKey() == null) {
+    public Map<String, String> triedWithoutHelp(AppDetail d) throws SQLException {
+        AppHeader app = d.header();
+        if (app.jobKey() == null || d.findings().stream().allMatch(f -> f.advice().isEmpty())) {
             return Map.of();
         }
         List<HistoryQuery.Run> runs = history.runs(app.jobKey(), HISTORY_LIMIT);
