@@ -2,10 +2,11 @@ package io.sparkscope.store;
 
 import io.sparkscope.core.analysis.JobKey;
 import io.sparkscope.core.analysis.prediction.RegressionCheck;
+import io.sparkscope.core.analysis.prediction.RunChanges;
 import io.sparkscope.core.heuristics.Finding;
 import io.sparkscope.core.event.TaskMetric;
 import io.sparkscope.core.model.AppSnapshot;
-import io.sparkscope.core.model.StageSummary;
+import io.sparkscope.core.model.StageTotals;
 
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -36,7 +37,8 @@ public final class PreviousRuns {
     /** The application column runs are grouped by; {@link #group} gives the same value for a snapshot. */
     private static final String GROUP_COLUMN = "job_key";
 
-    private static final String RUN_COLUMNS = "app_id, attempt_id, start_time, duration_ms, total_run_time_ms";
+    private static final String RUN_COLUMNS = "app_id, attempt_id, start_time, duration_ms, total_run_time_ms,"
+            + " input_bytes, output_bytes, shuffle_read_bytes, shuffle_write_bytes";
 
     private static final String BEFORE_SQL = "SELECT " + RUN_COLUMNS + " FROM application WHERE " + GROUP_COLUMN
             + " = ? AND status = 'COMPLETE' AND start_time < ?"
@@ -48,6 +50,7 @@ public final class PreviousRuns {
 
     private static final String ONE_SQL = "SELECT " + RUN_COLUMNS + ", " + GROUP_COLUMN + ", status = 'COMPLETE'"
             + " FROM application WHERE app_id = ? AND attempt_id = ?";
+    private static final int ONE_GROUP = 10;
 
     /**
      * Newest first, as {@link #BEFORE_SQL} orders them: ties on the start time by app and attempt id, compared as
@@ -62,14 +65,21 @@ public final class PreviousRuns {
      *
      * @param group      what groups runs of the same application ({@link #group})
      * @param taskTimeMs Σ executor run time over all stage attempts, as {@link RegressionCheck#taskTimeMs}
+     * @param bytes      the data it read and wrote, as the application row's columns
      */
     public record Run(String appId, String attemptId, String group, long startTime, boolean complete, long durationMs,
-                      long taskTimeMs) {
+                      long taskTimeMs, Bytes bytes) {
         public static Run of(AppSnapshot s) {
             // as the application row's total_run_time_ms, which the stored runs are read from; the run's totals, as a
             // long-running application's snapshot lists only its recent stages
-            long taskTime = s.totals().metrics().get(TaskMetric.EXECUTOR_RUN_TIME);
-            return new Run(s.appId(), s.attemptId(), PreviousRuns.group(s), s.startTime(), s.complete(), s.durationMs(), taskTime);
+            StageTotals m = s.totals().metrics();
+            return new Run(s.appId(), s.attemptId(), PreviousRuns.group(s), s.startTime(), s.complete(), s.durationMs(),
+                    m.get(TaskMetric.EXECUTOR_RUN_TIME), new Bytes(m.get(TaskMetric.INPUT_BYTES),
+                    m.get(TaskMetric.OUTPUT_BYTES), m.shuffleReadBytes(), m.get(TaskMetric.SHUFFLE_BYTES_WRITTEN)));
+        }
+
+        Run in(String ofGroup, boolean isComplete) {
+            return new Run(appId, attemptId, ofGroup, startTime, isComplete, durationMs, taskTimeMs, bytes);
         }
 
         public boolean sameApplicationAttempt(Run other) {
@@ -82,8 +92,13 @@ public final class PreviousRuns {
         }
 
         RegressionCheck.Run check() {
-            return new RegressionCheck.Run(appId, attemptId, durationMs, taskTimeMs);
+            return new RegressionCheck.Run(appId, attemptId, durationMs, taskTimeMs, bytes.input(), bytes.output(),
+                    bytes.shuffleRead(), bytes.shuffleWrite());
         }
+    }
+
+    /** Bytes a run read from its sources, wrote to its sinks, and shuffled. */
+    public record Bytes(long input, long output, long shuffleRead, long shuffleWrite) {
     }
 
     /**
@@ -123,9 +138,7 @@ public final class PreviousRuns {
                 if (!rs.next()) {
                     return Optional.empty();
                 }
-                Run r = run(rs);
-                return Optional.of(new Run(r.appId(), r.attemptId(), rs.getString(6), r.startTime(),
-                        rs.getBoolean(7), r.durationMs(), r.taskTimeMs()));
+                return Optional.of(run(rs).in(rs.getString(ONE_GROUP), rs.getBoolean(ONE_GROUP + 1)));
             }
         }
     }
@@ -142,9 +155,7 @@ public final class PreviousRuns {
             st.setInt(3, limit);
             try (ResultSet rs = st.executeQuery()) {
                 while (rs.next()) {
-                    Run r = run(rs);
-                    runs.add(new Run(r.appId(), r.attemptId(), group, r.startTime(), true, r.durationMs(),
-                            r.taskTimeMs()));
+                    runs.add(run(rs).in(group, true));
                 }
             }
         }
@@ -154,12 +165,15 @@ public final class PreviousRuns {
     private static Run run(ResultSet rs) throws SQLException {
         String attempt = rs.getString(2);
         return new Run(rs.getString(1), attempt == null || attempt.isEmpty() ? null : attempt, null, rs.getLong(3),
-                false, rs.getLong(4), rs.getLong(5));
+                false, rs.getLong(4), rs.getLong(5), new Bytes(rs.getLong(6), rs.getLong(7), rs.getLong(8),
+                rs.getLong(9)));
     }
 
     /**
      * The Regression finding of a COMPLETE snapshot against its stored predecessors; empty for a running snapshot,
-     * one without a group, or one not slower by {@code lowFactor}. HIGH at {@link RegressionCheck#highFactorFor}.
+     * one without a group, or one not slower by {@code lowFactor} (in all, and per byte of input when known). HIGH at
+     * {@link RegressionCheck#highFactorFor}. A Regression says what changed against the newest previous run, whose
+     * snapshot is read only then.
      */
     public static Optional<Finding> regression(Connection c, AppSnapshot run, double lowFactor, int limit)
             throws SQLException {
@@ -167,17 +181,25 @@ public final class PreviousRuns {
         if (!r.comparable()) {
             return Optional.empty();
         }
-        return regression(r, before(c, r.group(), r.startTime(), limit), lowFactor);
+        List<Run> previous = before(c, r.group(), r.startTime(), limit);
+        RegressionCheck.Verdict v = verdict(r, previous, lowFactor);
+        if (v.outcome() != RegressionCheck.Outcome.REGRESSION) {
+            return Optional.empty();
+        }
+        Run newest = previous.get(0);
+        RunChanges changes = SnapshotReader.readIn(c, newest.appId(), newest.attemptId())
+                .map(baseline -> RunChanges.between(baseline, run)).orElse(null);
+        return v.finding(JobKey.displayName(r.group()), changes);
     }
 
     /** The check itself, on light rows; {@code previous} newest first, as {@link #before} gives them. */
     static Optional<Finding> regression(Run run, List<Run> previous, double lowFactor) {
-        if (!run.comparable()) {
-            return Optional.empty();
-        }
-        List<RegressionCheck.Run> runs = previous.stream().map(Run::check).toList();
-        return RegressionCheck.check(run.check(), JobKey.displayName(run.group()), runs, lowFactor,
-                RegressionCheck.highFactorFor(lowFactor));
+        return verdict(run, previous, lowFactor).finding(JobKey.displayName(run.group()), null);
+    }
+
+    private static RegressionCheck.Verdict verdict(Run run, List<Run> previous, double lowFactor) {
+        List<RegressionCheck.Run> runs = run.comparable() ? previous.stream().map(Run::check).toList() : List.of();
+        return RegressionCheck.judge(run.check(), runs, lowFactor, RegressionCheck.highFactorFor(lowFactor));
     }
 
     /**

@@ -68,7 +68,8 @@ public final class SnapshotReader {
         }
     }
 
-    private Optional<AppSnapshot> readIn(Connection c, String appId, String attemptId) throws SQLException {
+    /** The snapshot as {@link #read}, on a connection the caller holds (and whose transaction it chose). */
+    static Optional<AppSnapshot> readIn(Connection c, String appId, String attemptId) throws SQLException {
         long pk;
         String attempt, name, user, version, unknown;
         long start, end, lastEvent, driverGc, driverMemory, events;

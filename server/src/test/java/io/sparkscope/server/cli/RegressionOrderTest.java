@@ -2,6 +2,7 @@ package io.sparkscope.server.cli;
 
 import io.sparkscope.core.analysis.EventLogAnalysis;
 import io.sparkscope.core.analysis.prediction.RegressionCheck;
+import io.sparkscope.core.analysis.prediction.RunChanges;
 import io.sparkscope.core.eventlog.EventLogReader;
 import io.sparkscope.core.heuristics.Finding;
 import io.sparkscope.core.model.AppSnapshot;
@@ -101,15 +102,18 @@ class RegressionOrderTest {
         Map<String, List<String>> expected = findings(TestDb.dataSource(oldestFirstDb));
         assertEquals(14, expected.size());
 
-        // The reference: each run against the last 10 runs that started strictly before it (ties by app id).
+        // The reference: each run against the last 10 runs that started strictly before it (ties by app id), and
+        // what changed against the newest of them.
         Map<String, String> byHand = new TreeMap<>();
         for (AppSnapshot run : runs) {
-            List<RegressionCheck.Run> previous = runs.stream()
+            List<AppSnapshot> before = runs.stream()
                     .filter(p -> p.startTime() < run.startTime())
                     .sorted(Comparator.comparingLong(AppSnapshot::startTime).thenComparing(AppSnapshot::appId)
                             .reversed())
-                    .limit(10).map(RegressionCheck.Run::of).toList();
-            Optional<Finding> f = RegressionCheck.check(RegressionCheck.Run.of(run), run.appName(), previous, 1.5, 2.0);
+                    .limit(10).toList();
+            List<RegressionCheck.Run> previous = before.stream().map(RegressionCheck.Run::of).toList();
+            Optional<Finding> f = RegressionCheck.judge(RegressionCheck.Run.of(run), previous, 1.5, 2.0)
+                    .finding(run.appName(), before.isEmpty() ? null : RunChanges.between(before.get(0), run));
             f.ifPresent(x -> byHand.put(run.appId(), x.severity() + " " + x.message()));
         }
         assertTrue(byHand.size() >= 2, "the data makes regressions: " + byHand);

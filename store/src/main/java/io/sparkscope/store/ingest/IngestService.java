@@ -251,7 +251,14 @@ public final class IngestService {
                         findings.add(f);
                     }
                 }
-                findings.addAll(a.regression().stream().toList());
+                Optional<Finding> regression = a.regression();
+                if (regression.isPresent()) {
+                    // again on the whole snapshot, so the finding also says what changed against the run before it
+                    try (Connection c = dataSource.getConnection()) {
+                        regression = PreviousRuns.regression(c, s.get(), regressionFactor, previousRuns);
+                    }
+                }
+                findings.addAll(regression.stream().toList());
                 if (writer.write(dataSource, s.get(), findings).changed()) {
                     updated.add(later);
                 }

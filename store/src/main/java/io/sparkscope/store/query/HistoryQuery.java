@@ -1,5 +1,8 @@
 package io.sparkscope.store.query;
 
+import io.sparkscope.core.heuristics.Finding;
+import io.sparkscope.store.FindingRows;
+
 import javax.sql.DataSource;
 import java.sql.Array;
 import java.sql.Connection;
@@ -7,8 +10,11 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.Collections;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * Runs of one job over time, and the recurring jobs to pick from. A job is the application's job key (the
@@ -69,6 +75,59 @@ public final class HistoryQuery {
             }
         }
         Collections.reverse(out);
+        return out;
+    }
+
+    /**
+     * The stored findings of the newest {@code limit} runs of one job, by {@link Run#pathKey} (runs without findings
+     * left out), each list in stored order: two statements however many runs.
+     */
+    public Map<String, List<Finding>> findings(String jobKey, int limit) throws SQLException {
+        Map<Long, String> keys = new HashMap<>();
+        Map<String, List<Finding>> out = new HashMap<>();
+        try (Connection c = dataSource.getConnection()) {
+            try (PreparedStatement ps = c.prepareStatement("SELECT app_pk, app_id, attempt_id FROM application"
+                    + " WHERE job_key = ? AND num_findings > 0 ORDER BY start_time DESC, app_pk DESC LIMIT ?")) {
+                ps.setString(1, jobKey);
+                ps.setInt(2, limit);
+                try (ResultSet rs = ps.executeQuery()) {
+                    while (rs.next()) {
+                        String attempt = rs.getString(3);
+                        keys.put(rs.getLong(1), attempt.isEmpty() ? rs.getString(2) : rs.getString(2) + "/" + attempt);
+                    }
+                }
+            }
+            FindingRows.byApp(c, keys.keySet()).forEach((pk, f) -> out.put(keys.get(pk), f));
+        }
+        return out;
+    }
+
+    /**
+     * The Spark settings {@code keys} of the newest {@code limit} runs of one job, by {@link Run#pathKey}; a run that
+     * sets none of them maps to nothing (so: unset).
+     */
+    public Map<String, Map<String, String>> settings(String jobKey, int limit, Collection<String> keys)
+            throws SQLException {
+        Map<String, Map<String, String>> out = new HashMap<>();
+        if (keys.isEmpty()) {
+            return out;
+        }
+        try (Connection c = dataSource.getConnection();
+             PreparedStatement ps = c.prepareStatement("SELECT a.app_id, a.attempt_id, k.key, k.value FROM"
+                     + " (SELECT app_pk, app_id, attempt_id FROM application WHERE job_key = ?"
+                     + " ORDER BY start_time DESC, app_pk DESC LIMIT ?) a"
+                     + " JOIN configuration k ON k.app_pk = a.app_pk AND k.scope = 'spark' AND k.key = ANY (?)")) {
+            ps.setString(1, jobKey);
+            ps.setInt(2, limit);
+            ps.setArray(3, c.createArrayOf("text", keys.toArray(new String[0])));
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    String attempt = rs.getString(2);
+                    String path = attempt.isEmpty() ? rs.getString(1) : rs.getString(1) + "/" + attempt;
+                    out.computeIfAbsent(path, k -> new HashMap<>()).put(rs.getString(3), rs.getString(4));
+                }
+            }
+        }
         return out;
     }
 

@@ -3,6 +3,7 @@ package io.sparkscope.core.heuristics;
 import io.sparkscope.core.text.Units;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 
 /**
  * The short "fix this first" list that opens the report, {@code analyze} and the application page: at most three
@@ -50,6 +51,16 @@ public record FixFirst(List<Item> items) {
      * @param appDurationMs the application's wall time, to put the saving in proportion (0 when unknown)
      */
     public static FixFirst of(List<Finding> ranked, long appDurationMs) {
+        return of(ranked, appDurationMs, Map.of());
+    }
+
+    /**
+     * The list, where a finding advising a setting an earlier run of the same job already changed without it helping
+     * comes after the others, its sentence saying so.
+     *
+     * @param triedWithoutHelp setting key → the sentence that says what changing it did (empty: nothing tried)
+     */
+    public static FixFirst of(List<Finding> ranked, long appDurationMs, Map<String, String> triedWithoutHelp) {
         List<Finding> roots = new ArrayList<>();
         for (Finding f : ranked) {
             if (f.causedBy() == null && (f.impact().saves() || f.severity() == Severity.HIGH)) {
@@ -57,6 +68,8 @@ public record FixFirst(List<Item> items) {
             }
         }
         roots.sort(Ranking.FIX_FIRST);
+        // A stable sort: the tried advice goes last, the rest keeps the ranking's order.
+        roots.sort(java.util.Comparator.comparing(f -> tried(f, triedWithoutHelp) != null));
         // Each root joins the first slot whose remedy it shares; a slot is opened only while there is room.
         List<List<Finding>> slots = new ArrayList<>();
         for (Finding f : roots) {
@@ -78,9 +91,11 @@ public record FixFirst(List<Item> items) {
             Finding f = slot.get(0);
             List<String> knockOns = knockOns(f.id(), ranked);
             List<Finding> also = slot.subList(1, slot.size());
+            String tried = tried(f, triedWithoutHelp);
+            String sentence = sentence(f, knockOns.size(), also, appDurationMs);
             items.add(new Item(f.id(), f.heuristic(), f.severity(), f.title(), f.impact(), knockOns,
-                    sentence(f, knockOns.size(), also, appDurationMs), also.stream().map(Finding::id).toList(),
-                    f.impact().saves()));
+                    tried == null ? sentence : sentence + " Put after the others: tried on an earlier run of this job, "
+                            + tried, also.stream().map(Finding::id).toList(), f.impact().saves()));
         }
         return new FixFirst(items);
     }
@@ -153,6 +168,17 @@ public record FixFirst(List<Item> items) {
             }
         }
         return b.append('.').toString();
+    }
+
+    /** The sentence about the first setting {@code f} advises that was tried without help, or null. */
+    private static String tried(Finding f, Map<String, String> triedWithoutHelp) {
+        for (SettingAdvice a : f.advice()) {
+            String why = triedWithoutHelp.get(a.key());
+            if (why != null) {
+                return why;
+            }
+        }
+        return null;
     }
 
     private static String title(Finding f) {

@@ -48,7 +48,8 @@ public final class Api {
     }
 
     public void app(Context ctx) throws SQLException {
-        json(ctx, ApiJson.Detail.of(data.app(Params.appRef(ctx)), prices));
+        AppDetail d = data.app(Params.appRef(ctx));
+        json(ctx, ApiJson.Detail.of(d, prices, data.triedWithoutHelp(d)));
     }
 
     public void findings(Context ctx) throws SQLException {

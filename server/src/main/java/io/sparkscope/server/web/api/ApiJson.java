@@ -124,7 +124,11 @@ public final class ApiJson {
                   Map<String, Map<String, String>> config, int numStageAttempts, List<FindingJson.Fix> fixFirst,
                   List<FindingJson> findings) {
         static Detail of(AppDetail d, Prices prices) {
-            Diagnosis diagnosis = Diagnosis.of(d.findings(), d.header().durationMs());
+            return of(d, prices, Map.of());
+        }
+
+        static Detail of(AppDetail d, Prices prices, Map<String, String> triedWithoutHelp) {
+            Diagnosis diagnosis = Diagnosis.of(d.findings(), d.header().durationMs(), triedWithoutHelp);
             return new Detail(d.header(), CostJson.of(d.header().efficiency(), prices), d.config(), d.stages().size(),
                     FindingJson.Fix.all(diagnosis.fixFirst()), FindingJson.all(diagnosis));
         }
@@ -152,14 +156,15 @@ public final class ApiJson {
      * @param note why there are no runs (an unknown name, or only interactive sessions of it); null otherwise
      */
     record HistoryJson(String jobKey, String name, double slowFactor, List<HistoryRun> runs,
-                       @JsonInclude(JsonInclude.Include.NON_NULL) String note) {
+                       @JsonInclude(JsonInclude.Include.NON_NULL) String note, List<Map<String, Object>> advice) {
         static HistoryJson of(RunHistory h, Prices prices) {
             return new HistoryJson(h.job().key(), h.name(), RunHistory.SLOW_FACTOR,
-                    h.runs().stream().map(p -> HistoryRun.of(p, prices)).toList(), null);
+                    h.runs().stream().map(p -> HistoryRun.of(p, prices)).toList(), null,
+                    h.advice().stream().map(io.sparkscope.core.analysis.prediction.AdviceLedger.Entry::toMap).toList());
         }
 
         static HistoryJson none(io.sparkscope.server.web.model.WebData.JobLookup l) {
-            return new HistoryJson(null, l.name(), RunHistory.SLOW_FACTOR, List.of(), l.noJobSentence());
+            return new HistoryJson(null, l.name(), RunHistory.SLOW_FACTOR, List.of(), l.noJobSentence(), List.of());
         }
     }
 
@@ -170,13 +175,24 @@ public final class ApiJson {
      */
     record HistoryRun(String appId, String attemptId, String url, long startTime, long durationMs, long totalTaskTimeMs,
                long inputBytes, long spillBytes, boolean complete, String worstSeverity, int numFindings,
-               long previousMedianMs, boolean slow, AppEfficiency efficiency, CostJson cost) {
+               long previousMedianMs, boolean slow, AppEfficiency efficiency, CostJson cost, double inputGrowth,
+               @JsonInclude(JsonInclude.Include.NON_NULL) RegressionJson regression) {
         static HistoryRun of(RunHistory.Point p, Prices prices) {
             var r = p.run();
             return new HistoryRun(r.appId(), r.attemptId(), Urls.app(r.appId(), r.attemptId()), r.startTime(), r.durationMs(),
                     r.totalTaskTimeMs(), r.inputBytes(), r.memoryBytesSpilled() + r.diskBytesSpilled(), r.complete(),
                     r.worstSeverity(), r.numFindings(), p.previousMedianMs(), p.slow(), r.efficiency(),
-                    CostJson.of(r.efficiency(), prices));
+                    CostJson.of(r.efficiency(), prices), p.inputGrowth(), RegressionJson.of(p.regression()));
+        }
+    }
+
+    /**
+     * A run's Regression finding in the history: its numbers and what changed (settingsChanged, operatorsAdded,
+     * operatorsRemoved, stagesGrown, dataReadWritten, the per-byte ratios) as the finding's details hold them.
+     */
+    record RegressionJson(String severity, String message, Map<String, Object> details) {
+        static RegressionJson of(io.sparkscope.core.heuristics.Finding f) {
+            return f == null ? null : new RegressionJson(f.severity().name(), f.message(), f.details());
         }
     }
 

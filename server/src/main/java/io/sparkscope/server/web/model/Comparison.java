@@ -1,5 +1,6 @@
 package io.sparkscope.server.web.model;
 
+import io.sparkscope.core.analysis.RunSpecificConfig;
 import io.sparkscope.core.heuristics.Finding;
 import io.sparkscope.store.query.AppDetail;
 import io.sparkscope.store.query.AppHeader;

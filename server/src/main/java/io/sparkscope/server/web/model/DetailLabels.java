@@ -148,6 +148,26 @@ final class DetailLabels {
         put("Regression", "taskTimeMs", "This run's task time", Kind.DURATION_MS);
         put("Regression", "medianDurationMs", "Median wall time of previous runs", Kind.DURATION_MS);
         put("Regression", "medianTaskTimeMs", "Median task time of previous runs", Kind.DURATION_MS);
+        put("Regression", "durationRatio", "Wall time, times the median", Kind.TIMES);
+        put("Regression", "taskTimeRatio", "Task time, times the median", Kind.TIMES);
+        put("Regression", "inputRatio", "Input read, times the median", Kind.TIMES);
+        put("Regression", "perByteDurationRatio", "Wall time per byte of input, times the median", Kind.TIMES);
+        put("Regression", "perByteTaskTimeRatio", "Task time per byte of input, times the median", Kind.TIMES);
+        put("Regression", "dataReadWritten", "Data read and written", Kind.TEXT);
+        put("Regression", "data", "Data", Kind.TEXT);
+        put("Regression", "thisRunBytes", "This run", Kind.BYTES);
+        put("Regression", "medianBytes", "Median of previous runs", Kind.BYTES);
+        put("Regression", "baselineAppId", "Compared in detail with", Kind.APP);
+        put("Regression", "settingsChanged", "Settings changed since that run", Kind.TEXT);
+        put("Regression", "key", "Setting", Kind.TEXT);
+        put("Regression", "before", "Before", Kind.TEXT);
+        put("Regression", "after", "Now", Kind.TEXT);
+        put("Regression", "operatorsAdded", "Plan operators added", Kind.COUNT);
+        put("Regression", "operatorsRemoved", "Plan operators removed", Kind.COUNT);
+        put("Regression", "stagesGrown", "Stages whose executor time grew most", Kind.TEXT);
+        put("Regression", "stage", "Stage", Kind.TEXT);
+        put("Regression", "beforeMs", "Before", Kind.DURATION_MS);
+        put("Regression", "afterMs", "Now", Kind.DURATION_MS);
     }
 
     /** What the heuristics on the classpath declare, read once: heuristics are stateless and never change. */

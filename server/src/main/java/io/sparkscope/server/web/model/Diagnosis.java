@@ -6,6 +6,7 @@ import io.sparkscope.core.heuristics.FixFirst;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 
 /**
  * An application's findings as the application page and its API show them: the short "fix this first" list, then
@@ -57,10 +58,19 @@ public record Diagnosis(FixFirst fixFirst, List<Node> roots, int total) {
      * @param appDurationMs its wall time, to put the fix-first savings in proportion (0 when unknown)
      */
     public static Diagnosis of(List<Finding> findings, long appDurationMs) {
+        return of(findings, appDurationMs, Map.of());
+    }
+
+    /**
+     * @param triedWithoutHelp settings an earlier run of the job changed as advised without it helping, with the
+     *                         sentence that says so: findings advising them come last in "fix this first"
+     */
+    public static Diagnosis of(List<Finding> findings, long appDurationMs, Map<String, String> triedWithoutHelp) {
         List<Node> nodes = new ArrayList<>();
         for (CauseTree.Node n : CauseTree.of(findings)) {
             nodes.add(Node.of(n));
         }
-        return new Diagnosis(FixFirst.of(CauseTree.ordered(findings), appDurationMs), nodes, findings.size());
+        return new Diagnosis(FixFirst.of(CauseTree.ordered(findings), appDurationMs, triedWithoutHelp), nodes,
+                findings.size());
     }
 }

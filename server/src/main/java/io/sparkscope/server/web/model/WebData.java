@@ -1,6 +1,8 @@
 package io.sparkscope.server.web.model;
 
 import io.sparkscope.core.analysis.efficiency.Prices;
+import io.sparkscope.core.analysis.prediction.AdviceLedger;
+import io.sparkscope.core.heuristics.Finding;
 import io.sparkscope.core.analysis.whatif.TaskOrder;
 import io.sparkscope.core.model.AppSnapshot;
 import io.sparkscope.core.model.StreamingQuerySummary;
@@ -19,9 +21,13 @@ import io.sparkscope.store.query.WasteQuery;
 
 import javax.sql.DataSource;
 import java.sql.SQLException;
+import java.util.ArrayList;
 import java.util.EnumSet;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
+import java.util.TreeSet;
 import java.util.function.LongSupplier;
 
 /**
@@ -183,7 +189,47 @@ public final class WebData {
 
     /** The runs of one job, oldest first, each marked when much slower than usual (none: an unknown key). */
     public RunHistory history(String jobKey) throws SQLException {
-        return RunHistory.of(jobKey, history.runs(jobKey, HISTORY_LIMIT));
+        List<HistoryQuery.Run> runs = history.runs(jobKey, HISTORY_LIMIT);
+        Map<String, List<Finding>> findings = history.findings(jobKey, HISTORY_LIMIT);
+        return RunHistory.of(jobKey, runs, findings, adviceLedger(jobKey, runs, findings));
+    }
+
+    /** The advice the job's complete runs were given, and what applying it did ({@link AdviceLedger}). */
+    private List<AdviceLedger.Entry> adviceLedger(String jobKey, List<HistoryQuery.Run> runs,
+                                                  Map<String, List<Finding>> findings) throws SQLException {
+        Set<String> keys = new TreeSet<>();
+        findings.values().forEach(l -> l.forEach(f -> f.advice().forEach(a -> keys.add(a.key()))));
+        Map<String, Map<String, String>> settings = history.settings(jobKey, HISTORY_LIMIT, keys);
+        List<AdviceLedger.RunRecord> records = new ArrayList<>();
+        for (HistoryQuery.Run r : runs) {
+            if (r.complete()) {
+                records.add(new AdviceLedger.RunRecord(r.pathKey(), r.durationMs(), r.totalTaskTimeMs(),
+                        r.inputBytes(), settings.getOrDefault(r.pathKey(), Map.of()),
+                        findings.getOrDefault(r.pathKey(), List.of())));
+            }
+        }
+        return AdviceLedger.of(records);
+    }
+
+    /**
+     * The settings an earlier run of this application's job changed as advised without it helping, each with the
+     * sentence that says so: its "Fix this first" puts findings advising them after the others. Empty for a run of no
+     * job, and without reading its job's runs when none of its findings advises a setting.
+     */
+    public Map<String, String> triedWithoutHelp(AppDetail d) throws SQLException {
+        AppHeader app = d.header();
+        if (app.jobKey() == null || d.findings().stream().allMatch(f -> f.advice().isEmpty())) {
+            return Map.of();
+        }
+        List<HistoryQuery.Run> runs = history.runs(app.jobKey(), HISTORY_LIMIT);
+        Set<String> upTo = new HashSet<>();
+        for (HistoryQuery.Run r : runs) {
+            if (r.startTime() <= app.startTime()) {
+                upTo.add(r.pathKey());
+            }
+        }
+        return AdviceLedger.notHelped(adviceLedger(app.jobKey(), runs, history.findings(app.jobKey(), HISTORY_LIMIT)),
+                upTo);
     }
 
     /** Jobs with at least two stored runs, the most recently run first. */

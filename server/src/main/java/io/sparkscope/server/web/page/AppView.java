@@ -9,6 +9,7 @@ import io.sparkscope.store.query.AppDetail;
 import io.sparkscope.store.query.AppHeader;
 
 import java.util.List;
+import java.util.Map;
 
 /**
  * {@code /apps/{appId}[/{attemptId}]}: metrics, findings, Structured Streaming queries, configuration, stages. A
@@ -37,12 +38,19 @@ final class AppView {
      */
     static String render(AppDetail d, List<StreamingQuerySummary> streamingRuns, String historyServerUrl,
                          StageTableView.StageSort sort, boolean desc, int refreshSeconds, Prices prices) {
+        return render(d, streamingRuns, historyServerUrl, sort, desc, refreshSeconds, prices, Map.of());
+    }
+
+    /** @param triedWithoutHelp advice an earlier run of the job applied without it helping ({@link Diagnosis#of}) */
+    static String render(AppDetail d, List<StreamingQuerySummary> streamingRuns, String historyServerUrl,
+                         StageTableView.StageSort sort, boolean desc, int refreshSeconds, Prices prices,
+                         Map<String, String> triedWithoutHelp) {
         AppHeader a = d.header();
         String title = a.name() == null || a.name().isEmpty() ? a.appId() : a.name();
         String shs = historyServerUrl == null ? null : historyServerUrl.replaceAll("/+$", "") + "/history/"
                 + Urls.enc(a.appId()) + (a.attemptId() == null ? "" : "/" + Urls.enc(a.attemptId())) + "/jobs/";
         Html h = new Html(16 * 1024);
-        JteappGenerated.render(new PageOutput(h), null, d, title, Diagnosis.of(d.findings(), a.durationMs()),
+        JteappGenerated.render(new PageOutput(h), null, d, title, Diagnosis.of(d.findings(), a.durationMs(), triedWithoutHelp),
                 PageOutput.markup(out -> HistoryLink.render(out, d)), shs,
                 streamingRuns.isEmpty() ? null : PageOutput.markup(out -> StreamingView.queryList(out, a, streamingRuns)),
                 PageOutput.markup(out -> StageTableView.render(out, d.stages(), d.stageOperators(), a, sort, desc)),

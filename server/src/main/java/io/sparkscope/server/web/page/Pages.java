@@ -66,7 +66,8 @@ public final class Pages {
         boolean desc = sort != null && !"asc".equals(order);
         int refresh = Params.refreshSeconds(ctx, Layout.DEFAULT_REFRESH_SECONDS);
         html(ctx, AppView.render(d, data.streamingRuns(d.header()), historyServerUrl,
-                sort == null ? StageTableView.StageSort.ID : sort, desc, refresh, prices));
+                sort == null ? StageTableView.StageSort.ID : sort, desc, refresh, prices,
+                data.triedWithoutHelp(d)));
     }
 
     /** One Structured Streaming query; {@code ?batches=} how many of each run's newest batches to show. */

@@ -1,5 +1,6 @@
 package io.sparkscope.server.web.page;
 
+import io.sparkscope.core.analysis.prediction.AdviceLedger;
 import io.sparkscope.core.analysis.prediction.KeyStage;
 import io.sparkscope.core.analysis.prediction.Prediction;
 import io.sparkscope.core.analysis.prediction.PredictionWarning;
@@ -10,6 +11,7 @@ import io.sparkscope.core.analysis.efficiency.Prices;
 import io.sparkscope.core.report.EfficiencyText;
 import io.sparkscope.server.web.http.Urls;
 import io.sparkscope.server.web.model.Fmt;
+import io.sparkscope.server.web.model.RegressionNote;
 import io.sparkscope.server.web.model.RunHistory;
 import io.sparkscope.server.web.model.RecurringJob;
 import io.sparkscope.server.web.model.RunPrediction;
@@ -117,7 +119,8 @@ final class CodeHistoryView {
             return Layout.end(h);
         }
         h.raw("<p class=\"muted\">").t(Fmt.count(hist.runs().size(), "run")).raw(", oldest first. Marked ▲: more than ")
-                .t(RunHistory.SLOW_FACTOR).raw("× the median duration of the previous runs. Click a point to open the run.</p>");
+                .t(RunHistory.SLOW_FACTOR).raw("× the median duration of the previous runs (a run whose input grew as much is not:"
+                        + " \"input grew\"). A Regression says what changed against the run before it. Click a point to open the run.</p>");
         h.raw("<div class=\"chart-box\"><canvas id=\"history-chart\" aria-label=\"run durations\"></canvas></div>");
         h.raw("<script type=\"application/json\" id=\"history-data\">").raw(Html.jsonForScript(json)).raw("</script>");
         h.raw("<script src=\"/webjars/chart.js/4.5.1/dist/chart.umd.min.js\" defer></script>"
@@ -141,9 +144,39 @@ final class CodeHistoryView {
             if (p.slow()) {
                 h.raw("<span class=\"warn\">▲ slow: median of previous ").t(Fmt.duration(p.previousMedianMs())).raw("</span>");
             }
+            if (p.inputGrew()) {
+                h.raw("<span class=\"muted input-grew\">").t(RegressionNote.inputGrew(p)).raw("</span>");
+            }
+            if (p.regression() != null) {
+                h.raw("<ul class=\"regression-note\">");
+                for (String line : RegressionNote.lines(p.regression())) {
+                    h.raw("<li>").t(line).raw("</li>");
+                }
+                h.raw("</ul>");
+            }
             h.raw("</td></tr>");
         }
         h.raw("</tbody></table>");
+        if (!hist.advice().isEmpty()) {
+            h.raw("<section class=\"panel\" id=\"advice-ledger\"><h2>Advice given and what it did</h2>"
+                    + "<p class=\"muted\">Settings the findings of a run advised: applied when the next run has another"
+                    + " value, then what it saved against what the finding promised (per byte of input when both runs know"
+                    + " it). Advice applied that did not help comes after the others in the later runs' \"Fix this"
+                    + " first\".</p><table class=\"grid\"><thead><tr><th>Setting</th><th>Advised in</th><th>Applied in</th>"
+                    + "<th class=\"num\">Wall time saved (promised)</th><th class=\"num\">Task time saved (promised)</th>"
+                    + "<th>What it did</th></tr></thead><tbody>");
+            for (AdviceLedger.Entry e : hist.advice()) {
+                h.raw("<tr class=\"advice ").a(e.outcome().name().toLowerCase()).raw("\"><td><code>").t(e.key() + "="
+                        + e.recommendedValue()).raw("</code> (was ").t(e.valueThen() == null ? "unset" : e.valueThen())
+                        .raw(")</td><td>").t(e.givenIn() + " (" + e.heuristic() + ")").raw("</td><td>")
+                        .t(e.applied() ? e.appliedIn() + (e.asAdvised() ? "" : " as " + (e.valueApplied() == null
+                                ? "unset" : e.valueApplied())) : "not yet")
+                        .raw("</td><td class=\"num\">").t(saved(e, e.savedWallMs())).raw(" (")
+                        .t(Fmt.duration(e.promisedWallMs())).raw(")</td><td class=\"num\">").t(saved(e, e.savedTaskMs()))
+                        .raw(" (").t(Fmt.duration(e.promisedTaskMs())).raw(")</td><td>").t(e.sentence()).raw("</td></tr>");
+            }
+            h.raw("</tbody></table></section>");
+        }
         if (!prices.configured()) {
             h.raw("<p class=\"hint\" id=\"cost-how-to\">No prices set, so core-hours instead of cost: ")
                     .t(EfficiencyView.HOW_TO_PRICE).raw(".</p>");
@@ -227,5 +260,9 @@ final class CodeHistoryView {
 
     private static String stage(StageKey k) {
         return "job #" + (k.jobPosition() + 1) + ": " + k.name() + (k.occurrence() > 0 ? " (" + (k.occurrence() + 1) + ")" : "");
+    }
+
+    private static String saved(AdviceLedger.Entry e, long ms) {
+        return !e.applied() ? "—" : ms >= 0 ? Fmt.duration(ms) : "−" + Fmt.duration(-ms);
     }
 }

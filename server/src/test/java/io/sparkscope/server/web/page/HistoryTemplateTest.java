@@ -1,6 +1,9 @@
 package io.sparkscope.server.web.page;
 
 import io.sparkscope.core.analysis.efficiency.Prices;
+import io.sparkscope.core.analysis.prediction.AdviceLedger;
+import io.sparkscope.core.heuristics.Finding;
+import io.sparkscope.core.heuristics.Severity;
 import io.sparkscope.core.analysis.prediction.KeyStage;
 import io.sparkscope.core.analysis.prediction.LinearFit;
 import io.sparkscope.core.analysis.prediction.Prediction;
@@ -19,6 +22,7 @@ import org.junit.jupiter.api.Test;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -55,9 +59,27 @@ class HistoryTemplateTest {
                     60_000L * (i + 1), 90_000L * i, i % 3 == 0 ? 0 : 1L << (20 + i), 5L * i, 7L * i, true,
                     i % 4 == 0 ? null : i % 4 == 1 ? "LOW" : "HIGH", i % 3,
                     i % 3 == 2 ? null : new AppEfficiency(10.5 * i, 4, 6.5, 0.5, 40, 20.0, 20.0, 1, 61_000));
-            points.add(new RunHistory.Point(run, i < 3 ? -1 : 45_000L * i, i % 4 == 3));
+            boolean slow = i % 4 == 3;
+            points.add(i % 5 == 1 ? new RunHistory.Point(run, 45_000L * i, false, 2.0, 1.1, null)
+                    : i % 5 == 2 ? new RunHistory.Point(run, 45_000L * i, slow, 0, 0, regression())
+                    : new RunHistory.Point(run, i < 3 ? -1 : 45_000L * i, slow));
         }
-        return new RunHistory(job(false), "ETL " + EVIL, points);
+        List<AdviceLedger.Entry> advice = List.of(
+                new AdviceLedger.Entry("app-1 " + EVIL, "Partitioning", "Partitioning", "spark.sql.shuffle.partitions",
+                        null, EVIL, "app-2", EVIL, AdviceLedger.Outcome.DID_NOT_HELP, 30_000, 60_000, -4_000, 1_000, -0.1),
+                new AdviceLedger.Entry("app-3", "Memory", "Memory " + EVIL, "spark.executor.memory", "4g", "8g", null, null,
+                        AdviceLedger.Outcome.NOT_APPLIED, 10_000, 0, 0, 0, Double.NaN));
+        return new RunHistory(job(false), "ETL " + EVIL, points, advice);
+    }
+
+    /** A Regression finding that says what changed, with text to escape. */
+    static Finding regression() {
+        return Finding.builder("Regression", Severity.HIGH).message("slower " + EVIL).detail("metric", "duration")
+                .detail("ratio", 2.2).detail("inputRatio", 1.0).detail("perByteDurationRatio", 2.2)
+                .detail("settingsChanged", List.of(Map.of("key", "spark.x " + EVIL, "before", "1", "after", EVIL)))
+                .detail("operatorsAdded", Map.of("Exchange " + EVIL, 2)).detail("operatorsRemoved", Map.of("Sort", 1))
+                .detail("stagesGrown", List.of(Map.of("stage", "job #1: map " + EVIL, "beforeMs", 1_000, "afterMs",
+                        9_000))).build();
     }
 
     static RunPrediction prediction(boolean reliable) {

@@ -279,6 +279,11 @@ public final class KeyStagePredictor {
 
     /** Each stage's time in one run, keyed for matching across runs, in job then stage order. */
     static Map<StageKey, Long> stageTimes(AppSnapshot run) {
+        return stageTimes(run, StageSummary::durationMs);
+    }
+
+    /** {@code measure} of each stage in one run (retries added to the first attempt's key), in job then stage order. */
+    static Map<StageKey, Long> stageTimes(AppSnapshot run, java.util.function.ToLongFunction<StageSummary> measure) {
         List<JobSummary> jobs = new ArrayList<>(run.jobs());
         jobs.sort(Comparator.comparingLong(JobSummary::submissionTime).thenComparingInt(JobSummary::jobId));
         Map<Integer, Integer> jobPosition = new HashMap<>();
@@ -305,7 +310,7 @@ public final class KeyStagePredictor {
                 key = new StageKey(job == Integer.MAX_VALUE ? -1 : job, s.name(), occurrence);
                 keyOfStageId.put(s.stageId(), key);
             }
-            out.merge(key, s.durationMs(), Long::sum);
+            out.merge(key, measure.applyAsLong(s), Long::sum);
         }
         return out;
     }

@@ -1,4 +1,4 @@
-package io.sparkscope.server.web.model;
+package io.sparkscope.core.analysis;
 
 import java.util.Set;
 import java.util.regex.Pattern;
@@ -6,7 +6,7 @@ import java.util.regex.Pattern;
 /**
  * Configuration keys whose values Spark or the cluster manager makes anew for every run: ids, start times, the
  * driver's host and ports, pod names, the web proxy's addresses. They differ between any two runs, so a comparison
- * that listed them would bury the settings someone changed; {@link Comparison} leaves them out and says how many.
+ * that listed them would bury the settings someone changed; the run comparison and the Regression finding leave them out.
  */
 public final class RunSpecificConfig {
     private static final Set<String> KEYS = Set.of(
