@@ -182,6 +182,7 @@ final class CodeHistoryView {
                     .t(EfficiencyView.HOW_TO_PRICE).raw(".</p>");
         }
         predict(h, hist.job().key(), form);
+        tune(h, hist.job().key());
         return Layout.end(h);
     }
 
@@ -256,6 +257,17 @@ final class CodeHistoryView {
                     .t(Fmt.duration(Math.round(s.meanMs()))).raw("</td></tr>");
         }
         h.raw("</tbody></table></section>");
+    }
+
+    private static void tune(Html h, String jobKey) {
+        h.raw("<section class=\"panel\" id=\"tune\"><h2>Settings for the next run</h2><p><a class=\"btn primary\" "
+                + "id=\"tune-link\" href=\"").a(io.sparkscope.server.web.http.Urls.tune(jobKey))
+                .raw("\" download>Recommended settings (.properties)</a> <a id=\"tune-json\" href=\"")
+                .a(io.sparkscope.server.web.http.Urls.tuneApi(jobKey))
+                .raw("\">JSON</a></p><p class=\"hint\">The advice of the newest run's findings merged into one file for "
+                        + "<code>spark-submit --properties-file</code>: each setting with the value in force, why, the saving "
+                        + "expected, and the time and cost the executor what-if predicts. Also <code>sparkscope tune --job "
+                        + "…</code>.</p></section>");
     }
 
     private static String stage(StageKey k) {
