@@ -110,7 +110,7 @@ public final class ExecutorGc implements Heuristic {
                             + (judged ? "." : "; a short run (under " + Units.duration(cfg.count(ID
                             + ".minTaskTimeMs")) + " of task time), so only a share this large is reported."))
                     .recommendation(recommendation)
-                    .impact(Facts.appWallShare(app, saved), saved, "GC time above " + Units.percent(HEALTHY_SHARE)
+                    .impact(WallTime.ofApp(app, saved), saved, "GC time above " + Units.percent(HEALTHY_SHARE)
                             + " of task run time, spread over the application's parallelism")
                     .detail("gcTimeMs", gc)
                     .detail("runTimeMs", run)
