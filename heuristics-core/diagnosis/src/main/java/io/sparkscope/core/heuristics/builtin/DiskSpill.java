@@ -147,10 +147,8 @@ public final class DiskSpill implements Heuristic {
                         + " a GPU (spark.rapids.sql.concurrentGpuTasks, now "
                         + conf.get("spark.rapids.sql.concurrentGpuTasks", "2") + ").");
             } else {
-                String memKey = Facts.taskMemoryKey(conf);
                 SparkSettings.Value coresNow = conf.current("spark.executor.cores");
-                long mem = Facts.taskMemoryBytes(conf);
-                SettingAdvice m = conf.advise(memKey, Units.sparkSize(mem * 3 / 2), reason);
+                SettingAdvice m = TaskHeap.of(app, conf).more(reason);
                 f.advise(m);
                 f.recommendation("Give each task more memory or less data: " + m.phrase()
                         + (conf.isLocal() ? "" : " (or fewer spark.executor.cores" + (coresNow.known()
