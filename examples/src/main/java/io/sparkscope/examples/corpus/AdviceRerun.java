@@ -134,7 +134,7 @@ public final class AdviceRerun {
                                 : first.path("heuristic").asText() + " (" + first.path("severity").asText() + ")";
                     } else {
                         baseMs.add(a.path("durationMs").asLong());
-                        promised.add(RerunPlan.finding(a, plan.findingId()).path("impact").path("wallMs").asLong());
+                        promised.add(RerunPlan.sameFinding(a, plan.findingId()).path("impact").path("wallMs").asLong());
                     }
                 }
             }

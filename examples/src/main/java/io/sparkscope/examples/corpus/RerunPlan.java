@@ -134,6 +134,40 @@ public record RerunPlan(String findingId, boolean labelled, String heuristic, St
                 null);
     }
 
+    /**
+     * The same finding in another run's analysis: the finding of that id, else, of the findings whose id differs only
+     * in its numbers, the one ranked first in "Fix this first", else the one promising the most wall time. Finding ids
+     * name stage and job ids ("SmallFiles:write37.0"), and those differ between runs of one app in one session
+     * (write37.0 in the first run, write41.0 in the next), so an id match alone would miss the finding and record its
+     * promise as 0. A missing node when no finding matches.
+     */
+    static JsonNode sameFinding(JsonNode analysis, String id) {
+        JsonNode exact = finding(analysis, id);
+        if (!exact.isMissingNode()) {
+            return exact;
+        }
+        String shape = withoutNumbers(id);
+        for (JsonNode item : analysis.path("fixFirst")) {
+            String other = item.path("findingId").asText();
+            if (withoutNumbers(other).equals(shape)) {
+                return finding(analysis, other);
+            }
+        }
+        JsonNode best = MissingNode.getInstance();
+        for (JsonNode f : analysis.path("findings")) {
+            if (withoutNumbers(f.path("id").asText()).equals(shape)
+                    && (best.isMissingNode() || f.path("impact").path("wallMs").asLong()
+                    > best.path("impact").path("wallMs").asLong())) {
+                best = f;
+            }
+        }
+        return best;
+    }
+
+    private static String withoutNumbers(String id) {
+        return id.replaceAll("[0-9]+", "#");
+    }
+
     /** The finding of that id in an analysis (a missing node when absent). */
     static JsonNode finding(JsonNode analysis, String id) {
         for (JsonNode f : analysis.path("findings")) {

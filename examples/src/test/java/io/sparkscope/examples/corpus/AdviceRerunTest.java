@@ -106,6 +106,24 @@ class AdviceRerunTest {
     }
 
     @Test
+    void theBaselinesPromiseIsReadFromTheSameFindingUnderItsNewStageNumbers() throws Exception {
+        // the plan's run named the write stage 37, the baseline run names it 41: its promise is 19.8 s, not 0
+        JsonNode baseline = JSON.readTree("""
+                {"fixFirst": [{"findingId": "SmallFiles:write41.0"}, {"findingId": "SmallFiles:read42.6"}],
+                 "findings": [{"id": "SmallFiles:read42.6", "impact": {"wallMs": 5199}},
+                              {"id": "SmallFiles:write41.0", "impact": {"wallMs": 19832}},
+                              {"id": "SchedulerDelay:2.0", "impact": {"wallMs": 900}}]}""");
+        assertEquals(19832, RerunPlan.sameFinding(baseline, "SmallFiles:write37.0").path("impact").path("wallMs")
+                .asLong());
+        assertEquals(5199, RerunPlan.sameFinding(baseline, "SmallFiles:read38.6").path("impact").path("wallMs")
+                .asLong());
+        assertEquals(900, RerunPlan.sameFinding(baseline, "SchedulerDelay:2.0").path("impact").path("wallMs")
+                .asLong());
+        assertTrue(RerunPlan.sameFinding(baseline, "JoinStrategy:37.0").isMissingNode());
+        assertTrue(RerunPlan.sameFinding(baseline, "SmallFiles:merge37.0").isMissingNode());
+    }
+
+    @Test
     void heapAdviceBecomesTheJvmOptionsOfARunInItsOwnJvm() throws Exception {
         CorpusApp app = CorpusApps.find("failing-stage").orElseThrow();
         RerunPlan plan = RerunPlan.of(analysis("ExecutorGc", 2500, "spark.driver.memory", "700m",

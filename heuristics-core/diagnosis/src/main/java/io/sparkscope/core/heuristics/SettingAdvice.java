@@ -31,7 +31,12 @@ public record SettingAdvice(String key, String currentValue, ValueSource current
         /** Unset: Spark's default for this version (or what executors reported) is in force. */
         DEFAULT,
         /** Unset and the default cannot be told (e.g. unknown Spark version or cluster manager). */
-        UNKNOWN
+        UNKNOWN,
+        /**
+         * Not what the settings say but what the application measured in force, e.g. the heap a JVM that spark-submit
+         * did not start was given.
+         */
+        MEASURED
     }
 
     public SettingAdvice {
@@ -66,6 +71,7 @@ public record SettingAdvice(String key, String currentValue, ValueSource current
             case SET -> currentValue;
             case DEFAULT -> currentValue.isEmpty() ? "the default" : currentValue + ", the default";
             case UNKNOWN -> currentValue.isEmpty() ? "unknown" : currentValue + "?";
+            case MEASURED -> currentValue + ", measured";
         };
     }
 

@@ -7,6 +7,7 @@ import io.sparkscope.core.model.ExecutorSummary;
 import io.sparkscope.core.model.SparkLine;
 
 import java.util.Locale;
+import java.util.OptionalDouble;
 import java.util.OptionalInt;
 import java.util.OptionalLong;
 import java.util.regex.Matcher;
@@ -87,6 +88,10 @@ public final class SparkSettings {
         if (set != null) {
             return new Value(set, SettingAdvice.ValueSource.SET);
         }
+        String platformDefault = platformDefault(key);
+        if (platformDefault != null) {
+            return new Value(platformDefault, SettingAdvice.ValueSource.DEFAULT);
+        }
         String def = defaultOf(key);
         return def == null ? new Value("", SettingAdvice.ValueSource.UNKNOWN)
                 : new Value(def, SettingAdvice.ValueSource.DEFAULT);
@@ -102,6 +107,20 @@ public final class SparkSettings {
     public boolean inForce(String key, String value) {
         Value now = current(key);
         return now.known() && SettingAdvice.sameValue(key, now.value(), value);
+    }
+
+    /**
+     * A managed service's own default for an unset key, else null. EMR writes the executor size it chose for the
+     * cluster's instance type under {@code spark.emr.default.*} ({@code spark.emr.default.executor.memory}), and its
+     * Spark takes those when the application sets nothing: they, not Spark's 1g, are in force. (With EMR's
+     * maximizeResourceAllocation the sizes are written as the {@code spark.executor.*} keys themselves, so they read
+     * as set.)
+     */
+    private String platformDefault(String key) {
+        if (!platform.emr() || !key.startsWith("spark.") || key.startsWith("spark.emr.")) {
+            return null;
+        }
+        return get("spark.emr.default." + key.substring("spark.".length()), null);
     }
 
     // Spark's defaults for the keys heuristics advise on; null where the default depends on what the snapshot cannot
@@ -349,12 +368,24 @@ public final class SparkSettings {
 
     /** {@code spark.executor.memory}, MiB by default, Spark's default 1g when unset. */
     public long executorMemoryBytes() {
-        return size("spark.executor.memory", Units.MiB).orElse(Units.GiB);
+        return memoryBytes("spark.executor.memory");
     }
 
     /** {@code spark.driver.memory}, MiB by default, Spark's default 1g when unset. */
     public long driverMemoryBytes() {
-        return size("spark.driver.memory", Units.MiB).orElse(Units.GiB);
+        return memoryBytes("spark.driver.memory");
+    }
+
+    // A heap setting in MiB by default: as set, else the platform's default (EMR's), else Spark's 1g.
+    private long memoryBytes(String key) {
+        OptionalLong set = size(key, Units.MiB);
+        if (set.isPresent()) {
+            return set.getAsLong();
+        }
+        String platformDefault = platformDefault(key);
+        OptionalDouble bytes = platformDefault == null ? OptionalDouble.empty()
+                : SettingAdvice.numeric(key, platformDefault);
+        return bytes.isPresent() && bytes.getAsDouble() > 0 ? (long) bytes.getAsDouble() : Units.GiB;
     }
 
     /** The overhead Spark adds to each executor container: the configured one, else max(384 MiB, factor × memory). */

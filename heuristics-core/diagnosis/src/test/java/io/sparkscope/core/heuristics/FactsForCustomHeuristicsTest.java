@@ -22,6 +22,6 @@ class FactsForCustomHeuristicsTest {
         assertEquals(2, Facts.taskRunners(app).size());
         assertTrue(Facts.stageLabel(stage).startsWith("stage 0"), Facts.stageLabel(stage));
         // half the stage's task time back is half its wall time
-        assertEquals(5_000, Facts.stageWallShare(stage, Facts.stageTaskMs(stage) / 2));
+        assertEquals(5_000, Facts.stageWallShare(app, stage, Facts.stageTaskMs(stage) / 2));
     }
 }

@@ -100,7 +100,7 @@ public final class DiskSpill implements Heuristic {
                 continue;
             }
             long diskSpill = t.get(TaskMetric.DISK_BYTES_SPILLED);
-            Impact impact = impact(s, diskSpill, appWriteSpeed, assumedSpeed);
+            Impact impact = impact(app, s, diskSpill, appWriteSpeed, assumedSpeed);
             // Severity follows what the spill costs, not only its share: a few MiB spilled in a short stage is not
             // worth fixing first, however large a share of the stage's data it is.
             if (severity == Severity.HIGH && impact.saves()
@@ -147,10 +147,8 @@ public final class DiskSpill implements Heuristic {
                         + " a GPU (spark.rapids.sql.concurrentGpuTasks, now "
                         + conf.get("spark.rapids.sql.concurrentGpuTasks", "2") + ").");
             } else {
-                String memKey = Facts.taskMemoryKey(conf);
                 SparkSettings.Value coresNow = conf.current("spark.executor.cores");
-                long mem = Facts.taskMemoryBytes(conf);
-                SettingAdvice m = conf.advise(memKey, Units.sparkSize(mem * 3 / 2), reason);
+                SettingAdvice m = TaskHeap.of(app, conf).more(reason);
                 f.advise(m);
                 f.recommendation("Give each task more memory or less data: " + m.phrase()
                         + (conf.isLocal() ? "" : " (or fewer spark.executor.cores" + (coresNow.known()
@@ -220,7 +218,7 @@ public final class DiskSpill implements Heuristic {
      * back stands in, at the stage's own shuffle-write speed, else the application's, else an assumed disk speed.
      * Never more than the spilling tasks ran. A spill that never reached disk has no such estimate.
      */
-    private static Impact impact(StageSummary s, long diskSpill, Speed appSpeed, Speed assumed) {
+    private static Impact impact(AppSnapshot app, StageSummary s, long diskSpill, Speed appSpeed, Speed assumed) {
         List<Long> clean = new ArrayList<>();
         List<Long> spilled = new ArrayList<>();
         for (TaskRecord r : s.keptTasks()) {
@@ -242,7 +240,7 @@ public final class DiskSpill implements Heuristic {
             if (kept < s.numCompleteTasks()) {
                 excess = excess * s.numCompleteTasks() / kept;
             }
-            return Impact.of(Facts.stageWallShare(s, excess), excess,
+            return Impact.of(WallTime.ofStage(app, s, excess), excess,
                     "run time of the tasks that spilled beyond the median task that did not");
         }
         if (diskSpill <= 0) {
@@ -258,7 +256,7 @@ public final class DiskSpill implements Heuristic {
         if (spilledRunMs > 0) {
             ms = Math.min(ms, spilledRunMs);
         }
-        return Impact.of(Facts.stageWallShare(s, ms), ms, Units.bytes(diskSpill) + " of disk spill written and read"
+        return Impact.of(WallTime.ofStage(app, s, ms), ms, Units.bytes(diskSpill) + " of disk spill written and read"
                 + " back at " + speed.basis());
     }
 }

@@ -76,14 +76,14 @@ public final class ExecutorGc implements Heuristic {
         boolean judged = run >= cfg.count(ID + ".minTaskTimeMs");
         double ratio = (double) gc / run;
         SparkSettings conf = SparkSettings.of(app);
-        String memKey = Facts.taskMemoryKey(conf);
-        long mem = Facts.taskMemoryBytes(conf);
+        TaskHeap heap = TaskHeap.of(app, conf);
+        String memKey = heap.key();
+        long mem = heap.bytes();
         Severity severity = cfg.levels(ID + ".ratio").grade(ratio, judged);
         if (severity != Severity.NONE) {
             long healthy = Math.round(HEALTHY_SHARE * run);
             long saved = Math.max(0, gc - healthy);
-            SettingAdvice more = conf.advise(memKey, Units.sparkSize(mem * 3 / 2),
-                    "tasks spent " + Units.percent(ratio) + " of their run time in GC");
+            SettingAdvice more = heap.more("tasks spent " + Units.percent(ratio) + " of their run time in GC");
             long peakHeap = Efficiency.of(app).maxPeakHeapBytes();
             // A heap that never filled is not short: the collector runs because tasks allocate and drop objects fast.
             boolean churn = peakHeap > 0 && mem > 0 && peakHeap < cfg.threshold(ID + ".churn.peakHeapShare") * mem;
@@ -110,7 +110,7 @@ public final class ExecutorGc implements Heuristic {
                             + (judged ? "." : "; a short run (under " + Units.duration(cfg.count(ID
                             + ".minTaskTimeMs")) + " of task time), so only a share this large is reported."))
                     .recommendation(recommendation)
-                    .impact(Facts.appWallShare(app, saved), saved, "GC time above " + Units.percent(HEALTHY_SHARE)
+                    .impact(WallTime.ofApp(app, saved), saved, "GC time above " + Units.percent(HEALTHY_SHARE)
                             + " of task run time, spread over the application's parallelism")
                     .detail("gcTimeMs", gc)
                     .detail("runTimeMs", run)

@@ -11,7 +11,6 @@ import io.sparkscope.core.event.TaskMetric;
 import io.sparkscope.core.model.JobSummary;
 
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -19,7 +18,7 @@ import java.util.Map;
 
 /**
  * Facts about an application that heuristics derive again and again: a stage's wall time and task time, the
- * executors that ran tasks and their task slots, the wall time a saving of task time would give back, a stage's kind
+ * executors that ran tasks and their task slots, the wall time a saving of task time would give back (computed by {@link WallTime}), a stage's kind
  * (SQL or RDD). The built-in heuristics read them here, and a heuristic of your own can too, so that its numbers agree
  * with theirs (a saving estimated with {@link #appWallShare} is ranked fairly against theirs).
  *
@@ -195,59 +194,14 @@ public final class Facts {
         return s.totals() == null ? 0 : s.totals().get(TaskMetric.EXECUTOR_RUN_TIME);
     }
 
-    /**
-     * Wall time a saving of {@code taskMs} of a stage's task time would give back: the stage's wall time in
-     * proportion (tasks ran in parallel), at most the stage's wall time.
-     */
-    public static long stageWallShare(StageSummary s, long taskMs) {
-        long stageTask = stageTaskMs(s);
-        long wall = stageDurationMs(s);
-        if (stageTask <= 0 || wall <= 0) {
-            return 0;
-        }
-        return Math.min(wall, Math.round((double) wall * Math.min(taskMs, stageTask) / stageTask));
+    /** Wall time a saving of {@code taskMs} of a stage's task time would give back: see {@link WallTime#ofStage}. */
+    public static long stageWallShare(AppSnapshot app, StageSummary s, long taskMs) {
+        return WallTime.ofStage(app, s, taskMs);
     }
 
-    /** Wall time during which at least one task ran: the union of the stages' task spans. */
-    public static long busyWallMs(AppSnapshot app) {
-        List<long[]> spans = new ArrayList<>();
-        long end = appEnd(app);
-        for (StageSummary s : app.stages()) {
-            if (s.firstTaskLaunchedTime() > 0) {
-                long to = s.lastTaskFinishedTime() > 0 ? s.lastTaskFinishedTime() : end;
-                if (to > s.firstTaskLaunchedTime()) {
-                    spans.add(new long[]{s.firstTaskLaunchedTime(), to});
-                }
-            }
-        }
-        spans.sort(Comparator.comparingLong(x -> x[0]));
-        long busy = 0;
-        long cursor = Long.MIN_VALUE;
-        for (long[] sp : spans) {
-            if (sp[1] <= cursor) {
-                continue;
-            }
-            long from = Math.max(cursor, sp[0]);
-            busy += sp[1] - from;
-            cursor = sp[1];
-        }
-        return busy;
-    }
-
-    /**
-     * Wall time an application-wide saving of task time would give back: the task time over the application's
-     * average parallelism (Σ task time / time any task ran), at most the busy time.
-     */
+    /** Wall time an application-wide saving of task time would give back: see {@link WallTime#ofApp}. */
     public static long appWallShare(AppSnapshot app, long taskMs) {
-        long busy = busyWallMs(app);
-        long total = 0;
-        for (StageSummary s : app.stages()) {
-            total += stageTaskMs(s);
-        }
-        if (busy <= 0 || total <= 0) {
-            return 0;
-        }
-        return Math.min(busy, Math.round((double) busy * Math.min(taskMs, total) / total));
+        return WallTime.ofApp(app, taskMs);
     }
 
     /** Task slots: cores of the executors that run tasks (unknown cores count as none). */

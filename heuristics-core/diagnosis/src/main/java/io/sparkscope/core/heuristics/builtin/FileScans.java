@@ -250,15 +250,6 @@ final class FileScans {
         return String.join(", ", stages.stream().map(s -> String.valueOf(s.stageId())).toList());
     }
 
-    /** Wall time saved if {@code share} of each stage's task time went: each stage's wall time in proportion. */
-    static long wallShare(List<StageSummary> stages, double share) {
-        long wall = 0;
-        for (StageSummary st : stages) {
-            wall += Facts.stageWallShare(st, Math.round(Facts.stageTaskMs(st) * share));
-        }
-        return wall;
-    }
-
     /** The two thresholds of the HIGH level these heuristics share (names without the heuristic's id). */
     static List<Threshold> highThresholds() {
         return List.of(

@@ -93,7 +93,7 @@ public final class FullPartitionScan implements Heuristic {
             long needed = Math.max(1, (long) Math.ceil(kept * partitions));
             double share = (double) (partitions - needed) / partitions;
             long taskMs = Math.round(FileScans.taskMs(stages) * share);
-            long wallMs = FileScans.wallShare(stages, share);
+            long wallMs = WallTime.ofStages(app, stages, share);
             if (wallMs < minSavingMs) {
                 continue;
             }

@@ -125,7 +125,21 @@ public final class IdleCores implements Heuristic {
         String advice;
         boolean waiting = split != null && split.session() == NoTaskTime.Session.INTERACTIVE
                 && split.largest() == NoTaskTime.Kind.WAITING;
-        if (waiting) {
+        boolean nodeType = !conf.isLocal() && conf.platform().executorsSizedByNodeType();
+        if (nodeType) {
+            // Databricks gives each worker node one executor of the node's cores and starts executors itself: the
+            // cluster's size, node type and autoscaling are what hold cores, not spark.executor.* or dynamic
+            // allocation, which the platform sets.
+            String node = conf.platform().nodeType() == null ? "the one used" : conf.platform().nodeType();
+            advice = (waiting ? "The session held its workers while it waited " + Units.duration(split.waitingMs())
+                    + " between commands: turn on the cluster's autoscaling (a lower minimum of workers) so idle"
+                    + " workers go back, and auto-termination for clusters left idle."
+                    : "Hold fewer cores: a cluster of fewer workers, or a node type with fewer cores than " + node
+                    + ", or the cluster's autoscaling (a lower minimum of workers) so idle workers go back. On"
+                    + " this platform each worker node runs one executor of all its cores, so"
+                    + " spark.executor.cores and spark.executor.instances are not the settings to change.")
+                    + " See DriverTime for time with no tasks and StageSkew for stragglers.";
+        } else if (waiting) {
             // A person thinking between commands: nothing to move off the driver, the fix is to give cores back.
             if (conf.isLocal()) {
                 advice = "The session waited " + Units.duration(split.waitingMs()) + " between commands while holding"

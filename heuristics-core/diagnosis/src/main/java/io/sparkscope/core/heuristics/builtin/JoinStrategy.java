@@ -155,7 +155,7 @@ public final class JoinStrategy implements Heuristic {
         if (taskMs <= 0) {
             return Impact.NONE;
         }
-        return Impact.of(Facts.appWallShare(app, taskMs), taskMs, "the join's sorts (" + Units.duration(sortMs[0])
+        return Impact.of(WallTime.ofApp(app, taskMs), taskMs, "the join's sorts (" + Units.duration(sortMs[0])
                 + " sort time) and the larger side's shuffle (" + Units.duration(shuffleMs[0]) + " of shuffle write"
                 + " and fetch wait), over the application's average parallelism");
     }

@@ -328,7 +328,7 @@ public final class MemorySizing implements Heuristic {
                         : "Raise the heap: " + more.phrase() + (conf.isLocal() ? " (set it before the driver"
                         + " JVM starts)" : ", or give each task more of it with fewer spark.executor.cores")
                         + "; smaller partitions also lower what one task holds at once.")
-                .impact(Facts.appWallShare(app, lost + gcSaved), lost + gcSaved, heapShort
+                .impact(WallTime.ofApp(app, lost + gcSaved), lost + gcSaved, heapShort
                         ? "time of the task attempts that ran out of memory"
                         : "GC time above " + Units.percent(ExecutorGc.HEALTHY_SHARE) + " of task run time")
                 .detail("shortOf", "heap")
@@ -370,7 +370,7 @@ public final class MemorySizing implements Heuristic {
                         + " Python workers) ran short, not the heap.")
                 .recommendation("Raise the overhead: " + more.phrase() + ". A larger heap would not help here.")
                 .advise(more)
-                .impact(Facts.appWallShare(app, lost), lost, "time of the task attempts lost with killed executors")
+                .impact(WallTime.ofApp(app, lost), lost, "time of the task attempts lost with killed executors")
                 .detail("shortOf", "memoryOverhead")
                 .detail("overheadBytes", c.overheadBytes())
                 .detail("recommendedBytes", recommended)
@@ -405,7 +405,7 @@ public final class MemorySizing implements Heuristic {
                 .recommendation("Raise the Python workers' memory: " + more.phrase() + "; a larger heap would not"
                         + " help them.")
                 .advise(more)
-                .impact(Facts.appWallShare(app, lost), lost, "time of the task attempts whose Python worker failed")
+                .impact(WallTime.ofApp(app, lost), lost, "time of the task attempts whose Python worker failed")
                 .detail("shortOf", limited ? "pysparkMemory" : "memoryOverhead")
                 .detail("currentBytes", current)
                 .detail("recommendedBytes", recommended)
@@ -429,7 +429,7 @@ public final class MemorySizing implements Heuristic {
                         + " of spark.memory.offHeap.size.")
                 .recommendation("Raise Spark's off-heap memory: " + more.phrase() + " (the container grows with it).")
                 .advise(more)
-                .impact(Facts.appWallShare(app, lost), lost, "time of the task attempts that ran out of memory")
+                .impact(WallTime.ofApp(app, lost), lost, "time of the task attempts that ran out of memory")
                 .detail("shortOf", "offHeap")
                 .detail("currentBytes", current)
                 .detail("recommendedBytes", recommended)

@@ -130,7 +130,7 @@ public final class SchedulerDelay implements Heuristic {
                 severity = Severity.HIGH;
             }
             driverMs += x.driverMs();
-            wallMs += Facts.stageWallShare(x.stage(), x.driverMs());
+            wallMs += WallTime.ofStage(app, x.stage(), x.driverMs());
         }
         StageSummary s = lead.stage();
         boolean resultsDominate = lead.resultsDominate();

@@ -90,7 +90,7 @@ public final class SerializerConfig implements Heuristic {
             if (io > 0) {
                 long saved = Math.round(io * IO_SAVED_SHARE);
                 ioTaskMs += saved;
-                ioWallMs += Facts.stageWallShare(s, saved);
+                ioWallMs += WallTime.ofStage(app, s, saved);
             }
         }
         // Java serialization costs per record (CPU) and per byte (size); compressed shuffle bytes understate the

@@ -91,7 +91,7 @@ public final class SmallFiles implements Heuristic {
         for (FileScans.Scan s : FileScans.scans(app)) {
             long files = s.metric("number of files read");
             long bytes = s.metric("size of files read");
-            Estimate e = estimate(files, bytes, FileScans.stages(byId, s.stageIds()), minFiles, maxAverage, perFileMs,
+            Estimate e = estimate(app, files, bytes, FileScans.stages(byId, s.stageIds()), minFiles, maxAverage, perFileMs,
                     target);
             if (e == null || e.wallMs() < minSavingMs) {
                 continue;
@@ -117,7 +117,7 @@ public final class SmallFiles implements Heuristic {
         for (FileScans.Write w : FileScans.writes(app)) {
             long files = w.metric("number of written files");
             long bytes = w.metric("written output");
-            Estimate e = estimate(files, bytes, FileScans.stages(byId, w.stageIds()), minFiles, maxAverage, perFileMs,
+            Estimate e = estimate(app, files, bytes, FileScans.stages(byId, w.stageIds()), minFiles, maxAverage, perFileMs,
                     target);
             if (e == null || e.wallMs() < minSavingMs) {
                 continue;
@@ -165,7 +165,7 @@ public final class SmallFiles implements Heuristic {
         }
     }
 
-    private static Estimate estimate(long files, long bytes, List<StageSummary> stages, long minFiles,
+    private static Estimate estimate(AppSnapshot app, long files, long bytes, List<StageSummary> stages, long minFiles,
                                      long maxAverage, long perFileMs, long target) {
         if (files < Math.max(1, minFiles) || bytes < 0 || stages.isEmpty()) {
             return null;
@@ -187,7 +187,7 @@ public final class SmallFiles implements Heuristic {
                 ? (double) Math.max(0, tasks - targetFiles) / tasks
                 : Math.min(0.5, (double) (files - targetFiles) * perFileMs / stageTaskMs);
         long taskMs = Math.round(stageTaskMs * share);
-        long wallMs = FileScans.wallShare(stages, share);
+        long wallMs = WallTime.ofStages(app, stages, share);
         return new Estimate(files, bytes, average, targetFiles, share, perTask, stages, taskMs, wallMs);
     }
 

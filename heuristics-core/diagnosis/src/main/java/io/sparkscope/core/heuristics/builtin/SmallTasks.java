@@ -90,7 +90,7 @@ public final class SmallTasks implements Heuristic {
                     .recommendation("Use fewer partitions, about " + suggested + " for tasks of "
                             + Units.duration((long) target) + ": " + p.text() + ".")
                     .stage(s.key())
-                    .impact(Facts.stageWallShare(s, saved), saved, "per-task overhead × the tasks fewer partitions"
+                    .impact(WallTime.ofStage(app, s, saved), saved, "per-task overhead × the tasks fewer partitions"
                             + " would save")
                     .detail("numTasks", s.numTasks())
                     .detail("medianTaskMs", Math.round(median))

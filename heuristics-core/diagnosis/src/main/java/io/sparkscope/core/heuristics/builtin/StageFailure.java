@@ -158,10 +158,7 @@ public final class StageFailure implements Heuristic {
                         + " and cores are not what limits a task: give each task a smaller share of the data or more"
                         + " of the GPU:" + lower + " make partitions smaller: " + p.text() + ".";
             } else {
-                String memKey = Facts.taskMemoryKey(conf);
-                long mem = Facts.taskMemoryBytes(conf);
-                SettingAdvice m = conf.advise(memKey, Units.sparkSize(mem * 3 / 2),
-                        "tasks of stage " + s.stageId() + " ran out of memory");
+                SettingAdvice m = TaskHeap.of(app, conf).more("tasks of stage " + s.stageId() + " ran out of memory");
                 f.advise(m);
                 return "Tasks ran out of memory. Give each task more memory (" + m.phrase()
                         + (conf.isLocal() ? "" : ", or fewer concurrent tasks per executor with fewer"

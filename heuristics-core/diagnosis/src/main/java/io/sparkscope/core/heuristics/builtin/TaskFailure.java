@@ -116,7 +116,7 @@ public final class TaskFailure implements Heuristic {
                             : errors.size() + " distinct errors, the most common (" + groups.get(0).get("count")
                             + "×)") + ": " + topError))
                     .stage(s.key())
-                    .impact(Facts.stageWallShare(s, failedMs), failedMs, "the failed attempts' task time")
+                    .impact(WallTime.ofStage(app, s, failedMs), failedMs, "the failed attempts' task time")
                     .detail("failedTasks", failed)
                     .detail("taskAttempts", attempts)
                     .detail("failedRatio", Units.round2(ratio))

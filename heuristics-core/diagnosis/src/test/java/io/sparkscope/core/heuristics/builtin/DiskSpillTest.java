@@ -92,4 +92,15 @@ class DiskSpillTest {
         silent(spilling(4 * MiB));
         silent(spilling(0));
     }
+
+    @Test
+    void inLocalModeMoreHeapIsAdvisedOnTopOfTheMeasuredOne() {
+        // the corpus's spilling apps: one JVM of about 6 GiB runs them, spark.driver.memory unset
+        var app = TaskHeapTest.withHeap(app().local(2).sqlJob(0, 0).stage(5)
+                .tasks(10, i -> task().shuffleRead(100 * MiB).spill(20 * MiB, 5 * MiB)).done(), 6 * GiB, 0.6);
+        Finding f = single(Severity.LOW, run(heuristic, app));
+        assertEquals("9g", f.adviceFor("spark.driver.memory").recommendedValue());
+        assertEquals(io.sparkscope.core.heuristics.SettingAdvice.ValueSource.MEASURED,
+                f.adviceFor("spark.driver.memory").currentSource());
+    }
 }

@@ -53,4 +53,14 @@ class ExecutorGcTest {
         silent(gc(100, 50, "yarn", "4g"));
         silent(gc(100, 0, "local[4]", "20g")); // executor memory does not apply locally
     }
+
+    @Test
+    void inLocalModeTheHeapAdvisedFromIsTheOneTheDriverMeasured() {
+        // a local-mode JVM given a 4 GiB heap, not the default 1g spark.driver.memory would suggest
+        var app = TaskHeapTest.withHeap(app().local(4)
+                .stage(0).tasks(100, i -> task().runTime(1_000).gc(150)).done(), 4 * GiB, 0.6);
+        Finding f = single(Severity.LOW, run(heuristic, app));
+        assertEquals("6g", f.adviceFor("spark.driver.memory").recommendedValue());
+        assertTrue(f.recommendation().contains("spark.driver.memory=6g (now 4g, measured)"), f.recommendation());
+    }
 }

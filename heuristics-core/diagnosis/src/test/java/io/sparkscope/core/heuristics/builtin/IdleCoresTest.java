@@ -76,4 +76,15 @@ class IdleCoresTest {
         assertEquals(0.79, streaming.details().get("idleRatio"));
         assertNull(streaming.causedBy());
     }
+
+    @Test
+    void onDatabricksTheAdviceIsTheClusterNotExecutorSettingsThePlatformSets() {
+        // a job cluster of r5.8xlarge workers, 90 % of its cores idle
+        Finding f = single(Severity.HIGH, run(heuristic, idleExecutorApp(100_000, 32, 320_000)
+                .master("spark://10.0.0.1:7077").conf("spark.databricks.workerNodeTypeId", "r5.8xlarge").build()));
+        assertTrue(f.advice().isEmpty(), f.advice().toString());
+        assertTrue(f.recommendation().contains("a node type with fewer cores than r5.8xlarge"), f.recommendation());
+        assertTrue(f.recommendation().contains("autoscaling"), f.recommendation());
+        assertFalse(f.recommendation().contains("dynamic allocation"), f.recommendation());
+    }
 }

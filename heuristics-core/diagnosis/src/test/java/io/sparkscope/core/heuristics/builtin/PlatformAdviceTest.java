@@ -4,6 +4,7 @@ import io.sparkscope.core.heuristics.Finding;
 import io.sparkscope.core.heuristics.HeuristicConfig;
 import io.sparkscope.core.heuristics.SettingAdvice;
 import io.sparkscope.core.heuristics.Severity;
+import io.sparkscope.core.heuristics.SparkSettings;
 import io.sparkscope.core.model.AppSnapshot;
 import io.sparkscope.core.testing.SnapshotBuilder;
 import io.sparkscope.core.text.Units;
@@ -184,5 +185,24 @@ class PlatformAdviceTest {
         assertEquals("820m", overhead.adviceFor("spark.executor.memoryOverhead").recommendedValue());
         Finding one = single(Severity.LOW, run(new CoreNumber(), yarn));
         assertTrue(one.message().contains("the YARN default"), one.message());
+    }
+
+    @Test
+    void onEmrTheExecutorSizeEmrChoseIsInForceWhenTheApplicationSetsNone() {
+        // EMR wrote its instance type's executor size under spark.emr.default.*; the application set no size
+        SnapshotBuilder b = SnapshotBuilder.app().master("yarn").sparkVersion("3.5.1")
+                .conf("spark.emr.default.executor.memory", "9397M").conf("spark.emr.default.executor.cores", "3");
+        AppSnapshot app = b.stage(0).tasks(100, i -> task().runTime(1_000).gc(150)).done().build();
+        SparkSettings conf = SparkSettings.of(app);
+        assertEquals(9397 * Units.MiB, conf.executorMemoryBytes());
+        assertEquals("9397M", conf.current("spark.executor.memory").value());
+        assertEquals("3", conf.current("spark.executor.cores").value());
+        Finding f = single(Severity.LOW, run(new ExecutorGc(), app));
+        assertTrue(f.recommendation().contains("spark.executor.memory=14g (now 9397M, the default)"),
+                f.recommendation());
+        // set by the application: that wins
+        AppSnapshot set = SnapshotBuilder.app().master("yarn").conf("spark.emr.default.executor.memory", "9397M")
+                .conf("spark.executor.memory", "4g").build();
+        assertEquals(4 * Units.GiB, SparkSettings.of(set).executorMemoryBytes());
     }
 }

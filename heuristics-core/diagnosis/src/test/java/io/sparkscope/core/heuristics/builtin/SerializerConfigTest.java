@@ -49,7 +49,8 @@ class SerializerConfigTest {
                 .stage(0).tasks(8, i -> task().shuffleWrite(2 * MiB)
                         .metric(io.sparkscope.core.event.TaskMetric.SHUFFLE_RECORDS_WRITTEN, 75_000)
                         .metric(io.sparkscope.core.event.TaskMetric.SHUFFLE_WRITE_TIME, 200_000_000L)).done()
-                .stage(1).tasks(8, i -> task().shuffleRead(2 * MiB)
+                // the reducer starts when the map stage has ended, as Spark runs them
+                .stage(1).startAt(1_000).tasks(8, i -> task().shuffleRead(2 * MiB)
                         .metric(io.sparkscope.core.event.TaskMetric.SHUFFLE_FETCH_WAIT_TIME, 50)).done()
                 .build();
         Finding f = single(Severity.LOW, run(heuristic, app));

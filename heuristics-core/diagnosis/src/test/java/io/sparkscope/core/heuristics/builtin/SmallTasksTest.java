@@ -38,4 +38,22 @@ class SmallTasksTest {
         silent(run(heuristic, app().stage(2).tasks(4000, i -> task().runTime(100)).done().build()));
         silent(run(heuristic, app().stage(2).tasks(6000, i -> task().runTime(900)).done().build()));
     }
+
+    @Test
+    void theWallTimeSavedIsOnlyTheStretchTheStageRanAlone() {
+        // 6000 tasks of 100 ms plus 50 ms of overhead each on 4 cores: a 225 s stage whose 600 s of run time is
+        // 2.67 tasks side by side
+        var alone = app().local(4).sqlJob(0, 0).stage(2).slots(4)
+                .tasks(6000, i -> task().runTime(100).schedulerDelay(50).shuffleRead(1024)).done();
+        Finding f = single(Severity.LOW, run(heuristic, alone.build()));
+        long saved = f.impact().taskMs();
+        assertEquals(saved * 225.0 / 600, f.impact().wallMs(), 1.0, f.impact().toString());
+        // another job's stage ran through the second half of it: only the first half's saving shortens the run
+        var beside = alone.stage(3).jobs(1).startAt(112_500).durationMs(200_000).task(task().runTime(200_000))
+                .done();
+        Finding half = run(heuristic, beside.build()).stream().filter(x -> x.stageIds().equals(List.of("2.0"))).findFirst()
+                .orElseThrow();
+        assertEquals(saved, half.impact().taskMs());
+        assertEquals(saved * 225.0 / 600 / 2, half.impact().wallMs(), 1.0, half.impact().toString());
+    }
 }

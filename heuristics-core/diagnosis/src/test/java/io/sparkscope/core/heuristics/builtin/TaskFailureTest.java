@@ -46,4 +46,18 @@ class TaskFailureTest {
         silent(stageWithFailures(100, 2));
         silent(stageWithFailures(9, 3)); // below TaskFailure.minTasks
     }
+
+    @Test
+    void failuresInAStageBesideALongerOneSaveNoWallTime() {
+        // 100 tasks of 1 s on 4 cores, 6 of them failed attempts: 6 s of task time, 1.5 s of the stage's wall time
+        var alone = app().local(4).stage(4).slots(4)
+                .tasks(100, i -> i < 6 ? task().failed("java.lang.NullPointerException: x\n\tat Foo") : task())
+                .done();
+        assertEquals(1_500, single(Severity.LOW, run(new TaskFailure(), alone.build())).impact().wallMs());
+        // the same stage while another job's stage ran from start to well after it: the run would not end sooner
+        var beside = alone.stage(5).jobs(1).durationMs(40_000).task(task().runTime(40_000)).done();
+        Finding f = single(Severity.LOW, run(new TaskFailure(), beside.build()));
+        assertEquals(6_000, f.impact().taskMs());
+        assertEquals(0, f.impact().wallMs(), f.impact().toString());
+    }
 }
