@@ -5,6 +5,7 @@ import io.sparkscope.cli.DatabaseOptions;
 import io.sparkscope.server.web.model.JobTuning;
 import io.sparkscope.server.web.model.TuneFile;
 import io.sparkscope.store.ingest.DatabaseErrors;
+import io.sparkscope.store.query.HistoryQuery;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -15,6 +16,8 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.SQLException;
+import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 
 /**
@@ -29,7 +32,8 @@ import java.util.concurrent.Callable;
                 + "or --conf options. Exit status: 0 done, 2 unknown job, usage error or database error.")
 public final class TuneCommand implements Callable<Integer> {
     @Option(names = "--job", required = true, paramLabel = "<key>",
-            description = "The job key, as /history and GET /api/v1/jobs show it (or spark.sparkscope.jobKey).")
+            description = "The job key, as /history and GET /api/v1/jobs show it (or spark.sparkscope.jobKey);"
+                    + " an application name works too when its runs form one job.")
     String job;
 
     @Option(names = {"-o", "--output"}, paramLabel = "<file>",
@@ -58,8 +62,7 @@ public final class TuneCommand implements Callable<Integer> {
         PrintStream out = System.out;
         JobTuning tuning;
         try (HikariDataSource ds = db.open(2)) {
-            tuning = JobTuning.load(ds, job, cost.prices())
-                    .orElseThrow(() -> new Main.UsageError(JobTuning.noRun(job)));
+            tuning = load(ds);
         } catch (SQLException e) {
             throw new Main.UsageError("cannot read job '" + job + "' from " + db.url() + ": "
                     + DatabaseErrors.reason(e));
@@ -79,5 +82,27 @@ public final class TuneCommand implements Callable<Integer> {
             out.print(TuneFile.properties(tuning));
         }
         return 0;
+    }
+
+    /**
+     * The tuning of the job the user named. A new user knows the application's name, not the job key Sparkscope
+     * built from it (name, user, program, cluster manager), so a name whose runs form one job is taken as that job;
+     * a name shared by several jobs gets the keys to choose from.
+     */
+    private JobTuning load(HikariDataSource ds) throws SQLException {
+        Optional<JobTuning> byKey = JobTuning.load(ds, job, cost.prices());
+        if (byKey.isPresent()) {
+            return byKey.get();
+        }
+        List<String> keys = new HistoryQuery(ds).jobKeysOfName(job);
+        if (keys.size() == 1) {
+            return JobTuning.load(ds, keys.get(0), cost.prices())
+                    .orElseThrow(() -> new Main.UsageError(JobTuning.noRun(job)));
+        }
+        if (keys.size() > 1) {
+            throw new Main.UsageError("'" + job + "' names " + keys.size() + " jobs; choose one with --job: "
+                    + String.join("; ", keys.stream().limit(10).toList()));
+        }
+        throw new Main.UsageError(JobTuning.noRun(job));
     }
 }

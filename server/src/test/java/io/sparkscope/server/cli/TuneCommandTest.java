@@ -96,6 +96,15 @@ class TuneCommandTest {
     }
 
     @Test
+    void theApplicationNameOfOneJobWorksAsTheJob() {
+        // a new user knows the name the application ran under ("orders"), not the key Sparkscope stored it by
+        CliRun r = CliRun.of("tune", "--job", "orders", "--db", url, "--format", "conf");
+        assertEquals(0, r.exitCode(), r.err());
+        assertEquals(List.of("--conf spark.executor.cores=5", "--conf spark.executor.memory=5g"),
+                r.out().lines().toList());
+    }
+
+    @Test
     void anUnknownFormatIsAUsageError() {
         CliRun r = CliRun.of("tune", "--job", TuneLogs.JOB, "--db", url, "--format", "yaml");
         assertEquals(2, r.exitCode(), r.err());
