@@ -170,8 +170,9 @@ public final class AnalysisOptions {
     public static final class Regression {
         @Option(names = "--regression-factor", paramLabel = "X", defaultValue = "1.5",
                 description = "A complete run this many times slower (wall or task time) than the median of the "
-                        + "previous 10 complete runs of its name that started before it gets a Regression finding: "
-                        + "LOW, HIGH at 2× (default: ${DEFAULT-VALUE}).")
+                        + "previous 10 complete runs of the same job (name, user, program and cluster manager, or "
+                        + "spark.sparkscope.jobKey) that started before it gets a Regression finding: LOW, HIGH at "
+                        + "2× (default: ${DEFAULT-VALUE}).")
         double factor = IngestService.DEFAULT_REGRESSION_FACTOR;
 
         public double factor() {

@@ -22,7 +22,7 @@ public final class LogLocationOptions {
     @Option(names = "--hadoop-conf", paramLabel = "<key=value>",
             description = "A Hadoop setting for reading hdfs:, s3a:, abfs:, gs: URIs (repeatable; a spark.hadoop. "
                     + "prefix is dropped), on top of core-site.xml and hdfs-site.xml in HADOOP_CONF_DIR (and, in the "
-                    + "archive import, of Spark's spark.hadoop.* settings).")
+                    + "archive import, of Spark's spark.hadoop.* settings); for serve, only with --watch.")
     Map<String, String> hadoopConf = new LinkedHashMap<>();
 
     /** The location as a path; a one-line usage error (credentials masked) when it cannot be opened. */

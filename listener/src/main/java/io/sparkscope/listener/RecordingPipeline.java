@@ -79,6 +79,8 @@ final class RecordingPipeline {
     private long lastDiagnosisMs;
     /** Set by the JVM shutdown hook when the application never posted its end. */
     private volatile boolean flushRequested;
+    /** Whether the final snapshot was written or spooled before the driver-log report (false: still under way). */
+    private volatile boolean finalHandled;
 
     /**
      * @param delivery null when no database is configured (the report is still logged)
@@ -157,6 +159,21 @@ final class RecordingPipeline {
 
     long droppedEvents() {
         return dropped.get();
+    }
+
+    /**
+     * Why the application is not in the database, as one clause for the driver-log report, or null when its final
+     * snapshot was written. Read by the report, after the final snapshot was handed over.
+     */
+    String notStored() {
+        if (delivery == null) {
+            return "no database is configured (" + ListenerSettings.JDBC_URL.key() + ")";
+        }
+        if (!finalHandled) {
+            return "the database did not answer within " + config.flushTimeoutMs() + " ms ("
+                    + ListenerSettings.FLUSH_TIMEOUT_MS.key() + "); the write goes on in the background";
+        }
+        return delivery.finalNotStored();
     }
 
     AppSnapshot lastSnapshot() {
@@ -400,6 +417,11 @@ final class RecordingPipeline {
     private void finish() {
         try {
             publish(true);
+            if (delivery != null) {
+                // The report says whether the run is in the database (its link works) or why not: wait for the
+                // final write, which the driver waits for anyway (spark.stop() is held until it is written or spooled).
+                finalHandled = delivery.awaitFinal(config.flushTimeoutMs());
+            }
             onFinal.accept(lastSnapshot, lastFindings);
         } catch (Throwable t) {
             LOG.warn("Sparkscope: could not finish the recording ({})", SnapshotDelivery.oneLine(t));

@@ -48,6 +48,8 @@ final class SnapshotDelivery implements Runnable {
     private final AtomicBoolean rejectionLogged = new AtomicBoolean();
     private final AtomicLong droppedBytes = new AtomicLong();
     private final AtomicLong writes = new AtomicLong();
+    /** Why the final snapshot is not in the database, in words for the driver log; null once it was written. */
+    private volatile String finalNotStored;
     private final Thread thread;
 
     SnapshotDelivery(SnapshotStore store, Spool spool, Function<AppSnapshot, List<Finding>> diagnose,
@@ -124,6 +126,14 @@ final class SnapshotDelivery implements Runnable {
 
     long writes() {
         return writes.get();
+    }
+
+    /**
+     * Why the final snapshot is not in the database, as one clause ("the database could not be reached (…); …"), or
+     * null when it was written. Meaningful once {@link #awaitFinal} returned true.
+     */
+    String finalNotStored() {
+        return finalNotStored;
     }
 
     /**
@@ -210,7 +220,7 @@ final class SnapshotDelivery implements Runnable {
             if (lastFailed && isFinal) {
                 // The database was away at the last try: secure the final state in the spool first, so the driver
                 // stops at once; the write below (and the retries after it) go on in the background.
-                spoolFinal(spoolCopy);
+                finalNotStored = "the database could not be reached" + spooledIn(spoolFinal(spoolCopy));
                 markFinalHandled();
             }
             try {
@@ -227,6 +237,7 @@ final class SnapshotDelivery implements Runnable {
                 backoff = 500;
                 outageLogged.set(false);
                 if (isFinal) {
+                    finalNotStored = null;
                     markFinalHandled();
                 }
             } catch (SnapshotRejectedException e) {
@@ -237,11 +248,12 @@ final class SnapshotDelivery implements Runnable {
                     LOG.warn("Sparkscope: the database refused the snapshot of {} ({}); keeping it in {} and "
                             + "recording on", snapshot.appId(), e.getMessage(), spool.dir());
                 }
-                spoolQuietly(spoolCopy);
+                long dropped = spoolQuietly(spoolCopy);
                 lastFailed = false;
                 backoff = 500;
                 outageLogged.set(false);
                 if (isFinal) {
+                    finalNotStored = "the database refused it (" + e.getMessage() + ")" + spooledIn(dropped);
                     markFinalHandled();
                 }
             } catch (Throwable t) {
@@ -252,7 +264,8 @@ final class SnapshotDelivery implements Runnable {
                             oneLine(t), spool.dir());
                 }
                 if (isFinal) {
-                    spoolFinal(spoolCopy);
+                    finalNotStored = "the database could not be reached (" + oneLine(t) + ")"
+                            + spooledIn(spoolFinal(spoolCopy));
                 } else {
                     spoolQuietly(spoolCopy);
                 }
@@ -318,7 +331,7 @@ final class SnapshotDelivery implements Runnable {
      * lost: the first spool warning came while the application ran and promised a later write, which a driver that
      * exits now will never make.
      */
-    private void spoolFinal(AppSnapshot snapshot) {
+    private long spoolFinal(AppSnapshot snapshot) {
         long dropped = spoolQuietly(snapshot);
         if (dropped != 0 && finalLossLogged.compareAndSet(false, true)) {
             LOG.warn("Sparkscope: application end: the database is away and the final snapshot of {} {}; its last "
@@ -330,6 +343,14 @@ final class SnapshotDelivery implements Runnable {
                             : "could not be written to spool " + spool.dir(),
                     snapshot.jobs().size(), snapshot.stages().size(), snapshot.eventCount());
         }
+        return dropped;
+    }
+
+    /** Where the snapshot that was not written waits, for the driver-log report (see {@link #spoolQuietly}). */
+    private String spooledIn(long dropped) {
+        return dropped == 0
+                ? "; it waits in " + spool.dir() + " (sparkscope import --spool " + spool.dir() + " delivers it)"
+                : "; the spool " + spool.dir() + " could not hold it either";
     }
 
     /**

@@ -299,14 +299,32 @@ public class SparkscopeListener extends SparkListener {
         }
     }
 
-    /** The driver-log report: one INFO block at application end. */
-    static void logReport(ListenerConfig cfg, AppSnapshot s, List<Finding> findings) {
+    /**
+     * The driver-log report: one INFO block at application end.
+     *
+     * @param notStored why the application is not in the database, or null when it is (see
+     *                  {@link RecordingPipeline#notStored})
+     */
+    static void logReport(ListenerConfig cfg, AppSnapshot s, List<Finding> findings, String notStored) {
         if (!cfg.reportEnabled() || s == null) {
             return;
         }
-        String link = cfg.uiUrl() == null ? null
+        LOG.info("\n{}", reportText(cfg, s, findings, notStored));
+    }
+
+    /**
+     * The report's text. The link to the server only when the application is in the database: a link to a page that
+     * does not exist would send the user looking for a run that was never stored. Instead one line says why not,
+     * when someone expects it stored (a database is configured, or a server address is given).
+     */
+    static String reportText(ListenerConfig cfg, AppSnapshot s, List<Finding> findings, String notStored) {
+        String link = cfg.uiUrl() == null || notStored != null ? null
                 : cfg.uiUrl().replaceAll("/+$", "") + "/apps/" + s.appId()
                 + (s.attemptId() == null ? "" : "/" + s.attemptId());
-        LOG.info("\n{}", TextReport.render(s, findings, 5, link, cfg.prices()));
+        String report = TextReport.render(s, findings, 5, link, cfg.prices());
+        if (notStored != null && (cfg.hasDatabase() || cfg.uiUrl() != null)) {
+            report += "  Not stored in the Sparkscope database: " + notStored + "\n";
+        }
+        return report;
     }
 }

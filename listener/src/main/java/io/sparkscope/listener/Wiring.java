@@ -11,6 +11,7 @@ import io.sparkscope.store.Spool;
 import io.sparkscope.store.SpoolTarget;
 
 import java.util.List;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.BiConsumer;
 import java.util.function.Function;
 
@@ -25,7 +26,10 @@ final class Wiring {
         Function<AppSnapshot, List<Finding>> diagnose = diagnoser(cfg);
         WebhookNotifier notifier = webhook(cfg);
         SnapshotDelivery delivery = null;
-        BiConsumer<AppSnapshot, List<Finding>> onFinal = (s, f) -> SparkscopeListener.logReport(cfg, s, f);
+        // The report asks the pipeline whether the run reached the database, so it links to the server only then.
+        AtomicReference<RecordingPipeline> self = new AtomicReference<>();
+        BiConsumer<AppSnapshot, List<Finding>> onFinal =
+                (s, f) -> SparkscopeListener.logReport(cfg, s, f, self.get().notStored());
         if (cfg.hasDatabase()) {
             // With a database the webhook fires once the final snapshot is written: its findings then include the
             // Regression found against the stored previous runs.
@@ -36,7 +40,9 @@ final class Wiring {
         } else if (notifier != null) {
             onFinal = onFinal.andThen(notifier::notifyFinished);
         }
-        return new RecordingPipeline(cfg, delivery, diagnose, onFinal, notifier);
+        RecordingPipeline pipeline = new RecordingPipeline(cfg, delivery, diagnose, onFinal, notifier);
+        self.set(pipeline);
+        return pipeline;
     }
 
     /**

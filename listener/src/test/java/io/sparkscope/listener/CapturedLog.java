@@ -11,16 +11,24 @@ import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 
 /**
- * The lines one logger (and the loggers below it) writes at WARN and above, as the driver log would show them; a line
+ * The lines one logger (and the loggers below it) writes at WARN and above (or INFO, see {@link #atInfo}), as the
+ * driver log would show them; a line
  * that carries an exception says so, since the driver log would show its stack trace. Closing detaches it.
  */
 final class CapturedLog extends AbstractAppender implements AutoCloseable {
     final List<String> lines = new CopyOnWriteArrayList<>();
     private final Logger logger;
+    private final Level least;
 
-    private CapturedLog(String loggerName) {
+    private CapturedLog(String loggerName, Level least) {
         super("captured-" + loggerName, null, null, true, Property.EMPTY_ARRAY);
         this.logger = (Logger) LogManager.getLogger(loggerName);
+        this.least = least;
+    }
+
+    /** Also the INFO lines, such as the driver-log report. */
+    static CapturedLog atInfo(Class<?> type) {
+        return start(new CapturedLog(type.getName(), Level.INFO));
     }
 
     static CapturedLog of(Class<?> type) {
@@ -28,7 +36,10 @@ final class CapturedLog extends AbstractAppender implements AutoCloseable {
     }
 
     static CapturedLog of(String loggerName) {
-        CapturedLog c = new CapturedLog(loggerName);
+        return start(new CapturedLog(loggerName, Level.WARN));
+    }
+
+    private static CapturedLog start(CapturedLog c) {
         c.start();
         c.logger.addAppender(c);
         return c;
@@ -36,7 +47,7 @@ final class CapturedLog extends AbstractAppender implements AutoCloseable {
 
     @Override
     public void append(LogEvent event) {
-        if (event.getLevel().isMoreSpecificThan(Level.WARN)) {
+        if (event.getLevel().isMoreSpecificThan(least)) {
             lines.add(event.getMessage().getFormattedMessage()
                     + (event.getThrown() == null ? "" : " [with a stack trace: " + event.getThrown() + "]"));
         }

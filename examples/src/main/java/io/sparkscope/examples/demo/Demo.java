@@ -131,14 +131,23 @@ public final class Demo {
         // 2. PostgreSQL.
         long t0 = System.nanoTime();
         try {
-            db = DemoDatabase.start(opts.dataDir().resolve("pg"));
+            db = DemoDatabase.start(opts.dataDir().resolve("pg"), opts.pgPort(), opts.pgPortGiven());
+        } catch (DemoDatabase.PortTaken e) {
+            out.println("sparkscope demo: PostgreSQL cannot use --pg-port " + opts.pgPort() + ": " + e.getMessage()
+                    + ". Choose another with --pg-port N, or leave it out to use " + DemoDatabase.DEFAULT_PORT
+                    + " (or a free port when that is taken).");
+            return USAGE;
         } catch (Exception e) {
             out.println("sparkscope demo: PostgreSQL did not start: " + firstLine(e) + " (details in "
                     + opts.dataDir().resolve("pg") + "/log, if any)");
             return 1;
         }
-        out.printf(Locale.ROOT, "  PostgreSQL on port %d (%s), started in %.1f s%n", db.port(), db.url(),
-                seconds(t0));
+        out.printf(Locale.ROOT, "  PostgreSQL on port %d (%s, user %s), started in %.1f s%n", db.port(), db.url(),
+                DemoDatabase.USER, seconds(t0));
+        if (db.port() != opts.pgPort()) {
+            out.println("  (port " + opts.pgPort() + " is taken by another program, so PostgreSQL uses " + db.port()
+                    + " this time; --pg-port N chooses a port)");
+        }
 
         // 3. The web server, first, so applications appear in it as they finish.
         String url = "http://" + hostForUrl(opts.bind()) + ":" + opts.port() + "/";
@@ -185,10 +194,23 @@ public final class Demo {
                 return fetchOnce(url) ? (failures > 0 ? 1 : 0) : 1;
             }
         }
+        printCommands(serverJar);
         out.println("Press Ctrl-C to stop. The data stays in " + opts.dataDir() + "; the next start reuses it.");
         out.flush();
         waitUntilStopped(serverUp);
         return 0;
+    }
+
+    /**
+     * What to paste to use the demo's database from another terminal while the demo runs: the URL alone is not
+     * enough, the user must be given too (the command line's default is the login name, which PostgreSQL here does
+     * not know).
+     */
+    private void printCommands(Path serverJar) {
+        DemoCommands c = DemoCommands.of(serverJar, db.url(), DemoDatabase.USER);
+        out.println("  While the demo runs, from another terminal:");
+        out.println("    import more event logs: " + c.importLine("<event-log-dir>"));
+        out.println("    a second web server:    " + c.serveLine(opts.port() + 1));
     }
 
     // ---- environment ----

@@ -30,6 +30,12 @@ import java.util.Set;
 final class DemoDatabase implements AutoCloseable {
     static final String DB = "sparkscope";
     static final String USER = "postgres";
+    /**
+     * The port PostgreSQL takes unless told otherwise: the same on every start, so a command printed by one demo (or
+     * pasted into a script) still reaches the next. PostgreSQL's own 5432 with a 1 in front, to stay clear of a
+     * PostgreSQL installed on the machine.
+     */
+    static final int DEFAULT_PORT = 15432;
 
     private final EmbeddedPostgres pg;
     private final HikariDataSource pool;
@@ -41,9 +47,30 @@ final class DemoDatabase implements AutoCloseable {
         this.url = url;
     }
 
-    static DemoDatabase start(Path pgDir) throws IOException, SQLException {
+    /** The port asked for (with {@code --pg-port}) is taken by another program. */
+    static final class PortTaken extends IOException {
+        PortTaken(String message) {
+            super(message);
+        }
+    }
+
+    /**
+     * @param port   the port to listen on
+     * @param strict true when the user chose the port: taken, it is an error; false for the default port, which
+     *               when taken gives way to a free port (see {@link #port()})
+     */
+    static DemoDatabase start(Path pgDir, int port, boolean strict) throws IOException, SQLException {
+        // An earlier demo's orphan may be the one holding the port: stop it before looking.
         stopOrphan(pgDir);
+        int chosen = port;
+        if (!Demo.portFree("127.0.0.1", port)) {
+            if (strict) {
+                throw new PortTaken("port " + port + " is already in use by another program");
+            }
+            chosen = freePort();
+        }
         EmbeddedPostgres pg = EmbeddedPostgres.builder()
+                .setPort(chosen)
                 .setDataDirectory(pgDir)
                 .setCleanDataDirectory(false)
                 .setPGStartupWait(Duration.ofSeconds(60))
@@ -66,6 +93,12 @@ final class DemoDatabase implements AutoCloseable {
         } catch (SQLException | RuntimeException e) {
             pg.close();
             throw e;
+        }
+    }
+
+    private static int freePort() throws IOException {
+        try (java.net.ServerSocket s = new java.net.ServerSocket(0, 1, java.net.InetAddress.getByName("127.0.0.1"))) {
+            return s.getLocalPort();
         }
     }
 

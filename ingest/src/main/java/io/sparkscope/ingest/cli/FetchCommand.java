@@ -39,7 +39,13 @@ import java.util.concurrent.Callable;
  */
 @Command(name = "fetch", mixinStandardHelpOptions = true,
         description = "Fetch completed applications from a Spark History Server into the Sparkscope database: those "
-                + "that ended since the last fetch, several at a time. Fetching again is harmless.")
+                + "that ended since the last fetch, several at a time. Fetching again is harmless.",
+        exitCodeListHeading = "%nExit status:%n",
+        exitCodeList = {
+                "0:every application was fetched (or was already stored)",
+                "1:some failed, each named on its own line (failed: …); the others were stored",
+                "2:usage error, or the History Server or the database could not be used at all, at the start or "
+                        + "lost mid-run (the run stops there)"})
 public final class FetchCommand implements Callable<Integer> {
     @Option(names = "--history-server", required = true, paramLabel = "<url>",
             description = "The Spark History Server, e.g. http://shs-host:18080.")

@@ -36,8 +36,12 @@ import java.util.concurrent.atomic.AtomicBoolean;
 @Command(name = "watch", mixinStandardHelpOptions = true,
         description = "Keep the database current from an event-log directory (spark.eventLog.dir): new, running "
                 + "(.inprogress, rolling) and finished applications, read incrementally, every --interval. "
-                + "Several watchers may share one directory. Exit status: 0 stopped, 1 (with --once) some logs "
-                + "failed, 2 usage error or database unreachable at the start.")
+                + "Several watchers may share one directory.",
+        exitCodeListHeading = "%nExit status:%n",
+        exitCodeList = {
+                "0:stopped (Ctrl-C or SIGTERM), or with --once every log was read",
+                "1:with --once: some logs failed, each named on its own line",
+                "2:usage error, or the database could not be reached at the start"})
 public final class WatchCommand implements Callable<Integer> {
     @Parameters(index = "0", paramLabel = "<dir-or-uri>",
             description = "The event-log directory: a local path or a URI (file:, hdfs:, s3a:, abfs:, gs:).")
@@ -61,13 +65,14 @@ public final class WatchCommand implements Callable<Integer> {
     /** The watcher's own options, shared with {@code serve --watch} (public for the server's serve command). */
     public static final class Settings {
         @Option(names = "--interval", paramLabel = "<duration>", defaultValue = "10s",
-                description = "Time between scans: 500ms, 10s, 2m (default: ${DEFAULT-VALUE}).")
+                description = "Time between scans: 500ms, 10s, 2m; for serve, only with --watch (default: "
+                        + "${DEFAULT-VALUE}).")
         String interval = "10s";
 
         @Option(names = "--max-open-logs", paramLabel = "N", defaultValue = "8",
                 description = "Running logs kept open between scans, read on from where they stopped; past N the "
                         + "one that grew longest ago is read again from its start when it next grows "
-                        + "(default: ${DEFAULT-VALUE}).")
+                        + "; for serve, only with --watch (default: ${DEFAULT-VALUE}).")
         int maxOpenLogs = LogWatcher.Options.DEFAULT_MAX_OPEN_LOGS;
 
         public LogWatcher.Options options(RecorderOptions recorder) {

@@ -39,7 +39,12 @@ import java.util.concurrent.Callable;
 /** {@code analyze <file-or-dir>…}: reads Spark event logs and prints the report, or JSON. */
 @Command(name = "analyze", mixinStandardHelpOptions = true,
         description = "Analyze Spark event logs (plain, .lz4, .snappy, .zstd, rolling eventlog_v2_* directories, "
-                + ".inprogress) and print a report per application.")
+                + ".inprogress) and print a report per application.",
+        exitCodeListHeading = "%nExit status:%n",
+        exitCodeList = {
+                "0:every application was analyzed (a log that could not be read is named and skipped)",
+                "1:no application could be analyzed at all",
+                "2:usage error, or a path that does not exist or cannot be read"})
 public final class AnalyzeCommand implements Callable<Integer> {
     /** Warnings printed per log before the rest are only counted: a broken log must not flood the terminal. */
     private static final int MAX_WARNINGS_PER_LOG = 20;

@@ -15,7 +15,11 @@ import java.util.concurrent.Callable;
  */
 @Command(name = "heuristics", mixinStandardHelpOptions = true,
         description = "List the heuristics in the order they run: what each reports and why, and every threshold "
-                + "with its value (with --heuristics-config, the values in force and their defaults) and what it does.")
+                + "with its value (with --heuristics-config, the values in force and their defaults) and what it does.",
+        exitCodeListHeading = "%nExit status:%n",
+        exitCodeList = {
+                "0:listed",
+                "2:usage error, or a --heuristics-config file that cannot be read or has a bad value"})
 public final class HeuristicsCommand implements Callable<Integer> {
     @Option(names = "--markdown", description = "Print Markdown (a section and a table per heuristic).")
     boolean markdown;

@@ -27,8 +27,11 @@ import java.util.regex.Pattern;
 @Command(name = "prune", mixinStandardHelpOptions = true,
         description = "Remove applications that ended more than --older-than ago (by Spark's end time, or the last "
                 + "event's time for one that never ended), or with --keep-findings only their per-task rows, in "
-                + "short transactions that do not hold up a running server or listeners. Exit status: 0 done, "
-                + "2 usage error or database error.")
+                + "short transactions that do not hold up a running server or listeners.",
+        exitCodeListHeading = "%nExit status:%n",
+        exitCodeList = {
+                "0:done",
+                "2:usage error, or a database error"})
 public final class PruneCommand implements Callable<Integer> {
     @Option(names = "--older-than", required = true, paramLabel = "<duration>",
             description = "Age of what goes: a number and h, d or w, e.g. 90d, 12h, 2w.")

@@ -28,8 +28,12 @@ import java.util.concurrent.Callable;
  */
 @Command(name = "reanalyze", mixinStandardHelpOptions = true,
         description = "Recompute the findings of every stored application with the current heuristics and "
-                + "thresholds (run it after changing them). Exit status: 0 all done, 1 some failed, 2 usage error "
-                + "or database unreachable.")
+                + "thresholds (run it after changing them).",
+        exitCodeListHeading = "%nExit status:%n",
+        exitCodeList = {
+                "0:every application was reanalyzed",
+                "1:some failed, each named on its own line",
+                "2:usage error, or the database could not be reached"})
 public final class ReanalyzeCommand implements Callable<Integer> {
     @Mixin
     DatabaseOptions db;

@@ -33,7 +33,11 @@ import java.util.concurrent.atomic.AtomicBoolean;
 
 /** {@code serve}: the web UI and JSON API over the Sparkscope database, until interrupted. */
 @Command(name = "serve", mixinStandardHelpOptions = true,
-        description = "Serve the web UI and JSON API over the Sparkscope database.")
+        description = "Serve the web UI and JSON API over the Sparkscope database, until stopped (Ctrl-C).",
+        exitCodeListHeading = "%nExit status:%n",
+        exitCodeList = {
+                "0:stopped (Ctrl-C or SIGTERM)",
+                "2:usage error, the port is already in use, or the database could not be used"})
 public final class ServeCommand implements Callable<Integer> {
 
     @Mixin

@@ -29,7 +29,11 @@ import java.util.concurrent.Callable;
 @Command(name = "tune", mixinStandardHelpOptions = true,
         description = "Write the Spark settings recommended for a job's latest stored run: a properties file for "
                 + "spark-submit --properties-file (comments say why, the saving and the predicted time and cost), "
-                + "or --conf options. Exit status: 0 done, 2 unknown job, usage error or database error.")
+                + "or --conf options.",
+        exitCodeListHeading = "%nExit status:%n",
+        exitCodeList = {
+                "0:done",
+                "2:unknown job, usage error, or a database error"})
 public final class TuneCommand implements Callable<Integer> {
     @Option(names = "--job", required = true, paramLabel = "<key>",
             description = "The job key, as /history and GET /api/v1/jobs show it (or spark.sparkscope.jobKey);"

@@ -20,7 +20,8 @@ import java.util.Map;
 final class ExecutionFixture {
     static final String APP = "app-execution";
     static final String EVIL = "<script>alert(1)</script>";
-    static final String LONG_NAME = "$anonfun$withThreadLocalCaptured$2 at CompletableFuture.java:1768 and a long tail"
+    // A user's call site: Spark's own closures ($anonfun$… at CompletableFuture.java) are shown by their query instead.
+    static final String LONG_NAME = "saveAsTable at NightlyOrdersAggregationJob.scala:1768 and a long tail"
             + " of call-site text that would wrap over many lines";
     static final int TASKS = 250;
 

@@ -216,14 +216,16 @@ public final class AppDetailQuery {
                 + " COALESCE((totals->>'resultSerializationTime')::bigint, 0) AS result_serialization_ms,"
                 + " COALESCE((totals->>'shuffleFetchWaitTime')::bigint, 0) AS shuffle_fetch_wait_ms,"
                 + " COALESCE((totals->>'shuffleWriteTime')::bigint, 0) AS shuffle_write_ns"
-                + " FROM stage_attempt WHERE app_pk = ANY(?) ORDER BY app_pk, ord")) {
+                + StageNameColumns.COLUMNS
+                + " FROM stage_attempt s" + StageNameColumns.JOIN + " WHERE s.app_pk = ANY(?) ORDER BY s.app_pk, s.ord")) {
             ps.setArray(1, Sql.pks(c, pks));
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
                     long pk = rs.getLong("app_pk");
                     StageKey key = new StageKey(pk, rs.getInt("stage_id"), rs.getInt("attempt_id"));
                     out.computeIfAbsent(pk, k -> new ArrayList<>()).add(new StageRow(key.stageId(), key.attemptId(),
-                            rs.getInt("ord"), rs.getString("name"), rs.getString("status"), rs.getInt("num_tasks"),
+                            rs.getInt("ord"), StageNameColumns.readable(rs), rs.getString("status"),
+                            rs.getInt("num_tasks"),
                             rs.getInt("num_complete_tasks"), rs.getInt("num_failed_tasks"),
                             rs.getInt("num_killed_tasks"), rs.getLong("submission_time"),
                             rs.getLong("completion_time"), rs.getLong("duration_ms"), rs.getString("failure_reason"),

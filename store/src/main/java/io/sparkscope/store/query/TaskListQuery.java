@@ -146,8 +146,9 @@ public final class TaskListQuery {
         Stage stage;
         Long digest;
         try (PreparedStatement ps = c.prepareStatement("SELECT name, status, num_tasks, num_complete_tasks,"
-                + " num_failed_tasks, num_killed_tasks, task_detail, kept_tasks, tasks_digest FROM stage_attempt"
-                + " WHERE app_pk = ? AND stage_id = ? AND attempt_id = ?")) {
+                + " num_failed_tasks, num_killed_tasks, task_detail, kept_tasks, tasks_digest"
+                + StageNameColumns.COLUMNS + " FROM stage_attempt s" + StageNameColumns.JOIN
+                + " WHERE s.app_pk = ? AND s.stage_id = ? AND s.attempt_id = ?")) {
             ps.setLong(1, app.pk());
             ps.setInt(2, r.stageId());
             ps.setInt(3, r.stageAttemptId());
@@ -159,7 +160,7 @@ public final class TaskListQuery {
                 digest = rs.wasNull() ? null : d;
                 int kept = rs.getInt("kept_tasks");
                 boolean keptKnown = !rs.wasNull();
-                stage = new Stage(rs.getString("name"), rs.getString("status"), rs.getInt("num_tasks"),
+                stage = new Stage(StageNameColumns.readable(rs), rs.getString("status"), rs.getInt("num_tasks"),
                         rs.getInt("num_complete_tasks"), rs.getInt("num_failed_tasks"), rs.getInt("num_killed_tasks"),
                         rs.getString("task_detail"), keptKnown ? kept : (int) count(c, app.pk(), r, false, 0));
             }

@@ -55,7 +55,8 @@ public final class TimelineQuery {
         StageHead stage;
         try (PreparedStatement ps = c.prepareStatement("SELECT name, status, num_tasks, num_complete_tasks,"
                 + " num_failed_tasks, num_killed_tasks, submission_time, completion_time, task_detail"
-                + " FROM stage_attempt WHERE app_pk = ? AND stage_id = ? AND attempt_id = ?")) {
+                + StageNameColumns.COLUMNS + " FROM stage_attempt s" + StageNameColumns.JOIN
+                + " WHERE s.app_pk = ? AND s.stage_id = ? AND s.attempt_id = ?")) {
             ps.setLong(1, pk);
             ps.setInt(2, stageId);
             ps.setInt(3, stageAttemptId);
@@ -63,7 +64,7 @@ public final class TimelineQuery {
                 if (!rs.next()) {
                     return new Result(Outcome.NO_STAGE, null);
                 }
-                stage = new StageHead(rs.getString("name"), rs.getString("status"), rs.getInt("num_tasks"),
+                stage = new StageHead(StageNameColumns.readable(rs), rs.getString("status"), rs.getInt("num_tasks"),
                         rs.getInt("num_complete_tasks"), rs.getInt("num_failed_tasks"), rs.getInt("num_killed_tasks"),
                         rs.getLong("submission_time"), rs.getLong("completion_time"), rs.getString("task_detail"));
             }

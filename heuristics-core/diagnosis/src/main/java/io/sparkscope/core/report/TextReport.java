@@ -12,6 +12,7 @@ import io.sparkscope.core.model.AppSnapshot;
 import io.sparkscope.core.model.DistributionMetric;
 import io.sparkscope.core.model.ExecutorSummary;
 import io.sparkscope.core.model.RunTotals;
+import io.sparkscope.core.model.StageNames;
 import io.sparkscope.core.model.StageSummary;
 import io.sparkscope.core.model.StageSummary.StageStatus;
 import io.sparkscope.core.model.TaskDistributions;
@@ -110,7 +111,7 @@ public final class TextReport {
                 if (st.status() == StageStatus.FAILED) {
                     b.append(", FAILED with ").append(partitionsCompleted(st));
                 }
-                b.append("  ").append(shorten(st.name(), 60)).append('\n');
+                b.append("  ").append(shorten(StageNames.readable(st, s), 60)).append('\n');
             }
         }
         if (findings == null || findings.isEmpty()) {

@@ -31,13 +31,18 @@ public final class SqlJobEvents {
 
     /** The events of SQL job {@code i} as {@link #oneStageJob} describes it, with {@code tasks} tasks. */
     public static List<SparkEvent> events(int i, long t0, int tasks, boolean staggered) {
+        return events(i, t0, tasks, staggered, "collect");
+    }
+
+    /** The same, with the stage named {@code stageName} (as Spark names it: the call site that submitted it). */
+    public static List<SparkEvent> events(int i, long t0, int tasks, boolean staggered, String stageName) {
         List<SparkEvent> out = new ArrayList<>();
         long t = t0 + 1000 + i * 100L;
         out.add(new SparkEvent.SqlExecutionStart(i, "query " + i, "plan", null, t));
-        StageInfo pending = new StageInfo(i, 0, "collect", tasks, List.of(), "", -1, -1, null, List.of());
+        StageInfo pending = new StageInfo(i, 0, stageName, tasks, List.of(), "", -1, -1, null, List.of());
         out.add(new SparkEvent.JobStart(i, t, List.of(i), List.of(pending),
                 Map.of("spark.sql.execution.id", Integer.toString(i))));
-        out.add(new SparkEvent.StageSubmitted(new StageInfo(i, 0, "collect", tasks, List.of(), "", t, -1, null,
+        out.add(new SparkEvent.StageSubmitted(new StageInfo(i, 0, stageName, tasks, List.of(), "", t, -1, null,
                 List.of())));
         for (int k = 0; k < tasks; k++) {
             long id = i * (long) tasks + k;
@@ -47,7 +52,7 @@ public final class SqlJobEvents {
             out.add(new SparkEvent.TaskEnd(i, 0, "ResultTask", TaskEndReason.SUCCESS, new TaskInfo(id, k, 0, k,
                     launch, "driver", "localhost", "PROCESS_LOCAL", false, 0, finish, false, false), m));
         }
-        out.add(new SparkEvent.StageCompleted(new StageInfo(i, 0, "collect", tasks, List.of(), "", t, t + 30, null,
+        out.add(new SparkEvent.StageCompleted(new StageInfo(i, 0, stageName, tasks, List.of(), "", t, t + 30, null,
                 List.of())));
         out.add(new SparkEvent.JobEnd(i, t + 31, true, null));
         out.add(new SparkEvent.SqlExecutionEnd(i, t + 32, null));

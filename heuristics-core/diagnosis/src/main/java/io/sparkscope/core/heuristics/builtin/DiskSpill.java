@@ -121,7 +121,7 @@ public final class DiskSpill implements Heuristic {
             Finding.Builder f = Finding.builder(ID, severity)
                     .location(s.key())
                     .title(title)
-                    .message(Facts.capitalize(Facts.stageLabel(s)) + " spilled data of " + Units.bytes(memSpill)
+                    .message(Facts.capitalize(Facts.stageLabel(s, app)) + " spilled data of " + Units.bytes(memSpill)
                             + " (its size in memory), " + (handled > 0 ? Units.percent(ratio) + " of the "
                             + Units.bytes(handled) + " it read or wrote at most" : "with no measured input or output")
                             + "; " + (diskSpill > 0 ? Units.bytes(diskSpill) + " of it was written to disk."

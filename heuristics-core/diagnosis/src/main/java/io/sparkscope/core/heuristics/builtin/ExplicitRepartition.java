@@ -95,7 +95,7 @@ public final class ExplicitRepartition implements Heuristic {
                     .location(s.key())
                     .title(src.call() + " leaves " + (slots - s.numTasks()) + " of " + slots + " cores idle in stage "
                             + s.stageId())
-                    .message(Facts.capitalize(Facts.stageLabel(s)) + " ran " + s.numTasks()
+                    .message(Facts.capitalize(Facts.stageLabel(s, app)) + " ran " + s.numTasks()
                             + (s.numTasks() == 1 ? " task" : " tasks") + " on " + slots + " cores because of "
                             + src.where() + ": it took " + Units.duration(idle.stageMs()) + ", where " + idle.spread()
                             + ". No setting changes a count the code sets.")

@@ -4,6 +4,7 @@ import io.sparkscope.core.heuristics.SparkSettings;
 import io.sparkscope.core.model.AppSnapshot;
 import io.sparkscope.core.model.DistributionMetric;
 import io.sparkscope.core.model.ExecutorSummary;
+import io.sparkscope.core.model.StageNames;
 import io.sparkscope.core.model.StageSummary;
 import io.sparkscope.core.model.TaskDistributions;
 
@@ -41,10 +42,22 @@ public final class Facts {
         return 0;
     }
 
-    /** "stage 3" or "stage 3 (attempt 1)", with the stage name when known. */
+    /** "stage 3" or "stage 3 (attempt 1)", with the stage name as Spark gave it, when known. */
     public static String stageLabel(StageSummary s) {
+        return label(s, s.name());
+    }
+
+    /**
+     * "stage 3" or "stage 3 (attempt 1)", with the stage's name when known: its readable one, so a finding names a
+     * stage as the pages do ({@link StageNames}).
+     */
+    public static String stageLabel(StageSummary s, AppSnapshot app) {
+        return label(s, StageNames.readable(s, app));
+    }
+
+    private static String label(StageSummary s, String name) {
         String label = "stage " + s.stageId() + (s.attemptId() > 0 ? " (attempt " + s.attemptId() + ")" : "");
-        return s.name() == null || s.name().isBlank() ? label : label + " '" + s.name() + "'";
+        return name == null || name.isBlank() ? label : label + " '" + name + "'";
     }
 
     /**

@@ -93,7 +93,7 @@ public final class LargePartition implements Heuristic {
             Finding.Builder f = Finding.builder(ID, Severity.LOW)
                     .location(s.key())
                     .title("A " + Units.bytes(largest) + " partition in stage " + s.stageId())
-                    .message("In " + Facts.stageLabel(s) + ", one task handled " + Units.bytes(largest) + " ("
+                    .message("In " + Facts.stageLabel(s, app) + ", one task handled " + Units.bytes(largest) + " ("
                             + what + "), above " + Units.bytes(limit) + ".")
                     .recommendation("Split the data finer: " + p.text() + "; if only a few partitions are large, see"
                             + " StageSkew.")

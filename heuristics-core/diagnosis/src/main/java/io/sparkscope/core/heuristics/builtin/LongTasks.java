@@ -87,7 +87,7 @@ public final class LongTasks implements Heuristic {
             out.add(b
                     .location(s.key())
                     .title("Long tasks in stage " + s.stageId())
-                    .message("The median task of " + Facts.stageLabel(s) + " ran " + Units.duration(Math.round(median))
+                    .message("The median task of " + Facts.stageLabel(s, app) + " ran " + Units.duration(Math.round(median))
                             + " (" + s.numTasks() + " tasks): the stage has too few partitions for its work.")
                     .recommendation("Use more partitions, about " + suggested + " for tasks of "
                             + Units.duration((long) target) + ": " + p.text() + ".")

@@ -171,7 +171,7 @@ public final class SchedulerDelay implements Heuristic {
         return b
                 .title("Driver-bound tasks in " + (group.size() == 1 ? "stage " + s.stageId()
                         : group.size() + " stages like stage " + s.stageId()))
-                .message("In " + Facts.stageLabel(s) + ", the median task took " + Units.duration((long) lead.duration())
+                .message("In " + Facts.stageLabel(s, app) + ", the median task took " + Units.duration((long) lead.duration())
                         + ", of which " + Units.duration(Math.round(resultsDominate ? lead.gettingResult()
                         : lead.delay())) + " (" + Units.percent(lead.share()) + ") was " + part + ", spent outside"
                         + " the executor. Task durations are stamped by the driver (launch when it offers the task,"

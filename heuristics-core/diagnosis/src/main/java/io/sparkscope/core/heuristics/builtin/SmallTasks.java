@@ -83,7 +83,7 @@ public final class SmallTasks implements Heuristic {
             Finding.Builder f = Finding.builder(ID, Severity.LOW)
                     .location(s.key())
                     .title(Units.count(s.numTasks()) + " tiny tasks in stage " + s.stageId())
-                    .message(Facts.capitalize(Facts.stageLabel(s)) + " ran " + Units.count(s.numTasks())
+                    .message(Facts.capitalize(Facts.stageLabel(s, app)) + " ran " + Units.count(s.numTasks())
                             + " tasks with a median of " + Units.duration(Math.round(median)) + " each; per-task"
                             + " overhead (" + Units.duration(overheadPerTask) + " a task outside the task's code)"
                             + " dominates such short tasks.")

@@ -68,7 +68,7 @@ public final class StageFailure implements Heuristic {
             Finding.Builder f = Finding.builder(ID, cancelled ? Severity.LOW : Severity.HIGH)
                     .location(s.key())
                     .title("Stage " + s.stageId() + (cancelled ? " was cancelled" : " failed"))
-                    .message(Facts.capitalize(Facts.stageLabel(s)) + (cancelled ? " was cancelled" : " failed")
+                    .message(Facts.capitalize(Facts.stageLabel(s, app)) + (cancelled ? " was cancelled" : " failed")
                             + " with " + partitionsCompleted(s) + " (" + s.numCompleteTasks() + " successful and "
                             + s.numFailedAttempts() + " failed task attempts" + (s.numResubmittedTasks() > 0 ? ", "
                             + s.numResubmittedTasks() + " finished ones resubmitted after their output was lost" : "")

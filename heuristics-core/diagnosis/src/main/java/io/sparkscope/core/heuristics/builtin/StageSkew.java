@@ -129,7 +129,7 @@ public final class StageSkew implements Heuristic {
             Finding.Builder f = Finding.builder(ID, severity)
                     .location(s.key())
                     .title("Skewed tasks in stage " + s.stageId())
-                    .message("In " + Facts.stageLabel(s) + " (" + Units.duration(stageMs) + "), the slowest task ran "
+                    .message("In " + Facts.stageLabel(s, app) + " (" + Units.duration(stageMs) + "), the slowest task ran "
                             + Units.duration((long) maxRun) + ", " + Units.times(ratio) + " the median task ("
                             + Units.duration((long) medianRun) + "), so the stage waited about "
                             + Units.duration(excess) + " for it. " + spread.note());

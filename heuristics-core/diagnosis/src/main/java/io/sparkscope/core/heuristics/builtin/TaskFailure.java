@@ -110,7 +110,7 @@ public final class TaskFailure implements Heuristic {
                     .location(s.key())
                     .title(Units.percent(ratio) + " of tasks failed in stage " + s.stageId())
                     .message(failed + " of " + attempts + " task attempts (" + Units.percent(ratio)
-                            + ") failed in " + Facts.stageLabel(s) + (mainReason == null ? "."
+                            + ") failed in " + Facts.stageLabel(s, app) + (mainReason == null ? "."
                             : "; most often " + mainReason + " (" + reasons.get(mainReason) + ").")
                             + (topError == null ? "" : " " + (errors.size() == 1 ? "All with one error"
                             : errors.size() + " distinct errors, the most common (" + groups.get(0).get("count")

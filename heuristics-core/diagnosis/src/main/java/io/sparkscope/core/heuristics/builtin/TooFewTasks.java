@@ -88,7 +88,7 @@ public final class TooFewTasks implements Heuristic {
             Finding.Builder f = Finding.builder(ID, severity)
                     .location(s.key())
                     .title("Stage " + s.stageId() + " ran " + tasks + " on " + slots + " cores")
-                    .message(Facts.capitalize(Facts.stageLabel(s)) + " ran " + tasks + " on " + slots + " cores for "
+                    .message(Facts.capitalize(Facts.stageLabel(s, app)) + " ran " + tasks + " on " + slots + " cores for "
                             + Units.duration(idle.stageMs()) + ": " + Units.duration(idle.idleCoreMs())
                             + " of core time sat idle, and " + idle.spread() + ".")
                     .impact(idle.savingMs(), 0, idle.basis())
