@@ -43,7 +43,8 @@ for app in "${apps[@]}"; do
   for run in analysis fixed-1; do
     dir=$WORK/runs/$app/$run/$app
     [[ -d $dir ]] || { echo "advice-ledger: $app has no $run run in $WORK/runs/$app" >&2; exit 2; }
-    java -jar "$JAR" import "$dir" --db "$DB" --user postgres >/dev/null
+    java -jar "$JAR" import "$dir" --db "$DB" --user postgres >"$WORK/ledger-import.log" 2>&1 \
+      || { cat "$WORK/ledger-import.log" >&2; exit 2; }
   done
 done
 
@@ -52,22 +53,23 @@ server=$!
 trap 'kill $server 2>/dev/null || true' EXIT
 for _ in $(seq 60); do curl -sf "http://127.0.0.1:$PORT/api/v1/jobs" >/dev/null && break; sleep 1; done
 
-echo "| app | setting advised | applied | promised wall s | measured wall s | what the ledger says |"
-echo "|---|---|---|---:|---:|---|"
-apart=()
-for app in "${apps[@]}"; do
-  json=$(curl -sf "http://127.0.0.1:$PORT/api/v1/history?name=$app") || { apart+=("$app (no history)"); continue; }
-  rows=$(python3 - "$app" <<<"$json" <<'EOF'
-import json, sys
+# One Markdown row per ledger entry of the app's history answer (in LEDGER_JSON).
+LEDGER_ROWS='
+import json, os, sys
 app = sys.argv[1]
-d = json.load(sys.stdin)
+d = json.loads(os.environ["LEDGER_JSON"])
 for e in d.get("advice") or []:
     measured = "%.1f" % (e["savedWallMs"] / 1000) if e.get("applied") else "-"
     print("| %s | `%s=%s` (was %s) | %s | %.1f | %s | %s |" % (app, e["key"], e["recommendedValue"],
           e.get("valueThen") or "unset", "yes" if e.get("applied") else "no", e["promisedWallMs"] / 1000,
           measured, e["outcome"]))
-EOF
-)
+'
+echo "| app | setting advised | applied | promised wall s | measured wall s | what the ledger says |"
+echo "|---|---|---|---:|---:|---|"
+apart=()
+for app in "${apps[@]}"; do
+  json=$(curl -sf "http://127.0.0.1:$PORT/api/v1/history?name=$app") || { apart+=("$app (no history)"); continue; }
+  rows=$(LEDGER_JSON=$json python3 -c "$LEDGER_ROWS" "$app")
   if [[ -z $rows ]]; then apart+=("$app (no setting advised: a code fix)"); else echo "$rows"; fi
 done
 if [[ ${#apart[@]} -gt 0 ]]; then
