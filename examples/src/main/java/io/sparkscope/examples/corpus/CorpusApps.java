@@ -245,16 +245,9 @@ public final class CorpusApps {
 
         // Input and output (no finding exists yet: labels are pending)
         add(CorpusApp.of("repeated-read-no-cache", "the same parquet input read by four jobs, never cached",
-                c -> c, (spark, ctx) -> {
-                    String path = ctx.workDir().resolve("repeated-input").toString();
-                    spark.range(0, REPEATED_ROWS, 1, 4).selectExpr("id", "id % 97 AS g", "sha2(cast(id AS string), 256) AS h")
-                            .write().mode("overwrite").parquet(path);
-                    fourQueries(spark.read().parquet(path).where(REPEATED_FILTER));
-                }).fixedBy("the filtered input cached once for the four jobs", (spark, ctx) -> {
-                    String path = ctx.workDir().resolve("repeated-input").toString();
-                    spark.range(0, REPEATED_ROWS, 1, 4).selectExpr("id", "id % 97 AS g", "sha2(cast(id AS string), 256) AS h")
-                            .write().mode("overwrite").parquet(path);
-                    Dataset<Row> in = spark.read().parquet(path).where(REPEATED_FILTER).cache();
+                c -> c, (spark, ctx) -> fourQueries(repeatedInput(spark, ctx).where(REPEATED_FILTER)))
+                .fixedBy("the filtered input cached once for the four jobs", (spark, ctx) -> {
+                    Dataset<Row> in = repeatedInput(spark, ctx).where(REPEATED_FILTER).cache();
                     try {
                         fourQueries(in);
                     } finally {
@@ -464,6 +457,14 @@ public final class CorpusApps {
         return spark.read().parquet(path);
     }
 
+    /** Writes the repeated-read apps' input and returns it read back, unfiltered. */
+    private static Dataset<Row> repeatedInput(SparkSession spark, JobContext ctx) {
+        String path = ctx.workDir().resolve("repeated-input").toString();
+        spark.range(0, REPEATED_ROWS, 1, 4).selectExpr("id", "id % 97 AS g", "sha2(cast(id AS string), 256) AS h")
+                .write().mode("overwrite").parquet(path);
+        return spark.read().parquet(path);
+    }
+
     private static void fourQueries(Dataset<Row> in) {
         in.count();
         in.groupBy("g").count().collectAsList();
@@ -516,8 +517,6 @@ public final class CorpusApps {
      * once the stream's time is up, so that it ends soon and cleanly.
      */
     private static volatile long busyUntilNanos;
-    /** When the last row's work ended, to tell how long Spark itself takes to close a batch. */
-    private static volatile long lastWorkEndNanos;
 
     /**
      * A rate-source query summing a per-row cost by key into memory. Without a pacer it runs for {@code runMs} and rows
@@ -578,15 +577,14 @@ public final class CorpusApps {
         while (busyUntilNanos != 0 && System.nanoTime() < until) {
             x = x * 31 + 7;
         }
-        lastWorkEndNanos = System.nanoTime();
         return x & 1;
     }
 
     /**
-     * Paces the falls-behind query: after each batch it sets when the next batch's work ends, so that each batch
-     * takes {@link #GROWTH} times as long as the one before really took. Batches then run back to back, each taking
-     * everything that arrived during the previous one, and the query processes rows at 1/1.18 of the rate they arrive,
-     * whatever the machine's load. A fixed CPU cost per row would make the growth depend on that load, because Spark's
+     * Paces the falls-behind query: after each batch it sets when the next batch's work ends, so that the rows' work
+     * alone takes {@link #GROWTH} times as long as the whole previous batch really took. Batches then run back to
+     * back, each taking everything that arrived during the previous one, and the query processes rows at most at
+     * 1/1.18 of the rate they arrive, whatever the machine's load. A fixed CPU cost per row would make the growth depend on that load, because Spark's
      * own time per batch (planning, state, commit) varies several-fold between a quiet and a busy machine. The pacer
      * also counts the run of batches that fell behind the way Spark's progress reports it (processed rows per second
      * below input rows per second), so the query stops only once that run is long enough to be judged.
@@ -617,7 +615,6 @@ public final class CorpusApps {
                 busyUntilNanos = 0;
                 return;
             }
-            long now = System.nanoTime();
             var p = event.progress();
             boolean behind = p.numInputRows() > 0 && p.inputRowsPerSecond() > 0
                     && p.processedRowsPerSecond() < p.inputRowsPerSecond();
@@ -629,13 +626,12 @@ public final class CorpusApps {
             } else {
                 streakBatches = 0;
             }
-            // what Spark did after the rows' work ended (state, commit, progress): the next batch needs it too
-            long closingNanos = lastWorkEndNanos > 0 ? Math.max(0, now - lastWorkEndNanos) : 0;
-            // each batch longer than the one before really took (the first, empty batch includes start-up), so that
-            // every paced batch falls behind, on a quiet machine as on a busy one
-            long base = Math.max(targetMs == 0 ? Math.round(FIRST_BATCH_MS / GROWTH) : targetMs, p.batchDuration());
-            targetMs = Math.round(base * GROWTH);
-            busyUntilNanos = now + targetMs * 1_000_000 - closingNanos;
+            // The rows' work alone lasts 1.18 times as long as the whole previous batch took; Spark's own time
+            // (planning, state, commit) comes on top, so every paced batch takes longer than the one before and
+            // falls behind however much that own time varies. The first batch, empty, is left out: it holds the
+            // query's start-up, which a busy machine stretches several-fold.
+            targetMs = targetMs == 0 ? FIRST_BATCH_MS : Math.round(Math.max(targetMs, p.batchDuration()) * GROWTH);
+            busyUntilNanos = System.nanoTime() + targetMs * 1_000_000;
         }
 
         @Override
