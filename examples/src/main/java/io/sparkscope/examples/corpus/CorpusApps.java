@@ -584,14 +584,15 @@ public final class CorpusApps {
      * Paces the falls-behind query: after each batch it sets when the next batch's work ends, so that the rows' work
      * alone takes {@link #GROWTH} times as long as the whole previous batch really took. Batches then run back to
      * back, each taking everything that arrived during the previous one, and the query processes rows at most at
-     * 1/1.18 of the rate they arrive, whatever the machine's load. A fixed CPU cost per row would make the growth depend on that load, because Spark's
-     * own time per batch (planning, state, commit) varies several-fold between a quiet and a busy machine. The pacer
-     * also counts the run of batches that fell behind the way Spark's progress reports it (processed rows per second
-     * below input rows per second), so the query stops only once that run is long enough to be judged.
+     * 1/1.15 of the rate they arrive, whatever the machine's load. A fixed CPU cost per row would make the growth
+     * depend on that load, because Spark's own time per batch (planning, state, commit) varies several-fold between
+     * a quiet and a busy machine. The pacer also counts the run of batches that fell behind the way Spark's progress
+     * reports it (processed rows per second below input rows per second), so the query stops only once that run is
+     * long enough to be judged: on a quiet machine about ten batches from 2 s to 15 s, some 75 s.
      */
     private static final class BatchPacer extends StreamingQueryListener {
-        private static final double GROWTH = 1.18;
-        private static final long FIRST_BATCH_MS = 3_000;
+        private static final double GROWTH = 1.15;
+        private static final long FIRST_BATCH_MS = 2_000;
         static final int MIN_BATCHES = 10;
 
         private volatile long targetMs;
@@ -626,7 +627,7 @@ public final class CorpusApps {
             } else {
                 streakBatches = 0;
             }
-            // The rows' work alone lasts 1.18 times as long as the whole previous batch took; Spark's own time
+            // The rows' work alone lasts 1.15 times as long as the whole previous batch took; Spark's own time
             // (planning, state, commit) comes on top, so every paced batch takes longer than the one before and
             // falls behind however much that own time varies. The first batch, empty, is left out: it holds the
             // query's start-up, which a busy machine stretches several-fold.
