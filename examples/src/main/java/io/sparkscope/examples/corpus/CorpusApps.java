@@ -55,6 +55,43 @@ public final class CorpusApps {
     /** Sub-keys a hot key is salted over in the fixed skew apps: one per shuffle partition. */
     private static final int SALTS = 8;
 
+    /**
+     * Records of the skewed aggregation and the digest rounds each costs: on a quiet 2-core machine the hot key's
+     * task runs about 7 s, well above the 2 s a stage needs to be judged for skew, the rest of the stage well under 1 s.
+     */
+    private static final int SKEWED_RECORDS = 400_000;
+    private static final int DIGEST_ROUNDS = 250;
+
+    /**
+     * Rows of the input the repeated-read apps scan and filter four times, and the filter: a check that costs CPU on
+     * every row (as a parsing or matching UDF does), so each uncached query takes about 2 s on a quiet machine,
+     * against about 2 s for writing the input once.
+     */
+    private static final long REPEATED_ROWS = 1_000_000;
+    private static final String REPEATED_FILTER = hashed("h", 2) + " LIKE '%ab%'";
+
+    /**
+     * The partitioned-full-scan query: one customer's orders, or any order whose note a costly per-row check flags
+     * (none is: hex digits hold no 'z'), so every row the scan returns costs CPU and the scan is most of the run.
+     */
+    private static final String FLAGGED = "(customer = 42 OR " + hashed("note", 8) + " LIKE '%zz%')";
+
+    /**
+     * Set to true (as DiagnosisFloorTest does) to run the apps the floor test runs at their former, smaller size: a
+     * few seconds each instead of about ten, which still shows their problem but leaves a fix's saving within the
+     * noise of a rerun.
+     */
+    public static final String QUICK_PROPERTY = "sparkscope.corpus.quick";
+
+    /**
+     * Rows of apps sized so that their problem is most of a run of about 8–12 s on a quiet 2-core machine, so that the
+     * advice rerun can tell a fix's saving from noise.
+     */
+    private static final long COALESCED_ROWS = 3_600_000;
+    private static final long[] CSV_ROWS = {900_000, 300_000};
+    private static final long[] JSON_ROWS = {800_000, 200_000};
+    private static final long[] JOIN_ROWS = {3_000_000, 600_000};
+
     /** The columns the schema-inference apps write, given up front by their fixed variants. */
     private static final String NUMBERS_SCHEMA = "id BIGINT, x DOUBLE, s STRING";
 
@@ -104,13 +141,13 @@ public final class CorpusApps {
         add(CorpusApp.of("skewed-aggregation", "groupByKey where one key holds 90 % of the records",
                 c -> c, (spark, ctx) -> {
                     JavaSparkContext jsc = JavaSparkContext.fromSparkContext(spark.sparkContext());
-                    List<Integer> ids = numbers(200_000);
+                    List<Integer> ids = numbers(SKEWED_RECORDS);
                     // groupByKey does no map-side combining: the hot key's whole group lands in one task
                     jsc.parallelize(ids, 8).mapToPair(i -> new Tuple2<>(i % 10 < 9 ? 0 : i % 500, i))
                             .groupByKey(8).mapValues(CorpusApps::digestAll).count();
                 }).fixedBy("the hot key salted over 8 sub-keys, each sub-group digested apart", (spark, ctx) -> {
                     JavaSparkContext jsc = JavaSparkContext.fromSparkContext(spark.sparkContext());
-                    List<Integer> ids = numbers(200_000);
+                    List<Integer> ids = numbers(SKEWED_RECORDS);
                     jsc.parallelize(ids, 8)
                             .mapToPair(i -> new Tuple2<>((i % 10 < 9 ? 0 : i % 500) * SALTS + i % SALTS, i))
                             .groupByKey(8).mapValues(CorpusApps::digestAll).count();
@@ -133,9 +170,9 @@ public final class CorpusApps {
                 c -> c, (spark, ctx) -> distinctPrefixes(spark, 1)).fixedBy("4 partitions instead of 1",
                 (spark, ctx) -> distinctPrefixes(spark, 4)));
         add(CorpusApp.of("coalesce-one", "coalesce(1) before heavy work: one task does everything",
-                c -> c, (spark, ctx) -> hashAndWrite(spark.range(0, 1_200_000, 1, 8).coalesce(1), ctx))
+                c -> c, (spark, ctx) -> hashAndWrite(spark.range(0, COALESCED_ROWS, 1, 8).coalesce(1), ctx))
                 .fixedBy("without coalesce(1): the 8 input partitions hashed in parallel",
-                        (spark, ctx) -> hashAndWrite(spark.range(0, 1_200_000, 1, 8), ctx)));
+                        (spark, ctx) -> hashAndWrite(spark.range(0, COALESCED_ROWS, 1, 8), ctx)));
         add(CorpusApp.of("repartition-two", "repartition(2) on 4 cores before the heavy part of the run",
                 c -> c.setMaster("local[4,3]"), (spark, ctx) -> hashPrefixes(spark, 2))
                 .fixedBy("repartition(8), two partitions per core, instead of repartition(2)",
@@ -208,16 +245,9 @@ public final class CorpusApps {
 
         // Input and output (no finding exists yet: labels are pending)
         add(CorpusApp.of("repeated-read-no-cache", "the same parquet input read by four jobs, never cached",
-                c -> c, (spark, ctx) -> {
-                    String path = ctx.workDir().resolve("repeated-input").toString();
-                    spark.range(0, 300_000, 1, 4).selectExpr("id", "id % 97 AS g", "sha2(cast(id AS string), 256) AS h")
-                            .write().mode("overwrite").parquet(path);
-                    fourQueries(spark.read().parquet(path).where("h LIKE '%ab%'"));
-                }).fixedBy("the filtered input cached once for the four jobs", (spark, ctx) -> {
-                    String path = ctx.workDir().resolve("repeated-input").toString();
-                    spark.range(0, 300_000, 1, 4).selectExpr("id", "id % 97 AS g", "sha2(cast(id AS string), 256) AS h")
-                            .write().mode("overwrite").parquet(path);
-                    Dataset<Row> in = spark.read().parquet(path).where("h LIKE '%ab%'").cache();
+                c -> c, (spark, ctx) -> fourQueries(repeatedInput(spark, ctx).where(REPEATED_FILTER)))
+                .fixedBy("the filtered input cached once for the four jobs", (spark, ctx) -> {
+                    Dataset<Row> in = repeatedInput(spark, ctx).where(REPEATED_FILTER).cache();
                     try {
                         fourQueries(in);
                     } finally {
@@ -227,13 +257,13 @@ public final class CorpusApps {
         add(CorpusApp.of("csv-schema-inference", "CSV read with inferSchema: a whole extra pass over the input",
                 c -> c, (spark, ctx) -> {
                     String path = ctx.workDir().resolve("infer-csv").toString();
-                    spark.range(0, 300_000, 1, 4).selectExpr("id", "id * 1.5 AS x", "concat('n', id) AS s")
+                    spark.range(0, rows(CSV_ROWS), 1, 4).selectExpr("id", "id * 1.5 AS x", "concat('n', id) AS s")
                             .write().mode("overwrite").option("header", "true").csv(path);
                     spark.read().option("header", "true").option("inferSchema", "true").csv(path)
                             .groupBy().sum("x").collectAsList();
                 }).fixedBy("the schema given: no inference pass", (spark, ctx) -> {
                     String path = ctx.workDir().resolve("infer-csv").toString();
-                    spark.range(0, 300_000, 1, 4).selectExpr("id", "id * 1.5 AS x", "concat('n', id) AS s")
+                    spark.range(0, rows(CSV_ROWS), 1, 4).selectExpr("id", "id * 1.5 AS x", "concat('n', id) AS s")
                             .write().mode("overwrite").option("header", "true").csv(path);
                     spark.read().option("header", "true").schema(NUMBERS_SCHEMA).csv(path)
                             .groupBy().sum("x").collectAsList();
@@ -241,12 +271,12 @@ public final class CorpusApps {
         add(CorpusApp.of("json-schema-inference", "JSON read without a schema: Spark scans it once to infer one",
                 c -> c, (spark, ctx) -> {
                     String path = ctx.workDir().resolve("infer-json").toString();
-                    spark.range(0, 200_000, 1, 4).selectExpr("id", "id * 1.5 AS x", "concat('n', id) AS s")
+                    spark.range(0, rows(JSON_ROWS), 1, 4).selectExpr("id", "id * 1.5 AS x", "concat('n', id) AS s")
                             .write().mode("overwrite").json(path);
                     spark.read().json(path).groupBy().sum("x").collectAsList();
                 }).fixedBy("the schema given: no inference pass", (spark, ctx) -> {
                     String path = ctx.workDir().resolve("infer-json").toString();
-                    spark.range(0, 200_000, 1, 4).selectExpr("id", "id * 1.5 AS x", "concat('n', id) AS s")
+                    spark.range(0, rows(JSON_ROWS), 1, 4).selectExpr("id", "id * 1.5 AS x", "concat('n', id) AS s")
                             .write().mode("overwrite").json(path);
                     spark.read().schema(NUMBERS_SCHEMA).json(path).groupBy().sum("x").collectAsList();
                 }));
@@ -256,17 +286,10 @@ public final class CorpusApps {
                 (spark, ctx) -> smallFiles(spark, ctx, 2)));
         add(CorpusApp.of("partitioned-full-scan", "a table partitioned by day read without a filter on day",
                 c -> c, (spark, ctx) -> {
-                    String path = ctx.workDir().resolve("by-day").toString();
-                    spark.range(0, 300_000, 1, 4).selectExpr("id", "id % 30 AS day", "id % 1000 AS customer")
-                            .write().mode("overwrite").partitionBy("day").parquet(path);
                     // the filter is on customer, not on the partition column: every day's files are read
-                    spark.read().parquet(path).where("customer = 42").count();
-                }).fixedBy("a filter on the partition column: one day's files read", (spark, ctx) -> {
-                    String path = ctx.workDir().resolve("by-day").toString();
-                    spark.range(0, 300_000, 1, 4).selectExpr("id", "id % 30 AS day", "id % 1000 AS customer")
-                            .write().mode("overwrite").partitionBy("day").parquet(path);
-                    spark.read().parquet(path).where("day = 12 AND customer = 42").count();
-                }));
+                    writeByDay(spark, ctx).where(FLAGGED).count();
+                }).fixedBy("a filter on the partition column: one day's files read", (spark, ctx) ->
+                        writeByDay(spark, ctx).where("day = 12 AND " + FLAGGED).count()));
 
         // Memory and serialization
         add(CorpusApp.reuse(new GcPressure()).fixedBy("Spark aggregates the groups (reduceByKey) instead of a "
@@ -294,7 +317,7 @@ public final class CorpusApps {
                 (spark, ctx) -> runStream(spark, ctx, "keeps-up", 50, "2 seconds", null, 64_000)));
         add(CorpusApp.of("streaming-falls-behind", "a rate-source query whose batches take longer than the trigger",
                 c -> c.set("spark.sql.shuffle.partitions", "2"),
-                (spark, ctx) -> runStream(spark, ctx, "falls-behind", 400, "1 second", new BatchPacer(), 70_000)));
+                (spark, ctx) -> runStream(spark, ctx, "falls-behind", 400, "1 second", new BatchPacer(), 63_000)));
 
         // Idle resources
         add(CorpusApp.of("interactive-think-time", "an interactive session: small queries with 4 s of thinking between",
@@ -327,19 +350,36 @@ public final class CorpusApps {
                         .selectExpr("k", "id % " + SALTS + " AS salt", "sha2(cast(id AS string), 256) AS h")
                         .repartition(col("k"), col("salt")).sortWithinPartitions("h").write().format("noop")
                         .mode("overwrite").save()));
-        add(CorpusApp.of("tiny-tasks-driver-loop", "30 jobs in a loop, each of 300 tiny tasks",
+        add(CorpusApp.of("tiny-tasks-driver-loop", "12 jobs in a loop, each of 300 tiny tasks, with driver work between",
                 c -> c, (spark, ctx) -> {
-                    for (int i = 0; i < 30; i++) {
-                        spark.range(0, 3_000, 1, 300).where("id % " + (i + 2) + " = 1").count();
+                    for (int i = 0; i < 12; i++) {
+                        long n = spark.range(0, 3_000, 1, 300).where("id % " + (i + 2) + " = 1").count();
+                        driverWork(n, 1_800);
                     }
-                }).fixedBy("2 partitions per job instead of 300 (the loop kept)", (spark, ctx) -> {
-                    for (int i = 0; i < 30; i++) {
-                        spark.range(0, 3_000, 1, 2).where("id % " + (i + 2) + " = 1").count();
+                }).fixedBy("the per-result hashing done by the executors inside each job, not by the driver between"
+                        + " jobs (the 300 tiny tasks per job kept)", (spark, ctx) -> {
+                    for (int i = 0; i < 12; i++) {
+                        spark.range(0, 3_000, 1, 300).where("id % " + (i + 2) + " = 1")
+                                .selectExpr("sha2(cast(id AS string), 256) AS h").agg(count("h")).collectAsList();
                     }
                 }));
     }
 
     private CorpusApps() {
+    }
+
+    /** A SQL expression hashing {@code expr} {@code rounds} times with SHA-512: a CPU cost per row. */
+    private static String hashed(String expr, int rounds) {
+        String h = expr;
+        for (int i = 0; i < rounds; i++) {
+            h = "sha2(" + h + ", 512)";
+        }
+        return h;
+    }
+
+    /** The full size (first), or the quick one (second) while {@link #QUICK_PROPERTY} is set. */
+    private static long rows(long[] fullAndQuick) {
+        return Boolean.getBoolean(QUICK_PROPERTY) ? fullAndQuick[1] : fullAndQuick[0];
     }
 
     private static void add(CorpusApp app) {
@@ -374,8 +414,9 @@ public final class CorpusApps {
         return String.format(Locale.ROOT, "%.4f", Math.min(1.0, (48.0 * (1 << 20)) / usable));
     }
 
+    /** Six million hashes: about 10 s in one task on a quiet machine, so the idle core costs about 5 s. */
     private static void distinctPrefixes(SparkSession spark, int partitions) {
-        spark.range(0, 1_200_000, 1, partitions).selectExpr("sha2(cast(id AS string), 256) AS h")
+        spark.range(0, 6_000_000, 1, partitions).selectExpr("sha2(cast(id AS string), 256) AS h")
                 .selectExpr("count(DISTINCT substr(h, 1, 5))").collectAsList();
     }
 
@@ -384,8 +425,12 @@ public final class CorpusApps {
                 .write().mode("overwrite").parquet(ctx.workDir().resolve("coalesce-one").toString());
     }
 
+    /**
+     * The heavy part comes after the repartition: each row hashed six times over, about 9 s in two tasks on a quiet
+     * machine, while the input before it stays cheap.
+     */
     private static void hashPrefixes(SparkSession spark, int partitions) {
-        spark.range(0, 1_200_000, 1, 8).repartition(partitions).selectExpr("sha2(cast(id AS string), 512) AS h")
+        spark.range(0, 1_200_000, 1, 8).repartition(partitions).selectExpr(hashed("cast(id AS string)", 6) + " AS h")
                 .selectExpr("count(DISTINCT substr(h, 1, 4))").collectAsList();
     }
 
@@ -396,8 +441,28 @@ public final class CorpusApps {
 
     private static void joinDimension(SparkSession spark, boolean broadcastHint) {
         Dataset<Row> dim = spark.range(0, 200, 1, 1).selectExpr("id AS d", "concat('dim-', id) AS name");
-        spark.range(0, 600_000, 1, 4).selectExpr("id", "id % 200 AS d").join(broadcastHint ? broadcast(dim) : dim, "d")
+        spark.range(0, rows(JOIN_ROWS), 1, 4).selectExpr("id", "id % 200 AS d").join(broadcastHint ? broadcast(dim) : dim, "d")
                 .groupBy("name").count().collectAsList();
+    }
+
+    /**
+     * Orders partitioned by day (4 writing tasks, so 120 files: small, but cheap next to the scan below), read back.
+     * Half a million rows: the write takes a few seconds on a quiet machine (120 files), the scan with its per-row
+     * check about twice as long.
+     */
+    private static Dataset<Row> writeByDay(SparkSession spark, JobContext ctx) {
+        String path = ctx.workDir().resolve("by-day").toString();
+        spark.range(0, 500_000, 1, 4).selectExpr("id", "id % 30 AS day", "id % 1000 AS customer",
+                "concat('order-', id) AS note").write().mode("overwrite").partitionBy("day").parquet(path);
+        return spark.read().parquet(path);
+    }
+
+    /** Writes the repeated-read apps' input and returns it read back, unfiltered. */
+    private static Dataset<Row> repeatedInput(SparkSession spark, JobContext ctx) {
+        String path = ctx.workDir().resolve("repeated-input").toString();
+        spark.range(0, REPEATED_ROWS, 1, 4).selectExpr("id", "id % 97 AS g", "sha2(cast(id AS string), 256) AS h")
+                .write().mode("overwrite").parquet(path);
+        return spark.read().parquet(path);
     }
 
     private static void fourQueries(Dataset<Row> in) {
@@ -417,6 +482,15 @@ public final class CorpusApps {
         spark.read().parquet(path).groupBy("g").count().collectAsList();
     }
 
+    /** The driver's own work on a job's result: {@code ms} of hashing while the executors wait. */
+    private static void driverWork(long seed, long ms) throws Exception {
+        MessageDigest sha = MessageDigest.getInstance("SHA-256");
+        long end = System.currentTimeMillis() + ms;
+        for (long i = seed; System.currentTimeMillis() < end; i++) {
+            sha.update(Long.toString(i).getBytes(StandardCharsets.UTF_8));
+        }
+    }
+
     private static List<Integer> numbers(int n) {
         List<Integer> out = new ArrayList<>(n);
         for (int i = 0; i < n; i++) {
@@ -430,7 +504,7 @@ public final class CorpusApps {
         MessageDigest sha = MessageDigest.getInstance("SHA-256");
         int n = 0;
         for (Integer v : values) {
-            for (int r = 0; r < 20; r++) {
+            for (int r = 0; r < DIGEST_ROUNDS; r++) {
                 sha.update(Integer.toString(v + r).getBytes(StandardCharsets.UTF_8));
             }
             n++;
@@ -443,13 +517,12 @@ public final class CorpusApps {
      * once the stream's time is up, so that it ends soon and cleanly.
      */
     private static volatile long busyUntilNanos;
-    /** When the last row's work ended, to tell how long Spark itself takes to close a batch. */
-    private static volatile long lastWorkEndNanos;
 
     /**
      * A rate-source query summing a per-row cost by key into memory. Without a pacer it runs for {@code runMs} and rows
      * cost nothing. With one, the rows keep the CPU busy so that the query processes them more slowly than they
-     * arrive, and it runs until it has fallen behind for {@code runMs}. The query is stopped between batches, never in one, so no job
+     * arrive, and it runs until its batches have fallen behind, one after another, for {@link BatchPacer#MIN_BATCHES}
+     * batches and {@code runMs} (what StreamingFallingBehind needs: 10 batches and 60 s). The query is stopped between batches, never in one, so no job
      * is cancelled.
      */
     private static void runStream(SparkSession spark, JobContext ctx, String name, int rowsPerSecond,
@@ -472,7 +545,7 @@ public final class CorpusApps {
             q.awaitTermination(runMs);
         } else {
             // how long start-up takes depends on the machine; what must last is the run of slow batches
-            long giveUp = System.currentTimeMillis() + runMs + 30_000;
+            long giveUp = System.currentTimeMillis() + runMs + 60_000;
             while (q.isActive() && !pacer.behindFor(runMs) && System.currentTimeMillis() < giveUp) {
                 Thread.sleep(100);
             }
@@ -504,29 +577,33 @@ public final class CorpusApps {
         while (busyUntilNanos != 0 && System.nanoTime() < until) {
             x = x * 31 + 7;
         }
-        lastWorkEndNanos = System.nanoTime();
         return x & 1;
     }
 
     /**
-     * Paces the falls-behind query: after each batch it sets when the next batch's work ends, so that each batch
-     * takes {@link #GROWTH} times as long as the one before. Batches then run back to back, each taking everything
-     * that arrived during the previous one, and the query processes rows at 1/1.2 of the rate they arrive, whatever
-     * the machine's load. A fixed CPU cost per row would make the growth depend on that load, because Spark's own
-     * time per batch (planning, state, commit) varies several-fold between a quiet and a busy machine.
+     * Paces the falls-behind query: after each batch it sets when the next batch's work ends, so that the rows' work
+     * alone takes {@link #GROWTH} times as long as the whole previous batch really took. Batches then run back to
+     * back, each taking everything that arrived during the previous one, and the query processes rows at most at
+     * 1/1.15 of the rate they arrive, whatever the machine's load. A fixed CPU cost per row would make the growth
+     * depend on that load, because Spark's own time per batch (planning, state, commit) varies several-fold between
+     * a quiet and a busy machine. The pacer also counts the run of batches that fell behind the way Spark's progress
+     * reports it (processed rows per second below input rows per second), so the query stops only once that run is
+     * long enough to be judged: on a quiet machine about ten batches from 2 s to 15 s, some 75 s.
      */
     private static final class BatchPacer extends StreamingQueryListener {
-        private static final double GROWTH = 1.2;
-        private static final long FIRST_BATCH_MS = 1_500;
+        private static final double GROWTH = 1.15;
+        private static final long FIRST_BATCH_MS = 2_000;
+        static final int MIN_BATCHES = 10;
 
         private volatile long targetMs;
-        private volatile int paced;
-        private volatile long behindSinceMs = -1;
+        private volatile int streakBatches;
+        private volatile long streakStartMs = -1;
+        private volatile long streakEndMs = -1;
         private volatile boolean stopped;
 
-        /** Paced for {@code ms} and for 12 batches: the first two or so only catch up with start-up's backlog. */
+        /** The batches fell behind one after another for {@link #MIN_BATCHES} batches and {@code ms}. */
         boolean behindFor(long ms) {
-            return paced >= 12 && behindSinceMs > 0 && System.currentTimeMillis() - behindSinceMs >= ms;
+            return streakBatches >= MIN_BATCHES && streakEndMs - streakStartMs >= ms;
         }
 
         void stop() {
@@ -539,17 +616,23 @@ public final class CorpusApps {
                 busyUntilNanos = 0;
                 return;
             }
-            long now = System.nanoTime();
-            // what Spark did after the rows' work ended (state, commit, progress): the next batch needs it too
-            long closingNanos = lastWorkEndNanos > 0 ? Math.max(0, now - lastWorkEndNanos) : 0;
-            if (behindSinceMs < 0) {
-                behindSinceMs = System.currentTimeMillis();
-                targetMs = FIRST_BATCH_MS;
+            var p = event.progress();
+            boolean behind = p.numInputRows() > 0 && p.inputRowsPerSecond() > 0
+                    && p.processedRowsPerSecond() < p.inputRowsPerSecond();
+            long startMs = java.time.Instant.parse(p.timestamp()).toEpochMilli();
+            if (behind) {
+                streakStartMs = streakBatches == 0 ? startMs : streakStartMs;
+                streakEndMs = startMs + p.batchDuration();
+                streakBatches++;
             } else {
-                targetMs = Math.round(targetMs * GROWTH);
+                streakBatches = 0;
             }
-            paced++;
-            busyUntilNanos = now + targetMs * 1_000_000 - closingNanos;
+            // The rows' work alone lasts 1.15 times as long as the whole previous batch took; Spark's own time
+            // (planning, state, commit) comes on top, so every paced batch takes longer than the one before and
+            // falls behind however much that own time varies. The first batch, empty, is left out: it holds the
+            // query's start-up, which a busy machine stretches several-fold.
+            targetMs = targetMs == 0 ? FIRST_BATCH_MS : Math.round(Math.max(targetMs, p.batchDuration()) * GROWTH);
+            busyUntilNanos = System.nanoTime() + targetMs * 1_000_000;
         }
 
         @Override

@@ -43,7 +43,10 @@ public final class DriverTime implements Heuristic {
                 new Threshold("minAppMs", "60000",
                         "application time (ms) from which the share is fully judged"),
                 new Threshold("floorAppMs", "20000",
-                        "below this application time (ms) nothing is judged; up to minAppMs only ratio.high, as LOW"),
+                        "below this application time (ms) only minDriverWorkMs of driver work is judged; up to"
+                                + " minAppMs only ratio.high, as LOW"),
+                new Threshold("minDriverWorkMs", "5000",
+                        "driver work (ms) from which an application shorter than floorAppMs is judged"),
                 new Threshold("startupMs", "60000",
                         "start-up (ms, application start to first job) from which a setting that shortens it is named"));
     }
@@ -73,8 +76,10 @@ public final class DriverTime implements Heuristic {
                 time with no task running (app time minus the union of stage task spans), split into start-up
                 (before the first job or query), driver work (a job or query in progress, or a batch program
                 between jobs) and waiting (a shell or notebook between commands, a streaming query between
-                triggers). Apps ≥ 60 s: driver work ≥ 0.3 of the app LOW, ≥ 0.5 HIGH; between `floorAppMs` 20 s
-                and 60 s only ≥ 0.5, as LOW; because executors wait while only the driver works. When only
+                triggers). Apps ≥ 60 s: driver work ≥ 0.3 of the app LOW, ≥ 0.5 HIGH; below 60 s only ≥ 0.5, as LOW,
+                and below `floorAppMs` 20 s only when the driver work itself reaches `minDriverWorkMs` 5 s (the
+                planning of a tiny app is half of it, and no saving); because executors wait while only the driver
+                works. When only
                 start-up and waiting reach those shares: LOW, shown without a saving. A start-up ≥ `startupMs` on
                 YARN client mode without spark.yarn.archive/jars: its own LOW finding. Dynamic allocation is advised
                 only when it is off and not in local mode. Impact: driver work above 10 % of the application.
@@ -84,7 +89,7 @@ public final class DriverTime implements Heuristic {
     @Override
     public List<Finding> evaluate(AppSnapshot app, HeuristicConfig cfg) {
         long appMs = app.durationMs();
-        if (appMs <= 0 || appMs < cfg.count(ID + ".floorAppMs")) {
+        if (appMs <= 0) {
             return List.of();
         }
         // Start-up is a larger share of a short run, so below minAppMs only a share at the HIGH level counts, and
@@ -93,6 +98,11 @@ public final class DriverTime implements Heuristic {
         NoTaskTime.Split split = NoTaskTime.of(app);
         if (split == null) {
             return List.of(); // no task times known (no stages, or a cut log): nothing to compare against
+        }
+        // A short run is judged by its share only when the driver's own work is long enough to matter: in a run of
+        // a few seconds, planning alone is half the time, while 10 s of a driver loop in a 12 s run is the run.
+        if (appMs < cfg.count(ID + ".floorAppMs") && split.driverWorkMs() < cfg.count(ID + ".minDriverWorkMs")) {
+            return List.of();
         }
         long idleMs = split.noTaskMs();
         double share = (double) idleMs / appMs;

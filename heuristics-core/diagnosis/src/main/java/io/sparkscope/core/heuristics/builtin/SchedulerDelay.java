@@ -42,7 +42,7 @@ public final class SchedulerDelay implements Heuristic {
                 new Threshold("minTasks", "20",
                         "stages with fewer tasks are not judged"),
                 new Threshold("minStageMs", "2000",
-                        "stages running less (ms) are not judged"),
+                        "stages running less (ms), counted together for stages run by the same code, are not judged"),
                 new Threshold("targetTaskMs", "2000",
                         "the task length (ms) the suggested partition count aims for"));
     }
@@ -59,7 +59,8 @@ public final class SchedulerDelay implements Heuristic {
                 task times are stamped by the driver, so driver-side work looks like task time. Stages with ≥ 20
                 tasks running ≥ 2 s: median schedulerDelay (or gettingResultTime) / median duration ≥ 0.2 LOW, ≥ 0.5
                 HIGH, because the driver, not the executors, sets the pace. Stages run by the same code (a driver
-                loop) make one finding. Scheduler delay is fought with fewer partitions (a count for `targetTaskMs`
+                loop) make one finding, and their times count together for the 2 s (thirty stages of 1 s each are
+                30 s of the run). Scheduler delay is fought with fewer partitions (a count for `targetTaskMs`
                 2 s tasks, through what sets the stage's partitions, as SmallTasks does); `spark.driver.cores` is
                 advised only in cluster deploy mode. Impact: the stages' scheduler delay (or result fetching) time.
                 """;
@@ -78,7 +79,7 @@ public final class SchedulerDelay implements Heuristic {
         Map<String, List<Delayed>> groups = new LinkedHashMap<>();
         for (StageSummary s : app.stages()) {
             TaskDistributions d = Facts.summary(s);
-            if (d == null || d.count() < minTasks || Facts.stageDurationMs(s) < minStageMs) {
+            if (d == null || d.count() < minTasks) {
                 continue;
             }
             double duration = d.median(DistributionMetric.DURATION);
@@ -102,7 +103,11 @@ public final class SchedulerDelay implements Heuristic {
         }
         List<Finding> out = new ArrayList<>();
         for (List<Delayed> group : groups.values()) {
-            out.add(finding(app, group, conf, kinds, slots, target));
+            // a driver loop's stages are judged together: each may be short, the loop is not
+            long groupMs = group.stream().mapToLong(x -> Facts.stageDurationMs(x.stage())).sum();
+            if (groupMs >= minStageMs) {
+                out.add(finding(app, group, conf, kinds, slots, target));
+            }
         }
         return out;
     }

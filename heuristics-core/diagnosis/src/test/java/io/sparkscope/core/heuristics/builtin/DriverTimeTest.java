@@ -64,6 +64,25 @@ class DriverTimeTest {
         silent(run(heuristic, app().durationMs(30_000).build()));
     }
 
+    /** An application of {@code appMs} with two stages busy over [0.2 s, 1 s) and [{@code lastFrom}, the end). */
+    private static AppSnapshot shortRun(long appMs, long lastFrom) {
+        return app().durationMs(appMs)
+                .stage(0).startAt(200).tasks(2, i -> task().runTime(800)).done()
+                .stage(1).startAt(lastFrom).tasks(2, i -> task().runTime(appMs - lastFrom)).done()
+                .build();
+    }
+
+    @Test
+    void aShortRunIsJudgedWhenItsDriverWorkAloneIsLongEnough() {
+        // 12 s of a 15 s run spent by the driver alone (a loop over collected rows): the run is that loop
+        Finding f = single(Severity.LOW, run(heuristic, shortRun(15_000, 13_000)));
+        assertEquals(12_000L, f.details().get("driverWorkMs"));
+        assertEquals(10_500L, f.impact().wallMs(), "driver work above 10 % of the application");
+        // a tiny run whose planning is half of it (2 s of 3.5 s) stays silent, as does a short run's small share
+        silent(run(heuristic, shortRun(3_500, 2_000)));
+        silent(run(heuristic, shortRun(15_000, 7_000)));
+    }
+
     /**
      * A 100 s application whose jobs (one stage each, tasks over the whole job) run over the given [from, to)
      * seconds; {@code conf} are extra settings as key, value pairs.

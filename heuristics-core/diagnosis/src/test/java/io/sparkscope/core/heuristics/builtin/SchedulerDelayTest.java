@@ -67,6 +67,28 @@ class SchedulerDelayTest {
         assertTrue(f.message().contains("2 more stages run by the same code"), f.message());
     }
 
+    /** {@code stages} stages of 300 tasks of 8 ms (3 ms of it scheduler delay) on 2 slots, 1.2 s each, from one line. */
+    private static List<Finding> loopOf(int stages) {
+        var b = app().sqlJob(0, 0);
+        for (int k = 0; k < stages; k++) {
+            b.stage(k * 2).startAt(k * 2_000L).slots(2)
+                    .tasks(300, i -> task().runTime(5).schedulerDelay(3)).done();
+        }
+        AppSnapshot built = b.build();
+        List<StageSummary> renamed = built.stages().stream()
+                .map(st -> st.toBuilder().name("count at Loop.java:12").build()).toList();
+        return run(new SchedulerDelay(), SnapshotBuilder.copy(built).stages(renamed).build());
+    }
+
+    @Test
+    void aDriverLoopOfShortStagesIsJudgedOnTheirTimeTogether() {
+        // each stage is under the 2 s a stage needs, but twenty of them are 24 s of the run
+        Finding f = single(Severity.LOW, loopOf(20));
+        assertEquals(20, f.stageIds().size());
+        assertEquals(20 * 300 * 3L, f.impact().taskMs(), f.impact().toString());
+        silent(loopOf(1));
+    }
+
     @Test
     void fewerShufflePartitionsAreAdvisedNamingTheValueInForce() {
         // 2 000 reduce tasks of 30 ms, 20 ms of it scheduler delay: about 30 partitions would make 2 s tasks
