@@ -54,9 +54,10 @@ public final class JoinStrategy implements Heuristic {
                 already covers the side, no threshold is recommended (Spark's planning estimate was larger: a hint,
                 AQE or statistics instead); a disabled threshold (`-1`) is named as such. Silent without sizes.
                 Impact: what a broadcast removes, from the stages the plan says ran the join: the shuffle-write time
-                of the stage(s) writing the larger side's exchange, plus the join stage's own task time (shuffle read,
-                sorts and the merge) less the shuffle it writes for what follows; each as wall time of its stage
-                (task time over the stage's parallelism, only while it ran alone). Without that mapping: the join's
+                of the stage(s) writing the larger side's exchange, as wall time of that stage (task time over its
+                parallelism, only while it ran alone), plus the join stage's wall time while alone less the share of
+                its task time (without its own shuffle write) that produced the join's rows (rows out / (shuffle
+                records read + rows out)), spread over the cores: that work stays. Without that mapping: the join's
                 sort time plus the larger side's shuffle-write and fetch-wait time (SQL metrics), over the
                 application's average parallelism.
                 """;
@@ -177,10 +178,13 @@ public final class JoinStrategy implements Heuristic {
 
     /**
      * What broadcasting would save, from the stages that ran the join: with the small side broadcast, the larger side
-     * is joined where it is produced, so its stage no longer writes a shuffle, and the join's own stage (reading both
-     * shuffles back, sorting them, merging) goes. What that stage writes for the operators after the join is written
-     * either way, so it is left out. Each stage's saving is its wall time ({@link WallTime#ofStage}), which bounds it
-     * by the stretch the stage ran alone. Null when the plan does not say which stages ran the join.
+     * is joined where it is produced, so its stage no longer writes a shuffle, and the join's own stage goes. Not all
+     * of that stage's work goes with it: the rows the join produces are still produced, in the larger side's tasks,
+     * spread evenly over the cores. That share is told by rows, every row read back or produced costing alike: rows
+     * out over rows read plus rows out. So the saving is the join stage's wall time (while it ran alone) less that
+     * share of its task time over the cores, which also removes a straggler's wait when one key held most rows. What
+     * the stage writes for the operators after the join is written either way and left out. Null when the plan does
+     * not say which stages ran the join.
      */
     private static Impact stagedImpact(AppSnapshot app, SqlPlans plans, SqlExecutionSummary sql, PlanNode join,
                                        PlanNode bigSide) {
@@ -203,6 +207,15 @@ public final class JoinStrategy implements Heuristic {
             writeStages.addAll(plan.stages().stagesOf(exchangeId));
             writeStages.removeAll(joinStages);
         }
+        long outRows = 0;
+        for (PlanMetric m : join.metrics()) {
+            Long v = sql.metricValues().get(m.accumulatorId());
+            if (v != null && m.name() != null && m.name().toLowerCase(Locale.ROOT).startsWith("number of output rows")) {
+                outRows = v;
+            }
+        }
+        int slots = Facts.slots(app, SparkSettings.of(app));
+        double cores = 0;
         long writeMs = 0;
         long joinMs = 0;
         long wallMs = 0;
@@ -211,26 +224,35 @@ public final class JoinStrategy implements Heuristic {
                 continue;
             }
             long ownWriteMs = s.totals().get(TaskMetric.SHUFFLE_WRITE_TIME) / 1_000_000;
-            long ms = 0;
             if (joinStages.contains(s.stageId())) {
-                ms = Math.max(0, Facts.stageTaskMs(s) - ownWriteMs);
-                joinMs += ms;
+                long work = Math.max(0, Facts.stageTaskMs(s) - ownWriteMs);
+                long read = s.totals().get(TaskMetric.SHUFFLE_RECORDS_READ);
+                double kept = read + outRows > 0 ? (double) outRows / (read + outRows) : 0;
+                long keptMs = Math.round(work * kept);
+                // the cores the join's rows would be spread over: the application's, else (unknown) as many as
+                // the join stage's tasks kept busy
+                cores = slots > 0 ? slots : WallTime.parallelism(Facts.stageTaskMs(s),
+                        Math.max(1, Facts.stageDurationMs(s)), 0);
+                long saved = Math.max(0, WallTime.ofStage(app, s, work) - Math.round(keptMs / cores));
+                joinMs += work - keptMs;
+                wallMs += saved;
             } else if (writeStages.contains(s.stageId())) {
-                ms = ownWriteMs;
-                writeMs += ms;
+                writeMs += ownWriteMs;
+                wallMs += WallTime.ofStage(app, s, ownWriteMs);
             }
-            wallMs += WallTime.ofStage(app, s, ms);
         }
         if (writeMs + joinMs <= 0) {
             return null;
         }
         return Impact.of(wallMs, writeMs + joinMs, "the join's own stage" + (joinStages.size() > 1 ? "s " : " ")
                 + joinStages.stream().map(String::valueOf).collect(java.util.stream.Collectors.joining(", "))
-                + " (" + Units.duration(joinMs) + " of task time reading both sides back, sorting and merging) and"
+                + " while it ran alone, less the share of its task time that produced the join's " + outRows
+                + " rows (still produced after a broadcast, spread over " + Units.round2(cores) + " cores); "
+                + Units.duration(joinMs) + " of task time reading both sides back, sorting and waiting go; and"
                 + " the larger side's shuffle write" + (writeStages.isEmpty() ? "" : " in stage" + (writeStages.size()
                 > 1 ? "s " : " ") + writeStages.stream().map(String::valueOf)
-                .collect(java.util.stream.Collectors.joining(", "))) + " (" + Units.duration(writeMs) + "), each over"
-                + " its stage's parallelism while it ran alone");
+                .collect(java.util.stream.Collectors.joining(", "))) + " (" + Units.duration(writeMs) + ") goes too, over"
+                + " that stage's parallelism while it ran alone");
     }
 
     /** The shuffle exchange nearest below a join input, or null when there is none before a broadcast. */
