@@ -30,6 +30,8 @@ import java.util.Map;
  */
 public final class DiskSpill implements Heuristic {
     public static final String ID = "DiskSpill";
+    static final String FRACTION_KEY = "spark.memory.fraction";
+    static final String DEFAULT_FRACTION = "0.6";
 
     @Override
     public String id() {
@@ -63,8 +65,9 @@ public final class DiskSpill implements Heuristic {
                 not; when all spilled, the disk spill written and read back at the stage's own shuffle-write speed,
                 else the application's, else `diskBytesPerSecond` 100m. HIGH only when that saving is ≥
                 `high.minSavingMs` 1 s and ≥ `high.minAppShare` 2 % of the application (a small spill is LOW).
-                *Do*: more memory per task (not on GPU executors), smaller partitions for that stage's kind (with AQE
-                coalescing, a smaller advisory partition size), `spark.memory.fraction`.
+                *Do*: when the application set `spark.memory.fraction` below Spark's default 0.6, restore 0.6 (and no
+                more heap); else more memory per task (not on GPU executors), smaller partitions for that stage's kind
+                (with AQE coalescing, a smaller advisory partition size), `spark.memory.fraction`.
                 """;
     }
 
@@ -79,6 +82,7 @@ public final class DiskSpill implements Heuristic {
         long minHighSavingMs = cfg.count(ID + ".high.minSavingMs");
         double minHighAppShare = cfg.threshold(ID + ".high.minAppShare");
         Speed appWriteSpeed = appShuffleWriteSpeed(app);
+        String fractionCut = fractionBelowDefault(conf);
         Speed assumedSpeed = new Speed(cfg.bytes(ID + ".diskBytesPerSecond"), 1_000_000_000L,
                 "an assumed disk speed of " + Units.bytes(cfg.bytes(ID + ".diskBytesPerSecond")) + "/s");
         List<Finding> out = new ArrayList<>();
@@ -146,6 +150,16 @@ public final class DiskSpill implements Heuristic {
                         + " the executor heap: give each task less data — " + partitions + " — or let fewer tasks share"
                         + " a GPU (spark.rapids.sql.concurrentGpuTasks, now "
                         + conf.get("spark.rapids.sql.concurrentGpuTasks", "2") + ").");
+            } else if (fractionCut != null) {
+                // The application itself gave execution memory a small share of the heap: the heap is not what
+                // runs short, so more of it is not the fix; Spark's default share is.
+                SettingAdvice restore = conf.advise(FRACTION_KEY, DEFAULT_FRACTION, reason + " with "
+                        + FRACTION_KEY + " set to " + fractionCut + ", below Spark's default " + DEFAULT_FRACTION);
+                f.advise(restore);
+                f.recommendation("The application set " + FRACTION_KEY + " to " + fractionCut + ", below Spark's"
+                        + " default of " + DEFAULT_FRACTION + ", so execution and storage share only that fraction"
+                        + " of the heap (less 300 MiB reserved): restore it, " + restore.phrase() + ", before giving"
+                        + " tasks more heap; else make partitions smaller — " + partitions + ".");
             } else {
                 SparkSettings.Value coresNow = conf.current("spark.executor.cores");
                 SettingAdvice m = TaskHeap.of(app, conf).more(reason);
@@ -172,6 +186,23 @@ public final class DiskSpill implements Heuristic {
             out.add(f.build());
         }
         return out;
+    }
+
+    /**
+     * The {@code spark.memory.fraction} the application set when it is below Spark's default, else null (unset,
+     * unreadable or not below).
+     */
+    private static String fractionBelowDefault(SparkSettings conf) {
+        if (!conf.isSet(FRACTION_KEY)) {
+            return null;
+        }
+        String v = conf.get(FRACTION_KEY, DEFAULT_FRACTION).trim();
+        try {
+            double f = Double.parseDouble(v);
+            return f >= 0 && f < Double.parseDouble(DEFAULT_FRACTION) ? v : null;
+        } catch (NumberFormatException e) {
+            return null;
+        }
     }
 
     /**

@@ -12,12 +12,17 @@ import io.sparkscope.core.heuristics.SparkSettings;
 import io.sparkscope.core.heuristics.Threshold;
 import io.sparkscope.core.text.Units;
 import io.sparkscope.core.model.AppSnapshot;
+import io.sparkscope.core.event.TaskMetric;
 import io.sparkscope.core.model.SqlExecutionSummary;
+import io.sparkscope.core.model.StageSummary;
 import io.sparkscope.core.sql.PlanGraph;
+import io.sparkscope.core.sql.SqlPlans;
 
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Set;
+import java.util.TreeSet;
 
 /**
  * A sort-merge join shuffles and sorts both sides; when one side is small, broadcasting it skips both. Side sizes
@@ -48,8 +53,13 @@ public final class JoinStrategy implements Heuristic {
                 One threshold for the application (twice the largest small side); when the threshold in force
                 already covers the side, no threshold is recommended (Spark's planning estimate was larger: a hint,
                 AQE or statistics instead); a disabled threshold (`-1`) is named as such. Silent without sizes.
-                Impact: the join's sort time plus the larger side's shuffle-write and fetch-wait time (SQL metrics),
-                over the application's average parallelism.
+                Impact: what a broadcast removes, from the stages the plan says ran the join: the shuffle-write time
+                of the stage(s) writing the larger side's exchange, as wall time of that stage (task time over its
+                parallelism, only while it ran alone), plus the join stage's wall time while alone less the share of
+                its task time (without its own shuffle write) that produced the join's rows (rows out / (shuffle
+                records read + rows out)), spread over the cores: that work stays. Without that mapping: the join's
+                sort time plus the larger side's shuffle-write and fetch-wait time (SQL metrics), over the
+                application's average parallelism.
                 """;
     }
 
@@ -60,6 +70,7 @@ public final class JoinStrategy implements Heuristic {
         SparkSettings.Value threshold = conf.current(THRESHOLD_KEY);
         long thresholdBytes = conf.broadcastThresholdBytes();
         boolean disabled = thresholdBytes < 0;
+        SqlPlans plans = SqlPlans.of(app);
         record Join(SqlExecutionSummary sql, int index, long small, long large, PlanNode node, Impact impact) {
         }
         List<Join> found = new ArrayList<>();
@@ -81,7 +92,7 @@ public final class JoinStrategy implements Heuristic {
                 }
                 PlanNode big = left >= right ? join.children().get(0) : join.children().get(1);
                 found.add(new Join(sql, i, Math.min(left, right), Math.max(left, right), join,
-                        impact(app, sql, join, big)));
+                        impact(app, plans, sql, join, big)));
             }
         }
         if (found.isEmpty()) {
@@ -145,7 +156,12 @@ public final class JoinStrategy implements Heuristic {
      * metrics. The wall time is that task time over the application's average parallelism. None when the plan
      * carries none of those metrics.
      */
-    private static Impact impact(AppSnapshot app, SqlExecutionSummary sql, PlanNode join, PlanNode bigSide) {
+    private static Impact impact(AppSnapshot app, SqlPlans plans, SqlExecutionSummary sql, PlanNode join,
+                                 PlanNode bigSide) {
+        Impact staged = stagedImpact(app, plans, sql, join, bigSide);
+        if (staged != null) {
+            return staged;
+        }
         long[] sortMs = {0};
         long[] shuffleMs = {0};
         for (PlanNode side : join.children()) {
@@ -158,6 +174,103 @@ public final class JoinStrategy implements Heuristic {
         return Impact.of(WallTime.ofApp(app, taskMs), taskMs, "the join's sorts (" + Units.duration(sortMs[0])
                 + " sort time) and the larger side's shuffle (" + Units.duration(shuffleMs[0]) + " of shuffle write"
                 + " and fetch wait), over the application's average parallelism");
+    }
+
+    /**
+     * What broadcasting would save, from the stages that ran the join: with the small side broadcast, the larger side
+     * is joined where it is produced, so its stage no longer writes a shuffle, and the join's own stage goes. Not all
+     * of that stage's work goes with it: the rows the join produces are still produced, in the larger side's tasks,
+     * spread evenly over the cores. That share is told by rows, every row read back or produced costing alike: rows
+     * out over rows read plus rows out. So the saving is the join stage's wall time (while it ran alone) less that
+     * share of its task time over the cores, which also removes a straggler's wait when one key held most rows. What
+     * the stage writes for the operators after the join is written either way and left out. Null when the plan does
+     * not say which stages ran the join.
+     */
+    private static Impact stagedImpact(AppSnapshot app, SqlPlans plans, SqlExecutionSummary sql, PlanNode join,
+                                       PlanNode bigSide) {
+        SqlPlans.Plan plan = null;
+        for (SqlPlans.Plan p : plans.plans()) {
+            if (p.sql() == sql) {
+                plan = p;
+            }
+        }
+        var ids = PlanGraph.nodeIds(sql.plan());
+        Long joinId = ids.get(join);
+        if (plan == null || joinId == null || plan.stages().stagesOf(joinId).isEmpty()) {
+            return null;
+        }
+        Set<Integer> joinStages = new TreeSet<>(plan.stages().stagesOf(joinId));
+        Set<Integer> writeStages = new TreeSet<>();
+        PlanNode exchange = exchange(bigSide);
+        Long exchangeId = exchange == null ? null : ids.get(exchange);
+        if (exchangeId != null) {
+            writeStages.addAll(plan.stages().stagesOf(exchangeId));
+            writeStages.removeAll(joinStages);
+        }
+        long outRows = 0;
+        for (PlanMetric m : join.metrics()) {
+            Long v = sql.metricValues().get(m.accumulatorId());
+            if (v != null && m.name() != null && m.name().toLowerCase(Locale.ROOT).startsWith("number of output rows")) {
+                outRows = v;
+            }
+        }
+        int slots = Facts.slots(app, SparkSettings.of(app));
+        double cores = 0;
+        long writeMs = 0;
+        long joinMs = 0;
+        long wallMs = 0;
+        for (StageSummary s : app.stages()) {
+            if (s.totals() == null) {
+                continue;
+            }
+            long ownWriteMs = s.totals().get(TaskMetric.SHUFFLE_WRITE_TIME) / 1_000_000;
+            if (joinStages.contains(s.stageId())) {
+                long work = Math.max(0, Facts.stageTaskMs(s) - ownWriteMs);
+                long read = s.totals().get(TaskMetric.SHUFFLE_RECORDS_READ);
+                double kept = read + outRows > 0 ? (double) outRows / (read + outRows) : 0;
+                long keptMs = Math.round(work * kept);
+                // the cores the join's rows would be spread over: the application's, else (unknown) as many as
+                // the join stage's tasks kept busy
+                cores = slots > 0 ? slots : WallTime.parallelism(Facts.stageTaskMs(s),
+                        Math.max(1, Facts.stageDurationMs(s)), 0);
+                long saved = Math.max(0, WallTime.ofStage(app, s, work) - Math.round(keptMs / cores));
+                joinMs += work - keptMs;
+                wallMs += saved;
+            } else if (writeStages.contains(s.stageId())) {
+                writeMs += ownWriteMs;
+                wallMs += WallTime.ofStage(app, s, ownWriteMs);
+            }
+        }
+        if (writeMs + joinMs <= 0) {
+            return null;
+        }
+        return Impact.of(wallMs, writeMs + joinMs, "the join's own stage" + (joinStages.size() > 1 ? "s " : " ")
+                + joinStages.stream().map(String::valueOf).collect(java.util.stream.Collectors.joining(", "))
+                + " while it ran alone, less the share of its task time that produced the join's " + outRows
+                + " rows (still produced after a broadcast, spread over " + Units.round2(cores) + " cores); "
+                + Units.duration(joinMs) + " of task time reading both sides back, sorting and waiting go; and"
+                + " the larger side's shuffle write" + (writeStages.isEmpty() ? "" : " in stage" + (writeStages.size()
+                > 1 ? "s " : " ") + writeStages.stream().map(String::valueOf)
+                .collect(java.util.stream.Collectors.joining(", "))) + " (" + Units.duration(writeMs) + ") goes too, over"
+                + " that stage's parallelism while it ran alone");
+    }
+
+    /** The shuffle exchange nearest below a join input, or null when there is none before a broadcast. */
+    private static PlanNode exchange(PlanNode node) {
+        String name = node.nodeName() == null ? "" : node.nodeName();
+        if (name.contains("BroadcastExchange")) {
+            return null;
+        }
+        if (name.contains("Exchange")) {
+            return node;
+        }
+        for (PlanNode c : node.children()) {
+            PlanNode e = exchange(c);
+            if (e != null) {
+                return e;
+            }
+        }
+        return null;
     }
 
     /** Adds a join input's sort time, and for the larger side its shuffle's write and fetch-wait time, down to its

@@ -103,4 +103,25 @@ class DiskSpillTest {
         assertEquals(io.sparkscope.core.heuristics.SettingAdvice.ValueSource.MEASURED,
                 f.adviceFor("spark.driver.memory").currentSource());
     }
+
+    @Test
+    void whenTheApplicationSetTheMemoryFractionBelowTheDefaultItIsRestoredAndNoMoreHeapAsked() {
+        // the corpus's spill-aggregate: 6 GiB of heap, of which the application lets execution use 0.84 %
+        var app = TaskHeapTest.withHeap(app().local(2).conf("spark.memory.fraction", "0.0084").sqlJob(0, 0).stage(5)
+                .tasks(10, i -> task().shuffleRead(100 * MiB).spill(20 * MiB, 5 * MiB)).done(), 6 * GiB, 0.0084);
+        Finding f = single(Severity.LOW, run(heuristic, app));
+        assertEquals("spark.memory.fraction=0.6 (now 0.0084)", f.adviceFor("spark.memory.fraction").phrase());
+        assertEquals(null, f.adviceFor("spark.driver.memory"), f.advice().toString());
+        assertTrue(f.recommendation().contains("spark.memory.fraction=0.6 (now 0.0084)"), f.recommendation());
+        // the impact is what the spill cost, whatever the advice
+        Finding unset = single(Severity.LOW, run(heuristic, TaskHeapTest.withHeap(app().local(2).sqlJob(0, 0).stage(5)
+                .tasks(10, i -> task().shuffleRead(100 * MiB).spill(20 * MiB, 5 * MiB)).done(), 6 * GiB, 0.6)));
+        assertEquals(unset.impact(), f.impact());
+        // a fraction at or above the default is not the cause: the heap advice stands
+        Finding atDefault = single(Severity.LOW, run(heuristic, TaskHeapTest.withHeap(app().local(2)
+                .conf("spark.memory.fraction", "0.6").sqlJob(0, 0).stage(5)
+                .tasks(10, i -> task().shuffleRead(100 * MiB).spill(20 * MiB, 5 * MiB)).done(), 6 * GiB, 0.6)));
+        assertEquals(null, atDefault.adviceFor("spark.memory.fraction"));
+        assertEquals("9g", atDefault.adviceFor("spark.driver.memory").recommendedValue());
+    }
 }

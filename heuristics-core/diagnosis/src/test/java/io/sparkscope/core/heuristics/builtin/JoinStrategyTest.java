@@ -5,8 +5,14 @@ import io.sparkscope.core.event.SparkEvent.PlanNode;
 import io.sparkscope.core.heuristics.Finding;
 import io.sparkscope.core.heuristics.SettingAdvice;
 import io.sparkscope.core.heuristics.Severity;
+import io.sparkscope.core.event.TaskMetric;
+import io.sparkscope.core.model.AppSnapshot;
+import io.sparkscope.core.model.SqlExecutionSummary;
+import io.sparkscope.core.model.SqlMetricAggregate;
+import io.sparkscope.core.testing.SnapshotBuilder;
 import org.junit.jupiter.api.Test;
 
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -123,5 +129,53 @@ class JoinStrategyTest {
         silent(join(Map.of(1L, 500 * MiB, 2L, 10 * GiB)));
         silent(join(Map.of(2L, 10 * GiB)));
         silent(run(heuristic, app().sql(1, null, Map.of()).build()));
+    }
+
+    @Test
+    void theSavingIsTheJoinsOwnStageAndTheLargerSidesShuffleWriteAsWallTime() {
+        PlanNode smj = new PlanNode("SortMergeJoin", "SortMergeJoin [d], [d], Inner",
+                List.of(timedSide(10), timedSide(20)), List.of(new PlanMetric("number of output rows", 30, "sum")));
+        Map<Long, Long> values = Map.of(10L, 9 * MiB, 11L, 1_000_000_000L, 12L, 1L, 13L, 30L,
+                20L, 6_400L, 21L, 20_000_000L, 22L, 1L, 23L, 1L, 30L, 4_000L);
+        // Stage 0 writes the large side's shuffle (1 s of its 4 s of tasks), stage 1 the small side's, stage 2 reads
+        // both back (12 000 rows), sorts and merges them into 4 000 rows: 6 s of tasks on 2 cores, 3 s of wall time.
+        // One stage at a time.
+        AppSnapshot app = app().local(2).conf("spark.sql.autoBroadcastJoinThreshold", "-1").sql(3, smj, values)
+                .stage(0).slots(2).startAt(0).durationMs(2_000)
+                .tasks(4, i -> task().runTime(1_000).metric(TaskMetric.SHUFFLE_WRITE_TIME, 250_000_000L)).done()
+                .stage(1).slots(2).startAt(2_000).durationMs(500)
+                .tasks(2, i -> task().runTime(500).metric(TaskMetric.SHUFFLE_WRITE_TIME, 10_000_000L)).done()
+                .stage(2).slots(2).startAt(2_500).durationMs(3_000)
+                .tasks(4, i -> task().runTime(1_500).metric(TaskMetric.SHUFFLE_RECORDS_READ, 3_000)).done().build();
+        // which stage reported which metric: each exchange's size and write time where it was written, its fetch
+        // wait and the sorts and join where they were read back
+        Map<Long, List<Integer>> reportedIn = Map.of(10L, List.of(0), 11L, List.of(0), 12L, List.of(2),
+                13L, List.of(2), 20L, List.of(1), 21L, List.of(1), 22L, List.of(2), 23L, List.of(2), 30L, List.of(2));
+        Finding f = single(Severity.LOW, run(heuristic, withMetricStages(app, reportedIn)));
+        // The join stage's 3 s go, less the share of its 6 s of tasks that produced the 4 000 rows (a quarter of the
+        // 16 000 rows read or produced: 1.5 s), which the large side's tasks still do after a broadcast, over 2 cores
+        // (0.75 s); and the large side's 1 s of shuffle write over 2 cores.
+        assertEquals(4_500 + 1_000, f.impact().taskMs(), f.impact().toString());
+        assertEquals(2_250 + 500, f.impact().wallMs(), f.impact().toString());
+        assertTrue(f.impact().basis().contains("stage 2") && f.impact().basis().contains("in stage 0"),
+                f.impact().basis());
+        // A join whose output dwarfs what it read (one key matching many rows) keeps most of its work: the
+        // saving is what the stage's wall time exceeds that work spread over the cores, here 35 ms (12 000 of the
+        // 1 012 000 rows were read, not produced) besides the 0.5 s of shuffle write.
+        Map<Long, Long> many = new HashMap<>(values);
+        many.put(30L, 1_000_000L);
+        Finding heavy = single(Severity.LOW, run(heuristic, withMetricStages(SnapshotBuilder.copy(app)
+                .sqlExecutions(List.of(app.sqlExecutions().get(0).toBuilder().metricValues(many).build())).build(),
+                reportedIn)));
+        assertEquals(535, heavy.impact().wallMs(), heavy.impact().toString());
+    }
+
+    /** The snapshot with its one SQL execution's metrics reported by the given stages. */
+    private static AppSnapshot withMetricStages(AppSnapshot app, Map<Long, List<Integer>> stagesByAccumulator) {
+        SqlExecutionSummary sql = app.sqlExecutions().get(0);
+        Map<Long, SqlMetricAggregate> metrics = new HashMap<>();
+        stagesByAccumulator.forEach((id, stages) -> metrics.put(id, SqlMetricAggregate.builder().accumulatorId(id)
+                .metricType("sum").total(sql.metricValues().getOrDefault(id, 0L)).stageIds(stages).build()));
+        return SnapshotBuilder.copy(app).sqlExecutions(List.of(sql.toBuilder().metrics(metrics).build())).build();
     }
 }
