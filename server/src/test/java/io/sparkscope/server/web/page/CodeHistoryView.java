@@ -82,7 +82,7 @@ final class CodeHistoryView {
     }
 
     private static void jobTable(Html h, List<RecurringJob> jobs) {
-        h.raw("<table class=\"grid\" id=\"job-table\"><thead><tr><th>Job</th><th>Program</th><th>User</th>"
+        h.raw("<div class=\"table-scroll\"><table class=\"grid\" id=\"job-table\"><thead><tr><th>Job</th><th>Program</th><th>User</th>"
                 + "<th>Cluster</th><th class=\"num\">Runs</th><th>Last run</th><th class=\"num\">Last duration</th>"
                 + "<th>Trend</th></tr></thead><tbody>");
         for (RecurringJob j : jobs) {
@@ -99,7 +99,7 @@ final class CodeHistoryView {
                     .t(j.trend() == RecurringJob.Trend.SLOWER ? "▲ " : j.trend() == RecurringJob.Trend.FASTER ? "▼ " : "")
                     .t(j.trendText()).raw("</td></tr>");
         }
-        h.raw("</tbody></table>");
+        h.raw("</tbody></table></div>");
     }
 
     static String render(RunHistory hist, String json, HistoryView.PredictForm form) {
@@ -122,7 +122,7 @@ final class CodeHistoryView {
         h.raw("<script type=\"application/json\" id=\"history-data\">").raw(Html.jsonForScript(json)).raw("</script>");
         h.raw("<script src=\"/webjars/chart.js/4.5.1/dist/chart.umd.min.js\" defer></script>"
                 + "<script src=\"/static/history.js\" defer></script>");
-        h.raw("<table class=\"grid\" id=\"history-table\"><thead><tr><th>Run</th><th>Start</th><th class=\"num\">Duration</th>"
+        h.raw("<div class=\"table-scroll\"><table class=\"grid\" id=\"history-table\"><thead><tr><th>Run</th><th>Start</th><th class=\"num\">Duration</th>"
                 + "<th class=\"num\">Task time</th><th class=\"num\">Input</th><th class=\"num\">Spill</th>")
                 .raw(prices.configured() ? "<th class=\"num\">Cost (wasted)</th>"
                         : "<th class=\"num\">Core-hours (idle)</th>")
@@ -143,7 +143,7 @@ final class CodeHistoryView {
             }
             h.raw("</td></tr>");
         }
-        h.raw("</tbody></table>");
+        h.raw("</tbody></table></div>");
         if (!prices.configured()) {
             h.raw("<p class=\"hint\" id=\"cost-how-to\">No prices set, so core-hours instead of cost: ")
                     .t(EfficiencyView.HOW_TO_PRICE).raw(".</p>");
