@@ -65,6 +65,33 @@ class NarrowPagesBrowserTest {
     }
 
     @Test
+    void aWideTableScrollsInItsOwnBoxWithItsFirstColumnInView() throws Exception {
+        Map<String, String> pages = pages();
+        driver().manage().window().setSize(new Dimension(420, 900));
+        Map<String, String> tables = Map.of("compare-4", "compare-table", "history-job", "history-table",
+                "sql-list", "sql-table", "exec-tasks", "task-table");
+        for (Map.Entry<String, String> table : tables.entrySet()) {
+            String page = table.getKey();
+            Browser.open(pages.get(page));
+            JavascriptExecutor js = (JavascriptExecutor) driver();
+            @SuppressWarnings("unchecked")
+            Map<String, Object> box = (Map<String, Object>) js.executeScript(
+                    "var t = document.getElementById(arguments[0]), b = t.parentElement;"
+                    + " b.scrollLeft = 150;"
+                    + " var first = t.querySelector('tbody tr:not(.section) > :first-child');"
+                    + " return {box: b.className, wide: b.scrollWidth > b.clientWidth, scrolled: b.scrollLeft,"
+                    + " left: Math.round(first.getBoundingClientRect().left - b.getBoundingClientRect().left)};",
+                    table.getValue());
+            assertTrue(box.get("box").equals("table-scroll") && Boolean.TRUE.equals(box.get("wide")),
+                    page + ": the table is wider than its own scroll box: " + box);
+            assertTrue(((Number) box.get("scrolled")).longValue() > 0, page + ": the box scrolls: " + box);
+            assertTrue(Math.abs(((Number) box.get("left")).longValue()) <= 2,
+                    page + ": the first column stays at the box's left edge when scrolled: " + box);
+            WebBrowserTest.screenshot("width-420-" + page + "-scrolled");
+        }
+    }
+
+    @Test
     void noPageScrollsSidewaysAt1440() throws Exception {
         assertNoSidewaysScroll(1440);
     }
