@@ -149,7 +149,18 @@ final class CodeHistoryView {
                     .t(EfficiencyView.HOW_TO_PRICE).raw(".</p>");
         }
         predict(h, hist.job().key(), form);
+        tune(h, hist.job().key());
         return Layout.end(h);
+    }
+
+    /** The link to the settings for the job's next run (/tune), and the same as JSON. */
+    private static void tune(Html h, String jobKey) {
+        h.raw("<section class=\"panel\" id=\"tune\"><h2>Settings for the next run</h2><p><a class=\"btn primary\""
+                + " id=\"tune-link\" href=\"").t(Urls.tune(jobKey)).raw("\" download>Recommended settings (.properties)</a>"
+                + " <a id=\"tune-json\" href=\"").t(Urls.tuneApi(jobKey)).raw("\">JSON</a></p><p class=\"hint\">The advice"
+                + " of the newest run's findings merged into one file for <code>spark-submit --properties-file</code>: each"
+                + " setting with the value in force, why, the saving expected, and the time and cost the executor what-if"
+                + " predicts. Also <code>sparkscope tune --job …</code>.</p></section>");
     }
 
     /** One run's cost and waste at the prices, its core-hours without them, "not computed" without figures. */
