@@ -32,7 +32,7 @@ final class CodeCompareView {
         List<AppHeader> apps = c.apps();
         h.raw("<h1>Compare ").t(apps.size()).raw(" runs</h1><p class=\"muted\">The first run is the baseline;"
                 + " highlighted: metrics changed by more than 20 % against it, configuration values that differ.</p>");
-        h.raw("<table class=\"grid compare\" id=\"compare-table\"><thead><tr><th></th>");
+        h.raw("<div class=\"table-scroll\"><table class=\"grid compare\" id=\"compare-table\"><thead><tr><th></th>");
         for (int i = 0; i < apps.size(); i++) {
             AppHeader a = apps.get(i);
             h.raw("<th class=\"run ").raw(Fmt.severityClass(a.worstSeverity())).raw("\">");
@@ -120,7 +120,7 @@ final class CodeCompareView {
                             + Fmt.count(c.stagesNotShown(), "more position") + " not shown.")
                     .raw("</td></tr>");
         }
-        h.raw("</table>");
+        h.raw("</table></div>");
         return Layout.end(h);
     }
 

@@ -84,7 +84,7 @@ final class CodeHistoryView {
     }
 
     private static void jobTable(Html h, List<RecurringJob> jobs) {
-        h.raw("<table class=\"grid\" id=\"job-table\"><thead><tr><th>Job</th><th>Program</th><th>User</th>"
+        h.raw("<div class=\"table-scroll\"><table class=\"grid\" id=\"job-table\"><thead><tr><th>Job</th><th>Program</th><th>User</th>"
                 + "<th>Cluster</th><th class=\"num\">Runs</th><th>Last run</th><th class=\"num\">Last duration</th>"
                 + "<th>Trend</th></tr></thead><tbody>");
         for (RecurringJob j : jobs) {
@@ -101,7 +101,7 @@ final class CodeHistoryView {
                     .t(j.trend() == RecurringJob.Trend.SLOWER ? "▲ " : j.trend() == RecurringJob.Trend.FASTER ? "▼ " : "")
                     .t(j.trendText()).raw("</td></tr>");
         }
-        h.raw("</tbody></table>");
+        h.raw("</tbody></table></div>");
     }
 
     static String render(RunHistory hist, String json, HistoryView.PredictForm form) {
@@ -125,7 +125,7 @@ final class CodeHistoryView {
         h.raw("<script type=\"application/json\" id=\"history-data\">").raw(Html.jsonForScript(json)).raw("</script>");
         h.raw("<script src=\"/webjars/chart.js/4.5.1/dist/chart.umd.min.js\" defer></script>"
                 + "<script src=\"/static/history.js\" defer></script>");
-        h.raw("<table class=\"grid\" id=\"history-table\"><thead><tr><th>Run</th><th>Start</th><th class=\"num\">Duration</th>"
+        h.raw("<div class=\"table-scroll\"><table class=\"grid\" id=\"history-table\"><thead><tr><th>Run</th><th>Start</th><th class=\"num\">Duration</th>"
                 + "<th class=\"num\">Task time</th><th class=\"num\">Input</th><th class=\"num\">Spill</th>")
                 .raw(prices.configured() ? "<th class=\"num\">Cost (wasted)</th>"
                         : "<th class=\"num\">Core-hours (idle)</th>")
@@ -156,13 +156,13 @@ final class CodeHistoryView {
             }
             h.raw("</td></tr>");
         }
-        h.raw("</tbody></table>");
+        h.raw("</tbody></table></div>");
         if (!hist.advice().isEmpty()) {
             h.raw("<section class=\"panel\" id=\"advice-ledger\"><h2>Advice given and what it did</h2>"
                     + "<p class=\"muted\">Settings the findings of a run advised: applied when the next run has another"
                     + " value, then what it saved against what the finding promised (per byte of input when both runs know"
                     + " it). Advice applied that did not help comes after the others in the later runs' \"Fix this"
-                    + " first\".</p><table class=\"grid\"><thead><tr><th>Setting</th><th>Advised in</th><th>Applied in</th>"
+                    + " first\".</p><div class=\"table-scroll\"><table class=\"grid\"><thead><tr><th>Setting</th><th>Advised in</th><th>Applied in</th>"
                     + "<th class=\"num\">Wall time saved (promised)</th><th class=\"num\">Task time saved (promised)</th>"
                     + "<th>What it did</th></tr></thead><tbody>");
             for (AdviceLedger.Entry e : hist.advice()) {
@@ -175,7 +175,7 @@ final class CodeHistoryView {
                         .t(Fmt.duration(e.promisedWallMs())).raw(")</td><td class=\"num\">").t(saved(e, e.savedTaskMs()))
                         .raw(" (").t(Fmt.duration(e.promisedTaskMs())).raw(")</td><td>").t(e.sentence()).raw("</td></tr>");
             }
-            h.raw("</tbody></table></section>");
+            h.raw("</tbody></table></div></section>");
         }
         if (!prices.configured()) {
             h.raw("<p class=\"hint\" id=\"cost-how-to\">No prices set, so core-hours instead of cost: ")
@@ -184,6 +184,16 @@ final class CodeHistoryView {
         predict(h, hist.job().key(), form);
         tune(h, hist.job().key());
         return Layout.end(h);
+    }
+
+    /** The link to the settings for the job's next run (/tune), and the same as JSON. */
+    private static void tune(Html h, String jobKey) {
+        h.raw("<section class=\"panel\" id=\"tune\"><h2>Settings for the next run</h2><p><a class=\"btn primary\""
+                + " id=\"tune-link\" href=\"").t(Urls.tune(jobKey)).raw("\" download>Recommended settings (.properties)</a>"
+                + " <a id=\"tune-json\" href=\"").t(Urls.tuneApi(jobKey)).raw("\">JSON</a></p><p class=\"hint\">The advice"
+                + " of the newest run's findings merged into one file for <code>spark-submit --properties-file</code>: each"
+                + " setting with the value in force, why, the saving expected, and the time and cost the executor what-if"
+                + " predicts. Also <code>sparkscope tune --job …</code>.</p></section>");
     }
 
     /** One run's cost and waste at the prices, its core-hours without them, "not computed" without figures. */
@@ -257,17 +267,6 @@ final class CodeHistoryView {
                     .t(Fmt.duration(Math.round(s.meanMs()))).raw("</td></tr>");
         }
         h.raw("</tbody></table></section>");
-    }
-
-    private static void tune(Html h, String jobKey) {
-        h.raw("<section class=\"panel\" id=\"tune\"><h2>Settings for the next run</h2><p><a class=\"btn primary\" "
-                + "id=\"tune-link\" href=\"").a(io.sparkscope.server.web.http.Urls.tune(jobKey))
-                .raw("\" download>Recommended settings (.properties)</a> <a id=\"tune-json\" href=\"")
-                .a(io.sparkscope.server.web.http.Urls.tuneApi(jobKey))
-                .raw("\">JSON</a></p><p class=\"hint\">The advice of the newest run's findings merged into one file for "
-                        + "<code>spark-submit --properties-file</code>: each setting with the value in force, why, the saving "
-                        + "expected, and the time and cost the executor what-if predicts. Also <code>sparkscope tune --job "
-                        + "…</code>.</p></section>");
     }
 
     private static String stage(StageKey k) {
