@@ -121,7 +121,7 @@ public final class CorpusApps {
                     Dataset<Row> facts = spark.range(0, 400_000, 1, 8)
                             .withColumn("key", when(col("id").mod(10).lt(9), lit(0)).otherwise(col("id").mod(1000)))
                             .withColumn("salt", col("id").mod(SALTS));
-                    Dataset<Row> dims = spark.range(0, 1_059, 1, 2)
+                    Dataset<Row> dims = spark.range(0, 1_179, 1, 2)
                             .withColumn("key", when(col("id").lt(1000), col("id")).otherwise(lit(0)))
                             .withColumn("label", col("key").cast("string")).drop("id")
                             .crossJoin(spark.range(0, SALTS, 1, 1).withColumnRenamed("id", "salt"));

@@ -47,10 +47,10 @@ public final class SkewedJoin implements ExampleJob {
         try {
             Dataset<Row> facts = spark.range(0, 400_000, 1, 8)
                     .withColumn("key", when(col("id").mod(10).lt(9), lit(0)).otherwise(col("id").mod(1000)));
-            // One dimension row per key, but 60 for the hot key: its task joins 360 000 × 60 rows, seconds of work even
+            // One dimension row per key, but 180 for the hot key: its task joins 360 000 × 180 rows, seconds of work even
             // on an idle, fast machine, while the other tasks stay small (the skew must show as time, or StageSkew
             // rightly stays silent)
-            Dataset<Row> dims = spark.range(0, 1_059, 1, 2)
+            Dataset<Row> dims = spark.range(0, 1_179, 1, 2)
                     .withColumn("key", when(col("id").lt(1000), col("id")).otherwise(lit(0)))
                     .withColumn("label", col("key").cast("string"));
             facts.join(dims, "key").groupBy("label").count().collectAsList();
