@@ -203,8 +203,10 @@ public final class WebData {
         List<AdviceLedger.RunRecord> records = new ArrayList<>();
         for (HistoryQuery.Run r : runs) {
             if (r.complete()) {
+                long coreMs = r.efficiency() == null || r.efficiency().coreHoursAllocated() < 0 ? -1
+                        : Math.round(r.efficiency().coreHoursAllocated() * 3_600_000);
                 records.add(new AdviceLedger.RunRecord(r.pathKey(), r.durationMs(), r.totalTaskTimeMs(),
-                        r.inputBytes(), settings.getOrDefault(r.pathKey(), Map.of()),
+                        r.inputBytes(), coreMs, settings.getOrDefault(r.pathKey(), Map.of()),
                         findings.getOrDefault(r.pathKey(), List.of())));
             }
         }

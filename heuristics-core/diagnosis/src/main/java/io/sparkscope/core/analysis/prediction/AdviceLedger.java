@@ -27,10 +27,12 @@ public final class AdviceLedger {
     /**
      * One run as the ledger reads it.
      *
-     * @param settings its Spark settings (only the advised keys are needed); a key absent is unset
-     * @param findings its stored findings, with their advice and impact
+     * @param coreMsAllocated core time its executors held, what a cluster bills (cores × lifetime); negative when
+     *                        not known
+     * @param settings        its Spark settings (only the advised keys are needed); a key absent is unset
+     * @param findings        its stored findings, with their advice and impact
      */
-    public record RunRecord(String appId, long durationMs, long taskTimeMs, long inputBytes,
+    public record RunRecord(String appId, long durationMs, long taskTimeMs, long inputBytes, long coreMsAllocated,
                             Map<String, String> settings, List<Finding> findings) {
         public RunRecord {
             settings = Map.copyOf(settings);
@@ -58,11 +60,18 @@ public final class AdviceLedger {
      * @param promisedWallMs    the finding's estimated saving of wall time
      * @param savedWallMs       wall time of {@code givenIn} minus that of {@code appliedIn} (negative: it took longer)
      * @param perByteSavedShare the share of wall time per byte of input saved; NaN when the input is not known
+     * @param savedCoreMs       allocated core time (the cost a cluster bills) of {@code givenIn} minus that of
+     *                          {@code appliedIn}; {@link Long#MIN_VALUE} when either is not known
      */
     public record Entry(String givenIn, String findingId, String heuristic, String key, String valueThen,
                         String recommendedValue, String appliedIn, String valueApplied, Outcome outcome,
                         long promisedWallMs, long promisedTaskMs, long savedWallMs, long savedTaskMs,
-                        double perByteSavedShare) {
+                        double perByteSavedShare, long savedCoreMs) {
+        /** Whether the allocated core time (the cost) of both runs is known. */
+        public boolean costKnown() {
+            return applied() && savedCoreMs != Long.MIN_VALUE;
+        }
+
         public boolean applied() {
             return outcome != Outcome.NOT_APPLIED;
         }
@@ -84,6 +93,11 @@ public final class AdviceLedger {
                     .append("; wall time ").append(change(savedWallMs)).append(" (promised ")
                     .append(Units.duration(promisedWallMs)).append(" less), task time ").append(change(savedTaskMs))
                     .append(" (promised ").append(Units.duration(promisedTaskMs)).append(" less)");
+            if (costKnown()) {
+                // what the cluster billed: cores held × time, the basis of the run's cost on the history page
+                b.append(", cores held ").append(savedCoreMs >= 0 ? Units.coreHours(savedCoreMs) + " less"
+                        : Units.coreHours(-savedCoreMs) + " more");
+            }
             if (!Double.isNaN(perByteSavedShare)) {
                 b.append(", wall time per byte of input ").append(perByteSavedShare >= 0
                         ? Units.percent(perByteSavedShare) + " less" : Units.percent(-perByteSavedShare) + " more");
@@ -114,6 +128,7 @@ public final class AdviceLedger {
             m.put("savedWallMs", applied() ? savedWallMs : null);
             m.put("savedTaskMs", applied() ? savedTaskMs : null);
             m.put("perByteSavedShare", Double.isNaN(perByteSavedShare) ? null : Units.round2(perByteSavedShare));
+            m.put("savedCoreMs", costKnown() ? savedCoreMs : null);
             m.put("sentence", sentence());
             return m;
         }
@@ -162,7 +177,7 @@ public final class AdviceLedger {
         long promisedTask = f.impact().taskMs();
         if (!applied) {
             return new Entry(given.appId(), f.id(), f.heuristic(), a.key(), then, a.recommendedValue(), null, null,
-                    Outcome.NOT_APPLIED, promisedWall, promisedTask, 0, 0, Double.NaN);
+                    Outcome.NOT_APPLIED, promisedWall, promisedTask, 0, 0, Double.NaN, Long.MIN_VALUE);
         }
         long savedWall = given.durationMs() - next.durationMs();
         long savedTask = given.taskTimeMs() - next.taskTimeMs();
@@ -172,11 +187,13 @@ public final class AdviceLedger {
             double now = (double) next.durationMs() / next.inputBytes();
             perByte = 1 - now / before;
         }
+        long savedCore = given.coreMsAllocated() >= 0 && next.coreMsAllocated() >= 0
+                ? given.coreMsAllocated() - next.coreMsAllocated() : Long.MIN_VALUE;
         double share = !Double.isNaN(perByte) ? perByte
                 : given.durationMs() > 0 ? (double) savedWall / given.durationMs() : 0;
         return new Entry(given.appId(), f.id(), f.heuristic(), a.key(), then, a.recommendedValue(), next.appId(),
                 after, share >= HELPED_SHARE ? Outcome.HELPED : Outcome.DID_NOT_HELP, promisedWall, promisedTask,
-                savedWall, savedTask, perByte);
+                savedWall, savedTask, perByte, savedCore);
     }
 
     /**

@@ -14,6 +14,7 @@ import java.util.Set;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class AdviceLedgerTest {
@@ -30,8 +31,8 @@ class AdviceLedgerTest {
     void adviceAppliedInTheNextRunIsComparedWithWhatItPromised() {
         Finding f = advising("Partitioning", PARTITIONS, "2000", "200", 30_000);
         List<AdviceLedger.Entry> ledger = AdviceLedger.of(List.of(
-                new RunRecord("a", 100_000, 400_000, GB, Map.of(PARTITIONS, "2000"), List.of(f)),
-                new RunRecord("b", 60_000, 250_000, GB, Map.of(PARTITIONS, "200"), List.of())));
+                new RunRecord("a", 100_000, 400_000, GB, -1, Map.of(PARTITIONS, "2000"), List.of(f)),
+                new RunRecord("b", 60_000, 250_000, GB, -1, Map.of(PARTITIONS, "200"), List.of())));
         assertEquals(1, ledger.size());
         AdviceLedger.Entry e = ledger.get(0);
         assertEquals(Outcome.HELPED, e.outcome());
@@ -47,13 +48,38 @@ class AdviceLedgerTest {
     }
 
     @Test
+    void theCoresHeldTheClusterBillsAreComparedToo() {
+        // fewer, fuller executors can take as long and still cost less: the ledger says what the cluster billed
+        Finding f = advising("IdleCores", "spark.executor.instances", "8", "4", 0);
+        List<AdviceLedger.Entry> ledger = AdviceLedger.of(List.of(
+                new RunRecord("a", 100_000, 400_000, GB, 8 * 3_600_000L, Map.of("spark.executor.instances", "8"),
+                        List.of(f)),
+                new RunRecord("b", 100_000, 400_000, GB, 4 * 3_600_000L, Map.of("spark.executor.instances", "4"),
+                        List.of())));
+        AdviceLedger.Entry e = ledger.get(0);
+        assertTrue(e.costKnown());
+        assertEquals(4 * 3_600_000L, e.savedCoreMs());
+        assertTrue(e.sentence().contains("cores held 4.0 core-hours less"), e.sentence());
+        assertEquals(4 * 3_600_000L, e.toMap().get("savedCoreMs"));
+
+        // unknown for either run: not guessed
+        AdviceLedger.Entry unknown = AdviceLedger.of(List.of(
+                new RunRecord("a", 100_000, 400_000, GB, -1, Map.of("spark.executor.instances", "8"), List.of(f)),
+                new RunRecord("b", 100_000, 400_000, GB, 4 * 3_600_000L, Map.of("spark.executor.instances", "4"),
+                        List.of()))).get(0);
+        assertFalse(unknown.costKnown());
+        assertFalse(unknown.sentence().contains("cores held"), unknown.sentence());
+        assertNull(unknown.toMap().get("savedCoreMs"));
+    }
+
+    @Test
     void adviceAppliedThatDidNotHelpIsPutAfterTheOthersInTheLaterRun() {
         Finding partitions = advising("Partitioning", PARTITIONS, "2000", "200", 30_000);
         Finding memory = advising("ExecutorMemory", "spark.executor.memory", "4g", "8g", 10_000);
         // the input doubled and the time doubled: per byte nothing was saved, though the wall time grew
         List<AdviceLedger.Entry> ledger = AdviceLedger.of(List.of(
-                new RunRecord("a", 100_000, 400_000, GB, Map.of(PARTITIONS, "2000"), List.of(partitions)),
-                new RunRecord("b", 200_000, 800_000, 2 * GB, Map.of(PARTITIONS, "200"), List.of())));
+                new RunRecord("a", 100_000, 400_000, GB, -1, Map.of(PARTITIONS, "2000"), List.of(partitions)),
+                new RunRecord("b", 200_000, 800_000, 2 * GB, -1, Map.of(PARTITIONS, "200"), List.of())));
         assertEquals(Outcome.DID_NOT_HELP, ledger.get(0).outcome());
         assertTrue(ledger.get(0).sentence().endsWith("wall time per byte of input 0.0 % less: it did not help."),
                 ledger.get(0).sentence());
@@ -77,8 +103,8 @@ class AdviceLedgerTest {
     void adviceTheNextRunRepeatsIsListedOnceAsNotApplied() {
         Finding f = advising("Partitioning", PARTITIONS, "2000", "200", 30_000);
         List<AdviceLedger.Entry> ledger = AdviceLedger.of(List.of(
-                new RunRecord("a", 100_000, 400_000, GB, Map.of(PARTITIONS, "2000"), List.of(f)),
-                new RunRecord("b", 100_000, 400_000, GB, Map.of(PARTITIONS, "2000"), List.of(f))));
+                new RunRecord("a", 100_000, 400_000, GB, -1, Map.of(PARTITIONS, "2000"), List.of(f)),
+                new RunRecord("b", 100_000, 400_000, GB, -1, Map.of(PARTITIONS, "2000"), List.of(f))));
         assertEquals(1, ledger.size());
         assertEquals("b", ledger.get(0).givenIn());
         assertEquals(Outcome.NOT_APPLIED, ledger.get(0).outcome());
