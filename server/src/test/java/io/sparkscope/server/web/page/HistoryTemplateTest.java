@@ -66,9 +66,10 @@ class HistoryTemplateTest {
         }
         List<AdviceLedger.Entry> advice = List.of(
                 new AdviceLedger.Entry("app-1 " + EVIL, "Partitioning", "Partitioning", "spark.sql.shuffle.partitions",
-                        null, EVIL, "app-2", EVIL, AdviceLedger.Outcome.DID_NOT_HELP, 30_000, 60_000, -4_000, 1_000, -0.1),
+                        null, EVIL, "app-2", EVIL, AdviceLedger.Outcome.DID_NOT_HELP, 30_000, 60_000, -4_000, 1_000, -0.1,
+                        360_000),
                 new AdviceLedger.Entry("app-3", "Memory", "Memory " + EVIL, "spark.executor.memory", "4g", "8g", null, null,
-                        AdviceLedger.Outcome.NOT_APPLIED, 10_000, 0, 0, 0, Double.NaN));
+                        AdviceLedger.Outcome.NOT_APPLIED, 10_000, 0, 0, 0, Double.NaN, Long.MIN_VALUE));
         return new RunHistory(job(false), "ETL " + EVIL, points, advice);
     }
 
