@@ -59,6 +59,10 @@ public final class ServeCommand implements Callable<Integer> {
                     + "Default: the SPARKSCOPE_AUTH_TOKEN environment variable, if set.")
     String authToken;
 
+    @Option(names = "--mcp", description = "Also serve the MCP server for AI agents (streamable HTTP, read-only) at "
+            + "/mcp, behind the same --auth-token (see docs/mcp.md).")
+    boolean mcp;
+
     @Option(names = "--pool-size", defaultValue = "10", paramLabel = "<n>",
             description = "Database connections (default: ${DEFAULT-VALUE}).")
     int poolSize;
@@ -222,6 +226,9 @@ public final class ServeCommand implements Callable<Integer> {
         WebServer server = new WebServer(ds, new WebServer.Options(historyServerUrl, token, concurrency, prices,
                         (long) sqlCacheMb << 20),
                 System::currentTimeMillis);
+        if (mcp) {
+            server.withMcp();
+        }
         int bound;
         try {
             bound = server.start(bind, port);

@@ -30,8 +30,7 @@ final class TokenAuth implements Handler {
 
     @Override
     public void handle(Context ctx) {
-        String auth = ctx.header("Authorization");
-        if (auth != null && auth.regionMatches(true, 0, "Bearer ", 0, 7) && same(auth.substring(7).strip())) {
+        if (bearer(ctx.header("Authorization"))) {
             return;
         }
         if (same(ctx.cookie(COOKIE))) {
@@ -52,6 +51,12 @@ final class TokenAuth implements Handler {
         ctx.header("WWW-Authenticate", "Bearer realm=\"sparkscope\"");
         throw new WebException(401, null, "this Sparkscope server needs its access token: send "
                 + "'Authorization: Bearer <token>' or open any page once with ?token=<token>");
+    }
+
+    /** Whether an Authorization header carries the token ("Bearer <token>"). */
+    boolean bearer(String authorization) {
+        return authorization != null && authorization.regionMatches(true, 0, "Bearer ", 0, 7)
+                && same(authorization.substring(7).strip());
     }
 
     /** This request's path and every other parameter, as a path on this server (never another host's URL). */

@@ -7,6 +7,7 @@ import io.javalin.http.staticfiles.Location;
 import io.sparkscope.core.analysis.efficiency.Prices;
 import io.sparkscope.core.heuristics.Heuristic;
 import io.sparkscope.core.heuristics.HeuristicEngine;
+import io.sparkscope.server.mcp.SparkscopeMcp;
 import io.sparkscope.server.web.api.Api;
 import io.sparkscope.server.web.api.ExecutionApi;
 import io.sparkscope.server.web.api.SparkRestApi;
@@ -85,22 +86,34 @@ public final class WebServer {
     private final SqlPages sqlPages;
     private final SqlApi sqlApi;
     private final SparkRestApi sparkApi;
+    private final WebData data;
+    private final SqlData sql;
+    private SparkscopeMcp.Http mcp;
     private Javalin app;
 
     /** @param clock now in epoch ms ("running", "last day" and the search's "since" are judged against it) */
     public WebServer(DataSource dataSource, Options options, LongSupplier clock) {
         this.options = options;
-        WebData data = new WebData(dataSource, clock);
+        this.data = new WebData(dataSource, clock);
         List<String> heuristicIds = HeuristicEngine.load().heuristics().stream().map(Heuristic::id).sorted().toList();
         this.pages = new Pages(data, heuristicIds, options.historyServerUrl(), options.prices());
         this.api = new Api(data, options.prices());
         ExecutionData execution = new ExecutionData(dataSource);
         this.executionPages = new ExecutionPages(execution, clock);
         this.executionApi = new ExecutionApi(execution);
-        SqlData sql = new SqlData(dataSource, options.sqlCacheBytes());
+        this.sql = new SqlData(dataSource, options.sqlCacheBytes());
         this.sqlPages = new SqlPages(sql, clock);
         this.sqlApi = new SqlApi(sql, clock);
         this.sparkApi = new SparkRestApi(dataSource, clock);
+    }
+
+    /**
+     * Also serve the MCP server for AI agents (streamable HTTP, read-only) at {@code /mcp}, behind the same access
+     * token; call before {@link #start}.
+     */
+    public WebServer withMcp() {
+        mcp = new SparkscopeMcp(data, sql, options.prices()).http();
+        return this;
     }
 
     /** Starts on host:port (port 0 = any free port) and returns the bound port. */
@@ -124,6 +137,9 @@ public final class WebServer {
         if (app != null) {
             app.stop();
         }
+        if (mcp != null) {
+            mcp.server().close();
+        }
     }
 
     private void configure(JavalinConfig cfg) {
@@ -135,6 +151,9 @@ public final class WebServer {
         });
         cfg.staticFiles.enableWebjars();
         cfg.http.prefer405over404 = false;
+        if (mcp != null) {
+            cfg.jetty.modifyServletContextHandler(h -> McpEndpoint.mount(h, mcp, options.authToken()));
+        }
         if (options.maxConcurrentRequests() > 0) {
             AdmissionFilter admission = new AdmissionFilter(options.maxConcurrentRequests());
             cfg.jetty.modifyServletContextHandler(h -> h.addFilter(new FilterHolder(admission), "/*",

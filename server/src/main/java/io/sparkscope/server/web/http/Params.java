@@ -31,7 +31,11 @@ public final class Params {
 
     /** The trimmed value, or null when absent or empty (an empty form field means "no filter"). */
     public static String text(Context ctx, String name) {
-        String v = ctx.queryParam(name);
+        return text(Query.of(ctx), name);
+    }
+
+    public static String text(Query q, String name) {
+        String v = q.first(name);
         if (v == null) {
             return null;
         }
@@ -51,7 +55,11 @@ public final class Params {
     }
 
     public static String id(Context ctx, String name) {
-        return checkId(name, text(ctx, name));
+        return id(Query.of(ctx), name);
+    }
+
+    public static String id(Query q, String name) {
+        return checkId(name, text(q, name));
     }
 
     public static String checkId(String name, String v) {
@@ -62,7 +70,11 @@ public final class Params {
     }
 
     public static String heuristic(Context ctx, String name) {
-        String v = text(ctx, name);
+        return heuristic(Query.of(ctx), name);
+    }
+
+    public static String heuristic(Query q, String name) {
+        String v = text(q, name);
         if (v != null && !HEURISTIC.matcher(v).matches()) {
             throw WebException.badParam(name, "'" + v + "' is not a heuristic id");
         }
@@ -70,7 +82,11 @@ public final class Params {
     }
 
     public static <E extends Enum<E>> E enumValue(Context ctx, String name, Class<E> type) {
-        String v = text(ctx, name);
+        return enumValue(Query.of(ctx), name, type);
+    }
+
+    public static <E extends Enum<E>> E enumValue(Query q, String name, Class<E> type) {
+        String v = text(q, name);
         if (v == null) {
             return null;
         }
@@ -87,7 +103,11 @@ public final class Params {
     }
 
     public static int intValue(Context ctx, String name, int dflt, int min, int max) {
-        String v = text(ctx, name);
+        return intValue(Query.of(ctx), name, dflt, min, max);
+    }
+
+    public static int intValue(Query q, String name, int dflt, int min, int max) {
+        String v = text(q, name);
         if (v == null) {
             return dflt;
         }
@@ -104,7 +124,11 @@ public final class Params {
 
     /** A whole number in {@code min…max}, or null when absent; digit-group separators ({@code _ , space}) are allowed. */
     public static Long longValue(Context ctx, String name, long min, long max) {
-        String v = text(ctx, name);
+        return longValue(Query.of(ctx), name, min, max);
+    }
+
+    public static Long longValue(Query q, String name, long min, long max) {
+        String v = text(q, name);
         if (v == null) {
             return null;
         }
@@ -122,7 +146,11 @@ public final class Params {
 
     /** A number ({@code 2}, {@code 0.5}) in {@code min…max}, or null when absent. */
     public static Double decimal(Context ctx, String name, double min, double max) {
-        String v = text(ctx, name);
+        return decimal(Query.of(ctx), name, min, max);
+    }
+
+    public static Double decimal(Query q, String name, double min, double max) {
+        String v = text(q, name);
         if (v == null) {
             return null;
         }
@@ -146,7 +174,11 @@ public final class Params {
      * @throws WebException 400 naming the parameter when it is not a size or outside {@code min…max}
      */
     public static Long size(Context ctx, String name, long min, long max) {
-        String v = text(ctx, name);
+        return size(Query.of(ctx), name, min, max);
+    }
+
+    public static Long size(Query q, String name, long min, long max) {
+        String v = text(q, name);
         if (v == null) {
             return null;
         }
@@ -170,7 +202,11 @@ public final class Params {
      * ({@code 2026-11-29}, its start; with {@code endOfDay} its last millisecond, so "to 2026-11-29" includes that day).
      */
     public static Long time(Context ctx, String name, boolean endOfDay) {
-        String v = text(ctx, name);
+        return time(Query.of(ctx), name, endOfDay);
+    }
+
+    public static Long time(Query q, String name, boolean endOfDay) {
+        String v = text(q, name);
         if (v == null) {
             return null;
         }
@@ -241,7 +277,11 @@ public final class Params {
 
     /** The value when it is one of {@code allowed} (exactly as written), null when absent. */
     public static String oneOf(Context ctx, String name, String... allowed) {
-        String v = text(ctx, name);
+        return oneOf(Query.of(ctx), name, allowed);
+    }
+
+    public static String oneOf(Query q, String name, String... allowed) {
+        String v = text(q, name);
         if (v != null && !List.of(allowed).contains(v)) {
             throw WebException.badParam(name, "'" + v + "' is not one of " + String.join(", ", allowed));
         }
@@ -253,7 +293,11 @@ public final class Params {
      * null when absent. Empty parts are skipped; none at all is a 400 saying {@code howTo}.
      */
     public static List<Integer> wholeNumbers(Context ctx, String name, int min, int max, int maxCount, String howTo) {
-        String raw = text(ctx, name);
+        return wholeNumbers(Query.of(ctx), name, min, max, maxCount, howTo);
+    }
+
+    public static List<Integer> wholeNumbers(Query q, String name, int min, int max, int maxCount, String howTo) {
+        String raw = text(q, name);
         if (raw == null) {
             return null;
         }
@@ -311,8 +355,12 @@ public final class Params {
      * when {@code noneAllowed} (the compare page then shows its form).
      */
     public static List<AppDetailQuery.Ref> appRefs(Context ctx, String name, boolean noneAllowed, int max) {
+        return appRefs(Query.of(ctx), name, noneAllowed, max);
+    }
+
+    public static List<AppDetailQuery.Ref> appRefs(Query q, String name, boolean noneAllowed, int max) {
         List<AppDetailQuery.Ref> refs = new ArrayList<>();
-        for (String v : ctx.queryParams(name)) {
+        for (String v : q.all(name)) {
             for (String part : v.split(",")) {
                 String s = part.strip();
                 if (s.isEmpty()) {

@@ -41,19 +41,24 @@ public record SearchParams(AppFilter filter, Map<String, String> query, int page
      * @param api true for the JSON API: paging by limit/offset instead of page
      */
     public static SearchParams parse(Context ctx, long now, boolean api) {
+        return parse(Query.of(ctx), now, api);
+    }
+
+    /** As {@link #parse(Context, long, boolean)}, from any source of parameters. */
+    public static SearchParams parse(Query in, long now, boolean api) {
         Map<String, String> q = new LinkedHashMap<>();
-        String appId = keep(q, "appId", Params.id(ctx, "appId"));
-        String name = keep(q, "name", Params.text(ctx, "name"));
-        String user = keep(q, "user", Params.text(ctx, "user"));
-        Long startedFrom = Params.time(ctx, "startedFrom", false);
-        Long startedTo = Params.time(ctx, "startedTo", true);
-        Long endedFrom = Params.time(ctx, "endedFrom", false);
-        Long endedTo = Params.time(ctx, "endedTo", true);
-        keep(q, "startedFrom", Params.text(ctx, "startedFrom"));
-        keep(q, "startedTo", Params.text(ctx, "startedTo"));
-        keep(q, "endedFrom", Params.text(ctx, "endedFrom"));
-        keep(q, "endedTo", Params.text(ctx, "endedTo"));
-        String since = Params.text(ctx, "since");
+        String appId = keep(q, "appId", Params.id(in, "appId"));
+        String name = keep(q, "name", Params.text(in, "name"));
+        String user = keep(q, "user", Params.text(in, "user"));
+        Long startedFrom = Params.time(in, "startedFrom", false);
+        Long startedTo = Params.time(in, "startedTo", true);
+        Long endedFrom = Params.time(in, "endedFrom", false);
+        Long endedTo = Params.time(in, "endedTo", true);
+        keep(q, "startedFrom", Params.text(in, "startedFrom"));
+        keep(q, "startedTo", Params.text(in, "startedTo"));
+        keep(q, "endedFrom", Params.text(in, "endedFrom"));
+        keep(q, "endedTo", Params.text(in, "endedTo"));
+        String since = Params.text(in, "since");
         if (since != null) {
             Since s = null;
             for (Since x : Since.values()) {
@@ -71,7 +76,7 @@ public record SearchParams(AppFilter filter, Map<String, String> query, int page
         checkRange("startedTo", startedFrom, startedTo);
         checkRange("endedTo", endedFrom, endedTo);
         String severity = null;
-        String sev = Params.text(ctx, "severity");
+        String sev = Params.text(in, "severity");
         if (sev != null) {
             severity = switch (sev.toUpperCase(Locale.ROOT)) {
                 case "HIGH", "RED" -> "HIGH";
@@ -81,15 +86,15 @@ public record SearchParams(AppFilter filter, Map<String, String> query, int page
             };
             q.put("severity", severity.toLowerCase(Locale.ROOT));
         }
-        String heuristic = keep(q, "heuristic", Params.heuristic(ctx, "heuristic"));
-        Double minWaste = Params.decimal(ctx, "minWaste", 0, MAX_WASTE_FILTER);
-        keep(q, "minWaste", Params.text(ctx, "minWaste"));
-        AppFilter.Status status = Params.enumValue(ctx, "status", AppFilter.Status.class);
+        String heuristic = keep(q, "heuristic", Params.heuristic(in, "heuristic"));
+        Double minWaste = Params.decimal(in, "minWaste", 0, MAX_WASTE_FILTER);
+        keep(q, "minWaste", Params.text(in, "minWaste"));
+        AppFilter.Status status = Params.enumValue(in, "status", AppFilter.Status.class);
         if (status != null) {
             q.put("status", status.name().toLowerCase(Locale.ROOT));
         }
-        SortKey sort = Params.enumValue(ctx, "sort", SortKey.class);
-        Order order = Params.enumValue(ctx, "order", Order.class);
+        SortKey sort = Params.enumValue(in, "sort", SortKey.class);
+        Order order = Params.enumValue(in, "order", Order.class);
         if (sort != null) {
             q.put("sort", sort.name().toLowerCase(Locale.ROOT));
         }
@@ -100,10 +105,10 @@ public record SearchParams(AppFilter filter, Map<String, String> query, int page
         int offset;
         int page = 1;
         if (api) {
-            limit = Params.intValue(ctx, "limit", PAGE_SIZE, 1, AppFilter.MAX_LIMIT);
-            offset = Params.intValue(ctx, "offset", 0, 0, 10_000_000);
+            limit = Params.intValue(in, "limit", PAGE_SIZE, 1, AppFilter.MAX_LIMIT);
+            offset = Params.intValue(in, "offset", 0, 0, 10_000_000);
         } else {
-            page = Params.intValue(ctx, "page", 1, 1, 200_000);
+            page = Params.intValue(in, "page", 1, 1, 200_000);
             limit = PAGE_SIZE;
             offset = (page - 1) * PAGE_SIZE;
         }

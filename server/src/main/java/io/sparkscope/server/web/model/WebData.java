@@ -118,6 +118,11 @@ public final class WebData {
         return app(ref, EnumSet.of(AppDetailQuery.Part.FINDINGS));
     }
 
+    /** One application with its stages and findings (for an agent's stage tools: which findings name a stage). */
+    public AppDetail appStagesAndFindings(AppDetailQuery.Ref ref) throws SQLException {
+        return app(ref, EnumSet.of(AppDetailQuery.Part.STAGES, AppDetailQuery.Part.FINDINGS));
+    }
+
     /** One application's row alone (attempt resolved as on its page). */
     public AppHeader appHeader(AppDetailQuery.Ref ref) throws SQLException {
         return app(ref, EnumSet.noneOf(AppDetailQuery.Part.class)).header();
