@@ -69,7 +69,9 @@ public final class SparkscopeMcp {
 
     private <S extends McpServer.SyncSpecification<S>> McpServer.SyncSpecification<S> features(
             McpServer.SyncSpecification<S> spec) {
-        return spec.serverInfo("sparkscope", VERSION).instructions(INSTRUCTIONS)
+        // The tools check their own arguments, so a model reads which argument is wrong and why in one line, with the
+        // web's wording, rather than the schema validator's report.
+        return spec.serverInfo("sparkscope", VERSION).instructions(INSTRUCTIONS).validateToolInputs(false)
                 .capabilities(McpSchema.ServerCapabilities.builder().tools(false).prompts(false).build())
                 .tools(tools.all().stream().map(this::spec).toList())
                 .prompts(prompts.all().stream().map(p -> new McpServerFeatures.SyncPromptSpecification(p.prompt(),

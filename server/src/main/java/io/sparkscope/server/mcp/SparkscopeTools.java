@@ -65,7 +65,8 @@ final class SparkscopeTools {
                                 .choice("severity", "worst finding", "high", "low", "none")
                                 .string("heuristic", "has a finding of this heuristic, e.g. DataSkew")
                                 .numberOrText("minWaste", "at least this many idle core-hours")
-                                .choice("status", "run status", "running", "succeeded", "failed", "incomplete")
+                                .choice("status", "run status (complete includes runs that failed)", "running", "complete",
+                                        "incomplete")
                                 .choice("sort", "sort key", "start", "duration", "saving", "waste")
                                 .choice("order", "sort order", "desc", "asc")
                                 .page(20), null, this::search),

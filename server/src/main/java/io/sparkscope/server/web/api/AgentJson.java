@@ -446,8 +446,12 @@ public final class AgentJson {
             } else if (point.inputGrew()) {
                 s.append(RegressionNote.inputGrew(point)).append('.');
             } else {
-                s.append("it took ").append(minutes(d.header().durationMs())).append(" against a median of ")
-                        .append(minutes(point.previousMedianMs())).append(" for the runs before it.");
+                s.append("it took ").append(minutes(d.header().durationMs())).append(", ")
+                        .append(String.format(java.util.Locale.ROOT, "%.1f×", (double) d.header().durationMs()
+                                / Math.max(1, point.previousMedianMs()))).append(" the median (")
+                        .append(minutes(point.previousMedianMs())).append(") of the runs before it")
+                        .append(point.slow() ? ": slow by the history's measure (at least "
+                                + RunHistory.SLOW_FACTOR + "×); compare it with the previous run." : ".");
             }
             m.put("explanation", List.of(s.toString()));
         }
