@@ -22,7 +22,8 @@ class HelpTextsTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"analyze", "import", "watch", "serve", "reanalyze", "prune", "heuristics", "tune", "fetch"})
+    @ValueSource(strings = {"analyze", "import", "watch", "serve", "reanalyze", "prune", "heuristics", "tune", "fetch",
+            "mcp"})
     void eachCommandListsItsExitStatuses(String command) {
         String help = help(command, "--help");
         assertTrue(help.contains(" Exit status: 0 "), command + " --help has no exit status list:\n" + help);
