@@ -82,8 +82,20 @@ public final class McpAnswerSizes {
             JsonNode sql = json(client.callTool(new McpSchema.CallToolRequest("list_sql_executions", arg)));
             if (sql.path("executions").size() > 0) {
                 call(client, out, "list_sql_executions", arg);
+                // of the five longest, the one with the largest plan: the answer that can grow
+                long widest = -1;
+                int most = -1;
+                for (int i = 0; i < Math.min(5, sql.path("executions").size()); i++) {
+                    long id = sql.path("executions").path(i).path("executionId").asLong();
+                    int n = json(client.callTool(new McpSchema.CallToolRequest("get_sql_execution", Map.of("appId",
+                            a.path("appId").asText(), "executionId", id)))).path("operatorsTotal").asInt();
+                    if (n > most) {
+                        most = n;
+                        widest = id;
+                    }
+                }
                 call(client, out, "get_sql_execution", Map.of("appId", a.path("appId").asText(), "executionId",
-                        sql.path("executions").path(0).path("executionId").asLong()));
+                        widest));
                 break;
             }
         }
