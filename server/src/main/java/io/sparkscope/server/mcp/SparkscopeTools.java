@@ -34,7 +34,8 @@ final class SparkscopeTools {
     }
 
     /**
-     * @param subject the argument an answer of "not stored" is about (appId for an application's tools)
+     * @param subject the argument an answer of "not stored" is about (appId for an application's tools, job for a
+     *                job's: a name is resolved to a stored job first, so only a job key can name none)
      */
     record Tool(String name, String description, ToolSchema schema, String subject, Handler handler) {
     }
@@ -122,7 +123,7 @@ final class SparkscopeTools {
                 new Tool("job_history", "A job's runs, the newest first: duration against the median of the runs"
                         + " before, the slow ones marked and what their Regression finding says changed; the trend"
                         + " and what applying past advice did.",
-                        new ToolSchema().job().page(20), null, this::history),
+                        new ToolSchema().job().page(20), "job", this::history),
                 new Tool("explain_regression", "Why a run was slower than its job's usual: its Regression finding"
                         + " (how much slower, settings changed, plan operators added or removed, the stages that"
                         + " grew, input per byte), or why it has none, and the run to compare it with.",
@@ -130,12 +131,12 @@ final class SparkscopeTools {
                 new Tool("predict_runtime", "Predict a job's run time for an input size, from its stored runs"
                         + " (a line per key stage, with R² and the runs left out as outliers).",
                         new ToolSchema().job().numberOrText("inputBytes", "input size: bytes, or with a unit"
-                                + " (512m, 1GB, 10 GiB)").require("inputBytes"), null, this::predict),
+                                + " (512m, 1GB, 10 GiB)").require("inputBytes"), "job", this::predict),
                 new Tool("what_if", "Simulate an application's run time with other executor counts (its recorded"
                         + " tasks replayed on N executors), with the cost of each.",
                         new ToolSchema().app().list("executors", "integer", "executor counts to simulate (default:"
                                 + " 25 % to 400 % of the run's own)").choice("order", "task order in the simulation",
-                                "longest_first", "recorded"), "appId",
+                                "longest_first", "launch_order"), "appId",
                         a -> {
                             AppDetailQuery.Ref ref = a.app();
                             List<Integer> executors = Params.wholeNumbers(a, "executors", 1, AppWhatIf.MAX_EXECUTORS,
@@ -145,7 +146,7 @@ final class SparkscopeTools {
                         }),
                 new Tool("tune_job", "The settings for a job's next run (each with its current value, the findings"
                         + " behind it and the saving), the advice left out and why, and the predicted time and cost;"
-                        + " as --conf options.", new ToolSchema().job(), null,
+                        + " as --conf options.", new ToolSchema().job(), "job",
                         a -> AgentJson.tune(data.tune(job(a), prices))));
     }
 

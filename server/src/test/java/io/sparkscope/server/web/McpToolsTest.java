@@ -207,6 +207,9 @@ class McpToolsTest {
         assertTrue(error("predict_runtime", Map.of("name", "etl-daily", "inputBytes", "lots"))
                 .startsWith("inputBytes: 'lots' is not a size"));
         assertTrue(error("job_history", Map.of("name", "no such job")).startsWith("name: No run of an application"));
+        assertTrue(error("tune_job", Map.of("job", "no such key")).startsWith("job: "));
+        assertTrue(error("what_if", Map.of("appId", "app-rich", "order", "random"))
+                .startsWith("order: 'random' is not one of longest_first, launch_order"));
         assertTrue(error("what_if", Map.of("appId", "app-rich", "executors", List.of(0)))
                 .startsWith("executors: 0 is outside"));
         McpSchema.GetPromptRequest bad = new McpSchema.GetPromptRequest("why_did_this_fail", Map.of("appId", "nope"));
