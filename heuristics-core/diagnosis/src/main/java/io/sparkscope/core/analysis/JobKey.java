@@ -1,6 +1,7 @@
 package io.sparkscope.core.analysis;
 
 import io.sparkscope.core.model.AppSnapshot;
+import io.sparkscope.core.model.Lineage;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -22,6 +23,12 @@ import java.util.regex.Pattern;
  *   <li>the kind of cluster manager: local, yarn, k8s, standalone, mesos (not the host, which moves).</li>
  * </ul>
  * YARN application tags are left out on purpose: schedulers such as Oozie put a per-run id there.
+ *
+ * <p>A run a scheduler started says which of its jobs it is ({@link Lineage}: OpenLineage's parent job, as Airflow
+ * passes {@code <dag_id>.<task_id>}, or Airflow's task labels on a Kubernetes driver). That job is the key, before
+ * anything derived from names: runs of one Airflow task are one job even when each run names its application
+ * differently, and a scheduled notebook or Python process is a job, not an interactive session. The key is the
+ * job name then its namespace ({@code etl.load | openlineage default}), or {@code <dag_id>.<task_id> | airflow}.
  *
  * <p>{@code spark.sparkscope.jobKey} set on the application overrides all this (e.g. {@code --conf
  * spark.sparkscope.jobKey=nightly-orders}): runs with the same value are one job, whatever their names.
@@ -47,6 +54,8 @@ public record JobKey(String value, Source source, String reason) {
     public enum Source {
         /** {@code spark.sparkscope.jobKey} was set. */
         CONFIGURED,
+        /** The scheduler's job the run belongs to (OpenLineage's parent job, or Airflow's DAG and task). */
+        SCHEDULED,
         /** Derived from name, user, program and master kind. */
         DERIVED,
         /** An interactive session or notebook: no key. */
@@ -123,6 +132,15 @@ public record JobKey(String value, Source source, String reason) {
         String configured = spark.get(CONFIG_KEY);
         if (configured != null && !configured.isBlank()) {
             return new JobKey(configured, Source.CONFIGURED, "");
+        }
+        Lineage lineage = Lineage.of(spark);
+        if (lineage.job() != null) {
+            String ns = lineage.namespace() == null ? "" : lineage.namespace();
+            return new JobKey(lineage.job() + SEPARATOR + "openlineage " + ns, Source.SCHEDULED, "");
+        }
+        if (lineage.present()) {
+            return new JobKey(lineage.dagId() + "." + lineage.taskId() + SEPARATOR + "airflow", Source.SCHEDULED,
+                    "");
         }
         String name = appName == null ? "" : appName.strip();
         Command cmd = Command.parse(system.get("sun.java.command"));

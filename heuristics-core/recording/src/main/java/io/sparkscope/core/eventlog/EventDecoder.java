@@ -173,7 +173,7 @@ final class EventDecoder {
             case "SparkListenerLogStart" -> (n, c) -> TreeDecoders.logStart(n);
             case "SparkListenerApplicationStart" -> TreeDecoders::applicationStart;
             case "SparkListenerApplicationEnd" -> TreeDecoders::applicationEnd;
-            case "SparkListenerEnvironmentUpdate" -> (n, c) -> TreeDecoders.environmentUpdate(n);
+            case "SparkListenerEnvironmentUpdate" -> TreeDecoders::environmentUpdate;
             case "SparkListenerExecutorAdded" -> TreeDecoders::executorAdded;
             case "SparkListenerExecutorRemoved" -> TreeDecoders::executorRemoved;
             case "SparkListenerBlockManagerAdded" -> TreeDecoders::blockManagerAdded;
