@@ -20,14 +20,14 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
 
 /** The scheduler's job and run kept on the application row (V25), filtered on, and read back for the pages. */
-class SchedulerContextStoreTest {
+public class SchedulerContextStoreTest {
     private static final long NOW = System.currentTimeMillis();
-    static final String MON = "01931885-2800-7be7-aa8d-aaa15c337267";
-    static final String TUE = "01931885-2800-7be7-aa8d-bbb15c337267";
-    static final String DAG_RUN = "01931885-2800-799d-8041-88a263ffa0d8";
+    public static final String MON = "01931885-2800-7be7-aa8d-aaa15c337267";
+    public static final String TUE = "01931885-2800-7be7-aa8d-bbb15c337267";
+    public static final String DAG_RUN = "01931885-2800-799d-8041-88a263ffa0d8";
 
     /** A run of an Airflow task, named differently each day as many DAGs do. */
-    static AppSnapshot airflowRun(String appId, String name, String dag, String task, String taskRun, long start) {
+    public static AppSnapshot airflowRun(String appId, String name, String dag, String task, String taskRun, long start) {
         AppSnapshot base = SnapshotBuilder.rich(appId, null, true);
         Map<String, String> spark = new HashMap<>(base.config().sparkProperties());
         spark.put(Lineage.NAMESPACE, "default");

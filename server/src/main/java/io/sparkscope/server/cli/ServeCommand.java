@@ -12,6 +12,7 @@ import io.sparkscope.ingest.watch.LogWatcher;
 import io.sparkscope.server.notify.WebhookPoller;
 import io.sparkscope.store.LogWatchStates;
 import io.sparkscope.server.web.WebServer;
+import io.sparkscope.server.web.model.SchedulerLinks;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -53,6 +54,11 @@ public final class ServeCommand implements Callable<Integer> {
     @Option(names = "--history-server-url", paramLabel = "<url>",
             description = "Spark History Server base URL, for 'open in History Server' links.")
     String historyServerUrl;
+
+    @Option(names = "--airflow-url", paramLabel = "<url>",
+            description = "Airflow web server base URL, for 'open in Airflow' links from applications an Airflow task"
+                    + " started (spark.openlineage.parentJobName or the driver's dag_id/task_id labels).")
+    String airflowUrl;
 
     @Option(names = "--auth-token", paramLabel = "<token>",
             description = "Require this token on every request (Authorization: Bearer, or ?token= once, kept in a cookie). "
@@ -186,6 +192,9 @@ public final class ServeCommand implements Callable<Integer> {
         if (publicUrl != null) {
             httpUrl("--public-url", publicUrl);
         }
+        if (airflowUrl != null) {
+            httpUrl("--airflow-url", airflowUrl);
+        }
         int concurrency = maxConcurrentRequests == null ? WebServer.Options.defaultConcurrency() : maxConcurrentRequests;
         if (concurrency < 0 || concurrency > 10_000) {
             throw new Main.UsageError("--max-concurrent-requests: " + concurrency + " is outside 0…10000");
@@ -221,7 +230,7 @@ public final class ServeCommand implements Callable<Integer> {
         HikariDataSource ds = db.open(poolSize, true);
         WebServer server = new WebServer(ds, new WebServer.Options(historyServerUrl, token, concurrency, prices,
                         (long) sqlCacheMb << 20),
-                System::currentTimeMillis);
+                System::currentTimeMillis).schedulerLinks(new SchedulerLinks(airflowUrl));
         int bound;
         try {
             bound = server.start(bind, port);

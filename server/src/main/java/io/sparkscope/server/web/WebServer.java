@@ -12,6 +12,7 @@ import io.sparkscope.server.web.api.ExecutionApi;
 import io.sparkscope.server.web.api.SparkRestApi;
 import io.sparkscope.server.web.api.SqlApi;
 import io.sparkscope.server.web.model.ExecutionData;
+import io.sparkscope.server.web.model.SchedulerLinks;
 import io.sparkscope.server.web.model.SqlData;
 import io.sparkscope.server.web.model.WebData;
 import io.sparkscope.server.web.page.ExecutionPages;
@@ -118,6 +119,15 @@ public final class WebServer {
             throw e;
         }
         return app.port();
+    }
+
+    /**
+     * Links to the scheduler that started an application (its Airflow DAG's page); call before {@link #start}.
+     * Without it the pages show the scheduler's job and run without a link out.
+     */
+    public WebServer schedulerLinks(SchedulerLinks links) {
+        pages.schedulerLinks(links);
+        return this;
     }
 
     public void stop() {

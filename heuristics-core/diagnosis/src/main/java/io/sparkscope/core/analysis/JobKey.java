@@ -50,6 +50,35 @@ public record JobKey(String value, Source source, String reason) {
     /** Between the parts of a derived key: name, user, program, master kind. */
     public static final String SEPARATOR = " | ";
 
+    /** A scheduled key's second part, before the OpenLineage namespace: "etl.load | openlineage default". */
+    public static final String OPENLINEAGE = "openlineage ";
+    /** A scheduled key's second part when Airflow's task labels named the job: "etl.load | airflow". */
+    public static final String AIRFLOW = "airflow";
+
+    /**
+     * What a scheduled key says about its job, for pages: "OpenLineage job etl.load in namespace default", or null
+     * when the key is not a scheduled one.
+     */
+    public static String scheduledDescription(String value) {
+        if (value == null) {
+            return null;
+        }
+        int sep = value.lastIndexOf(SEPARATOR);
+        if (sep <= 0 || value.indexOf(SEPARATOR) != sep) {
+            return null; // derived keys have four parts, scheduled ones two
+        }
+        String job = value.substring(0, sep);
+        String rest = value.substring(sep + SEPARATOR.length());
+        if (rest.equals(AIRFLOW)) {
+            return "Airflow task " + job;
+        }
+        if (rest.startsWith(OPENLINEAGE)) {
+            String ns = rest.substring(OPENLINEAGE.length());
+            return "OpenLineage job " + job + (ns.isEmpty() ? "" : " in namespace " + ns);
+        }
+        return null;
+    }
+
     /** Where a key comes from. */
     public enum Source {
         /** {@code spark.sparkscope.jobKey} was set. */
@@ -136,11 +165,10 @@ public record JobKey(String value, Source source, String reason) {
         Lineage lineage = Lineage.of(spark);
         if (lineage.job() != null) {
             String ns = lineage.namespace() == null ? "" : lineage.namespace();
-            return new JobKey(lineage.job() + SEPARATOR + "openlineage " + ns, Source.SCHEDULED, "");
+            return new JobKey(lineage.job() + SEPARATOR + OPENLINEAGE + ns, Source.SCHEDULED, "");
         }
         if (lineage.present()) {
-            return new JobKey(lineage.dagId() + "." + lineage.taskId() + SEPARATOR + "airflow", Source.SCHEDULED,
-                    "");
+            return new JobKey(lineage.dagId() + "." + lineage.taskId() + SEPARATOR + AIRFLOW, Source.SCHEDULED, "");
         }
         String name = appName == null ? "" : appName.strip();
         Command cmd = Command.parse(system.get("sun.java.command"));
