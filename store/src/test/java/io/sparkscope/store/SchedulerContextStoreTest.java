@@ -46,16 +46,25 @@ public class SchedulerContextStoreTest {
                 .map(AppListRow::appId).sorted().toList();
     }
 
-    @Test
-    void runsOfOneTaskAreOneJobAndTheSearchFiltersByDagTaskJobAndRun() throws Exception {
-        DataSource ds = TestDb.migrated();
+    /**
+     * Stores two days of Airflow task orders_daily.load (app-mon, app-tue, each named after its day), an application
+     * no scheduler started (app-plain), and {@code other}, another task's run of the same DAG run.
+     */
+    public static void writeTaskRuns(DataSource ds, AppSnapshot other) throws Exception {
         SnapshotWriter w = new SnapshotWriter();
         long t = SnapshotBuilder.RICH_START;
         w.write(ds, airflowRun("app-mon", "orders 2026-11-30", "orders_daily", "load", MON, t), List.of());
         w.write(ds, airflowRun("app-tue", "orders 2026-12-01", "orders_daily", "load", TUE, t + 86_400_000L),
                 List.of());
-        w.write(ds, airflowRun("app-other", "report", "reports", "render", MON.replace("aaa", "ccc"), t), List.of());
+        w.write(ds, other, List.of());
         w.write(ds, SnapshotBuilder.rich("app-plain", null, true), List.of());
+    }
+
+    @Test
+    void runsOfOneTaskAreOneJobAndTheSearchFiltersByDagTaskJobAndRun() throws Exception {
+        DataSource ds = TestDb.migrated();
+        writeTaskRuns(ds, airflowRun("app-other", "report", "reports", "render", MON.replace("aaa", "ccc"),
+                SnapshotBuilder.RICH_START));
 
         assertEquals(2, TestDb.count(ds, "SELECT count(DISTINCT job_key) FROM application"
                 + " WHERE airflow_dag_id IS NOT NULL"), "the two days of one task share a job key");

@@ -1,22 +1,20 @@
 package io.sparkscope.server.web;
 
-import io.sparkscope.core.model.AppSnapshot;
 import io.sparkscope.core.testing.SnapshotBuilder;
 import io.sparkscope.server.web.http.Urls;
 import io.sparkscope.server.web.model.SchedulerLinks;
-import io.sparkscope.store.SnapshotWriter;
 import io.sparkscope.store.TestDb;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 import javax.sql.DataSource;
-import java.util.List;
 
 import static io.sparkscope.store.SchedulerContextStoreTest.DAG_RUN;
 import static io.sparkscope.store.SchedulerContextStoreTest.MON;
 import static io.sparkscope.store.SchedulerContextStoreTest.TUE;
 import static io.sparkscope.store.SchedulerContextStoreTest.airflowRun;
+import static io.sparkscope.store.SchedulerContextStoreTest.writeTaskRuns;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -34,15 +32,8 @@ class SchedulerWebTest {
     @BeforeAll
     static void start() throws Exception {
         DataSource ds = TestDb.migrated();
-        SnapshotWriter w = new SnapshotWriter();
-        long t = SnapshotBuilder.RICH_START;
-        w.write(ds, airflowRun("app-mon", "orders 2026-11-30", "orders_daily", "load", MON, t), List.of());
-        w.write(ds, airflowRun("app-tue", "orders 2026-12-01", "orders_daily", "load", TUE, t + 86_400_000L),
-                List.of());
-        AppSnapshot hostile = airflowRun("app-hostile", "x", HOSTILE_DAG, "t\" onmouseover=\"alert(2)",
-                "01931885-2800-7be7-aa8d-ddd15c337267", t);
-        w.write(ds, hostile, List.of());
-        w.write(ds, SnapshotBuilder.rich("app-plain", null, true), List.of());
+        writeTaskRuns(ds, airflowRun("app-hostile", "x", HOSTILE_DAG, "t\" onmouseover=\"alert(2)",
+                "01931885-2800-7be7-aa8d-ddd15c337267", SnapshotBuilder.RICH_START));
         server = OwnServer.over(ds);
         server.server().schedulerLinks(new SchedulerLinks("https://airflow.example.com/"));
         base = server.base();

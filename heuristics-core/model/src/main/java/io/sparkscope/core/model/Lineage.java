@@ -53,7 +53,8 @@ public record Lineage(String namespace, String job, String runId, String rootNam
 
     public static final Lineage NONE = new Lineage(null, null, null, null, null, null, null, null, List.of());
 
-    private static final Pattern UUID = Pattern.compile(
+    /** A run id as OpenLineage and Airflow write it. */
+    public static final Pattern UUID = Pattern.compile(
             "[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}");
     /** Characters shown of an ignored value, so a warning stays one short line. */
     private static final int SHOWN = 40;

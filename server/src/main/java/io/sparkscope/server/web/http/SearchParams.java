@@ -1,6 +1,7 @@
 package io.sparkscope.server.web.http;
 
 import io.javalin.http.Context;
+import io.sparkscope.core.model.Lineage;
 import io.sparkscope.store.query.AppFilter;
 
 import java.util.LinkedHashMap;
@@ -118,15 +119,13 @@ public record SearchParams(AppFilter filter, Map<String, String> query, int page
     public static final String TASK = "task";
     public static final String PARENT_JOB = "parentJob";
     public static final String PARENT_RUN = "parentRun";
-    private static final java.util.regex.Pattern UUID = java.util.regex.Pattern.compile(
-            "[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}");
 
     private static AppFilter.Scheduler scheduler(Context ctx, Map<String, String> q) {
         String dag = keep(q, DAG, Params.text(ctx, DAG));
         String task = keep(q, TASK, Params.text(ctx, TASK));
         String job = keep(q, PARENT_JOB, Params.text(ctx, PARENT_JOB));
         String run = Params.text(ctx, PARENT_RUN);
-        if (run != null && !UUID.matcher(run).matches()) {
+        if (run != null && !Lineage.UUID.matcher(run).matches()) {
             throw WebException.badParam(PARENT_RUN, "'" + run + "' is not a run id (a UUID, as OpenLineage and"
                     + " Airflow give it)");
         }
