@@ -104,6 +104,11 @@ class SchedulerWebTest {
         String byRun = page("/api/v1/apps?parentRun=" + MON);
         assertTrue(byRun.contains("\"app-mon\"") && !byRun.contains("\"app-tue\""), byRun);
 
+        String detail = page("/api/v1/apps/app-tue");
+        assertTrue(detail.contains("\"scheduler\":{\"dagId\":\"orders_daily\",\"taskId\":\"load\","
+                + "\"namespace\":\"default\",\"job\":\"orders_daily.load\",\"runId\":\"" + TUE + "\""), detail);
+        assertFalse(page("/api/v1/apps/app-plain").contains("\"scheduler\""), "absent without a scheduler");
+
         var bad = WebFixture.getAt(base, "/api/v1/apps?parentRun=not-a-run");
         assertEquals(400, bad.status());
         assertTrue(bad.body().contains("parentRun"), bad.body());
