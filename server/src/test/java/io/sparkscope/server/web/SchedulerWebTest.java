@@ -63,6 +63,7 @@ class SchedulerWebTest {
         assertTrue(html.contains("id=\"scheduler-history\" href=\"" + Urls.historyOfJob(KEY) + "\""), "the history");
         assertTrue(html.contains("href=\"https://airflow.example.com/dags/orders_daily\""), "the DAG in Airflow");
         assertTrue(html.contains("(OpenLineage default / orders_daily.load)"), html);
+        assertTrue(html.contains("id=\"scheduler\">Started by Airflow DAG <a id=\"scheduler-dag\""), "spaced words");
         assertFalse(page("/apps/app-plain").contains("id=\"scheduler\""), "no scheduler, no line");
     }
 
