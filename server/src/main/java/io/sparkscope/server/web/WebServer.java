@@ -173,6 +173,7 @@ public final class WebServer {
 
         app.get("/api/v1/apps", api::apps);
         forApp(app, "/api/v1/apps", "/stages/{stageId}/{stageAttemptId}/timeline", api::timeline);
+        forApp(app, "/api/v1/apps", "/stages/{stageId}/{stageAttemptId}", stagePages::stageJson);
         forApp(app, "/api/v1/apps", "/stages", api::stages);
         forApp(app, "/api/v1/apps", "/findings", api::findings);
         forApp(app, "/api/v1/apps", "/what-if", api::whatIf);

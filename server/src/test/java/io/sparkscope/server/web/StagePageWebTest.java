@@ -324,6 +324,27 @@ class StagePageWebTest {
     }
 
     @Test
+    void jsonHasThePagesNumbersUnformatted() throws Exception {
+        var r = get("/api/v1/apps/" + APP + "/stages/0/0");
+        assertEquals(200, r.status(), r.body());
+        var j = new com.fasterxml.jackson.databind.ObjectMapper().readTree(r.body());
+        assertEquals(0, j.get("stageId").asInt());
+        assertEquals(TASKS + 1, j.get("keptTasks").asLong());
+        assertFalse(j.get("tasksCapped").asBoolean());
+        long tasks = 0;
+        for (var e : j.get("executors")) {
+            tasks += e.get("tasks").asLong();
+        }
+        assertEquals(TASKS + 1, tasks, "the executors' tasks add up to the kept tasks");
+        assertEquals(j.get("quantiles").size(), j.get("taskMetricsDistributions").get("executorRunTime").size());
+        assertEquals(1, j.get("children").get(0).get("stageId").asInt());
+        assertEquals(404, get("/api/v1/apps/" + APP + "/stages/1/7").status());
+        var capped = new com.fasterxml.jackson.databind.ObjectMapper().readTree(
+                get("/api/v1/apps/" + CAPPED + "/stages/0/0").body());
+        assertTrue(capped.get("tasksCapped").asBoolean(), "20 of 60 kept");
+    }
+
+    @Test
     void unknownStageOrAttemptIsA404ThatSaysWhat() {
         var noStage = get("/apps/" + APP + "/stages/9/0");
         assertEquals(404, noStage.status());
@@ -359,7 +380,7 @@ class StagePageWebTest {
     void clusterTimelineShowsEachExecutorsCoresAndWhyOneWasRemoved() {
         String b = get("/apps/" + APP + "/timeline").body();
         assertTrue(b.contains("data-lanes=\"4\""), "two executors of two cores; the driver runs no task");
-        assertEquals(2, count(b, "<rect class=\"exec-life"), "one lifetime bar per executor");
+        assertEquals(4, count(b, "<rect class=\"exec-life"), "each executor's lifetime on each of its slots");
         assertTrue(b.contains("<rect class=\"exec-life removed\" data-executor=\"2\""), "executor 2 was removed");
         assertTrue(b.contains("Container lost: " + ESCAPED), "with its reason, escaped");
         assertEquals(3, count(b, "<rect class=\"bar stage-bar"), "stage 0 and both attempts of stage 1");

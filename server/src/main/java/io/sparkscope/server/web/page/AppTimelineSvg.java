@@ -75,8 +75,12 @@ final class AppTimelineSvg {
         for (long at = 0; at <= span; at += step) {
             double px = LABEL_WIDTH + at * pxPerMs;
             out.raw("<line class=\"tick\" x1=\"").raw(fmt(px)).raw("\" x2=\"").raw(fmt(px)).raw("\" y1=\"")
-                    .t(AXIS_HEIGHT - 4).raw("\" y2=\"").t(height - 4).raw("\"/><text class=\"axis\" x=\"")
-                    .raw(fmt(px + 2)).raw("\" y=\"14\">+").t(Fmt.duration(at)).raw("</text>");
+                    .t(AXIS_HEIGHT - 4).raw("\" y2=\"").t(height - 4).raw("\"/>");
+            // no label so close to the right edge that the drawing would cut it
+            if (px < LABEL_WIDTH + PLOT_WIDTH - 40) {
+                out.raw("<text class=\"axis\" x=\"").raw(fmt(px + 2)).raw("\" y=\"14\">+").t(Fmt.duration(at))
+                        .raw("</text>");
+            }
         }
     }
 
@@ -96,7 +100,7 @@ final class AppTimelineSvg {
             String cores = b.slots() > 0 ? Fmt.count(b.slots(), "slot") : "cores unknown";
             double x0 = x(b.from());
             double w = Math.max(1, x(b.to()) - x0);
-            int pad = laneH >= 8 ? 2 : 0;
+            int pad = laneH >= 8 ? 2 : laneH >= 4 ? 1 : 0;
             StringBuilder title = new StringBuilder(who).append(" · ").append(cores)
                     .append(e.host() == null ? "" : " · " + e.host()).append("\nadded ")
                     .append(e.addTime() > 0 ? "+" + Fmt.duration(e.addTime() - t.start()) : "(time unknown)");
@@ -104,10 +108,14 @@ final class AppTimelineSvg {
                 title.append(", removed +").append(Fmt.duration(e.removeTime() - t.start()))
                         .append(e.removeReason() == null ? "" : ": " + e.removeReason());
             }
-            out.raw("<rect class=\"exec-life").raw(e.removeTime() > 0 ? " removed" : "").raw("\" data-executor=\"")
-                    .a(e.executorId()).raw("\" x=\"").raw(fmt(x0)).raw("\" y=\"").t(bandTop + pad)
-                    .raw("\" width=\"").raw(fmt(w)).raw("\" height=\"").t(b.lanes() * laneH - 2 * pad)
-                    .raw("\"><title>").t(title.toString()).raw("</title></rect>");
+            // the lifetime on each lane: one bar per task slot, so the cores can be counted
+            for (int i = 0; i < b.lanes(); i++) {
+                out.raw("<rect class=\"exec-life").raw(e.removeTime() > 0 ? " removed" : "")
+                        .raw("\" data-executor=\"").a(e.executorId()).raw("\" data-slot=\"").t(i).raw("\" x=\"")
+                        .raw(fmt(x0)).raw("\" y=\"").t(bandTop + i * laneH + pad).raw("\" width=\"").raw(fmt(w))
+                        .raw("\" height=\"").t(laneH - 2 * pad).raw("\"><title>").t(title.toString())
+                        .raw("</title></rect>");
+            }
             if (e.removeTime() > 0) {
                 double rx = x(b.to());
                 out.raw("<line class=\"exec-removed\" x1=\"").raw(fmt(rx)).raw("\" x2=\"").raw(fmt(rx))
