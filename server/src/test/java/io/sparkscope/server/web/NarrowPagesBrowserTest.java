@@ -43,8 +43,6 @@ class NarrowPagesBrowserTest {
         p.put("exec-jobs", exec + "/jobs");
         p.put("exec-executors", exec + "/executors");
         p.put("exec-tasks", exec + "/stages/0/0/tasks");
-        p.put("exec-stage", exec + "/stages/0/0");
-        p.put("exec-timeline", exec + "/timeline");
         String stream = StreamingFixture.base();
         p.put("streaming-query", stream + "/apps/" + StreamingFixture.DONE_APP + "/queries/" + StreamingFixture.QUERY);
         String sqlApp = SqlFixture.base() + SqlBrowserTest.app();

@@ -51,6 +51,11 @@ class StagePagesBrowserTest {
         p.put("stage-retried", app + "/stages/1/1");
         p.put("timeline", app + "/timeline");
         p.put("timeline-local", server.base() + "/apps/" + StagePageWebTest.LOCAL + "/timeline");
+        // the shared execution fixture: a 250-task stage with a name longer than a line, markup everywhere
+        String exec = ExecutionFixture.base() + "/apps/" + ExecutionFixture.APP;
+        p.put("exec-stage", exec + "/stages/0/0");
+        p.put("exec-stage-failed", exec + "/stages/1/0");
+        p.put("exec-timeline", exec + "/timeline");
         return p;
     }
 

@@ -8,7 +8,6 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -73,19 +72,7 @@ public final class AppTimelineQuery {
                     + " completion_time, num_tasks, num_failed_tasks" + StageNameColumns.COLUMNS
                     + " FROM stage_attempt s" + StageNameColumns.JOIN
                     + " WHERE s.app_pk = ? ORDER BY s.submission_time, s.stage_id, s.attempt_id LIMIT ?", pk, true);
-            Map<String, String> conf = new HashMap<>();
-            try (PreparedStatement ps = c.prepareStatement("SELECT key, value FROM configuration"
-                    + " WHERE app_pk = ? AND scope = 'spark' AND key = ANY(?)")) {
-                ps.setLong(1, pk);
-                ps.setArray(2, c.createArrayOf("text", TimelineQuery.SLOT_KEYS.toArray()));
-                try (ResultSet rs = ps.executeQuery()) {
-                    while (rs.next()) {
-                        if (rs.getString(2) != null) {
-                            conf.put(rs.getString(1), rs.getString(2));
-                        }
-                    }
-                }
-            }
+            Map<String, String> conf = TimelineQuery.slotSettings(c, pk);
             return Optional.of(new Data(app, executors, more(c, "executor", pk, executors.size()), jobs,
                     more(c, "job", pk, jobs.size()), stages, more(c, "stage_attempt", pk, stages.size()), conf));
         });

@@ -62,8 +62,8 @@ public record AppTimeline(AppTimelineQuery.Data data, long start, long end, List
         long hidden = d.moreExecutors();
         for (AppTimelineQuery.Executor e : d.executors()) {
             int slots = ExecutorSlots.slots(e.executorId(), e.cores(), conf);
-            // The driver of a cluster application runs no task: it has no lane (a local one has its cores).
-            if ("driver".equals(e.executorId()) && slots == 0) {
+            // The driver of a cluster application runs no task: it has no lane (a local one runs them all).
+            if ("driver".equals(e.executorId()) && slots == 0 && !conf.isLocal()) {
                 continue;
             }
             int n = Math.max(1, slots);
