@@ -51,6 +51,11 @@ class StagePageWebTest {
         WebFixture.write(ds, twoStages());
         WebFixture.write(ds, capped());
         WebFixture.write(ds, localTwo());
+        try {
+            ManyExecutorsLoad.write(ds, 3_000);
+        } catch (Exception e) {
+            throw new IllegalStateException(e);
+        }
         server = OwnServer.over(ds);
     }
 
@@ -388,6 +393,21 @@ class StagePageWebTest {
         assertTrue(b.contains("id=\"app-timeline-box\""), "drawn in a box of its own");
         assertFalse(b.contains(EVIL));
         assertEquals(404, get("/apps/app-nowhere/timeline").status());
+    }
+
+    @Test
+    void thousandsOfExecutorsStopAtTheLaneBudgetAndSaySo() {
+        var r = get("/apps/" + ManyExecutorsLoad.APP + "/timeline");
+        assertEquals(200, r.status());
+        String b = r.body();
+        Matcher lanes = Pattern.compile("data-lanes=\"(\\d+)\"").matcher(b);
+        assertTrue(lanes.find());
+        int drawn = Integer.parseInt(lanes.group(1));
+        assertTrue(drawn > 0 && drawn <= io.sparkscope.server.web.model.AppTimeline.MAX_LANES, "lanes " + drawn);
+        assertEquals(drawn, count(b, "<rect class=\"lane "));
+        assertTrue(b.contains("more executors not drawn"), "says what it left out");
+        assertTrue(b.length() < 3_000_000, "a bounded page: " + b.length());
+        assertFalse(b.contains(ManyExecutorsLoad.EVIL));
     }
 
     // --- helpers ---------------------------------------------------------------------------------------------
