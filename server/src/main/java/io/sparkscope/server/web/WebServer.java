@@ -14,10 +14,12 @@ import io.sparkscope.server.web.api.SqlApi;
 import io.sparkscope.server.web.model.ExecutionData;
 import io.sparkscope.server.web.model.SchedulerLinks;
 import io.sparkscope.server.web.model.SqlData;
+import io.sparkscope.server.web.model.StageData;
 import io.sparkscope.server.web.model.WebData;
 import io.sparkscope.server.web.page.ExecutionPages;
 import io.sparkscope.server.web.page.Pages;
 import io.sparkscope.server.web.page.SqlPages;
+import io.sparkscope.server.web.page.StagePages;
 import io.sparkscope.server.web.page.TabPages;
 import io.sparkscope.server.web.sql.RenderedCache;
 import jakarta.servlet.DispatcherType;
@@ -85,6 +87,7 @@ public final class WebServer {
     private final ExecutionApi executionApi;
     private final SqlPages sqlPages;
     private final SqlApi sqlApi;
+    private final StagePages stagePages;
     private final SparkRestApi sparkApi;
     private Javalin app;
 
@@ -102,6 +105,7 @@ public final class WebServer {
         this.sqlPages = new SqlPages(sql, clock);
         this.sqlApi = new SqlApi(sql, clock);
         this.sparkApi = new SparkRestApi(dataSource, clock);
+        this.stagePages = new StagePages(new StageData(dataSource), clock);
     }
 
     /** Starts on host:port (port 0 = any free port) and returns the bound port. */
@@ -167,9 +171,11 @@ public final class WebServer {
         forApp(app, "/apps", "/what-if", pages::whatIf);
         forApp(app, "/apps", "/queries/{queryId}", pages::query);
         forApp(app, "/apps", "/stages/{stageId}/{stageAttemptId}/tasks", executionPages::tasks);
+        // After the stage's tasks and timeline: with an attempt id, the stage page's path is as long as theirs.
+        forApp(app, "/apps", "/stages/{stageId}/{stageAttemptId}", stagePages::stage);
         forApp(app, "/apps", "/sql/{executionId}", sqlPages::execution);
         // The application's tabs (AppTabs.Tab), the overview last.
-        new TabPages(pages, executionPages, sqlPages).routes((sub, handler) -> forApp(app, "/apps", sub, handler));
+        new TabPages(pages, executionPages, sqlPages, stagePages).routes((sub, handler) -> forApp(app, "/apps", sub, handler));
         app.get("/compare/sql", sqlPages::compare);
         app.get("/compare", pages::compare);
         app.get("/history", pages::history);
@@ -177,6 +183,7 @@ public final class WebServer {
 
         app.get("/api/v1/apps", api::apps);
         forApp(app, "/api/v1/apps", "/stages/{stageId}/{stageAttemptId}/timeline", api::timeline);
+        forApp(app, "/api/v1/apps", "/stages/{stageId}/{stageAttemptId}", stagePages::stageJson);
         forApp(app, "/api/v1/apps", "/stages", api::stages);
         forApp(app, "/api/v1/apps", "/findings", api::findings);
         forApp(app, "/api/v1/apps", "/what-if", api::whatIf);
