@@ -62,7 +62,7 @@ public final class ExportCommand implements Callable<Integer> {
     @Option(names = "--name", paramLabel = "<text>", description = "apps: names containing this.")
     String name;
 
-    @Option(names = "--user", paramLabel = "<user>", description = "apps: run by this Spark user.")
+    @Option(names = "--spark-user", paramLabel = "<user>", description = "apps: run by this Spark user.")
     String user;
 
     @Option(names = "--severity", paramLabel = "<level>", description = "apps: worst finding high, low or none.")
@@ -93,7 +93,7 @@ public final class ExportCommand implements Callable<Integer> {
             default -> throw new Main.UsageError("--format: \"" + format + "\" is not one of csv, jsonl");
         };
         if (w == What.APPS && app != null) {
-            throw new Main.UsageError("<appId>: apps takes no application; filter with --name, --user, --since …");
+            throw new Main.UsageError("<appId>: apps takes no application; filter with --name, --spark-user, --since …");
         }
         if (w != What.APPS && app == null) {
             throw new Main.UsageError("<appId>: " + w.name().toLowerCase(Locale.ROOT) + " needs the application id");
