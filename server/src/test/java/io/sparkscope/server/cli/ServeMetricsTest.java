@@ -1,5 +1,7 @@
 package io.sparkscope.server.cli;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import io.sparkscope.core.analysis.Diagnoser;
 import io.sparkscope.core.model.AppSnapshot;
 import io.sparkscope.core.testing.SnapshotBuilder;
@@ -21,6 +23,10 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -30,6 +36,7 @@ import static org.junit.jupiter.api.Assertions.fail;
 /** {@code serve}'s {@code /metrics}: scraped over HTTP from a served database and read with a strict parser. */
 class ServeMetricsTest {
     private static final long DAY = 86_400_000L;
+    private static final Pattern SERIES = Pattern.compile("\\b(?:sparkscope|hikaricp)_[a-z_]+");
     private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
     @Test
@@ -111,6 +118,21 @@ class ServeMetricsTest {
                     "app_name", "=cmd|' /C calc'!A0"));
             assertTrue(m.find("sparkscope_job_last_run_duration_seconds", "job", "rare").isEmpty());
             assertTrue(m.find("sparkscope_job_last_run_duration_seconds", "job", "ancient").isEmpty());
+
+            // The example Grafana dashboard asks only for series this scrape has.
+            Path dashboard = Path.of(System.getProperty("sparkscope.repo.root", "."),
+                    "examples/grafana/sparkscope-dashboard.json");
+            Set<String> asked = new TreeSet<>();
+            for (JsonNode expr : new ObjectMapper().readTree(dashboard.toFile()).findValues("expr")) {
+                Matcher name = SERIES.matcher(expr.asText());
+                while (name.find()) {
+                    asked.add(name.group());
+                }
+            }
+            assertTrue(asked.size() >= 15, "the dashboard's series: " + asked);
+            for (String name : asked) {
+                assertFalse(m.find(name).isEmpty(), "the dashboard asks for " + name + ", which /metrics lacks");
+            }
         }
     }
 
