@@ -10,7 +10,6 @@ import io.sparkscope.store.SnapshotWriter;
 import io.sparkscope.store.TestDb;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import picocli.CommandLine;
 
 import javax.sql.DataSource;
 import java.net.URI;
@@ -20,7 +19,6 @@ import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -65,7 +63,7 @@ class ServeMetricsTest {
                 "{\"Event\":\"SparkListenerLogStart\",\"Spark Version\":\"3.5.1\"}\n");
 
         try (ServeWebhookTest.Receiver receiver = new ServeWebhookTest.Receiver(0);
-             ServeCommand.Running serving = serve(db, "--pool-size", "3", "--metrics-jobs", "2",
+             ServeCommand.Running serving = ServeCostTest.serve(db, "--pool-size", "3", "--metrics-jobs", "2",
                      "--webhook-url", receiver.url(), "--webhook-poll-interval", "200ms", "--webhook-since", "7d",
                      "--watch", logs.toString(), "--interval", "200ms")) {
             String base = "http://127.0.0.1:" + serving.port();
@@ -140,7 +138,7 @@ class ServeMetricsTest {
     void metricsNeedTheTokenLikeEveryOtherRoute() throws Exception {
         String db = TestDb.newDatabaseName();
         io.sparkscope.store.SchemaManager.migrate(TestDb.dataSource(db));
-        try (ServeCommand.Running serving = serve(db, "--auth-token", "s3cret-token")) {
+        try (ServeCommand.Running serving = ServeCostTest.serve(db, "--auth-token", "s3cret-token")) {
             String url = "http://127.0.0.1:" + serving.port() + "/metrics";
             assertEquals(401, get(url, null).statusCode());
             assertEquals(401, get(url, "wrong").statusCode());
@@ -181,14 +179,6 @@ class ServeMetricsTest {
                 return rs.getDouble(1);
             }
         }
-    }
-
-    private static ServeCommand.Running serve(String db, String... extra) {
-        List<String> args = new ArrayList<>(List.of("--db", TestDb.url(db), "--port", "0"));
-        args.addAll(List.of(extra));
-        ServeCommand cmd = new ServeCommand();
-        new CommandLine(cmd).parseArgs(args.toArray(String[]::new));
-        return cmd.start();
     }
 
     static HttpResponse<String> get(String url, String token) throws Exception {
