@@ -102,6 +102,8 @@ class ServeMetricsTest {
 
             // Per job: the two with the most runs in the window, figures of their newest COMPLETE run.
             assertEquals(2, m.value("sparkscope_job_tracked"));
+            // Many scrapes above, one read of the per-job figures: they are cached for a minute.
+            assertEquals(1, m.value("sparkscope_job_refresh_seconds_count"));
             assertEquals(2, m.find("sparkscope_job_last_run_duration_seconds").size());
             assertEquals(720.0, m.value("sparkscope_job_last_run_duration_seconds", "job", "nightly",
                     "app_name", "nightly"));
