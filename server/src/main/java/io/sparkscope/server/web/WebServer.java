@@ -7,6 +7,7 @@ import io.javalin.http.staticfiles.Location;
 import io.sparkscope.core.analysis.efficiency.Prices;
 import io.sparkscope.core.heuristics.Heuristic;
 import io.sparkscope.core.heuristics.HeuristicEngine;
+import io.sparkscope.server.metrics.ServerMetrics;
 import io.sparkscope.server.web.api.Api;
 import io.sparkscope.server.web.api.ExecutionApi;
 import io.sparkscope.server.web.api.SparkRestApi;
@@ -89,6 +90,7 @@ public final class WebServer {
     private final SqlApi sqlApi;
     private final StagePages stagePages;
     private final SparkRestApi sparkApi;
+    private ServerMetrics metrics;
     private Javalin app;
 
     /** @param clock now in epoch ms ("running", "last day" and the search's "since" are judged against it) */
@@ -106,6 +108,15 @@ public final class WebServer {
         this.sqlApi = new SqlApi(sql, clock);
         this.sparkApi = new SparkRestApi(dataSource, clock);
         this.stagePages = new StagePages(new StageData(dataSource), clock);
+    }
+
+    /**
+     * Times every request into {@code metrics} by its route and serves them on {@code /metrics} (behind the same
+     * token as every other route). Call before {@link #start}.
+     */
+    public WebServer metrics(ServerMetrics metrics) {
+        this.metrics = metrics;
+        return this;
     }
 
     /** Starts on host:port (port 0 = any free port) and returns the bound port. */
@@ -149,6 +160,9 @@ public final class WebServer {
         });
         cfg.staticFiles.enableWebjars();
         cfg.http.prefer405over404 = false;
+        if (metrics != null) {
+            cfg.requestLogger.http(new RequestTimer(metrics));
+        }
         if (options.maxConcurrentRequests() > 0) {
             AdmissionFilter admission = new AdmissionFilter(options.maxConcurrentRequests());
             cfg.jetty.modifyServletContextHandler(h -> h.addFilter(new FilterHolder(admission), "/*",
@@ -162,6 +176,9 @@ public final class WebServer {
             app.before(new TokenAuth(options.authToken()));
         }
         app.get("/healthz", api::health);
+        if (metrics != null) {
+            app.get("/metrics", ctx -> ctx.contentType(ServerMetrics.CONTENT_TYPE).result(metrics.scrape()));
+        }
 
         // Javalin takes the first route that matches, so each application's sub-pages come before the application
         // itself: "what-if" or "stages" is then never read as an attempt id.

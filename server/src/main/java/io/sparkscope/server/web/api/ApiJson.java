@@ -57,6 +57,11 @@ public final class ApiJson {
         }
     }
 
+    /** A value as the tree Jackson would write, for the exports that reshape it (one row per element). */
+    static com.fasterxml.jackson.databind.JsonNode tree(Object value) {
+        return MAPPER.valueToTree(value);
+    }
+
     /** The history as its API route answers it, for the history page's chart. */
     public static String historyJson(RunHistory h, Prices prices) {
         return write(HistoryJson.of(h, prices));
