@@ -52,9 +52,11 @@ final class PlanSvg {
             }
             List<String> lines = p.lines().get(n.id());
             PlanTimes.Share clusterShare = p.times().of(n.id());
-            h.raw("<g class=\"plan-cluster").raw(clusterShare == null ? "" : " heat-" + clusterShare.heat())
-                    .raw("\" id=\"plan-node-").t(n.id()).raw("\" data-node=\"").t(n.id())
-                    .raw("\"><title>").t(n.name().strip()).raw("</title><rect x=\"").t(px(b.x())).raw("\" y=\"")
+            h.raw("<g class=\"plan-cluster\" id=\"plan-node-").t(n.id()).raw("\" data-node=\"").t(n.id())
+                    .raw("\"><title>").t(n.name().strip()).raw("</title><rect")
+                    // its share's colour on the box: the group's class stays "plan-cluster" alone
+                    .raw(clusterShare == null ? "" : " class=\"heat-" + clusterShare.heat() + "\"").raw(" x=\"")
+                    .t(px(b.x())).raw("\" y=\"")
                     .t(px(b.y())).raw("\" width=\"").t(px(b.width())).raw("\" height=\"").t(px(b.height()))
                     .raw("\" rx=\"6\"/><text x=\"").t(px(b.x() + 8)).raw("\" y=\"").t(px(b.y() + 15)).raw("\">")
                     .t(String.join(" · ", lines)).raw("</text></g>");
