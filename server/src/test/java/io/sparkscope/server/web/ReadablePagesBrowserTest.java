@@ -74,8 +74,10 @@ class ReadablePagesBrowserTest {
         js().executeScript("arguments[0].scrollLeft = 0; arguments[0].scrollTop = 0;", box);
         assertTrue((Boolean) js().executeScript("return arguments[0].scrollHeight > arguments[0].clientHeight"
                 + " || arguments[0].scrollWidth > arguments[0].clientWidth;", box), "larger than its box");
-        new Actions(Browser.driver()).moveToElement(box, 4 - box.getRect().getWidth() / 2,
-                        4 - box.getRect().getHeight() / 2).clickAndHold().moveByOffset(-80, -80).release().perform();
+        js().executeScript("arguments[0].scrollIntoView(true);", box);
+        // from the box's right side near its top (the graph's background: its boxes are drawn from the left)
+        new Actions(Browser.driver()).moveToElement(box, box.getRect().getWidth() / 2 - 40,
+                        100 - box.getRect().getHeight() / 2).clickAndHold().moveByOffset(-80, -60).release().perform();
         long moved = (Long) js().executeScript("return Math.round(arguments[0].scrollLeft + arguments[0].scrollTop);",
                 box);
         assertTrue(moved > 0, "dragging scrolled the box");
