@@ -94,8 +94,9 @@ public final class PlanPictures {
         List<String> out = new ArrayList<>();
         out.add(cut(n.name().strip()));
         if (share != null) {
-            // a cluster's lines make one title line over its box: the share alone, its time is its duration
-            out.add(n.cluster() ? Fmt.percent(share.share()) + " of the query" : shareText(share));
+            // a cluster's lines make one title line over its box, as wide as its operators: the share alone (its
+            // time is its duration, among its metrics)
+            out.add(n.cluster() ? Fmt.percent(share.share()) : shareText(share));
         }
         int shown = 0;
         int more = 0;
