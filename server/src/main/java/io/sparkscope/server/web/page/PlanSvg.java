@@ -76,16 +76,16 @@ final class PlanSvg {
             List<Finding> on = findingsByNode.getOrDefault(n.id(), List.of());
             Finding worst = SqlFindings.worst(on);
             StringBuilder cls = new StringBuilder("plan-node");
-            PlanTimes.Share share = p.times().of(n.id());
-            if (share != null) {
-                // the colour scale of the node's share of the query's measured time (the legend says the steps)
-                cls.append(" heat-").append(share.heat());
-            }
             if (isExchange(n)) {
                 cls.append(" exchange");
             }
             if (worst != null) {
                 cls.append(worst.severity() == Severity.HIGH ? " has-finding sev-high" : " has-finding sev-low");
+            }
+            PlanTimes.Share share = p.times().of(n.id());
+            if (share != null) {
+                // the colour scale of the node's share of the query's measured time (the legend says the steps)
+                cls.append(" heat-").append(share.heat());
             }
             h.raw("<a href=\"#node-").t(n.id()).raw("\"><g class=\"").raw(cls.toString()).raw("\" id=\"plan-node-")
                     .t(n.id()).raw("\" data-node=\"").t(n.id()).raw("\"><title>").t(n.description().strip())

@@ -131,8 +131,7 @@ final class CodeTasksView {
                     + m.get(TaskMetric.DISK_BYTES_SPILLED))).raw("</td>");
             h.raw("<td class=\"num\">").t(TasksView.peakMemory(m)).raw("</td></tr>");
             if (t.errorMessage() != null || t.errorDetail() != null) {
-                h.raw("<tr class=\"task-error-row").raw("failed".equals(status) ? " task-failed" : "")
-                        .raw("\" data-error-of=\"").t(t.taskId()).raw("\"><td colspan=\"").t(TasksView.COLUMNS)
+                h.raw("<tr class=\"task-error-row\" data-error-of=\"").t(t.taskId()).raw("\"><td colspan=\"").t(TasksView.COLUMNS)
                         .raw("\"><div class=\"task-error\"><span class=\"muted\">").t(t.endReason()).raw("</span> ");
                 JobsView.reason(h, t.errorDetail() != null ? t.errorDetail() : t.errorMessage());
                 h.raw("</div></td></tr>");
