@@ -404,7 +404,7 @@ final class LogRead implements LineScanner.Handler {
         }
         if (!batch.fits(len) && batch.count > 0) {
             LineBatch full = batch;
-            batch = new LineBatch(batchBytes);
+            batch = new LineBatch(batchBytes, batchBytes); // a log of more than one batch: full size at once
             work.submit(() -> decodeBatch(full), full.used, results -> applyBatch(full, results));
         }
         batch.add(buf, off, len, lineNo, complete);
@@ -636,27 +636,39 @@ final class LogRead implements LineScanner.Handler {
     }
 
 
-    /** Lines copied out of the scanner's reused buffer, for one decoding thread. */
+    /**
+     * Lines copied out of the scanner's reused buffer, for one decoding thread. The first batch of a part starts
+     * small and grows, so the many small logs of a watched directory cost kilobytes each, not a megabyte.
+     */
     private static final class LineBatch {
+        private final int limit;
         byte[] bytes;
         int used;
         int count;
-        int[] offsets = new int[1024];
-        int[] lengths = new int[1024];
-        long[] lineNos = new long[1024];
-        boolean[] complete = new boolean[1024];
+        int[] offsets = new int[64];
+        int[] lengths = new int[64];
+        long[] lineNos = new long[64];
+        boolean[] complete = new boolean[64];
 
-        LineBatch(int size) {
-            bytes = new byte[size];
+        /** The first batch of a part starts at 64 KiB, the later ones (a log of more than one) at {@code size}. */
+        LineBatch(int limit) {
+            this(limit, 64 << 10);
         }
 
+        LineBatch(int limit, int size) {
+            this.limit = limit;
+            bytes = new byte[Math.min(limit, size)];
+        }
+
+        /** Whether a line of {@code len} bytes still goes into this batch (a longer one than the limit goes alone). */
         boolean fits(int len) {
-            return used + len <= bytes.length;
+            return used + len <= limit;
         }
 
         void add(byte[] buf, int off, int len, long lineNo, boolean whole) {
-            if (!fits(len)) {
-                bytes = java.util.Arrays.copyOf(bytes, Math.max(used + len, bytes.length)); // one line above the size
+            if (used + len > bytes.length) {
+                long grown = Math.max((long) used + len, Math.min((long) bytes.length * 2, limit));
+                bytes = java.util.Arrays.copyOf(bytes, (int) Math.min(grown, Integer.MAX_VALUE - 16));
             }
             if (count == offsets.length) {
                 int n = count * 2;
