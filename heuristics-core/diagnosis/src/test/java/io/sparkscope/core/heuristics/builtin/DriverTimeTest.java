@@ -96,7 +96,11 @@ class DriverTimeTest {
             long len = (jobs[i][1] - jobs[i][0]) * 1000;
             b = b.stage(i).startAt(jobs[i][0] * 1000).jobs(i).tasks(2, t -> task().runTime(len)).done();
         }
-        AppSnapshot s = b.build();
+        return withJobs(b.build(), jobs);
+    }
+
+    /** The snapshot with job i (stage i) submitted and completed at the given [from, to) seconds. */
+    private static AppSnapshot withJobs(AppSnapshot s, long[][] jobs) {
         List<JobSummary> js = new ArrayList<>();
         for (int i = 0; i < jobs.length; i++) {
             js.add(JobSummary.builder().jobId(i).name("job " + i).submissionTime(s.startTime() + jobs[i][0] * 1000)
@@ -235,14 +239,7 @@ class DriverTimeTest {
                 .stage(0).startAt(40_000).jobs(0).tasks(2, t -> task().runTime(20_000)).done()
                 .stage(1).startAt(60_000).jobs(1).tasks(2, t -> task().runTime(40_000)).done()
                 .build();
-        long[][] jobs = {{2, 60}, {60, 100}};
-        List<JobSummary> js = new ArrayList<>();
-        for (int i = 0; i < jobs.length; i++) {
-            js.add(JobSummary.builder().jobId(i).name("job " + i).submissionTime(s.startTime() + jobs[i][0] * 1000)
-                    .completionTime(s.startTime() + jobs[i][1] * 1000).status(JobSummary.JobStatus.SUCCEEDED)
-                    .stageIds(List.of(i)).build());
-        }
-        return s.toBuilder().jobs(js).build();
+        return withJobs(s, new long[][]{{2, 60}, {60, 100}});
     }
 
     @Test
