@@ -70,6 +70,10 @@ final class SparkscopeTools {
                                         "incomplete")
                                 .choice("sort", "sort key", "start", "duration", "saving", "waste")
                                 .choice("order", "sort order", "desc", "asc")
+                                .string(SearchParams.DAG, "Airflow DAG id")
+                                .string(SearchParams.TASK, "Airflow task id")
+                                .string(SearchParams.PARENT_JOB, "OpenLineage parent job name")
+                                .string(SearchParams.PARENT_RUN, "the parent's run id (a UUID)")
                                 .page(20), null, this::search),
                 new Tool("get_application", "One application's summary: status, figures, cost, \"Fix this first\""
                         + " (the root causes to fix, with the time each saves), its root-cause findings' headlines"
