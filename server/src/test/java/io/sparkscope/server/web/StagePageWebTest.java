@@ -9,7 +9,7 @@ import io.sparkscope.core.event.TaskMetrics;
 import io.sparkscope.core.model.AppSnapshot;
 import io.sparkscope.core.recorder.Recorder;
 import io.sparkscope.core.recorder.RecorderOptions;
-import io.sparkscope.server.web.model.Fmt;
+import io.sparkscope.server.web.text.Fmt;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;

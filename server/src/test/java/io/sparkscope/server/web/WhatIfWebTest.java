@@ -2,7 +2,7 @@ package io.sparkscope.server.web;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.sparkscope.server.web.model.Fmt;
+import io.sparkscope.server.web.text.Fmt;
 import io.sparkscope.server.web.page.Html;
 import org.junit.jupiter.api.Test;
 

@@ -503,7 +503,7 @@ public final class AgentJson {
     }
 
     private static String minutes(long ms) {
-        return io.sparkscope.server.web.model.Fmt.duration(ms);
+        return io.sparkscope.server.web.text.Fmt.duration(ms);
     }
 
     private static double round(double v) {

@@ -1,5 +1,6 @@
 package io.sparkscope.server.web.model;
 
+import io.sparkscope.server.web.text.Fmt;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;

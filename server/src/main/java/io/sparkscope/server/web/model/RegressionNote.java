@@ -1,5 +1,6 @@
 package io.sparkscope.server.web.model;
 
+import io.sparkscope.server.web.text.Fmt;
 import io.sparkscope.core.heuristics.Finding;
 
 import java.util.ArrayList;

@@ -1,5 +1,6 @@
 package io.sparkscope.server.web.model;
 
+import io.sparkscope.server.web.text.Fmt;
 import io.sparkscope.core.analysis.prediction.KeyStagePredictor;
 import io.sparkscope.core.analysis.prediction.Prediction;
 import io.sparkscope.core.analysis.prediction.PredictionWarning;

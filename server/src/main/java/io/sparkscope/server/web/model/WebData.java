@@ -1,5 +1,6 @@
 package io.sparkscope.server.web.model;
 
+import io.sparkscope.server.web.text.Fmt;
 import io.sparkscope.core.analysis.efficiency.Prices;
 import io.sparkscope.core.analysis.prediction.AdviceLedger;
 import io.sparkscope.core.heuristics.Finding;

@@ -1,7 +1,7 @@
 package io.sparkscope.server.web.page;
 
 import io.sparkscope.server.web.model.AppTimeline;
-import io.sparkscope.server.web.model.Fmt;
+import io.sparkscope.server.web.text.Fmt;
 
 import java.util.ArrayList;
 import java.util.List;

@@ -5,7 +5,7 @@ import io.sparkscope.core.model.Lineage;
 import io.sparkscope.server.web.model.SchedulerLinks;
 import io.sparkscope.server.web.http.Urls;
 import io.sparkscope.server.web.model.Diagnosis;
-import io.sparkscope.server.web.model.Fmt;
+import io.sparkscope.server.web.text.Fmt;
 import io.sparkscope.core.model.StreamingQuerySummary;
 import io.sparkscope.store.query.AppDetail;
 import io.sparkscope.store.query.AppHeader;

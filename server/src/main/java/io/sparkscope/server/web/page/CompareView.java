@@ -1,7 +1,7 @@
 package io.sparkscope.server.web.page;
 
 import io.sparkscope.server.web.model.Comparison;
-import io.sparkscope.server.web.model.Fmt;
+import io.sparkscope.server.web.text.Fmt;
 
 /** {@code /compare}: one column per run, the first is the baseline; changed cells carry class "diff" (compare.jte). */
 final class CompareView {

@@ -1,6 +1,6 @@
 package io.sparkscope.server.web.page;
 
-import io.sparkscope.server.web.model.Fmt;
+import io.sparkscope.server.web.text.Fmt;
 
 /** The page frame: head, navigation, main, footer. Styles and scripts are local files (CSP forbids inline ones). */
 final class Layout {

@@ -3,7 +3,7 @@ package io.sparkscope.server.web.page;
 import io.sparkscope.core.heuristics.Finding;
 import io.sparkscope.core.heuristics.Severity;
 import io.sparkscope.core.sql.PlanGraph;
-import io.sparkscope.server.web.model.Fmt;
+import io.sparkscope.server.web.text.Fmt;
 import io.sparkscope.server.web.sql.PlanLayout;
 import io.sparkscope.server.web.sql.PlanPictures;
 import io.sparkscope.server.web.sql.PlanTimes;

@@ -4,7 +4,7 @@ import io.sparkscope.core.analysis.efficiency.Prices;
 import io.sparkscope.core.heuristics.Finding;
 import io.sparkscope.server.web.http.SearchParams;
 import io.sparkscope.server.web.http.Urls;
-import io.sparkscope.server.web.model.Fmt;
+import io.sparkscope.server.web.text.Fmt;
 import io.sparkscope.store.query.AppListRow;
 import io.sparkscope.store.query.AppSearchQuery;
 

@@ -2,7 +2,7 @@ package io.sparkscope.server.web.page;
 
 import io.sparkscope.core.analysis.timeline.TimeBreakdown.Part;
 import io.sparkscope.core.analysis.timeline.TimeBreakdown;
-import io.sparkscope.server.web.model.Fmt;
+import io.sparkscope.server.web.text.Fmt;
 import io.sparkscope.store.query.StageRow;
 
 /**

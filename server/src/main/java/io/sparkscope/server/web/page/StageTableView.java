@@ -1,6 +1,6 @@
 package io.sparkscope.server.web.page;
 
-import io.sparkscope.server.web.model.Fmt;
+import io.sparkscope.server.web.text.Fmt;
 import io.sparkscope.store.query.AppHeader;
 import io.sparkscope.store.query.SqlQuery;
 import io.sparkscope.store.query.StageRow;

@@ -4,7 +4,7 @@ import io.sparkscope.core.heuristics.Finding;
 import io.sparkscope.core.model.StreamingBatch;
 import io.sparkscope.core.model.StreamingQuerySummary;
 import io.sparkscope.core.model.StreamingTotals;
-import io.sparkscope.server.web.model.Fmt;
+import io.sparkscope.server.web.text.Fmt;
 import io.sparkscope.server.web.model.QueryPage;
 import io.sparkscope.store.query.AppHeader;
 

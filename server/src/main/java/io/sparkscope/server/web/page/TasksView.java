@@ -3,7 +3,7 @@ package io.sparkscope.server.web.page;
 import io.sparkscope.core.event.TaskMetric;
 import io.sparkscope.core.event.TaskMetrics;
 import io.sparkscope.server.web.http.Urls;
-import io.sparkscope.server.web.model.Fmt;
+import io.sparkscope.server.web.text.Fmt;
 import io.sparkscope.store.query.TaskListQuery;
 import io.sparkscope.store.query.TaskListQuery.Sort;
 

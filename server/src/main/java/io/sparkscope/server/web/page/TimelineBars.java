@@ -3,7 +3,7 @@ package io.sparkscope.server.web.page;
 import io.sparkscope.core.analysis.timeline.TaskPhase;
 import io.sparkscope.core.analysis.timeline.TaskTimeline;
 import io.sparkscope.core.analysis.timeline.TimelineBar;
-import io.sparkscope.server.web.model.Fmt;
+import io.sparkscope.server.web.text.Fmt;
 
 import java.util.ArrayList;
 import java.util.Comparator;

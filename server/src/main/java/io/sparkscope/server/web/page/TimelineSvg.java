@@ -4,7 +4,7 @@ import io.sparkscope.core.analysis.timeline.ExecutorLanes;
 import io.sparkscope.core.analysis.timeline.TaskTimeline;
 import io.sparkscope.core.analysis.timeline.TimelineBar;
 import io.sparkscope.core.analysis.timeline.TimelineLane;
-import io.sparkscope.server.web.model.Fmt;
+import io.sparkscope.server.web.text.Fmt;
 
 import java.util.ArrayList;
 import java.util.List;

@@ -1,7 +1,7 @@
 package io.sparkscope.server.web.page;
 
 import io.sparkscope.core.analysis.timeline.TaskTimeline;
-import io.sparkscope.server.web.model.Fmt;
+import io.sparkscope.server.web.text.Fmt;
 import io.sparkscope.server.web.model.StageTimelines;
 import io.sparkscope.store.query.StageTimelineData;
 

@@ -5,7 +5,7 @@ import io.sparkscope.core.model.SqlExecutionSummary;
 import io.sparkscope.core.model.SqlMetricAggregate;
 import io.sparkscope.core.sql.PlanGraph;
 import io.sparkscope.core.sql.SparkMetricText;
-import io.sparkscope.server.web.model.Fmt;
+import io.sparkscope.server.web.text.Fmt;
 
 import java.util.ArrayList;
 import java.util.HashMap;

@@ -4,7 +4,7 @@ import io.sparkscope.core.analysis.JobKey;
 import io.sparkscope.core.analysis.efficiency.Prices;
 import io.sparkscope.server.web.http.Urls;
 import io.sparkscope.server.web.model.Diagnosis;
-import io.sparkscope.server.web.model.Fmt;
+import io.sparkscope.server.web.text.Fmt;
 import io.sparkscope.server.web.model.KeyConfig;
 import io.sparkscope.core.model.StreamingQuerySummary;
 import io.sparkscope.store.query.AppDetail;

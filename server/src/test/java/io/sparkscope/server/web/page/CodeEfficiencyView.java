@@ -3,7 +3,7 @@ package io.sparkscope.server.web.page;
 import io.sparkscope.core.analysis.efficiency.Cost;
 import io.sparkscope.core.analysis.efficiency.Prices;
 import io.sparkscope.core.text.Units;
-import io.sparkscope.server.web.model.Fmt;
+import io.sparkscope.server.web.text.Fmt;
 import io.sparkscope.server.web.model.StoredCost;
 import io.sparkscope.store.query.AppEfficiency;
 

@@ -7,7 +7,7 @@ import io.sparkscope.server.web.http.Urls;
 import io.sparkscope.server.web.model.Diagnosis;
 import io.sparkscope.server.web.model.ErrorGroup;
 import io.sparkscope.server.web.model.FindingDetails;
-import io.sparkscope.server.web.model.Fmt;
+import io.sparkscope.server.web.text.Fmt;
 
 import java.util.List;
 

@@ -10,7 +10,7 @@ import io.sparkscope.core.analysis.efficiency.Cost;
 import io.sparkscope.core.analysis.efficiency.Prices;
 import io.sparkscope.core.report.EfficiencyText;
 import io.sparkscope.server.web.http.Urls;
-import io.sparkscope.server.web.model.Fmt;
+import io.sparkscope.server.web.text.Fmt;
 import io.sparkscope.server.web.model.RegressionNote;
 import io.sparkscope.server.web.model.RunHistory;
 import io.sparkscope.server.web.model.RecurringJob;

@@ -1,7 +1,7 @@
 package io.sparkscope.server.web.page;
 
 import io.sparkscope.core.model.JobSummary;
-import io.sparkscope.server.web.model.Fmt;
+import io.sparkscope.server.web.text.Fmt;
 import io.sparkscope.store.query.JobsExecutorsQuery;
 
 import java.util.Locale;

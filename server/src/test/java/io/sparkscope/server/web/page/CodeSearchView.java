@@ -6,7 +6,7 @@ import io.sparkscope.core.text.Units;
 import io.sparkscope.core.report.EfficiencyText;
 import io.sparkscope.server.web.http.SearchParams;
 import io.sparkscope.server.web.http.Urls;
-import io.sparkscope.server.web.model.Fmt;
+import io.sparkscope.server.web.text.Fmt;
 import io.sparkscope.server.web.model.StoredCost;
 import io.sparkscope.store.query.AppEfficiency;
 import io.sparkscope.core.heuristics.Finding;

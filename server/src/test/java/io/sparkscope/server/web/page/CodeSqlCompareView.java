@@ -2,7 +2,7 @@ package io.sparkscope.server.web.page;
 
 import io.sparkscope.core.model.SqlExecutionSummary;
 import io.sparkscope.server.web.http.Urls;
-import io.sparkscope.server.web.model.Fmt;
+import io.sparkscope.server.web.text.Fmt;
 import io.sparkscope.server.web.model.SqlData;
 import io.sparkscope.server.web.sql.SqlComparison;
 import io.sparkscope.store.query.AppRefs;

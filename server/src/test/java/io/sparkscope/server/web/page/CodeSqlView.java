@@ -10,7 +10,7 @@ import io.sparkscope.core.sql.PlanGraph;
 import io.sparkscope.core.sql.PlanStages;
 import io.sparkscope.core.sql.SparkMetricText;
 import io.sparkscope.server.web.http.Urls;
-import io.sparkscope.server.web.model.Fmt;
+import io.sparkscope.server.web.text.Fmt;
 import io.sparkscope.server.web.sql.PlanPictures;
 import io.sparkscope.server.web.sql.PlanTimes;
 import io.sparkscope.server.web.sql.SqlFindings;

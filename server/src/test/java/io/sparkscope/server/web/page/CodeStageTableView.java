@@ -3,7 +3,7 @@ package io.sparkscope.server.web.page;
 import io.sparkscope.core.analysis.timeline.TimeBreakdown;
 import io.sparkscope.core.analysis.timeline.TimeBreakdown.Part;
 import io.sparkscope.server.web.http.Urls;
-import io.sparkscope.server.web.model.Fmt;
+import io.sparkscope.server.web.text.Fmt;
 import io.sparkscope.store.query.SqlQuery;
 import io.sparkscope.store.query.StageRow;
 

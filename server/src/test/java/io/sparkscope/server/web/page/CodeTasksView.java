@@ -5,7 +5,7 @@ import io.sparkscope.core.event.TaskMetrics;
 import io.sparkscope.core.model.TaskRecord;
 import io.sparkscope.server.web.http.Urls;
 import io.sparkscope.server.web.model.ExecutionData;
-import io.sparkscope.server.web.model.Fmt;
+import io.sparkscope.server.web.text.Fmt;
 import io.sparkscope.store.query.TaskListQuery;
 import io.sparkscope.store.query.TaskListQuery.Sort;
 

@@ -4,7 +4,7 @@ import io.sparkscope.core.analysis.timeline.ExecutorLanes;
 import io.sparkscope.core.analysis.timeline.TaskPhase;
 import io.sparkscope.core.analysis.timeline.TaskTimeline;
 import io.sparkscope.server.web.http.Urls;
-import io.sparkscope.server.web.model.Fmt;
+import io.sparkscope.server.web.text.Fmt;
 import io.sparkscope.server.web.model.StageTimelines;
 import io.sparkscope.store.query.StageTimelineData;
 

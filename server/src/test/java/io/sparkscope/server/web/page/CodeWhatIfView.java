@@ -8,7 +8,7 @@ import io.sparkscope.core.analysis.whatif.WhatIfResult;
 import io.sparkscope.core.report.EfficiencyText;
 import io.sparkscope.server.web.http.Urls;
 import io.sparkscope.server.web.model.AppWhatIf;
-import io.sparkscope.server.web.model.Fmt;
+import io.sparkscope.server.web.text.Fmt;
 import io.sparkscope.store.query.AppHeader;
 
 import java.util.List;

@@ -1,4 +1,4 @@
-package io.sparkscope.server.web.model;
+package io.sparkscope.server.web.text;
 
 import io.sparkscope.core.text.Units;
 

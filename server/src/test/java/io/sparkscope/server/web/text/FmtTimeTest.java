@@ -1,5 +1,6 @@
-package io.sparkscope.server.web.model;
+package io.sparkscope.server.web.text;
 
+import io.sparkscope.server.web.text.Fmt;
 import org.junit.jupiter.api.Test;
 
 import java.time.Instant;
