@@ -145,8 +145,7 @@ public record FixFirst(List<Item> items) {
         b.append(title(f));
         if (i.freesCoresOnly()) {
             b.append(": fixing it could free about ").append(Units.duration(i.coreMs()))
-                    .append(" of idle executor core time (the run would take as long; other applications get the"
-                            + " cores)");
+                    .append(" of idle executor core time for other applications");
         } else if (!i.saves()) {
             b.append(": saving not estimated (the snapshot cannot tell what fixing it would save)");
         } else {
