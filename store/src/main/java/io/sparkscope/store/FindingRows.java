@@ -51,7 +51,8 @@ public final class FindingRows {
                 rs.getString("recommendation"), SnapshotReader.strings(rs.getArray("stage_ids")),
                 SnapshotReader.strings(rs.getArray("executor_ids")), SnapshotReader.strings(rs.getArray("config_keys")),
                 Json.details(rs.getString("details")), new Impact(rs.getLong("impact_wall_ms"),
-                rs.getLong("impact_task_ms"), rs.getString("impact_basis")), rs.getString("caused_by"),
+                rs.getLong("impact_task_ms"), rs.getLong("impact_core_ms"), rs.getString("impact_basis")),
+                rs.getString("caused_by"),
                 Json.advice(rs.getString("advice")));
     }
 }

@@ -354,7 +354,9 @@ final class Tables {
                     bigint("impact_task_ms", f -> f.impact().taskMs()),
                     text("impact_basis", f -> f.impact().basis()),
                     text("caused_by", Finding::causedBy),
-                    jsonb("advice", f -> Json.advice(f.advice())))
+                    jsonb("advice", f -> Json.advice(f.advice())),
+                    // V26
+                    bigint("impact_core_ms", f -> f.impact().coreMs()))
             .build();
 
     /** The rows of an SQL execution's plan graph: they come and go with their execution. */

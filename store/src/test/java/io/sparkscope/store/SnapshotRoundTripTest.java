@@ -3,6 +3,8 @@ package io.sparkscope.store;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.sparkscope.core.testing.SnapshotBuilder;
 import io.sparkscope.core.heuristics.Finding;
+import io.sparkscope.core.heuristics.Impact;
+import io.sparkscope.core.heuristics.Severity;
 import io.sparkscope.core.event.SparkEvent.PlanMetric;
 import io.sparkscope.core.event.SparkEvent.PlanNode;
 import io.sparkscope.core.model.AppSnapshot;
@@ -147,6 +149,16 @@ class SnapshotRoundTripTest {
         assertEquals(List.of(), read.get(1).advice());
         assertEquals("HIGH", TestDb.count(ds, "SELECT count(*) FROM application WHERE app_id = 'app-findings'"
                 + " AND worst_severity = 'HIGH' AND num_findings = 2") == 1 ? "HIGH" : "?");
+    }
+
+    @Test
+    void theIdleCoreTimeAFixWouldFreeRoundTrips() throws Exception {
+        Finding idle = Finding.builder("IdleCores", Severity.LOW).title("70 % of executor cores were idle")
+                .impact(Impact.coreTime(240_000, "frees 0.07 idle core-hours; wall time unchanged")).build();
+        WRITER.write(ds, SnapshotBuilder.rich("app-core-time", null, true), List.of(idle));
+        Finding read = new SnapshotReader(ds).findings("app-core-time", null).get(0);
+        assertEquals(240_000, read.impact().coreMs());
+        assertEquals(idle.impact(), read.impact());
     }
 
     private static Finding withoutDetails(Finding f) {

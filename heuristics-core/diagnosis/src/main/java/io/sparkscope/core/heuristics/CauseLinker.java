@@ -140,7 +140,7 @@ public final class CauseLinker {
                 Impact best = groupImpact.get(f.id());
                 String from = groupBasisFrom.get(f.id());
                 if (best != null && best.compareTo(f.impact()) > 0 && from != null && !from.equals(f.id())) {
-                    g = g.withImpact(new Impact(best.wallMs(), best.taskMs(),
+                    g = g.withImpact(new Impact(best.wallMs(), best.taskMs(), best.coreMs(),
                             best.basis() + ", through the " + byId.get(from).heuristic() + " it causes"));
                 }
             }

@@ -8,7 +8,8 @@ import java.util.Map;
 /**
  * The short "fix this first" list that opens the report, {@code analyze} and the application page: at most three
  * root causes (findings that are not knock-on effects of another) with the largest estimated saving, each as one
- * sentence with its numbers; then HIGH root causes whose saving cannot be estimated, saying so. Findings one remedy
+ * sentence with its numbers; then root causes whose fix only frees idle executor cores (the run takes as long, other
+ * applications get the cores), most core time first; then HIGH root causes whose saving cannot be estimated, saying so. Findings one remedy
  * fixes (the same setting advised, the same recommendation, or the same stages) share one item, so one remedy never
  * takes several places. Built from findings as the engine ranks them.
  *
@@ -30,7 +31,8 @@ public record FixFirst(List<Item> items) {
      *                  1 min 10 s of the application's 2 min 16 s and 42 min of task time (…)."
      * @param also      ids of other root causes the same remedy fixes (same setting advised, same recommendation or
      *                  same stages), named in the sentence rather than given places of their own
-     * @param savingEstimated false for a HIGH finding whose saving the snapshot cannot tell ("saving not estimated")
+     * @param savingEstimated false for a HIGH finding whose saving the snapshot cannot tell ("saving not estimated");
+     *                        true also when the saving is only idle core time freed
      */
     public record Item(String findingId, String heuristic, Severity severity, String title, Impact impact,
                        List<String> knockOns, String sentence, List<String> also, boolean savingEstimated) {
@@ -63,7 +65,9 @@ public record FixFirst(List<Item> items) {
     public static FixFirst of(List<Finding> ranked, long appDurationMs, Map<String, String> triedWithoutHelp) {
         List<Finding> roots = new ArrayList<>();
         for (Finding f : ranked) {
-            if (f.causedBy() == null && (f.impact().saves() || f.severity() == Severity.HIGH)) {
+            // A fix that only frees idle cores is still a fix: listed after those that shorten the run.
+            if (f.causedBy() == null && (f.impact().saves() || f.impact().freesCoresOnly()
+                    || f.severity() == Severity.HIGH)) {
                 roots.add(f);
             }
         }
@@ -95,7 +99,7 @@ public record FixFirst(List<Item> items) {
             String sentence = sentence(f, knockOns.size(), also, appDurationMs);
             items.add(new Item(f.id(), f.heuristic(), f.severity(), f.title(), f.impact(), knockOns,
                     tried == null ? sentence : sentence + " Put after the others: tried on an earlier run of this job, "
-                            + tried, also.stream().map(Finding::id).toList(), f.impact().saves()));
+                            + tried, also.stream().map(Finding::id).toList(), estimated(f.impact())));
         }
         return new FixFirst(items);
     }
@@ -139,7 +143,10 @@ public record FixFirst(List<Item> items) {
         Impact i = f.impact();
         StringBuilder b = new StringBuilder();
         b.append(title(f));
-        if (!i.saves()) {
+        if (i.freesCoresOnly()) {
+            b.append(": fixing it could free about ").append(Units.duration(i.coreMs()))
+                    .append(" of idle executor core time for other applications");
+        } else if (!i.saves()) {
             b.append(": saving not estimated (the snapshot cannot tell what fixing it would save)");
         } else {
             b.append(": fixing it could save about ");
@@ -155,7 +162,7 @@ public record FixFirst(List<Item> items) {
         } else {
             b.append(Units.duration(i.taskMs())).append(" of task time");
         }
-        if (i.saves() && !i.basis().isBlank()) {
+        if (estimated(i) && !i.basis().isBlank()) {
             b.append(" (").append(i.basis()).append(")");
         }
         if (knockOns > 0) {
@@ -168,6 +175,11 @@ public record FixFirst(List<Item> items) {
             }
         }
         return b.append('.').toString();
+    }
+
+    /** Whether the item names a saving: shorter run or tasks, or idle core time freed. */
+    private static boolean estimated(Impact i) {
+        return i.saves() || i.freesCoresOnly();
     }
 
     /** The sentence about the first setting {@code f} advises that was tried without help, or null. */

@@ -12,11 +12,13 @@ final class Ranking {
     };
 
     /**
-     * The "fix this first" order: findings with an estimated saving first, largest first, then those whose saving
-     * cannot be estimated (only HIGH ones get there), so a guess never outranks a measured saving.
+     * The "fix this first" order: findings that would shorten the run or its tasks first, largest saving first; then
+     * those that only free idle core time (the run takes as long, other applications get the cores), most core time
+     * first; then those whose saving cannot be estimated (only HIGH ones get there), so a guess never outranks a
+     * measured saving.
      */
     static final Comparator<Finding> FIX_FIRST = Comparator
-            .comparing((Finding f) -> !f.impact().saves())
+            .comparingInt((Finding f) -> f.impact().saves() ? 0 : f.impact().freesCoresOnly() ? 1 : 2)
             .thenComparing(BY_IMPACT);
 
     private Ranking() {

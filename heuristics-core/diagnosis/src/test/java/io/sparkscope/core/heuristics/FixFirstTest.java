@@ -42,6 +42,24 @@ class FixFirstTest {
     }
 
     @Test
+    void aFindingThatOnlyFreesIdleCoresIsListedAfterThoseThatShortenTheRunMostCoreTimeFirst() {
+        Finding small = Finding.builder("IdleCores", Severity.LOW).location("a").title("idle a")
+                .impact(Impact.coreTime(60_000, "frees 0.02 idle core-hours; wall time unchanged")).build();
+        Finding large = Finding.builder("IdleCores", Severity.LOW).location("b").title("idle b")
+                .impact(Impact.coreTime(600_000, "frees 0.17 idle core-hours; wall time unchanged")).build();
+        Finding skew = finding("StageSkew", "3.0", Severity.LOW, 5_000, "3.0", "salt the key", null);
+        FixFirst ff = FixFirst.of(List.of(small, large, skew), 60_000);
+        assertEquals(List.of("StageSkew:3.0", "IdleCores:b", "IdleCores:a"),
+                ff.items().stream().map(FixFirst.Item::findingId).toList(),
+                "a shorter run first, then the idle cores freed, most first");
+        FixFirst.Item idle = ff.items().get(1);
+        assertTrue(idle.savingEstimated());
+        assertTrue(idle.sentence().contains("could free about 10 min 00 s of idle executor core time"), idle.sentence());
+        assertTrue(idle.sentence().contains("wall time unchanged"), idle.sentence());
+        assertFalse(idle.sentence().contains("not estimated"), idle.sentence());
+    }
+
+    @Test
     void findingsWithOneRemedyShareOneItemNamingTheOthers() {
         Finding spill = finding("DiskSpill", "4.0", Severity.HIGH, 9_000, "4.0", "more memory",
                 set("spark.executor.memory", "8g"));

@@ -22,7 +22,11 @@ record FindingJson(String id, String heuristic, String severity, String title, S
                    Impact impact, String causedBy, List<Advice> advice, List<String> stageIds,
                    List<String> executorIds, List<String> configKeys, Map<String, Object> details) {
 
-    record Impact(long wallMs, long taskMs, String basis) {
+    /** @param coreMs idle executor core time the fix would free without shortening the run */
+    record Impact(long wallMs, long taskMs, long coreMs, String basis) {
+        static Impact of(io.sparkscope.core.heuristics.Impact i) {
+            return new Impact(i.wallMs(), i.taskMs(), i.coreMs(), i.basis());
+        }
     }
 
     record Advice(String key, String currentValue, String currentSource, String recommendedValue,
@@ -34,7 +38,7 @@ record FindingJson(String id, String heuristic, String severity, String title, S
 
     static FindingJson of(Finding f) {
         return new FindingJson(f.id(), f.heuristic(), f.severity().name(), f.title(), f.message(), f.recommendation(),
-                new Impact(f.impact().wallMs(), f.impact().taskMs(), f.impact().basis()), f.causedBy(),
+                Impact.of(f.impact()), f.causedBy(),
                 f.advice().stream().map(Advice::of).toList(), f.stageIds(), f.executorIds(), f.configKeys(),
                 f.details());
     }
@@ -66,7 +70,7 @@ record FindingJson(String id, String heuristic, String severity, String title, S
                List<String> knockOns, String sentence, List<String> also, boolean savingEstimated) {
         static List<Fix> all(FixFirst f) {
             return f.items().stream().map(i -> new Fix(i.findingId(), i.heuristic(), i.severity().name(), i.title(),
-                    new Impact(i.impact().wallMs(), i.impact().taskMs(), i.impact().basis()), i.knockOns(),
+                    Impact.of(i.impact()), i.knockOns(),
                     i.sentence(), i.also(), i.savingEstimated())).toList();
         }
     }

@@ -131,6 +131,10 @@ public final class TuneFile {
     }
 
     static String saving(Impact i) {
+        if (i.freesCoresOnly()) {
+            return "about " + Units.coreHours(i.coreMs()) + " of idle executor core time freed, wall time unchanged"
+                    + (i.basis().isBlank() ? "" : " (" + i.basis() + ")");
+        }
         if (!i.saves()) {
             return "not estimated";
         }

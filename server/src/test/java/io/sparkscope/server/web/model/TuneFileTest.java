@@ -3,6 +3,7 @@ package io.sparkscope.server.web.model;
 import io.sparkscope.core.analysis.efficiency.Prices;
 import io.sparkscope.core.analysis.efficiency.TunedWhatIf;
 import io.sparkscope.core.heuristics.Finding;
+import io.sparkscope.core.heuristics.Impact;
 import io.sparkscope.core.heuristics.Platform;
 import io.sparkscope.core.heuristics.RecommendedSettings;
 import io.sparkscope.core.heuristics.SettingAdvice;
@@ -61,6 +62,14 @@ class TuneFileTest {
         assertTrue(text.contains("#   with these settings: not modelled"), text);
         assertTrue(text.contains("#   not modelled: spark.driver.extraJavaOptions, spark.odd=key:name,"
                 + " spark.serializer"), text);
+    }
+
+    @Test
+    void aFixThatOnlyFreesIdleCoresSaysHowMuchCoreTimeNotThatItIsNotEstimated() {
+        String s = TuneFile.saving(Impact.coreTime(7_200_000, "frees 2.00 idle core-hours; wall time unchanged"));
+        assertTrue(s.contains("of idle executor core time freed, wall time unchanged"), s);
+        assertTrue(s.contains("frees 2.00 idle core-hours"), s);
+        assertEquals("not estimated", TuneFile.saving(Impact.NONE));
     }
 
     @Test

@@ -4,6 +4,7 @@ import io.sparkscope.core.heuristics.DetailLabel;
 import io.sparkscope.core.heuristics.Finding;
 import io.sparkscope.core.heuristics.Heuristic;
 import io.sparkscope.core.heuristics.HeuristicConfig;
+import io.sparkscope.core.heuristics.Impact;
 import io.sparkscope.core.heuristics.SettingAdvice;
 import io.sparkscope.core.heuristics.Severity;
 import io.sparkscope.core.heuristics.SparkSettings;
@@ -66,8 +67,9 @@ public final class IdleCores implements Heuristic {
                 allocation is recommended only when off; with it on, a shorter idle timeout only when it is above 30
                 s; an interactive session that mostly waited between commands is told to release executors while
                 it waits. A streaming query's waiting between triggers is left out of the core time. A knock-on
-                of DriverTime when the time without tasks was mostly driver work. Impact: core-hours freed, no wall
-                time.
+                of DriverTime when the time without tasks was mostly driver work. Impact: idle core time freed (not in
+                local mode, nor when dynamic allocation already lets executors go quickly), no wall time; "Fix this
+                first" lists it after the findings that shorten the run.
                 """;
     }
 
@@ -126,11 +128,16 @@ public final class IdleCores implements Heuristic {
         boolean waiting = split != null && split.session() == NoTaskTime.Session.INTERACTIVE
                 && split.largest() == NoTaskTime.Kind.WAITING;
         boolean nodeType = !conf.isLocal() && conf.platform().executorsSizedByNodeType();
+        // Whether the advice, followed, gives the idle cores back to a shared cluster. Not in local mode (the
+        // user's own machine: nobody else waits for those cores) and not when dynamic allocation already releases
+        // them as soon as it is told to.
+        boolean freesCores = false;
         if (nodeType) {
             // Databricks gives each worker node one executor of the node's cores and starts executors itself: the
             // cluster's size, node type and autoscaling are what hold cores, not spark.executor.* or dynamic
             // allocation, which the platform sets.
             String node = conf.platform().nodeType() == null ? "the one used" : conf.platform().nodeType();
+            freesCores = true;
             advice = (waiting ? "The session held its workers while it waited " + Units.duration(split.waitingMs())
                     + " between commands: turn on the cluster's autoscaling (a lower minimum of workers) so idle"
                     + " workers go back, and auto-termination for clusters left idle."
@@ -154,6 +161,7 @@ public final class IdleCores implements Heuristic {
                 SettingAdvice dyn = conf.advise("spark.dynamicAllocation.enabled", "true", why
                         + ", mostly while the session waited between commands");
                 f.advise(dyn);
+                freesCores = true;
                 advice = "The session held its executors while it waited " + Units.duration(split.waitingMs())
                         + " between commands: release them meanwhile with dynamic allocation (" + dyn.phrase()
                         + ", with shuffle tracking or the shuffle service), and stop sessions you no longer use.";
@@ -171,12 +179,14 @@ public final class IdleCores implements Heuristic {
                         + " StageSkew for stages waiting on stragglers.";
             } else {
                 f.advise(sooner);
+                freesCores = true;
                 advice = "Let idle executors go sooner: " + sooner.phrase() + ". See DriverTime for time with no"
                         + " tasks at all and StageSkew for stages waiting on stragglers.";
             }
         } else {
             SettingAdvice dyn = conf.advise("spark.dynamicAllocation.enabled", "true", why);
             f.advise(dyn);
+            freesCores = true;
             advice = "Request fewer executors or cores (spark.executor.instances, spark.executor.cores), or release"
                     + " idle executors with dynamic allocation: " + dyn.phrase() + " (with shuffle tracking or the"
                     + " shuffle service). See DriverTime for time with no tasks and StageSkew for stragglers.";
@@ -186,7 +196,11 @@ public final class IdleCores implements Heuristic {
             f.detail("startupMs", split.startupMs()).detail("driverWorkMs", split.driverWorkMs())
                     .detail("waitingMs", split.waitingMs());
         }
-        f.impact(0, 0, String.format(Locale.ROOT, "frees %.2f idle core-hours; wall time unchanged", idleCoreHours));
+        // The saving is core time others could use, not a shorter run: FixFirst lists it after the findings that
+        // shorten the run. Where the advice would not give cores back, the figure stays in the basis only.
+        String basis = String.format(Locale.ROOT, "frees %.2f idle core-hours (held − task time); wall time unchanged",
+                idleCoreHours);
+        f.impact(freesCores ? Impact.coreTime(Math.round(capacityMs - taskMs), basis) : Impact.of(0, 0, basis));
         return List.of(f
                 .title(Units.percent(idle) + " of executor cores were idle")
                 .message("Executors held " + String.format(Locale.ROOT, "%.2f", capacityMs / 3_600_000.0)

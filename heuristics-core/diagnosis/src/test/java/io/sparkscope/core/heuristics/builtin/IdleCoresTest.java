@@ -38,6 +38,21 @@ class IdleCoresTest {
     }
 
     @Test
+    void theSavingIsTheIdleCoreTimeFreedNotWallTimeAndNoneOnTheUsersOwnMachine() {
+        // 400 core-seconds held, 160 s of tasks: dynamic allocation (off here) would free the 240 idle core-seconds.
+        Finding f = single(Severity.LOW, yarn(160));
+        assertEquals(240_000, f.impact().coreMs());
+        assertEquals(0, f.impact().wallMs());
+        assertEquals(0, f.impact().taskMs());
+        assertTrue(f.impact().freesCoresOnly());
+        assertTrue(f.impact().basis().contains("wall time unchanged"), f.impact().basis());
+        // local[4]: the idle cores are the user's own machine, nobody else is waiting for them
+        Finding local = single(Severity.LOW, run(heuristic,
+                app().master("local[4]").durationMs(100_000).executor("driver", 0, 40_000).build()));
+        assertEquals(0, local.impact().coreMs());
+    }
+
+    @Test
     void ninetyPercentIdleIsHigh() {
         single(Severity.HIGH, yarn(40));
     }
