@@ -158,6 +158,9 @@ public final class WebServer {
         forApp(app, "/apps", "/queries/{queryId}", pages::query);
         forApp(app, "/apps", "/stages/{stageId}/{stageAttemptId}/tasks", executionPages::tasks);
         forApp(app, "/apps", "/sql/{executionId}", sqlPages::execution);
+        forApp(app, "/apps", "/executors/{executorId}", executionPages::executor);
+        // Until the stage has a page of its own, its address leads to its row on the application page.
+        forApp(app, "/apps", "/stages/{stageId}/{stageAttemptId}", executionPages::stageRow);
         // The application's tabs (AppTabs.Tab), the overview last.
         new TabPages(pages, executionPages, sqlPages).routes((sub, handler) -> forApp(app, "/apps", sub, handler));
         app.get("/compare/sql", sqlPages::compare);
