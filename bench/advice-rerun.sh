@@ -41,6 +41,8 @@ fi
 
 # shellcheck source=bench/spark-java.sh
 source "$REPO/bench/spark-java.sh" # SPARK_JAVA: the JVM flags spark-submit adds on Java 17
+# shellcheck source=bench/spark-home.sh
+source "$REPO/bench/spark-home.sh"
 rerun() { java "${SPARK_JAVA[@]}" "$@"; }
 main=io.sparkscope.examples.corpus.AdviceRerun
 
@@ -63,6 +65,8 @@ if [[ ${#only[@]} -gt 0 ]]; then
 fi
 
 mkdir -p "$WORK/sessions"
+# the apps on local-cluster start their executors from it
+corpus_spark_home "$WORK/spark-home" "$EXAMPLES" || exit 2
 session() { # JVM options (maybe empty), then app names: one JVM reruns them one after another
   local opts=$1; shift
   echo "rerunning $* (output: $WORK/sessions/$1.out)..." >&2

@@ -4,7 +4,8 @@
 #   bench/diagnosis.sh [--no-build] [--rerun] [app ...]
 #
 # Builds the server and examples jars offline, runs each corpus app whose event log is missing (one JVM per app,
-# Spark local mode) into $DIAGNOSIS_WORK (default bench/target/diagnosis), runs `sparkscope analyze --json` on each
+# Spark local mode, or local-cluster with a Spark home of the examples' jars: bench/spark-home.sh) into $DIAGNOSIS_WORK
+# (default bench/target/diagnosis), runs `sparkscope analyze --json` on each
 # log and prints per app: the first "Fix this first" item, top-1 correct?, top-3 recall and false HIGH findings, then
 # totals. Labels: examples/corpus/labels/<app>.json. With the shared real logs present ($SHARED_EVENTLOGS, default
 # /work/shared/eventlogs) it also scores examples/corpus/shared-labels/*.json against them.
@@ -36,12 +37,16 @@ fi
 
 # shellcheck source=bench/spark-java.sh
 source "$REPO/bench/spark-java.sh" # SPARK_JAVA: the JVM flags spark-submit adds on Java 17
+# shellcheck source=bench/spark-home.sh
+source "$REPO/bench/spark-home.sh"
 score() { java -cp "$EXAMPLES" io.sparkscope.examples.corpus.DiagnosisScore "$@"; }
 
 # Labels first: a label naming an unknown heuristic stops here, before minutes of Spark runs.
 score check "$LABELS" >&2 || exit 2
 
 mkdir -p "$WORK/logs" "$WORK/json" "$WORK/work" "$WORK/runs"
+# the apps on local-cluster start their executors from it
+corpus_spark_home "$WORK/spark-home" "$EXAMPLES" || exit 2
 declare -A JVM_OPTS
 while IFS=$'\t' read -r name _ opts; do JVM_OPTS[$name]=$opts; done \
   < <(java -cp "$EXAMPLES" io.sparkscope.examples.corpus.CorpusRun list)

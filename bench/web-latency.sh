@@ -43,6 +43,9 @@ ids=$(PGPASSWORD=$PW psql -h 127.0.0.1 -U postgres -d $DB -qtAc "SELECT app_id F
 echo "$ids" | sed 's|^|/apps/|' > /tmp/urls-app.txt
 echo "$ids" | head -n 399 | paste -d, - - - | sed 's|^|/compare?apps=|' > /tmp/urls-compare.txt
 echo "$ids" | sed 's|^|/api/v1/apps/|; s|$|/stages|' > /tmp/urls-api-stages.txt
+# the stage page and the application timeline (KINDS="stage app-timeline"): every loaded application has 4 stages
+echo "$ids" | awk '{print "/apps/" $0 "/stages/" NR % 4 "/0"}' > /tmp/urls-stage.txt
+echo "$ids" | sed 's|^|/apps/|; s|$|/timeline|' > /tmp/urls-app-timeline.txt
 
 echo "# $(date -u +%FT%TZ) $(nproc) vCPU, $(uname -r), $(PGPASSWORD=$PW psql -h 127.0.0.1 -U postgres -d $DB -qtAc 'SHOW server_version'), wrk -t4 -c16 -d${SECS}s"
 # CPU ticks (1/100 s) used so far by one pid / by all PostgreSQL processes: CPU per request does not depend on how

@@ -53,6 +53,8 @@ import java.util.function.LongSupplier;
  *   --only=abc...  run only these variants in the rounds (a, b, c, and l = (b') the floor line by line)
  *   --no-heap      skip the heap measurement
  *   --heap-only    only the heap measurement
+ *   --no-cross-check  skip the untimed cross-check against the SHS rebuild (a huge log: bench/decode-threads.sh
+ *                  measures only the floor here)
  * </pre>
  * (a) SHS: ReplayListenerBus + AppStatusListener over an in-memory ElementTrackingStore, then taskSummary for every
  * stage attempt (see {@link ShsRebuild}). (b) floor: zstd-jni + Jackson nextToken() over the decompressed stream.
@@ -76,6 +78,7 @@ public final class AnalyzeBench {
         String only = "ablc";
         boolean heap = true;
         boolean rounds = true;
+        boolean crossCheck = true;
         for (String a : args) {
             if (a.startsWith("--only=")) {
                 only = a.substring("--only=".length());
@@ -83,8 +86,10 @@ public final class AnalyzeBench {
                 heap = false;
             } else if (a.equals("--heap-only")) {
                 rounds = false;
+            } else if (a.equals("--no-cross-check")) {
+                crossCheck = false;
             } else if (a.equals("-h") || a.equals("--help")) {
-                System.out.println("usage: AnalyzeBench [--only=ablc] [--no-heap|--heap-only] [LOG [WARMUP [ROUNDS]]]");
+                System.out.println("usage: AnalyzeBench [--only=ablc] [--no-heap|--heap-only] [--no-cross-check] [LOG [WARMUP [ROUNDS]]]");
                 return;
             } else if (a.startsWith("--")) {
                 System.err.println("unknown option " + a);
@@ -123,7 +128,9 @@ public final class AnalyzeBench {
                 warmup, measured, only);
         System.out.println();
 
-        crossCheck(log);
+        if (crossCheck) {
+            crossCheck(log);
+        }
 
         if (rounds) {
             rounds(log, warmup, measured, only);

@@ -4,7 +4,10 @@ import io.sparkscope.core.eventlog.EventLogException;
 import io.sparkscope.core.eventlog.EventLogReader;
 import io.sparkscope.core.eventlog.EventLogSource;
 import io.sparkscope.core.eventlog.LogLocations;
+import picocli.CommandLine;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
 
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
@@ -24,6 +27,25 @@ public final class LogLocationOptions {
                     + "prefix is dropped), on top of core-site.xml and hdfs-site.xml in HADOOP_CONF_DIR (and, in the "
                     + "archive import, of Spark's spark.hadoop.* settings); for serve, only with --watch.")
     Map<String, String> hadoopConf = new LinkedHashMap<>();
+
+    @Spec(Spec.Target.MIXEE)
+    CommandSpec command;
+
+    /**
+     * {@code --decode-threads}: set for the whole process (a system property), since the logs are read deep inside
+     * the import, the watcher and the archive import's local tasks alike.
+     */
+    @Option(names = "--decode-threads", paramLabel = "N",
+            description = "Threads decoding each event log's lines while one thread folds them in the log's order "
+                    + "(default: the available processors; 1: the reading thread alone). The results are the same "
+                    + "whatever the count; for serve, only with --watch.")
+    void decodeThreads(int threads) {
+        if (threads < 1 || threads > 256) {
+            throw new CommandLine.ParameterException(command.commandLine(),
+                    "--decode-threads must be from 1 to 256, got " + threads);
+        }
+        System.setProperty(EventLogReader.DECODE_THREADS_PROPERTY, Integer.toString(threads));
+    }
 
     /** The location as a path; a one-line usage error (credentials masked) when it cannot be opened. */
     /** The {@code --hadoop-conf} settings, in the order given. */

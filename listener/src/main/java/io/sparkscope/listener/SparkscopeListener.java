@@ -4,6 +4,7 @@ import io.sparkscope.core.event.SparkEvent;
 import io.sparkscope.core.sql.SqlMetricIds;
 import io.sparkscope.core.heuristics.Finding;
 import io.sparkscope.core.model.AppSnapshot;
+import io.sparkscope.core.model.Lineage;
 import io.sparkscope.core.report.TextReport;
 import org.apache.spark.SparkConf;
 import org.apache.spark.scheduler.SparkListener;
@@ -180,7 +181,14 @@ public class SparkscopeListener extends SparkListener {
 
     @Override
     public void onEnvironmentUpdate(SparkListenerEnvironmentUpdate e) {
-        enqueue(() -> SparkEventConverter.environment(e));
+        enqueue(() -> {
+            SparkEvent.EnvironmentUpdate env = SparkEventConverter.environment(e);
+            // The scheduler's job is read from these settings; a malformed one is skipped, and said once here.
+            for (String w : Lineage.of(env.sparkProperties()).warnings()) {
+                LOG.warn("Sparkscope: {}", w);
+            }
+            return env;
+        });
     }
 
     @Override

@@ -7,6 +7,7 @@ import io.sparkscope.core.heuristics.Finding;
 import io.sparkscope.core.heuristics.Severity;
 import io.sparkscope.core.model.AppSnapshot;
 import io.sparkscope.core.model.ExecutorSummary;
+import io.sparkscope.core.model.Lineage;
 import io.sparkscope.core.model.RunTotals;
 
 import java.sql.Connection;
@@ -103,6 +104,16 @@ final class ApplicationRow {
                     float8("gb_hours_wasted", e -> e == null || !e.memoryMeasured() ? null : e.gbHoursWasted()),
                     float8("gb_hours_driver_alone", e -> e == null ? null : e.gbHoursDriverAlone()),
                     bigint("driver_alone_ms", e -> e == null ? null : e.driverAloneMs()))
+            // V25: the scheduler's job and run, for the pages' links and the search's filters
+            .values(s -> Lineage.of(s.app().config().sparkProperties()),
+                    text("lineage_namespace", Lineage::namespace),
+                    text("lineage_job", Lineage::job),
+                    text("lineage_run_id", Lineage::runId),
+                    text("lineage_root_namespace", Lineage::rootNamespace),
+                    text("lineage_root_job", Lineage::rootJob),
+                    text("lineage_root_run_id", Lineage::rootRunId),
+                    text("airflow_dag_id", Lineage::dagId),
+                    text("airflow_task_id", Lineage::taskId))
             .build();
 
     private static final List<Column<Source>> VALUES = TABLE.values;

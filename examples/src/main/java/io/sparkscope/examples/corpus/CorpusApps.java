@@ -7,9 +7,9 @@ import io.sparkscope.examples.jobs.GcPressure;
 import io.sparkscope.examples.jobs.JavaSerializer;
 import io.sparkscope.examples.jobs.KryoSerializer;
 import io.sparkscope.examples.jobs.SkewedJoin;
-import io.sparkscope.examples.jobs.SpillingSort;
 import io.sparkscope.examples.jobs.JobContext;
 import io.sparkscope.examples.jobs.TinyTasks;
+import org.apache.spark.SparkConf;
 import org.apache.spark.TaskContext;
 import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.api.java.JavaSparkContext;
@@ -24,7 +24,11 @@ import org.apache.spark.sql.streaming.Trigger;
 import org.apache.spark.sql.types.DataTypes;
 import scala.Tuple2;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.security.MessageDigest;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -91,6 +95,21 @@ public final class CorpusApps {
     private static final long[] CSV_ROWS = {900_000, 300_000};
     private static final long[] JSON_ROWS = {800_000, 200_000};
     private static final long[] JOIN_ROWS = {3_000_000, 600_000};
+    /**
+     * Rows of skew-and-spill: at full size the hot key's sorting task runs several seconds, long enough for its stage
+     * to be judged for skew (2 s and a straggler of 1 s at least); the quick size ran about a second in all.
+     */
+    private static final long[] SKEW_SPILL_ROWS = {4_000_000, 500_000};
+    /** Rows of spilling-sort: the demo's 600 000 sorted in under a second, too short to tell a fix from noise. */
+    private static final long[] SORT_ROWS = {5_000_000, 600_000};
+
+    /**
+     * The master of the apps whose executors must be held apart from the driver: two executors of one core and 1 GiB
+     * each, each in a JVM of its own, as on a cluster (in local mode the driver is the executor, and idle cores are
+     * the user's own). Spark starts those JVMs from a Spark home ({@code SPARK_HOME}, with {@code RELEASE} and
+     * {@code jars/}): bench/spark-home.sh makes one from the examples' own jars.
+     */
+    static final String LOCAL_CLUSTER = "local-cluster[2,1,1024]";
 
     /** The columns the schema-inference apps write, given up front by their fixed variants. */
     private static final String NUMBERS_SCHEMA = "id BIGINT, x DOUBLE, s STRING";
@@ -154,10 +173,12 @@ public final class CorpusApps {
                 }));
 
         // Spill
-        add(CorpusApp.reuse(new SpillingSort()).fixedBy("the same sort with Spark's default execution memory",
-                c -> c.set("spark.sql.shuffle.partitions", "4"), (spark, ctx) -> spark.range(0, 600_000, 1, 4)
-                        .selectExpr("id", "(id * 7919) % 1000003 AS k", "concat('customer-', id % 50000) AS c")
-                        .orderBy("k").write().format("noop").mode("overwrite").save()));
+        // The demo's spilling sort, sized up and short of memory for real: about 48 MiB of execution memory (no
+        // forced spill threshold, which no memory setting could lift), so the advised memory is a fix that can work.
+        add(CorpusApp.of("spilling-sort", "a global sort with too little execution memory",
+                c -> c.set("spark.memory.fraction", smallMemoryFraction()).set("spark.sql.shuffle.partitions", "4"),
+                CorpusApps::globalSort).fixedBy("the same sort with Spark's default execution memory",
+                c -> c.set("spark.sql.shuffle.partitions", "4"), CorpusApps::globalSort));
         add(CorpusApp.of("spill-aggregate", "a collect_list aggregate over many keys with little execution memory",
                 c -> c.set("spark.memory.fraction", smallMemoryFraction()).set("spark.sql.shuffle.partitions", "4"),
                 (spark, ctx) -> spillAggregate(spark, 4)).fixedBy(
@@ -320,18 +341,19 @@ public final class CorpusApps {
                 (spark, ctx) -> runStream(spark, ctx, "falls-behind", 400, "1 second", new BatchPacer(), 63_000)));
 
         // Idle resources
-        add(CorpusApp.of("interactive-think-time", "an interactive session: small queries with 4 s of thinking between",
-                c -> c, (spark, ctx) -> {
+        // Idle resources: executors in JVMs of their own (local-cluster), so that they are held and idle for real
+        add(CorpusApp.of("interactive-think-time", "an interactive session: small queries with 15 s of thinking "
+                + "between, on two executors held throughout", c -> asShell(onLocalCluster(c)), (spark, ctx) -> {
                     Dataset<Row> t = spark.range(0, 100_000, 1, 2).selectExpr("id", "id % 10 AS g");
                     for (int i = 0; i < 4; i++) {
                         t.where("g = " + i).count();
-                        Thread.sleep(4_000);
+                        Thread.sleep(15_000);
                     }
                 }));
-        add(CorpusApp.of("idle-executors", "executors held through 12 s without tasks, no dynamic allocation",
-                c -> c.set("spark.dynamicAllocation.enabled", "false"), (spark, ctx) -> {
+        add(CorpusApp.of("idle-executors", "two executors held through 20 s without tasks, no dynamic allocation",
+                c -> onLocalCluster(c).set("spark.dynamicAllocation.enabled", "false"), (spark, ctx) -> {
                     spark.range(0, 200_000, 1, 4).selectExpr("sum(id)").collectAsList();
-                    Thread.sleep(12_000);
+                    Thread.sleep(20_000);
                     spark.range(0, 200_000, 1, 4).selectExpr("max(id)").collectAsList();
                 }));
 
@@ -340,12 +362,12 @@ public final class CorpusApps {
                 c -> c.set("spark.memory.fraction", "0.1")
                         .set("spark.shuffle.spill.numElementsForceSpillThreshold", "20000")
                         .set("spark.sql.shuffle.partitions", "8"),
-                (spark, ctx) -> spark.range(0, 500_000, 1, 4)
+                (spark, ctx) -> spark.range(0, rows(SKEW_SPILL_ROWS), 1, 4)
                         .withColumn("k", when(col("id").mod(10).lt(8), lit(0)).otherwise(col("id").mod(1000)))
                         .selectExpr("k", "sha2(cast(id AS string), 256) AS h")
                         .repartition(col("k")).sortWithinPartitions("h").write().format("noop").mode("overwrite")
                         .save()).fixedBy("the hot key salted over 8 sub-keys (the memory left as it is)",
-                (spark, ctx) -> spark.range(0, 500_000, 1, 4)
+                (spark, ctx) -> spark.range(0, rows(SKEW_SPILL_ROWS), 1, 4)
                         .withColumn("k", when(col("id").mod(10).lt(8), lit(0)).otherwise(col("id").mod(1000)))
                         .selectExpr("k", "id % " + SALTS + " AS salt", "sha2(cast(id AS string), 256) AS h")
                         .repartition(col("k"), col("salt")).sortWithinPartitions("h").write().format("noop")
@@ -377,6 +399,36 @@ public final class CorpusApps {
         return h;
     }
 
+    /**
+     * The app on {@link #LOCAL_CLUSTER}. Without a Spark home Spark would wait forever for executors that never start,
+     * so a missing one is an error naming what to set.
+     */
+    static SparkConf onLocalCluster(SparkConf c) {
+        String home = System.getenv("SPARK_HOME");
+        if (home == null || !Files.isRegularFile(Path.of(home, "RELEASE"))
+                || !Files.isDirectory(Path.of(home, "jars"))
+                || System.getenv("SPARK_SCALA_VERSION") == null) {
+            throw new IllegalStateException(LOCAL_CLUSTER + " needs SPARK_HOME (a folder with RELEASE and jars/) and "
+                    + "SPARK_SCALA_VERSION to start its executors; bench/spark-home.sh makes both (SPARK_HOME now "
+                    + (home == null ? "unset" : home) + ")");
+        }
+        return c.setMaster(LOCAL_CLUSTER);
+    }
+
+    /**
+     * The app as a Scala shell runs: the shell sets spark.repl.class.outputDir (where it compiles the lines typed
+     * into it, served to the executors), the mark its event log carries of a person at a prompt.
+     */
+    private static SparkConf asShell(SparkConf c) {
+        try {
+            Path classes = Files.createTempDirectory("corpus-repl");
+            classes.toFile().deleteOnExit(); // nothing is compiled into it: it stays empty
+            return c.set("spark.repl.class.outputDir", classes.toAbsolutePath().toString());
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
     /** The full size (first), or the quick one (second) while {@link #QUICK_PROPERTY} is set. */
     private static long rows(long[] fullAndQuick) {
         return Boolean.getBoolean(QUICK_PROPERTY) ? fullAndQuick[1] : fullAndQuick[0];
@@ -402,6 +454,16 @@ public final class CorpusApps {
     private static void spillAggregate(SparkSession spark, int partitions) {
         spark.range(0, 1_200_000, 1, partitions).selectExpr("id % 300000 AS k", "concat('event-', id) AS v")
                 .groupBy("k").agg(size(collect_list("v")).as("n")).write().format("noop").mode("overwrite").save();
+    }
+
+    /**
+     * A global sort of rows with a string column, written to the "noop" sink (which keeps the sort in the plan): at
+     * full size each of its 4 sorting tasks holds far more than the memory {@link #smallMemoryFraction()} leaves.
+     */
+    private static void globalSort(SparkSession spark, JobContext ctx) {
+        spark.range(0, rows(SORT_ROWS), 1, 4)
+                .selectExpr("id", "(id * 7919) % 1000003 AS k", "concat('customer-', id % 50000) AS c")
+                .orderBy("k").write().format("noop").mode("overwrite").save();
     }
 
     /**

@@ -160,10 +160,16 @@ public final class LogWatcher {
 
     /** Scans until {@code stop} says so, every {@link Options#interval}; one summary line per scan. */
     public void run(BooleanSupplier stop) throws InterruptedException {
+        run(stop, s -> { });
+    }
+
+    /** As {@link #run(BooleanSupplier)}, handing each scan's counts to {@code scanned} too (the server's metrics). */
+    public void run(BooleanSupplier stop, Consumer<Scan> scanned) throws InterruptedException {
         while (!stop.getAsBoolean()) {
             long t0 = System.nanoTime();
             Scan s = scan();
             out.accept(s.line());
+            scanned.accept(s);
             long waitMs = options.interval().toMillis() - (System.nanoTime() - t0) / 1_000_000;
             long until = System.currentTimeMillis() + Math.max(0, waitMs);
             while (!stop.getAsBoolean() && System.currentTimeMillis() < until) {

@@ -10,7 +10,7 @@ import picocli.CommandLine.Command;
 @Command(name = "sparkscope", mixinStandardHelpOptions = true, version = "sparkscope 0.1.0",
         description = "Tells Spark developers why an application is slow or wasteful and what to change.",
         subcommands = {AnalyzeCommand.class, ImportCommand.class, WatchCommand.class, ServeCommand.class, ReanalyzeCommand.class,
-                PruneCommand.class, HeuristicsCommand.class, TuneCommand.class,
+                PruneCommand.class, HeuristicsCommand.class, TuneCommand.class, ExportCommand.class,
                 FetchCommand.class, CommandLine.HelpCommand.class})
 public final class Main implements Runnable {
 

@@ -9,9 +9,12 @@ import io.sparkscope.core.eventlog.LogLocations;
 import io.sparkscope.core.recorder.RecorderOptions;
 import io.sparkscope.ingest.cli.WatchCommand;
 import io.sparkscope.ingest.watch.LogWatcher;
+import io.sparkscope.server.metrics.JobGauges;
+import io.sparkscope.server.metrics.ServerMetrics;
 import io.sparkscope.server.notify.WebhookPoller;
 import io.sparkscope.store.LogWatchStates;
 import io.sparkscope.server.web.WebServer;
+import io.sparkscope.server.web.model.SchedulerLinks;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -30,6 +33,7 @@ import java.util.Locale;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Consumer;
 
 /** {@code serve}: the web UI and JSON API over the Sparkscope database, until interrupted. */
 @Command(name = "serve", mixinStandardHelpOptions = true,
@@ -53,6 +57,11 @@ public final class ServeCommand implements Callable<Integer> {
     @Option(names = "--history-server-url", paramLabel = "<url>",
             description = "Spark History Server base URL, for 'open in History Server' links.")
     String historyServerUrl;
+
+    @Option(names = "--airflow-url", paramLabel = "<url>",
+            description = "Airflow web server base URL, for 'open in Airflow' links from applications an Airflow task"
+                    + " started (spark.openlineage.parentJobName or the driver's dag_id/task_id labels).")
+    String airflowUrl;
 
     @Option(names = "--auth-token", paramLabel = "<token>",
             description = "Require this token on every request (Authorization: Bearer, or ?token= once, kept in a cookie). "
@@ -103,6 +112,16 @@ public final class ServeCommand implements Callable<Integer> {
 
     @Mixin
     WatchCommand.Settings watchSettings;
+
+    @Option(names = "--metrics-jobs", defaultValue = "50", paramLabel = "<n>",
+            description = "Jobs with their own series on /metrics: the n with the most runs in --metrics-job-window "
+                    + "(default: ${DEFAULT-VALUE}; 0 = none).")
+    int metricsJobs;
+
+    @Option(names = "--metrics-job-window", defaultValue = "7d", paramLabel = "<duration>",
+            description = "Runs started this far back rank the most active jobs on /metrics (default: "
+                    + "${DEFAULT-VALUE}).")
+    String metricsJobWindow;
 
     @Mixin
     LogLocationOptions locations;
@@ -186,12 +205,22 @@ public final class ServeCommand implements Callable<Integer> {
         if (publicUrl != null) {
             httpUrl("--public-url", publicUrl);
         }
+        if (airflowUrl != null) {
+            httpUrl("--airflow-url", airflowUrl);
+        }
         int concurrency = maxConcurrentRequests == null ? WebServer.Options.defaultConcurrency() : maxConcurrentRequests;
         if (concurrency < 0 || concurrency > 10_000) {
             throw new Main.UsageError("--max-concurrent-requests: " + concurrency + " is outside 0…10000");
         }
         if (sqlCacheMb < 0 || sqlCacheMb > 1_000_000) {
             throw new Main.UsageError("--sql-cache-mb: " + sqlCacheMb + " is outside 0…1000000");
+        }
+        if (metricsJobs < 0 || metricsJobs > 10_000) {
+            throw new Main.UsageError("--metrics-jobs: " + metricsJobs + " is outside 0…10000");
+        }
+        Duration jobWindow = duration("--metrics-job-window", metricsJobWindow);
+        if (jobWindow.toMinutes() < 1 || jobWindow.toDays() > 366) {
+            throw new Main.UsageError("--metrics-job-window: " + metricsJobWindow + " is outside 1m…366d");
         }
         Prices prices = cost.prices();
         String token = authToken != null ? authToken : System.getenv("SPARKSCOPE_AUTH_TOKEN");
@@ -219,9 +248,15 @@ public final class ServeCommand implements Callable<Integer> {
             }
         }
         HikariDataSource ds = db.open(poolSize, true);
+        ServerMetrics metrics = new ServerMetrics();
+        metrics.pool(ds);
+        if (metricsJobs > 0) {
+            metrics.jobs(new JobGauges(metrics, ds, metricsJobs, jobWindow, JobGauges.DEFAULT_MAX_AGE,
+                    System::currentTimeMillis));
+        }
         WebServer server = new WebServer(ds, new WebServer.Options(historyServerUrl, token, concurrency, prices,
                         (long) sqlCacheMb << 20),
-                System::currentTimeMillis);
+                System::currentTimeMillis).schedulerLinks(new SchedulerLinks(airflowUrl)).metrics(metrics);
         int bound;
         try {
             bound = server.start(bind, port);
@@ -233,6 +268,7 @@ public final class ServeCommand implements Callable<Integer> {
         if (webhookUrl != null) {
             String link = publicUrl != null ? publicUrl : "http://" + linkHost(bind) + ":" + bound;
             poller = new WebhookPoller(ds, WebhookPoller.Options.of(webhookUrl, link, pollInterval, since));
+            metrics.webhook(poller);
             try {
                 poller.start();
             } catch (SQLException e) {
@@ -246,7 +282,7 @@ public final class ServeCommand implements Callable<Integer> {
         Running running = new Running(ds, server, poller, bound, token != null);
         if (watch != null) {
             try {
-                running.watcher = WatchThread.start(watch, locations, watchSettings, db);
+                running.watcher = WatchThread.start(watch, locations, watchSettings, db, metrics.watcher());
             } catch (RuntimeException e) {
                 running.close();
                 throw e;
@@ -263,13 +299,14 @@ public final class ServeCommand implements Callable<Integer> {
         private final AtomicBoolean stop = new AtomicBoolean();
         private final Thread thread;
 
-        private WatchThread(HikariDataSource dataSource, String where, Duration interval, LogWatcher watcher) {
+        private WatchThread(HikariDataSource dataSource, String where, Duration interval, LogWatcher watcher,
+                            Consumer<LogWatcher.Scan> scanned) {
             this.dataSource = dataSource;
             this.where = where;
             this.interval = interval;
             this.thread = new Thread(() -> {
                 try {
-                    watcher.run(stop::get);
+                    watcher.run(stop::get, scanned);
                 } catch (InterruptedException e) {
                     watcher.close();
                     Thread.currentThread().interrupt();
@@ -281,13 +318,14 @@ public final class ServeCommand implements Callable<Integer> {
         }
 
         static WatchThread start(String location, LogLocationOptions locations, WatchCommand.Settings settings,
-                                 DatabaseOptions db) {
+                                 DatabaseOptions db, Consumer<LogWatcher.Scan> scanned) {
             LogWatcher.Options options = settings.options(RecorderOptions.DEFAULTS);
             Path dir = WatchCommand.directory(locations, location);
             HikariDataSource ds = db.open(2);
             LogWatcher watcher = new LogWatcher(dir, WatchCommand.defaultIngest(ds, System.err),
                     new LogWatchStates(ds, WatchCommand.owner(), options.lease()), options, System.err::println);
-            WatchThread t = new WatchThread(ds, LogLocations.mask(dir.toString()), options.interval(), watcher);
+            WatchThread t = new WatchThread(ds, LogLocations.mask(dir.toString()), options.interval(), watcher,
+                    scanned);
             t.thread.start();
             return t;
         }

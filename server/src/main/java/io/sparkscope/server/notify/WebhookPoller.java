@@ -21,6 +21,7 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 
 /**
@@ -81,6 +82,8 @@ public final class WebhookPoller implements AutoCloseable {
     private final Options options;
     private final ScheduledExecutorService scheduler;
     private final AtomicInteger inFlight = new AtomicInteger();
+    private final AtomicLong delivered = new AtomicLong();
+    private final AtomicLong failedRounds = new AtomicLong();
     private final AtomicBoolean receiverFailing = new AtomicBoolean();
     private final AtomicBoolean databaseFailing = new AtomicBoolean();
     private volatile Instant since;
@@ -117,6 +120,16 @@ public final class WebhookPoller implements AutoCloseable {
     /** Claims not yet settled (being sent, or queued to be). */
     public int inFlight() {
         return inFlight.get();
+    }
+
+    /** Notifications delivered (a 2xx answer) since this poller started. */
+    public long delivered() {
+        return delivered.get();
+    }
+
+    /** Rounds that ended without a 2xx answer since this poller started (each is retried later, up to the limit). */
+    public long failedRounds() {
+        return failedRounds.get();
     }
 
     private void pollQuietly() {
@@ -177,6 +190,7 @@ public final class WebhookPoller implements AutoCloseable {
     private void settle(Notifications.Due d, boolean delivered) {
         try {
             if (delivered) {
+                this.delivered.incrementAndGet();
                 store.markSent(d.appPk());
                 if (receiverFailing.compareAndSet(true, false)) {
                     LOG.info("Sparkscope webhook: delivering again");
@@ -184,6 +198,7 @@ public final class WebhookPoller implements AutoCloseable {
                 return;
             }
             receiverFailing.set(true);
+            failedRounds.incrementAndGet();
             long backoff = options.roundBackoff().toMillis() << Math.min(20, Math.max(0, d.rounds() - 1));
             Duration retryAfter = Duration.ofMillis(Math.min(backoff, MAX_ROUND_BACKOFF.toMillis()));
             store.markFailed(d.appPk(), retryAfter, "no 2xx answer after " + options.attempts() + " attempt(s) in round "

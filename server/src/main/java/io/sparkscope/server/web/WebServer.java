@@ -7,16 +7,20 @@ import io.javalin.http.staticfiles.Location;
 import io.sparkscope.core.analysis.efficiency.Prices;
 import io.sparkscope.core.heuristics.Heuristic;
 import io.sparkscope.core.heuristics.HeuristicEngine;
+import io.sparkscope.server.metrics.ServerMetrics;
 import io.sparkscope.server.web.api.Api;
 import io.sparkscope.server.web.api.ExecutionApi;
 import io.sparkscope.server.web.api.SparkRestApi;
 import io.sparkscope.server.web.api.SqlApi;
 import io.sparkscope.server.web.model.ExecutionData;
+import io.sparkscope.server.web.model.SchedulerLinks;
 import io.sparkscope.server.web.model.SqlData;
+import io.sparkscope.server.web.model.StageData;
 import io.sparkscope.server.web.model.WebData;
 import io.sparkscope.server.web.page.ExecutionPages;
 import io.sparkscope.server.web.page.Pages;
 import io.sparkscope.server.web.page.SqlPages;
+import io.sparkscope.server.web.page.StagePages;
 import io.sparkscope.server.web.page.TabPages;
 import io.sparkscope.server.web.sql.RenderedCache;
 import jakarta.servlet.DispatcherType;
@@ -84,7 +88,9 @@ public final class WebServer {
     private final ExecutionApi executionApi;
     private final SqlPages sqlPages;
     private final SqlApi sqlApi;
+    private final StagePages stagePages;
     private final SparkRestApi sparkApi;
+    private ServerMetrics metrics;
     private Javalin app;
 
     /** @param clock now in epoch ms ("running", "last day" and the search's "since" are judged against it) */
@@ -101,6 +107,16 @@ public final class WebServer {
         this.sqlPages = new SqlPages(sql, clock);
         this.sqlApi = new SqlApi(sql, clock);
         this.sparkApi = new SparkRestApi(dataSource, clock);
+        this.stagePages = new StagePages(new StageData(dataSource), clock);
+    }
+
+    /**
+     * Times every request into {@code metrics} by its route and serves them on {@code /metrics} (behind the same
+     * token as every other route). Call before {@link #start}.
+     */
+    public WebServer metrics(ServerMetrics metrics) {
+        this.metrics = metrics;
+        return this;
     }
 
     /** Starts on host:port (port 0 = any free port) and returns the bound port. */
@@ -120,6 +136,15 @@ public final class WebServer {
         return app.port();
     }
 
+    /**
+     * Links to the scheduler that started an application (its Airflow DAG's page); call before {@link #start}.
+     * Without it the pages show the scheduler's job and run without a link out.
+     */
+    public WebServer schedulerLinks(SchedulerLinks links) {
+        pages.schedulerLinks(links);
+        return this;
+    }
+
     public void stop() {
         if (app != null) {
             app.stop();
@@ -135,6 +160,9 @@ public final class WebServer {
         });
         cfg.staticFiles.enableWebjars();
         cfg.http.prefer405over404 = false;
+        if (metrics != null) {
+            cfg.requestLogger.http(new RequestTimer(metrics));
+        }
         if (options.maxConcurrentRequests() > 0) {
             AdmissionFilter admission = new AdmissionFilter(options.maxConcurrentRequests());
             cfg.jetty.modifyServletContextHandler(h -> h.addFilter(new FilterHolder(admission), "/*",
@@ -148,6 +176,9 @@ public final class WebServer {
             app.before(new TokenAuth(options.authToken()));
         }
         app.get("/healthz", api::health);
+        if (metrics != null) {
+            app.get("/metrics", ctx -> ctx.contentType(ServerMetrics.CONTENT_TYPE).result(metrics.scrape()));
+        }
 
         // Javalin takes the first route that matches, so each application's sub-pages come before the application
         // itself: "what-if" or "stages" is then never read as an attempt id.
@@ -157,12 +188,12 @@ public final class WebServer {
         forApp(app, "/apps", "/what-if", pages::whatIf);
         forApp(app, "/apps", "/queries/{queryId}", pages::query);
         forApp(app, "/apps", "/stages/{stageId}/{stageAttemptId}/tasks", executionPages::tasks);
+        // After the stage's tasks and timeline: with an attempt id, the stage page's path is as long as theirs.
+        forApp(app, "/apps", "/stages/{stageId}/{stageAttemptId}", stagePages::stage);
         forApp(app, "/apps", "/sql/{executionId}", sqlPages::execution);
         forApp(app, "/apps", "/executors/{executorId}", executionPages::executor);
-        // Until the stage has a page of its own, its address leads to its row on the application page.
-        forApp(app, "/apps", "/stages/{stageId}/{stageAttemptId}", executionPages::stageRow);
         // The application's tabs (AppTabs.Tab), the overview last.
-        new TabPages(pages, executionPages, sqlPages).routes((sub, handler) -> forApp(app, "/apps", sub, handler));
+        new TabPages(pages, executionPages, sqlPages, stagePages).routes((sub, handler) -> forApp(app, "/apps", sub, handler));
         app.get("/compare/sql", sqlPages::compare);
         app.get("/compare", pages::compare);
         app.get("/history", pages::history);
@@ -170,6 +201,7 @@ public final class WebServer {
 
         app.get("/api/v1/apps", api::apps);
         forApp(app, "/api/v1/apps", "/stages/{stageId}/{stageAttemptId}/timeline", api::timeline);
+        forApp(app, "/api/v1/apps", "/stages/{stageId}/{stageAttemptId}", stagePages::stageJson);
         forApp(app, "/api/v1/apps", "/stages", api::stages);
         forApp(app, "/api/v1/apps", "/findings", api::findings);
         forApp(app, "/api/v1/apps", "/what-if", api::whatIf);

@@ -75,6 +75,11 @@ class ServeCommandTest {
         assertEquals(2, r.exitCode());
         assertTrue(r.err().contains("--port: 70000 is not a TCP port"), r.err());
 
+        // the Airflow link's base is put in pages: only an http(s) address
+        r = CliRun.of("serve", "--db", TestDb.url(TestDb.newDatabaseName()), "--airflow-url", "javascript:alert(1)");
+        assertEquals(2, r.exitCode());
+        assertTrue(r.err().contains("--airflow-url: expected an http(s) URL, got 'javascript:alert(1)'"), r.err());
+
         r = CliRun.of("serve", "--db", "jdbc:postgresql://127.0.0.1:1/nowhere", "--port", "0");
         assertEquals(2, r.exitCode());
         assertTrue(r.err().contains("cannot connect to jdbc:postgresql://127.0.0.1:1/nowhere"), r.err());

@@ -61,7 +61,8 @@ class ServeCostTest {
         }
     }
 
-    private static ServeCommand.Running serve(String db, String... extra) {
+    /** {@code serve} in this JVM on a free port over a test database, with these options added. */
+    static ServeCommand.Running serve(String db, String... extra) {
         List<String> args = new ArrayList<>(List.of("--db", TestDb.url(db), "--port", "0"));
         args.addAll(List.of(extra));
         ServeCommand cmd = new ServeCommand();

@@ -34,7 +34,7 @@ class AppTabsWebTest {
         var overview = get("/apps/" + APP);
         assertEquals(200, overview.status(), overview.body());
         Map<String, String> tabs = tabs(overview.body());
-        assertEquals(List.of("overview", "jobs", "executors", "sql"), List.copyOf(tabs.keySet()));
+        assertEquals(List.of("overview", "jobs", "executors", "sql", "timeline"), List.copyOf(tabs.keySet()));
         for (Map.Entry<String, String> t : tabs.entrySet()) {
             var r = get(t.getValue());
             assertEquals(200, r.status(), t.getValue());

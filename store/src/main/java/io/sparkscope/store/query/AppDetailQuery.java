@@ -193,10 +193,24 @@ public final class AppDetailQuery {
     }
 
     private static Map<Long, List<StageRow>> stages(Connection c, List<Long> pks) throws SQLException {
+        return stages(c, pks, null);
+    }
+
+    /** Every attempt of one stage of one application, in recorded order, with its quantiles (the stage page). */
+    static List<StageRow> attemptsOf(Connection c, long pk, int stageId) throws SQLException {
+        return stages(c, List.of(pk), stageId).getOrDefault(pk, List.of());
+    }
+
+    /** @param stageId only this stage's attempts, or null for all */
+    private static Map<Long, List<StageRow>> stages(Connection c, List<Long> pks, Integer stageId)
+            throws SQLException {
         Map<StageKey, Map<String, double[]>> stats = new HashMap<>();
         try (PreparedStatement ps = c.prepareStatement("SELECT app_pk, stage_id, stage_attempt_id, metric, vals"
-                + " FROM stage_statistics WHERE app_pk = ANY(?)")) {
+                + " FROM stage_statistics WHERE app_pk = ANY(?)" + (stageId == null ? "" : " AND stage_id = ?"))) {
             ps.setArray(1, Sql.pks(c, pks));
+            if (stageId != null) {
+                ps.setInt(2, stageId);
+            }
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
                     stats.computeIfAbsent(new StageKey(rs.getLong("app_pk"), rs.getInt("stage_id"),
@@ -217,8 +231,12 @@ public final class AppDetailQuery {
                 + " COALESCE((totals->>'shuffleFetchWaitTime')::bigint, 0) AS shuffle_fetch_wait_ms,"
                 + " COALESCE((totals->>'shuffleWriteTime')::bigint, 0) AS shuffle_write_ns"
                 + StageNameColumns.COLUMNS
-                + " FROM stage_attempt s" + StageNameColumns.JOIN + " WHERE s.app_pk = ANY(?) ORDER BY s.app_pk, s.ord")) {
+                + " FROM stage_attempt s" + StageNameColumns.JOIN + " WHERE s.app_pk = ANY(?)"
+                + (stageId == null ? "" : " AND s.stage_id = ?") + " ORDER BY s.app_pk, s.ord")) {
             ps.setArray(1, Sql.pks(c, pks));
+            if (stageId != null) {
+                ps.setInt(2, stageId);
+            }
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
                     long pk = rs.getLong("app_pk");

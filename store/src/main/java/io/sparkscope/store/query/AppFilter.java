@@ -12,6 +12,7 @@ package io.sparkscope.store.query;
  * @param status       see {@link Status}
  * @param now          the clock for {@link Status#RUNNING} vs {@link Status#INCOMPLETE}
  * @param minWastedCoreHours applications with at least this many idle core-hours (never those not computed)
+ * @param scheduler    applications a scheduler started, by its job and run; null = no filter
  */
 public record AppFilter(
         String appId,
@@ -29,7 +30,38 @@ public record AppFilter(
         int limit,
         int offset,
         long now,
-        Double minWastedCoreHours) {
+        Double minWastedCoreHours,
+        Scheduler scheduler) {
+
+    /**
+     * The scheduler's job and run, each exact; null parts match anything.
+     *
+     * @param dag  Airflow DAG id
+     * @param task Airflow task id
+     * @param job  OpenLineage parent job name ({@code <dag_id>.<task_id>} from Airflow)
+     * @param run  a run id: the parent run (the task's run) or the root run (the DAG run)
+     */
+    public record Scheduler(String dag, String task, String job, String run) {
+        public Scheduler {
+            dag = blankToNull(dag);
+            task = blankToNull(task);
+            job = blankToNull(job);
+            run = blankToNull(run);
+            if (run != null) {
+                run = run.toLowerCase(java.util.Locale.ROOT); // stored in lower case
+            }
+        }
+
+        /** Null when no part is set, so "no filter" has one form. */
+        public static Scheduler of(String dag, String task, String job, String run) {
+            Scheduler s = new Scheduler(dag, task, job, run);
+            return s.dag == null && s.task == null && s.job == null && s.run == null ? null : s;
+        }
+
+        private static String blankToNull(String v) {
+            return v == null || v.isBlank() ? null : v.strip();
+        }
+    }
 
     /**
      * An application never seen ending is RUNNING while events keep arriving and INCOMPLETE once it has been silent
@@ -60,6 +92,20 @@ public record AppFilter(
         if (severity != null && !severity.equals("HIGH") && !severity.equals("LOW") && !severity.equals("NONE")) {
             throw new IllegalArgumentException("severity must be HIGH, LOW or NONE");
         }
+    }
+
+    /** Without the scheduler filter. */
+    public AppFilter(String appId, String nameContains, String user, Long startedFrom, Long startedTo, Long endedFrom,
+                     Long endedTo, String severity, String heuristic, Status status, Sort sort, boolean descending,
+                     int limit, int offset, long now, Double minWastedCoreHours) {
+        this(appId, nameContains, user, startedFrom, startedTo, endedFrom, endedTo, severity, heuristic, status, sort,
+                descending, limit, offset, now, minWastedCoreHours, null);
+    }
+
+    /** The same filter with the scheduler's job and run. */
+    public AppFilter withScheduler(Scheduler s) {
+        return new AppFilter(appId, nameContains, user, startedFrom, startedTo, endedFrom, endedTo, severity,
+                heuristic, status, sort, descending, limit, offset, now, minWastedCoreHours, s);
     }
 
     /** Without the idle core-hours filter. */

@@ -201,7 +201,25 @@ public final class AppSearchQuery {
             parts.add("a.heuristics @> ARRAY[?]::text[]");
             params.add(f.heuristic());
         }
+        AppFilter.Scheduler s = f.scheduler();
+        if (s != null) { // V25's partial indexes
+            exact(parts, params, "a.airflow_dag_id", s.dag());
+            exact(parts, params, "a.airflow_task_id", s.task());
+            exact(parts, params, "a.lineage_job", s.job());
+            if (s.run() != null) {
+                parts.add("(a.lineage_run_id = ? OR a.lineage_root_run_id = ?)");
+                params.add(s.run());
+                params.add(s.run());
+            }
+        }
         return new Where(parts.isEmpty() ? "" : " WHERE " + String.join(" AND ", parts), params);
+    }
+
+    private static void exact(List<String> parts, List<Object> params, String column, String value) {
+        if (value != null) {
+            parts.add(column + " = ?");
+            params.add(value);
+        }
     }
 
     private static void range(List<String> parts, List<Object> params, String column, Long from, Long to) {

@@ -260,4 +260,20 @@ public final class SqlQuery {
         }
         return out;
     }
+
+    /** The plan operators one stage ran (clusters left out), by execution then node id: the stage page's list. */
+    static List<StageOperator> operatorsOfStage(Connection c, long pk, int stageId) throws SQLException {
+        List<StageOperator> out = new ArrayList<>();
+        try (PreparedStatement ps = c.prepareStatement("SELECT execution_id, node_id, name FROM sql_plan_node"
+                + " WHERE app_pk = ? AND NOT is_cluster AND ? = ANY(stage_ids) ORDER BY execution_id, node_id")) {
+            ps.setLong(1, pk);
+            ps.setInt(2, stageId);
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    out.add(new StageOperator(rs.getLong(1), rs.getLong(2), rs.getString(3)));
+                }
+            }
+        }
+        return out;
+    }
 }

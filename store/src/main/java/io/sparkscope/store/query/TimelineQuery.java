@@ -80,19 +80,7 @@ public final class TimelineQuery {
                 }
             }
         }
-        Map<String, String> conf = new HashMap<>();
-        try (PreparedStatement ps = c.prepareStatement("SELECT key, value FROM configuration"
-                + " WHERE app_pk = ? AND scope = 'spark' AND key = ANY(?)")) {
-            ps.setLong(1, pk);
-            ps.setArray(2, c.createArrayOf("text", SLOT_KEYS.toArray()));
-            try (ResultSet rs = ps.executeQuery()) {
-                while (rs.next()) {
-                    if (rs.getString("value") != null) {
-                        conf.put(rs.getString("key"), rs.getString("value"));
-                    }
-                }
-            }
-        }
+        Map<String, String> conf = slotSettings(c, pk);
         List<TaskRecord> tasks = new ArrayList<>();
         try (PreparedStatement ps = c.prepareStatement("SELECT task_id, task_index, attempt, partition_id,"
                 + " executor_id, host, locality, speculative, launch_time, finish_time, getting_result_time, status,"
@@ -128,6 +116,24 @@ public final class TimelineQuery {
                 stage.name(), stage.status(), stage.numTasks(), stage.numCompleteTasks(), stage.numFailedTasks(),
                 stage.numKilledTasks(), stage.submissionTime(), stage.completionTime(), stage.taskDetail(), tasks,
                 executors, conf));
+    }
+
+    /** The application's {@link #SLOT_KEYS} that are set: what decides its executors' task slots. */
+    static Map<String, String> slotSettings(Connection c, long pk) throws SQLException {
+        Map<String, String> conf = new HashMap<>();
+        try (PreparedStatement ps = c.prepareStatement("SELECT key, value FROM configuration"
+                + " WHERE app_pk = ? AND scope = 'spark' AND key = ANY(?)")) {
+            ps.setLong(1, pk);
+            ps.setArray(2, c.createArrayOf("text", SLOT_KEYS.toArray()));
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    if (rs.getString("value") != null) {
+                        conf.put(rs.getString("key"), rs.getString("value"));
+                    }
+                }
+            }
+        }
+        return conf;
     }
 
     /** The stage row's part of {@link StageTimelineData}. */

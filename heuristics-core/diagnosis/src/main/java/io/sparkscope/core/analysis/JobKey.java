@@ -1,6 +1,7 @@
 package io.sparkscope.core.analysis;
 
 import io.sparkscope.core.model.AppSnapshot;
+import io.sparkscope.core.model.Lineage;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -23,6 +24,12 @@ import java.util.regex.Pattern;
  * </ul>
  * YARN application tags are left out on purpose: schedulers such as Oozie put a per-run id there.
  *
+ * <p>A run a scheduler started says which of its jobs it is ({@link Lineage}: OpenLineage's parent job, as Airflow
+ * passes {@code <dag_id>.<task_id>}, or Airflow's task labels on a Kubernetes driver). That job is the key, before
+ * anything derived from names: runs of one Airflow task are one job even when each run names its application
+ * differently, and a scheduled notebook or Python process is a job, not an interactive session. The key is the
+ * job name then its namespace ({@code etl.load | openlineage default}), or {@code <dag_id>.<task_id> | airflow}.
+ *
  * <p>{@code spark.sparkscope.jobKey} set on the application overrides all this (e.g. {@code --conf
  * spark.sparkscope.jobKey=nightly-orders}): runs with the same value are one job, whatever their names.
  *
@@ -43,10 +50,41 @@ public record JobKey(String value, Source source, String reason) {
     /** Between the parts of a derived key: name, user, program, master kind. */
     public static final String SEPARATOR = " | ";
 
+    /** A scheduled key's second part, before the OpenLineage namespace: "etl.load | openlineage default". */
+    public static final String OPENLINEAGE = "openlineage ";
+    /** A scheduled key's second part when Airflow's task labels named the job: "etl.load | airflow". */
+    public static final String AIRFLOW = "airflow";
+
+    /**
+     * What a scheduled key says about its job, for pages: "OpenLineage job etl.load in namespace default", or null
+     * when the key is not a scheduled one.
+     */
+    public static String scheduledDescription(String value) {
+        if (value == null) {
+            return null;
+        }
+        int sep = value.lastIndexOf(SEPARATOR);
+        if (sep <= 0 || value.indexOf(SEPARATOR) != sep) {
+            return null; // derived keys have four parts, scheduled ones two
+        }
+        String job = value.substring(0, sep);
+        String rest = value.substring(sep + SEPARATOR.length());
+        if (rest.equals(AIRFLOW)) {
+            return "Airflow task " + job;
+        }
+        if (rest.startsWith(OPENLINEAGE)) {
+            String ns = rest.substring(OPENLINEAGE.length());
+            return "OpenLineage job " + job + (ns.isEmpty() ? "" : " in namespace " + ns);
+        }
+        return null;
+    }
+
     /** Where a key comes from. */
     public enum Source {
         /** {@code spark.sparkscope.jobKey} was set. */
         CONFIGURED,
+        /** The scheduler's job the run belongs to (OpenLineage's parent job, or Airflow's DAG and task). */
+        SCHEDULED,
         /** Derived from name, user, program and master kind. */
         DERIVED,
         /** An interactive session or notebook: no key. */
@@ -123,6 +161,14 @@ public record JobKey(String value, Source source, String reason) {
         String configured = spark.get(CONFIG_KEY);
         if (configured != null && !configured.isBlank()) {
             return new JobKey(configured, Source.CONFIGURED, "");
+        }
+        Lineage lineage = Lineage.of(spark);
+        if (lineage.job() != null) {
+            String ns = lineage.namespace() == null ? "" : lineage.namespace();
+            return new JobKey(lineage.job() + SEPARATOR + OPENLINEAGE + ns, Source.SCHEDULED, "");
+        }
+        if (lineage.present()) {
+            return new JobKey(lineage.dagId() + "." + lineage.taskId() + SEPARATOR + AIRFLOW, Source.SCHEDULED, "");
         }
         String name = appName == null ? "" : appName.strip();
         Command cmd = Command.parse(system.get("sun.java.command"));

@@ -19,11 +19,18 @@ public final class RunSpecificConfig {
             "spark.kubernetes.executor.podNamePrefix", "spark.kubernetes.submission.waitAppCompletion.appId",
             "spark.yarn.app.id", "spark.yarn.app.container.log.dir", "spark.yarn.cache.timestamps",
             "spark.yarn.cache.sizes", "spark.yarn.cache.filenames", "spark.yarn.cache.visibilities",
-            "spark.yarn.cache.types", "spark.yarn.cache.confArchive");
+            "spark.yarn.cache.types", "spark.yarn.cache.confArchive",
+            // the driver pod's address, which Kubernetes hands every new pod
+            "spark.executorEnv.SPARK_DRIVER_POD_IP");
 
-    /** The YARN web proxy filter's parameters (PROXY_HOSTS, PROXY_URI_BASES, RM_HA_URLS) name the run's own URLs. */
+    /**
+     * The YARN web proxy filter's parameters (PROXY_HOSTS, PROXY_URI_BASES, RM_HA_URLS) name the run's own URLs; the
+     * Kubernetes Spark operator labels each pod with the submission's own id, and Spark with the application's.
+     */
     private static final Pattern PATTERNS = Pattern.compile(
             "spark\\.org\\.apache\\.hadoop\\.yarn\\.server\\.webproxy\\.amfilter\\.AmIpFilter\\.param\\..*"
+                    + "|spark\\.kubernetes\\.(driver|executor)\\.(label|annotation)\\."
+                    + "(sparkoperator\\.k8s\\.io/submission-id|spark-app-selector)"
                     + "|spark\\.[a-zA-Z.]*\\.port\\.ephemeral|spark\\.sql\\.execution\\.[a-zA-Z.]*\\.id");
 
     private RunSpecificConfig() {

@@ -140,4 +140,41 @@ class JobKeyTest {
         assertEquals("etl | u |  |", key("etl", "u", null, "*********(redacted)").value(),
                 "a redacted command names nothing");
     }
+
+    @Test
+    void anAirflowTaskIsOneJobWhateverItsRunsAreNamed() {
+        String[] lineage = {"spark.openlineage.parentJobNamespace", "default",
+                "spark.openlineage.parentJobName", "orders_daily.load",
+                "spark.openlineage.parentRunId", "01931885-2800-7be7-aa8d-aaa15c337267"};
+        String cmd = "org.apache.spark.deploy.SparkSubmit --class com.example.Etl etl.jar";
+        JobKey monday = key("orders 2026-11-30", "airflow", "yarn", cmd, lineage);
+        assertEquals(JobKey.Source.SCHEDULED, monday.source());
+        assertEquals("orders_daily.load | openlineage default", monday.value());
+        assertEquals("orders_daily.load", JobKey.displayName(monday.value()));
+        String[] tuesday = lineage.clone();
+        tuesday[5] = "01931885-2800-7be7-aa8d-bbb15c337267"; // another task run
+        assertEquals(monday, key("orders 2026-12-01", "airflow", "yarn", cmd, tuesday));
+        // a scheduled pyspark process named by default is a job, not a shell
+        assertEquals(monday.value(), key("PySparkShell", "airflow", "local", "org.apache.spark.deploy.SparkSubmit"
+                + " pyspark-shell", lineage).value());
+        // another Airflow's namespace is another job; an explicit key still wins
+        lineage[1] = "prod";
+        assertNotEquals(monday, key("orders", "airflow", "yarn", cmd, lineage));
+        String[] configured = java.util.Arrays.copyOf(lineage, lineage.length + 2);
+        configured[lineage.length] = JobKey.CONFIG_KEY;
+        configured[lineage.length + 1] = "nightly-orders";
+        assertEquals("nightly-orders", key("orders", "airflow", "yarn", cmd, configured).value());
+    }
+
+    @Test
+    void kubernetesTaskLabelsOrAMalformedParentFallBack() {
+        String cmd = "org.apache.spark.deploy.SparkSubmit --class com.example.Etl etl.jar";
+        assertEquals("orders_daily.load | airflow", key("orders-7f3a", "spark", "k8s://https://api:6443", cmd,
+                "spark.kubernetes.driver.label.dag_id", "orders_daily",
+                "spark.kubernetes.driver.label.task_id", "load").value());
+        // an unrendered template is ignored: the key is derived as before
+        assertEquals("etl | alice | com.example.Etl | yarn", key("etl", "alice", "yarn", cmd,
+                "spark.openlineage.parentJobName", "{{ macros.OpenLineagePlugin.lineage_job_name(task_instance) }}")
+                .value());
+    }
 }

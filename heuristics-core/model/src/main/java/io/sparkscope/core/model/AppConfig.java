@@ -16,9 +16,14 @@ public record AppConfig(
 
     public static final AppConfig EMPTY = new AppConfig(Map.of(), Map.of(), Map.of(), Map.of());
 
-    /** The Spark properties a run's job key is derived from (the analysis package's JobKey reads no others). */
-    public static final java.util.List<String> JOB_IDENTITY_SPARK_KEYS = java.util.List.of("spark.sparkscope.jobKey",
-            "spark.master", "spark.repl.class.uri", "spark.repl.class.outputDir");
+    /**
+     * The Spark properties a run's job key is derived from (the analysis package's JobKey reads no others), with the
+     * scheduler's job and run ({@link Lineage}), which the store keeps beside the key.
+     */
+    public static final java.util.List<String> JOB_IDENTITY_SPARK_KEYS = java.util.stream.Stream.concat(
+            java.util.stream.Stream.of("spark.sparkscope.jobKey", "spark.master", "spark.repl.class.uri",
+                    "spark.repl.class.outputDir"),
+            Lineage.PROPERTIES.stream()).toList();
     /** The Java system property a run's job key is derived from (the driver's command line). */
     public static final String JOB_IDENTITY_SYSTEM_KEY = "sun.java.command";
 

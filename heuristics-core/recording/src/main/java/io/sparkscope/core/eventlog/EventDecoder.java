@@ -18,9 +18,14 @@ import java.util.Map;
  *
  * <p>Every value the recorder uses is checked with Spark's ranges as it is decoded ({@link FieldChecks}) and
  * against the events before it ({@link Consistency}); the warnings of a line are in {@link #warnings()} after
- * {@link #decode}.
+ * {@link #settle}.
  *
- * <p>Not thread-safe: one per read.
+ * <p>A line is decoded in two steps: {@link #parse} reads it alone, {@link #settle} checks it against the lines
+ * before it. One decoder can do both, line after line; or, to decode on several threads, each
+ * thread parses with a decoder of its own made {@link #forParsingAhead} and one decoder settles every line in the
+ * log's order. Both ways give the same events and warnings.
+ *
+ * <p>Not thread-safe: one per read, or one per decoding thread.
  */
 final class EventDecoder {
     static final String SQL_PACKAGE = "org.apache.spark.sql.execution.ui.";
@@ -46,11 +51,33 @@ final class EventDecoder {
     private final SqlMetricIds sqlMetricIds = new SqlMetricIds();
     /** A SparkListenerLogStart was read: its version wins over a Databricks metadata line's. */
     private boolean logStartSeen;
+    /** The type of the line being parsed, once known (also when the line then fails). */
+    private String type;
+
+    /**
+     * What {@link #parse} read of one line, before {@link #settle}: the event (null when the line failed), its type
+     * once known, the line's warnings so far, and what settling needs besides.
+     */
+    record Parsed(SparkEvent event, String type, String eventName, String pending, List<String> warnings,
+                  String launchProblem, DeferredAccumulables accumulables) {
+    }
 
     /** @param logName the log's file or rolling-directory name (for an application id the log lacks) */
     EventDecoder(String logName) {
-        this.tasks = new TaskDecoder(interner, checks, sqlMetricIds);
+        this(logName, true);
+    }
+
+    private EventDecoder(String logName, boolean settles) {
+        this.tasks = new TaskDecoder(interner, checks, settles ? sqlMetricIds : null);
         this.consistency = new Consistency(checks, logName);
+    }
+
+    /**
+     * A decoder for a thread that parses lines ahead of the one settling them: it keeps a task's accumulables for
+     * the settling decoder to pick from, since only that one knows which SQL metrics are running at the line.
+     */
+    static EventDecoder forParsingAhead() {
+        return new EventDecoder("", false);
     }
 
     /** Warnings about invalid values of the line last decoded (also of one that threw InvalidEventException). */
@@ -65,20 +92,75 @@ final class EventDecoder {
     }
 
     /**
+     * Reads one line on its own, the first step; when it throws, {@link #parsedSoFar} has what
+     * was read of the line before.
+     *
      * @throws IOException           the line is not valid JSON (Jackson's exceptions are IOExceptions)
      * @throws InvalidEventException valid JSON but not a usable event
      */
-    SparkEvent decode(byte[] buf, int off, int len) throws IOException, InvalidEventException {
+    Parsed parse(byte[] buf, int off, int len) throws IOException, InvalidEventException {
         checks.begin();
-        SparkEvent event = parse(buf, off, len);
-        SparkEvent checked = consistency.apply(event, tasks.launchProblem());
+        type = null;
+        tasks.takeDeferred();
+        return parsedSoFar(parseEvent(buf, off, len));
+    }
+
+    /** The state of the line {@link #parse} read last, with {@code event} (null for a line that failed). */
+    Parsed parsedSoFar(SparkEvent event) {
+        List<String> warnings = checks.warnings();
+        boolean task = event instanceof SparkEvent.TaskEnd || event instanceof SparkEvent.TaskStart;
+        return new Parsed(event, type, checks.event(), checks.pending(),
+                warnings.isEmpty() ? List.of() : List.copyOf(warnings), task ? tasks.launchProblem() : null,
+                tasks.takeDeferred());
+    }
+
+    /**
+     * Starts settling a line, in the log's order, whether or not it parsed: its warnings so far become
+     * {@link #warnings()}, and a SparkListenerLogStart is taken note of even when the rest of its line is broken.
+     */
+    void begin(Parsed parsed) {
+        if (parsed.warnings() != checks.warnings()) {
+            checks.restore(parsed.eventName(), parsed.pending(), parsed.warnings());
+        }
+        metadataAfterLogStart = logStartSeen && DATABRICKS_METADATA.equals(parsed.type());
+        if ("SparkListenerLogStart".equals(parsed.type())) {
+            logStartSeen = true;
+        }
+    }
+
+    /** The line was a Databricks metadata line after a SparkListenerLogStart: it is then an unknown event. */
+    private boolean metadataAfterLogStart;
+
+    /**
+     * Checks a parsed event against the events before it (after {@link #begin} with the same line), and takes
+     * note of it for the lines after it.
+     *
+     * @throws InvalidEventException the event cannot be placed (its warnings are in {@link #warnings()})
+     */
+    SparkEvent settle(Parsed parsed) throws InvalidEventException {
+        SparkEvent event = parsed.event();
+        if (metadataAfterLogStart) {
+            // the log's own SparkListenerLogStart names the version; this line is then of no use
+            event = unknowns.computeIfAbsent(parsed.type(), SparkEvent.Unknown::new);
+        }
+        DeferredAccumulables deferred = parsed.accumulables();
+        if (deferred != null && !sqlMetricIds.isEmpty()) {
+            int before = checks.warnings().size();
+            SparkEvent.AccumUpdates updates = deferred.replay(sqlMetricIds, checks);
+            checks.moveWarnings(before, deferred.warningIndex);
+            if (event instanceof SparkEvent.TaskEnd t && updates != SparkEvent.AccumUpdates.NONE) {
+                event = new SparkEvent.TaskEnd(t.stageId(), t.stageAttemptId(), t.taskType(), t.reason(),
+                        t.taskInfo(), t.metrics(), t.executorMetrics(), updates);
+            }
+        }
+        SparkEvent checked = consistency.apply(event, parsed.launchProblem());
         if (!(checked instanceof SparkEvent.TaskEnd) && !(checked instanceof SparkEvent.TaskStart)) {
             sqlMetricIds.onEvent(checked);
         }
         return checked;
     }
 
-    private SparkEvent parse(byte[] buf, int off, int len) throws IOException, InvalidEventException {
+    private SparkEvent parseEvent(byte[] buf, int off, int len) throws IOException, InvalidEventException {
         try (JsonParser p = Json.FACTORY.createParser(buf, off, len)) {
             if (p.nextToken() != JsonToken.START_OBJECT) {
                 throw new InvalidEventException("not a JSON object");
@@ -121,6 +203,7 @@ final class EventDecoder {
         if (type == null || type.isEmpty()) {
             throw new InvalidEventException("\"Event\" field is empty");
         }
+        this.type = type;
         checks.event(shortName(type));
         switch (type) {
             case "SparkListenerTaskEnd":
@@ -137,10 +220,9 @@ final class EventDecoder {
                 break;
         }
         TreeDecoder tree = treeDecoder(type);
-        if (type.equals(DATABRICKS_METADATA) && !logStartSeen) {
-            tree = (n, c) -> TreeDecoders.logStart(n); // the same "Spark Version" field
-        } else if (type.equals("SparkListenerLogStart")) {
-            logStartSeen = true;
+        if (type.equals(DATABRICKS_METADATA)) {
+            // the same "Spark Version" field; settle() drops it when the log has its own SparkListenerLogStart
+            tree = (n, c) -> TreeDecoders.logStart(n);
         }
         if (tree == null) {
             skipRest(p); // still tokenised, so a broken line is reported as broken, not as unknown
@@ -173,7 +255,7 @@ final class EventDecoder {
             case "SparkListenerLogStart" -> (n, c) -> TreeDecoders.logStart(n);
             case "SparkListenerApplicationStart" -> TreeDecoders::applicationStart;
             case "SparkListenerApplicationEnd" -> TreeDecoders::applicationEnd;
-            case "SparkListenerEnvironmentUpdate" -> (n, c) -> TreeDecoders.environmentUpdate(n);
+            case "SparkListenerEnvironmentUpdate" -> TreeDecoders::environmentUpdate;
             case "SparkListenerExecutorAdded" -> TreeDecoders::executorAdded;
             case "SparkListenerExecutorRemoved" -> TreeDecoders::executorRemoved;
             case "SparkListenerBlockManagerAdded" -> TreeDecoders::blockManagerAdded;

@@ -36,6 +36,11 @@ public final class EventLogReader {
     /** System property overriding the line-length cap, in bytes. */
     public static final String MAX_LINE_PROPERTY = "sparkscope.eventlog.maxLineBytes";
     public static final int DEFAULT_MAX_LINE_BYTES = 64 << 20;
+    /**
+     * System property: how many threads parse a log's lines while the reading thread settles them in order and
+     * hands them on; default the available processors, 1 parses on the reading thread alone.
+     */
+    public static final String DECODE_THREADS_PROPERTY = "sparkscope.eventlog.decodeThreads";
     /** Problems kept per log; further ones are only counted, so a garbage file cannot flood the output. */
     public static final int MAX_KEPT_PROBLEMS = 100;
 
@@ -86,7 +91,8 @@ public final class EventLogReader {
     /** As {@link #read(EventLogSource, Consumer, Consumer)} with an explicit line-length cap. */
     public static ReadStats read(EventLogSource source, Consumer<SparkEvent> sink, Consumer<String> problems,
                                  int maxLineBytes) {
-        return new LogRead(sink, problems, maxLineBytes, ReaderLimits.fromSystemProperties(), false).run(source);
+        return new LogRead(sink, problems, maxLineBytes, ReaderLimits.fromSystemProperties(), false,
+                decodeThreads()).run(source);
     }
 
     /**
@@ -100,7 +106,37 @@ public final class EventLogReader {
      */
     public static ReadStats readContained(EventLogSource source, Consumer<SparkEvent> sink,
                                           Consumer<String> problems) {
-        return new LogRead(sink, problems, maxLineBytes(), ReaderLimits.fromSystemProperties(), true).run(source);
+        return readContained(source, sink, problems, decodeThreads());
+    }
+
+    /**
+     * As {@link #readContained(EventLogSource, Consumer, Consumer)} with {@code threads} parsing lines (1: the
+     * calling thread alone). Whatever the count, {@code sink} gets the same events in the same order on the calling
+     * thread, and {@code problems} the same lines; the threads end before this returns.
+     */
+    public static ReadStats readContained(EventLogSource source, Consumer<SparkEvent> sink,
+                                          Consumer<String> problems, int threads) {
+        return new LogRead(sink, problems, maxLineBytes(), ReaderLimits.fromSystemProperties(), true, threads)
+                .run(source);
+    }
+
+    /** The decoding threads from {@value #DECODE_THREADS_PROPERTY}, else the available processors. */
+    public static int decodeThreads() {
+        int processors = Runtime.getRuntime().availableProcessors();
+        String value = System.getProperty(DECODE_THREADS_PROPERTY);
+        if (value == null) {
+            return processors;
+        }
+        try {
+            int parsed = Integer.parseInt(value.trim());
+            if (parsed >= 1 && parsed <= 256) {
+                return parsed;
+            }
+        } catch (NumberFormatException e) {
+            // reported below
+        }
+        LOG.warn("{}={} is not a thread count from 1 to 256; using {}", DECODE_THREADS_PROPERTY, value, processors);
+        return processors;
     }
 
     static int maxLineBytes() {

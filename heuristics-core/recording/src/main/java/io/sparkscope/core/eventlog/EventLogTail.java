@@ -20,8 +20,13 @@ public final class EventLogTail {
     private ReadStats finalStats;
 
     public EventLogTail(Consumer<SparkEvent> sink, Consumer<String> problems) {
+        this(sink, problems, EventLogReader.decodeThreads());
+    }
+
+    /** @param threads threads parsing lines during each read (1: the calling thread alone); none outlives a read */
+    public EventLogTail(Consumer<SparkEvent> sink, Consumer<String> problems, int threads) {
         this.read = new LogRead(sink, problems, EventLogReader.maxLineBytes(), ReaderLimits.fromSystemProperties(),
-                true);
+                true, threads);
     }
 
     /**

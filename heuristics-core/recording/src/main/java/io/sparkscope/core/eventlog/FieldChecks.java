@@ -43,6 +43,24 @@ final class FieldChecks {
         pending = null;
     }
 
+    /** Starts a line with what another decoder's checks found in it: its event, pending problem and warnings. */
+    void restore(String event, String pending, List<String> warnings) {
+        begin();
+        this.event = event;
+        this.pending = pending;
+        this.warnings.addAll(warnings);
+    }
+
+    /** Moves the warnings from index {@code from} on to index {@code to}, keeping their order. */
+    void moveWarnings(int from, int to) {
+        if (from == to || from == warnings.size()) {
+            return;
+        }
+        List<String> moved = new ArrayList<>(warnings.subList(from, warnings.size()));
+        warnings.subList(from, warnings.size()).clear();
+        warnings.addAll(to, moved);
+    }
+
     /** A problem a decoder found but {@link Consistency} words (it knows what the value is replaced with). */
     void pending(String problem) {
         pending = problem;

@@ -30,12 +30,25 @@ final class LogRead implements LineScanner.Handler {
     private static final int HEAD_BYTES = 4096;
     /** Lines up to this size get invalid UTF-8 replaced by U+FFFD on a copy; longer ones by '?' in place. */
     private static final int UTF8_COPY_LIMIT = 4 << 20;
+    /** Bytes of lines handed to a decoding thread at once: some hundreds of task lines, some ms of work. */
+    private static final int BATCH_BYTES = 1 << 20;
+    /** Bytes of lines out for decoding at once, besides a single longer line (which goes alone). */
+    private static final long MAX_PENDING_BYTES = 16L << 20;
 
     private final Consumer<SparkEvent> sink;
     private final int maxLineBytes;
     private final ReaderLimits limits;
     private final boolean containSinkFailures;
+    /** Threads parsing lines; 1: every line is parsed and settled here, one after the other. */
+    private final int decodeThreads;
+    private final int batchBytes;
+    /** Settles every line in order (and, with one thread, parses it too). */
     private EventDecoder decoder;
+    /** Each decoding thread's own parser, for one read. */
+    private ThreadLocal<EventDecoder> parsers;
+    /** Lines out on the decoding threads (several threads only), and the batch being filled. */
+    private OrderedWork<LineResult[]> work;
+    private LineBatch batch;
     private final ProblemLog problems;
     private final Map<String, Long> unknownTypes = new HashMap<>();
 
@@ -84,20 +97,57 @@ final class LogRead implements LineScanner.Handler {
      */
     LogRead(Consumer<SparkEvent> sink, Consumer<String> problems, int maxLineBytes, ReaderLimits limits,
             boolean containSinkFailures) {
+        this(sink, problems, maxLineBytes, limits, containSinkFailures, 1);
+    }
+
+    /** @param decodeThreads threads that parse lines while this one settles them in order; 1: none */
+    LogRead(Consumer<SparkEvent> sink, Consumer<String> problems, int maxLineBytes, ReaderLimits limits,
+            boolean containSinkFailures, int decodeThreads) {
+        this(sink, problems, maxLineBytes, limits, containSinkFailures, decodeThreads, BATCH_BYTES);
+    }
+
+    /** @param batchBytes bytes of lines handed to a decoding thread at once (small in tests: many batches) */
+    LogRead(Consumer<SparkEvent> sink, Consumer<String> problems, int maxLineBytes, ReaderLimits limits,
+            boolean containSinkFailures, int decodeThreads, int batchBytes) {
+        this.batchBytes = Math.max(1, batchBytes);
         this.sink = sink;
         this.problems = new ProblemLog(problems);
         this.maxLineBytes = maxLineBytes;
         this.limits = limits;
         this.containSinkFailures = containSinkFailures;
+        this.decodeThreads = Math.max(1, decodeThreads);
     }
 
     ReadStats run(EventLogSource source) {
         start(source);
         List<Path> parts = source.parts();
-        for (int i = 0; i < parts.size(); i++) {
-            readPartContained(parts.get(i), Position.START, false);
+        try {
+            for (int i = 0; i < parts.size(); i++) {
+                readPartContained(parts.get(i), Position.START, false);
+            }
+        } finally {
+            stopThreads();
         }
         return finishIncrement(source);
+    }
+
+    /** The decoding threads of this read, started on its second batch of lines (see {@link OrderedWork}). */
+    private void startThreads() {
+        if (decodeThreads > 1 && work == null) {
+            parsers = ThreadLocal.withInitial(EventDecoder::forParsingAhead);
+            work = new OrderedWork<>(decodeThreads, 2 * decodeThreads, MAX_PENDING_BYTES);
+            batch = new LineBatch(batchBytes);
+        }
+    }
+
+    private void stopThreads() {
+        if (work != null) {
+            work.close();
+            work = null;
+            batch = null;
+            parsers.remove(); // the parser this thread used for a last batch of its own
+            parsers = null;
+        }
     }
 
     /** The decoder for this log, and the check of a rolling log's numbering: once, before its first part. */
@@ -143,6 +193,14 @@ final class LogRead implements LineScanner.Handler {
         if (decoder == null) {
             start(source);
         }
+        try {
+            readIncrementParts(source, toEnd);
+        } finally {
+            stopThreads(); // a watcher holds many logs between its scans: none keeps threads
+        }
+    }
+
+    private void readIncrementParts(EventLogSource source, boolean toEnd) {
         List<Path> parts = source.parts();
         for (int i = 0; i < parts.size(); i++) {
             Path part = parts.get(i);
@@ -294,9 +352,14 @@ final class LogRead implements LineScanner.Handler {
                 return;
             }
             scanner = new LineScanner(maxLineBytes);
+            startThreads();
             InputStream stream = in;
             try (stream) { // closing frees the decompressor's native buffers
                 scanner.scan(stream, this);
+                settleAll();
+            } catch (RuntimeException | Error e) {
+                stopThreads(); // what the threads still hold belongs to a part that is not read on
+                throw e;
             }
             lines += scanner.lines() - skippedLines - (held ? 1 : 0);
             bytesRead += (held ? heldAt : scanner.bytesRead()) - skippedBytes;
@@ -335,15 +398,66 @@ final class LogRead implements LineScanner.Handler {
         if (isBlank(buf, off, len)) {
             return;
         }
+        if (work == null) {
+            applyLine(decodeLine(decoder, buf, off, len), lineNo, complete);
+            return;
+        }
+        if (!batch.fits(len) && batch.count > 0) {
+            LineBatch full = batch;
+            batch = new LineBatch(batchBytes, batchBytes); // a log of more than one batch: full size at once
+            work.submit(() -> decodeBatch(full), full.used, results -> applyBatch(full, results));
+        }
+        batch.add(buf, off, len, lineNo, complete);
+    }
+
+    /** The lines read so far are settled and delivered: at the end of a part, and before an oversized line's note. */
+    private void settleAll() {
+        if (work == null) {
+            return;
+        }
+        LineBatch last = batch;
+        batch = new LineBatch(batchBytes);
+        if (last.count > 0) {
+            work.finish(() -> decodeBatch(last), last.used, results -> applyBatch(last, results));
+        } else {
+            work.drain();
+        }
+    }
+
+    /** What parsing one line gave, to be settled in the log's order ({@link #applyLine}). */
+    private record LineResult(EventDecoder.Parsed parsed, Throwable failure, String utf8Warning, List<String> cuts) {
+    }
+
+    /** On a decoding thread: each line of the batch parsed by that thread's own decoder. */
+    private LineResult[] decodeBatch(LineBatch b) {
+        EventDecoder parser = parsers.get();
+        LineResult[] results = new LineResult[b.count];
+        for (int i = 0; i < b.count; i++) {
+            results[i] = decodeLine(parser, b.bytes, b.offsets[i], b.lengths[i]);
+        }
+        return results;
+    }
+
+    private void applyBatch(LineBatch b, LineResult[] results) {
+        for (int i = 0; i < b.count; i++) {
+            applyLine(results[i], b.lineNos[i], b.complete[i]);
+        }
+    }
+
+    /**
+     * Parses one line with {@code parser}, touching nothing of this read but the line's bytes (over-long strings
+     * are cut in place, and long lines with invalid UTF-8 repaired in place): safe on a decoding thread.
+     */
+    private LineResult decodeLine(EventDecoder parser, byte[] buf, int off, int len) {
         List<String> cuts = null;
         if (len > limits.maxStringBytes()) {
             cuts = new ArrayList<>(1);
             len = LongStrings.cut(buf, off, len, limits.maxStringBytes(), cuts);
         }
-        SparkEvent event;
+        String utf8Warning = null;
         try {
             try {
-                event = decoder.decode(buf, off, len);
+                return new LineResult(parser.parse(buf, off, len), null, null, cuts);
             } catch (com.fasterxml.jackson.core.JsonParseException e) {
                 String m = e.getOriginalMessage();
                 if (m == null || !m.contains("Invalid UTF-8")) {
@@ -351,18 +465,41 @@ final class LogRead implements LineScanner.Handler {
                 }
                 // Spark writes UTF-8, but a damaged file is still read: the bad bytes are replaced
                 byte[] fixed = replaceInvalidUtf8(buf, off, len);
-                warnLine(lineNo, "invalid UTF-8 bytes replaced with "
-                        + (fixed == buf ? "'?'" : "U+FFFD") + " (the file is damaged)");
-                event = fixed == buf ? decoder.decode(buf, off, len) : decoder.decode(fixed, 0, fixed.length);
+                utf8Warning = "invalid UTF-8 bytes replaced with " + (fixed == buf ? "'?'" : "U+FFFD")
+                        + " (the file is damaged)";
+                EventDecoder.Parsed parsed = fixed == buf ? parser.parse(buf, off, len)
+                        : parser.parse(fixed, 0, fixed.length);
+                return new LineResult(parsed, null, utf8Warning, cuts);
             }
-        } catch (InvalidEventException e) {
+        } catch (IOException | InvalidEventException | RuntimeException | StackOverflowError e) {
+            return new LineResult(parser.parsedSoFar(null), e, utf8Warning, cuts);
+        }
+    }
+
+    /** Settles one parsed line in the log's order, and delivers its event or reports its problem. */
+    private void applyLine(LineResult r, long lineNo, boolean complete) {
+        decoder.begin(r.parsed());
+        if (r.utf8Warning() != null) {
+            warnLine(lineNo, r.utf8Warning());
+        }
+        Throwable failure = r.failure();
+        SparkEvent event = null;
+        if (failure == null) {
+            try {
+                event = decoder.settle(r.parsed());
+            } catch (InvalidEventException | RuntimeException | StackOverflowError e) {
+                failure = e;
+            }
+        }
+        if (failure instanceof InvalidEventException e) {
             malformed++;
             partMalformed++;
-            warnCuts(lineNo, cuts);
+            warnCuts(lineNo, r.cuts());
             warnValues(lineNo);
             problem(file + ":" + lineNo + ": " + e.getMessage());
             return;
-        } catch (IOException | RuntimeException | StackOverflowError e) {
+        }
+        if (failure != null) {
             if (!complete) {
                 truncated = true;
                 if (scanner.failure() == null) { // else the stream failure is the one message
@@ -372,10 +509,10 @@ final class LogRead implements LineScanner.Handler {
             }
             malformed++;
             partMalformed++;
-            problem(file + ":" + lineNo + ": " + describe(e));
+            problem(file + ":" + lineNo + ": " + describe(failure));
             return;
         }
-        warnCuts(lineNo, cuts);
+        warnCuts(lineNo, r.cuts());
         warnValues(lineNo);
         if (event instanceof SparkEvent.Unknown u) {
             unknown++;
@@ -478,6 +615,7 @@ final class LogRead implements LineScanner.Handler {
             return;
         }
         long lineNo = lineBase + scannedLine;
+        settleAll(); // its note goes after the lines before it
         malformed++;
         partMalformed++;
         if (!complete) {
@@ -497,4 +635,55 @@ final class LogRead implements LineScanner.Handler {
         return true;
     }
 
+
+    /**
+     * Lines copied out of the scanner's reused buffer, for one decoding thread. The first batch of a part starts
+     * small and grows, so the many small logs of a watched directory cost kilobytes each, not a megabyte.
+     */
+    private static final class LineBatch {
+        private final int limit;
+        byte[] bytes;
+        int used;
+        int count;
+        int[] offsets = new int[64];
+        int[] lengths = new int[64];
+        long[] lineNos = new long[64];
+        boolean[] complete = new boolean[64];
+
+        /** The first batch of a part starts at 64 KiB, the later ones (a log of more than one) at {@code size}. */
+        LineBatch(int limit) {
+            this(limit, 64 << 10);
+        }
+
+        LineBatch(int limit, int size) {
+            this.limit = limit;
+            bytes = new byte[Math.min(limit, size)];
+        }
+
+        /** Whether a line of {@code len} bytes still goes into this batch (a longer one than the limit goes alone). */
+        boolean fits(int len) {
+            return used + len <= limit;
+        }
+
+        void add(byte[] buf, int off, int len, long lineNo, boolean whole) {
+            if (used + len > bytes.length) {
+                long grown = Math.max((long) used + len, Math.min((long) bytes.length * 2, limit));
+                bytes = java.util.Arrays.copyOf(bytes, (int) Math.min(grown, Integer.MAX_VALUE - 16));
+            }
+            if (count == offsets.length) {
+                int n = count * 2;
+                offsets = java.util.Arrays.copyOf(offsets, n);
+                lengths = java.util.Arrays.copyOf(lengths, n);
+                lineNos = java.util.Arrays.copyOf(lineNos, n);
+                complete = java.util.Arrays.copyOf(complete, n);
+            }
+            System.arraycopy(buf, off, bytes, used, len);
+            offsets[count] = used;
+            lengths[count] = len;
+            lineNos[count] = lineNo;
+            complete[count] = whole;
+            used += len;
+            count++;
+        }
+    }
 }

@@ -38,7 +38,13 @@ final class TaskDecoder {
     private static final int ABSENT = Integer.MIN_VALUE;
     private final Interner interner;
     private final FieldChecks checks;
+    /** The SQL metrics running at this line, or null when another thread decodes ahead of them (see below). */
     private final SqlMetricIds sqlMetricIds;
+    /**
+     * With no {@link #sqlMetricIds} (a decoder thread that runs ahead of the events before its line): the last Task
+     * Info's accumulables as read, for the thread that has those events to pick from ({@link DeferredAccumulables}).
+     */
+    private DeferredAccumulables deferred;
     /** Why the last Task Info's launch time is unknown (-1), or null when it was valid or absent. */
     private String launchProblem;
     /** The SQL metric updates of the last Task Info read. */
@@ -57,6 +63,13 @@ final class TaskDecoder {
 
     String launchProblem() {
         return launchProblem;
+    }
+
+    /** The accumulables kept for later of the line just decoded, or null; forgets them. */
+    DeferredAccumulables takeDeferred() {
+        DeferredAccumulables d = deferred;
+        deferred = null;
+        return d;
     }
 
     SparkEvent.TaskStart taskStart(JsonParser p) throws IOException, InvalidEventException {
@@ -175,6 +188,7 @@ final class TaskDecoder {
         boolean killed = false;
         launchProblem = null;
         accumUpdates = SparkEvent.AccumUpdates.NONE;
+        deferred = null;
         String[] what = new String[1];
         for (JsonToken t = p.nextToken(); t == JsonToken.FIELD_NAME; t = p.nextToken()) {
             String field = p.currentName();
@@ -208,7 +222,9 @@ final class TaskDecoder {
                 case "Failed" -> failed = boolValue(p);
                 case "Killed" -> killed = boolValue(p);
                 case "Accumulables" -> {
-                    if (sqlMetricIds.isEmpty()) {
+                    if (sqlMetricIds == null) {
+                        deferred = DeferredAccumulables.read(p, checks.warnings().size());
+                    } else if (sqlMetricIds.isEmpty()) {
                         p.skipChildren();
                     } else {
                         accumUpdates = sqlAccumulables(p);

@@ -8,6 +8,7 @@ import io.sparkscope.core.event.ExecutorMetric;
 import io.sparkscope.core.event.ExecutorPeaks;
 import io.sparkscope.core.event.SparkEvent;
 import io.sparkscope.core.event.TaskEndReason;
+import io.sparkscope.core.model.Lineage;
 
 import java.io.IOException;
 import java.util.ArrayList;
@@ -61,9 +62,14 @@ final class TreeDecoders {
         return new SparkEvent.ApplicationEnd(checks.timeOf(n, "Timestamp", -1));
     }
 
-    static SparkEvent environmentUpdate(JsonNode n) {
+    static SparkEvent environmentUpdate(JsonNode n, FieldChecks checks) {
+        Map<String, String> spark = Json.stringMapOf(n.get("Spark Properties"));
+        // The scheduler's job is read from these later; a malformed value is said here, where its line is known.
+        for (String w : Lineage.of(spark).warnings()) {
+            checks.warn(checks.event() + ": " + w);
+        }
         return new SparkEvent.EnvironmentUpdate(
-                Json.stringMapOf(n.get("Spark Properties")),
+                spark,
                 Json.stringMapOf(n.get("JVM Information")),
                 Json.stringMapOf(n.get("System Properties")),
                 Json.stringMapOf(n.get("Hadoop Properties"))); // since Spark 2.3; absent = empty

@@ -71,6 +71,29 @@ class BadInputTest {
     }
 
     @Test
+    void aMalformedSchedulerSettingIsNamedWithItsLineAndTheRestRead() throws Exception {
+        String env = "{\"Event\":\"SparkListenerEnvironmentUpdate\",\"Spark Properties\":{"
+                + "\"spark.openlineage.parentJobName\":\"orders_daily.load\","
+                + "\"spark.openlineage.parentRunId\":\"{{ macros.OpenLineagePlugin.lineage_run_id(task_instance) }}\","
+                + "\"spark.openlineage.rootParentJobName\":\"" + "x".repeat(5_000) + "\"},"
+                + "\"JVM Information\":{},\"System Properties\":{},\"Classpath Entries\":{}}";
+        Path file = TestLogs.write(dir.resolve("app-lineage"), List.of(TestLogs.LOG_START, TestLogs.APP_START, env,
+                TestLogs.APP_END));
+        TestLogs.Result r = TestLogs.read(file);
+        assertOneLine(r.problems());
+        assertEquals(2, r.problems().size(), r.problems().toString());
+        assertTrue(r.problems().get(0).startsWith(file + ":3: SparkListenerEnvironmentUpdate:"
+                + " spark.openlineage.parentRunId ignored: an unrendered template"), r.problems().get(0));
+        assertTrue(r.problems().get(1).contains("spark.openlineage.rootParentJobName ignored: 5000 characters"),
+                r.problems().get(1));
+        assertFalse(r.problems().get(1).contains("x".repeat(41)), "the value is cut: " + r.problems().get(1));
+        SparkEvent.EnvironmentUpdate e = r.events().stream().filter(SparkEvent.EnvironmentUpdate.class::isInstance)
+                .map(SparkEvent.EnvironmentUpdate.class::cast).findFirst().orElseThrow();
+        assertEquals("orders_daily.load", e.sparkProperties().get("spark.openlineage.parentJobName"),
+                "the event is kept; only the job key reader skips the bad values");
+    }
+
+    @Test
     void emptyFile() throws Exception {
         Path file = Files.createFile(dir.resolve("app-empty"));
         TestLogs.Result r = TestLogs.read(EventLogReader.discover(file).get(0));

@@ -15,9 +15,13 @@ import io.sparkscope.server.web.model.RunPrediction;
 import io.sparkscope.server.web.model.WebData;
 import io.sparkscope.store.query.AppDetail;
 import io.sparkscope.store.query.AppHeader;
+import io.sparkscope.store.query.AppSearchQuery;
 import io.sparkscope.store.query.StageRow;
 import io.sparkscope.store.query.StreamingQueries;
 
+import java.io.IOException;
+import java.io.StringWriter;
+import java.io.UncheckedIOException;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
@@ -42,9 +46,18 @@ public final class Api {
         json(ctx, new ApiJson.Health(up ? "ok" : "database unreachable"));
     }
 
+    /** One page of matches; {@code ?format=csv|jsonl} writes its rows only, the total in {@code X-Total-Count}. */
     public void apps(Context ctx) throws SQLException {
+        TableFormat format = format(ctx);
         SearchParams p = SearchParams.parse(ctx, data.now(), true);
-        json(ctx, ApiJson.AppsPage.of(p.filter().limit(), p.filter().offset(), data.search(p.filter()), prices));
+        ApiJson.AppsPage page = ApiJson.AppsPage.of(p.filter().limit(), p.filter().offset(), data.search(p.filter()),
+                prices);
+        if (format == TableFormat.JSON) {
+            json(ctx, page);
+        } else {
+            ctx.header("X-Total-Count", String.valueOf(page.total()));
+            table(ctx, format, "apps", page.apps());
+        }
     }
 
     public void app(Context ctx) throws SQLException {
@@ -53,14 +66,24 @@ public final class Api {
     }
 
     public void findings(Context ctx) throws SQLException {
-        AppDetail d = data.appFindings(Params.appRef(ctx));
-        json(ctx, FindingJson.all(Diagnosis.of(d.findings(), d.header().durationMs())));
+        TableFormat format = format(ctx);
+        table(ctx, format, "findings", findingRows(data.appFindings(Params.appRef(ctx))));
     }
 
     /** Every stage attempt, its task summary at {@code ?quantiles=} (Spark's five by default) when all were stored. */
     public void stages(Context ctx) throws SQLException {
-        AppDetail d = data.appStages(Params.appRef(ctx));
+        TableFormat format = format(ctx);
         double[] q = Params.quantiles(ctx, "quantiles", TaskDistributions.SPARK_DEFAULT_QUANTILES);
+        table(ctx, format, "stages", stageRows(data.appStages(Params.appRef(ctx)), q));
+    }
+
+    /** The findings answer's elements: root causes by estimated saving, each followed by its knock-ons. */
+    public static List<?> findingRows(AppDetail d) {
+        return FindingJson.all(Diagnosis.of(d.findings(), d.header().durationMs()));
+    }
+
+    /** The stages answer's elements; a 400 naming {@code quantiles} when one was not stored for a stage. */
+    public static List<?> stageRows(AppDetail d, double[] q) {
         List<StageJson> out = new ArrayList<>();
         for (StageRow s : d.stages()) {
             String missing = StageJson.missingQuantile(s, q);
@@ -69,7 +92,12 @@ public final class Api {
             }
             out.add(StageJson.of(s, q));
         }
-        json(ctx, out);
+        return out;
+    }
+
+    /** The search answer's elements ({@code apps} of one page). */
+    public static List<?> appRows(AppSearchQuery.Result r, Prices prices) {
+        return ApiJson.AppsPage.of(1, 0, r, prices).apps();
     }
 
     /** The application's Structured Streaming queries with their runs (lifecycle, trigger, totals; no batches). */
@@ -154,6 +182,28 @@ public final class Api {
             throw WebException.badParam("name", "required: the application name (name=), or the job key (job=)");
         }
         return data.lookup(job, name);
+    }
+
+    /** {@code ?format=}: json (the default), csv or jsonl; anything else is a 400 naming the parameter. */
+    private static TableFormat format(Context ctx) {
+        TableFormat f = Params.enumValue(ctx, "format", TableFormat.class);
+        return f == null ? TableFormat.JSON : f;
+    }
+
+    /** A list answer in the asked format; CSV and JSON lines come as a download named after the list. */
+    private static void table(Context ctx, TableFormat format, String name, List<?> rows) {
+        if (format == TableFormat.JSON) {
+            json(ctx, rows);
+            return;
+        }
+        StringWriter out = new StringWriter();
+        try {
+            format.write(rows, out);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e); // a StringWriter does not fail
+        }
+        ctx.header("Content-Disposition", "attachment; filename=\"" + name + "." + format.extension() + "\"");
+        ctx.contentType(format.contentType()).result(out.toString());
     }
 
     /** An error as JSON: the status, the one-line message and, for a 400, the parameter at fault. */

@@ -9,6 +9,7 @@ import io.sparkscope.core.analysis.efficiency.Cost;
 import io.sparkscope.core.analysis.efficiency.Prices;
 import io.sparkscope.core.analysis.prediction.KeyStage;
 import io.sparkscope.core.analysis.prediction.Prediction;
+import io.sparkscope.core.model.Lineage;
 import io.sparkscope.core.analysis.prediction.StageKey;
 import io.sparkscope.core.analysis.prediction.StageMean;
 import io.sparkscope.core.analysis.whatif.WhatIfResult;
@@ -54,6 +55,11 @@ public final class ApiJson {
         } catch (JsonProcessingException e) {
             throw new IllegalStateException("cannot serialize " + value.getClass().getSimpleName(), e);
         }
+    }
+
+    /** A value as the tree Jackson would write, for the exports that reshape it (one row per element). */
+    static com.fasterxml.jackson.databind.JsonNode tree(Object value) {
+        return MAPPER.valueToTree(value);
     }
 
     /** The history as its API route answers it, for the history page's chart. */
@@ -120,9 +126,12 @@ public final class ApiJson {
      * three root causes with their saving and one sentence each) and its findings, root causes by estimated saving
      * each followed by its knock-ons.
      */
+    /**
+     * @param scheduler the scheduler's job and run that started the application (docs/lineage.md); absent when none
+     */
     record Detail(@JsonUnwrapped @JsonIgnoreProperties("pk") AppHeader header, CostJson cost,
                   Map<String, Map<String, String>> config, int numStageAttempts, List<FindingJson.Fix> fixFirst,
-                  List<FindingJson> findings) {
+                  List<FindingJson> findings, @JsonInclude(JsonInclude.Include.NON_NULL) SchedulerJson scheduler) {
         static Detail of(AppDetail d, Prices prices) {
             return of(d, prices, Map.of());
         }
@@ -130,7 +139,18 @@ public final class ApiJson {
         static Detail of(AppDetail d, Prices prices, Map<String, String> triedWithoutHelp) {
             Diagnosis diagnosis = Diagnosis.of(d.findings(), d.header().durationMs(), triedWithoutHelp);
             return new Detail(d.header(), CostJson.of(d.header().efficiency(), prices), d.config(), d.stages().size(),
-                    FindingJson.Fix.all(diagnosis.fixFirst()), FindingJson.all(diagnosis));
+                    FindingJson.Fix.all(diagnosis.fixFirst()), FindingJson.all(diagnosis),
+                    SchedulerJson.of(Lineage.of(d.config().getOrDefault("spark", Map.of()))));
+        }
+    }
+
+    /** {@link Lineage} without its reading warnings; null parts are left out. */
+    @JsonInclude(JsonInclude.Include.NON_NULL)
+    record SchedulerJson(String dagId, String taskId, String namespace, String job, String runId,
+                         String rootNamespace, String rootJob, String rootRunId) {
+        static SchedulerJson of(Lineage l) {
+            return !l.present() && l.runId() == null ? null : new SchedulerJson(l.dagId(), l.taskId(), l.namespace(),
+                    l.job(), l.runId(), l.rootNamespace(), l.rootJob(), l.rootRunId());
         }
     }
 

@@ -1,6 +1,7 @@
 package io.sparkscope.server.web.http;
 
 import io.javalin.http.Context;
+import io.sparkscope.core.model.Lineage;
 import io.sparkscope.store.query.AppFilter;
 
 import java.util.LinkedHashMap;
@@ -110,7 +111,26 @@ public record SearchParams(AppFilter filter, Map<String, String> query, int page
         AppFilter f = new AppFilter(appId, name, user, startedFrom, startedTo, endedFrom, endedTo, severity, heuristic,
                 status, sort == null ? AppFilter.Sort.START : AppFilter.Sort.valueOf(sort.name()),
                 order != Order.ASC, limit, offset, now, minWaste);
-        return new SearchParams(f, q, page);
+        return new SearchParams(f.withScheduler(scheduler(ctx, q)), q, page);
+    }
+
+    /** Names of the scheduler filters: Airflow DAG and task, OpenLineage parent job, and a task's or DAG's run. */
+    public static final String DAG = "dag";
+    public static final String TASK = "task";
+    public static final String PARENT_JOB = "parentJob";
+    public static final String PARENT_RUN = "parentRun";
+
+    private static AppFilter.Scheduler scheduler(Context ctx, Map<String, String> q) {
+        String dag = keep(q, DAG, Params.text(ctx, DAG));
+        String task = keep(q, TASK, Params.text(ctx, TASK));
+        String job = keep(q, PARENT_JOB, Params.text(ctx, PARENT_JOB));
+        String run = Params.text(ctx, PARENT_RUN);
+        if (run != null && !Lineage.UUID.matcher(run).matches()) {
+            throw WebException.badParam(PARENT_RUN, "'" + run + "' is not a run id (a UUID, as OpenLineage and"
+                    + " Airflow give it)");
+        }
+        keep(q, PARENT_RUN, run);
+        return AppFilter.Scheduler.of(dag, task, job, run);
     }
 
     private static void checkRange(String name, Long from, Long to) {

@@ -88,6 +88,18 @@ public final class Fmt {
         return Double.isFinite(share) ? Units.fixed(share * 100, 1) + " %" : "—";
     }
 
+    /**
+     * A value's change against the baseline's as the compare pages show it: "+35 %", "-80 %", "new" when the baseline
+     * had none (a share of 0 is no number), "" when they are equal.
+     */
+    public static String change(long baseline, long value) {
+        if (value == baseline) {
+            return "";
+        }
+        return baseline == 0 ? "new"
+                : String.format(java.util.Locale.ROOT, "%+.0f %%", 100.0 * (value - baseline) / Math.abs(baseline));
+    }
+
     /** The CSS class of a severity: its colour goes with its word ({@link #severityWord}) everywhere. */
     public static String severityClass(String worst) {
         return worst == null ? "sev-none" : "HIGH".equals(worst) ? "sev-high" : "sev-low";

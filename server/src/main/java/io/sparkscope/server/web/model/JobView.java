@@ -21,8 +21,15 @@ public record JobView(String key, boolean configured, String name, String user, 
         return new JobView(k, true, k, "", "", "");
     }
 
-    /** "com.example.Etl on yarn, as alice" or "set by spark.sparkscope.jobKey". */
+    /**
+     * "com.example.Etl on yarn, as alice", "the scheduler's OpenLineage job etl.load in namespace default" or "set by
+     * spark.sparkscope.jobKey".
+     */
     public String description() {
+        String scheduled = JobKey.scheduledDescription(key);
+        if (scheduled != null) {
+            return "the scheduler's " + scheduled;
+        }
         if (configured) {
             return "grouped by " + JobKey.CONFIG_KEY + "=" + key;
         }

@@ -5,6 +5,7 @@ import io.sparkscope.core.analysis.prediction.AdviceLedger;
 import io.sparkscope.core.heuristics.Finding;
 import io.sparkscope.core.analysis.whatif.TaskOrder;
 import io.sparkscope.core.model.AppSnapshot;
+import io.sparkscope.core.model.Lineage;
 import io.sparkscope.core.model.StreamingQuerySummary;
 import io.sparkscope.server.web.http.WebException;
 import io.sparkscope.store.SnapshotReader;
@@ -15,6 +16,7 @@ import io.sparkscope.store.query.AppHeader;
 import io.sparkscope.store.query.AppSearchQuery;
 import io.sparkscope.store.query.DashboardQuery;
 import io.sparkscope.store.query.HistoryQuery;
+import io.sparkscope.store.query.SchedulerQuery;
 import io.sparkscope.store.query.StreamingQueries;
 import io.sparkscope.store.query.TimelineQuery;
 import io.sparkscope.store.query.WasteQuery;
@@ -188,6 +190,11 @@ public final class WebData {
     }
 
     /** The runs of one job, oldest first, each marked when much slower than usual (none: an unknown key). */
+    /** The scheduler's job and run of the job's newest run that has them; {@link Lineage#NONE} when none has. */
+    public Lineage schedulerOfJob(String jobKey) throws SQLException {
+        return new SchedulerQuery(dataSource).ofJob(jobKey);
+    }
+
     public RunHistory history(String jobKey) throws SQLException {
         List<HistoryQuery.Run> runs = history.runs(jobKey, HISTORY_LIMIT);
         Map<String, List<Finding>> findings = history.findings(jobKey, HISTORY_LIMIT);

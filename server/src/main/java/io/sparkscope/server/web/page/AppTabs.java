@@ -2,7 +2,7 @@ package io.sparkscope.server.web.page;
 
 import io.sparkscope.server.web.http.Urls;
 
-/** The tab bar under an application's heading: its overview page, its jobs, its executors and its SQL. */
+/** The tab bar under an application's heading: its overview page, its jobs, its executors, its SQL and its timeline. */
 final class AppTabs {
     /**
      * Every tab in one place: its label, its path and the page that serves it. The tab bar and the routes
@@ -12,7 +12,8 @@ final class AppTabs {
         OVERVIEW("Overview", null, p -> p.pages()::app),
         JOBS("Jobs", "jobs", p -> p.execution()::jobs),
         EXECUTORS("Executors", "executors", p -> p.execution()::executors),
-        SQL("SQL", "sql", p -> p.sql()::list);
+        SQL("SQL", "sql", p -> p.sql()::list),
+        TIMELINE("Timeline", "timeline", p -> p.stages()::timeline);
 
         final String label;
         /** Path segment after the application, null for the application page itself. */

@@ -1,6 +1,8 @@
 package io.sparkscope.server.web.page;
 
 import io.sparkscope.core.analysis.efficiency.Prices;
+import io.sparkscope.core.model.Lineage;
+import io.sparkscope.server.web.model.SchedulerLinks;
 import io.sparkscope.server.web.http.Urls;
 import io.sparkscope.server.web.model.Diagnosis;
 import io.sparkscope.server.web.model.Fmt;
@@ -45,6 +47,14 @@ final class AppView {
     static String render(AppDetail d, List<StreamingQuerySummary> streamingRuns, String historyServerUrl,
                          StageTableView.StageSort sort, boolean desc, int refreshSeconds, Prices prices,
                          Map<String, String> triedWithoutHelp) {
+        return render(d, streamingRuns, historyServerUrl, sort, desc, refreshSeconds, prices, triedWithoutHelp,
+                SchedulerLinks.NONE);
+    }
+
+    /** @param scheduler links to the scheduler that started the application, when its address is known */
+    static String render(AppDetail d, List<StreamingQuerySummary> streamingRuns, String historyServerUrl,
+                         StageTableView.StageSort sort, boolean desc, int refreshSeconds, Prices prices,
+                         Map<String, String> triedWithoutHelp, SchedulerLinks scheduler) {
         AppHeader a = d.header();
         String title = a.name() == null || a.name().isEmpty() ? a.appId() : a.name();
         String shs = historyServerUrl == null ? null : historyServerUrl.replaceAll("/+$", "") + "/history/"
@@ -54,7 +64,10 @@ final class AppView {
                 PageOutput.markup(out -> HistoryLink.render(out, d)), shs,
                 streamingRuns.isEmpty() ? null : PageOutput.markup(out -> StreamingView.queryList(out, a, streamingRuns)),
                 PageOutput.markup(out -> StageTableView.render(out, d.stages(), d.stageOperators(), a, sort, desc)),
-                refreshSeconds, prices);
+                refreshSeconds, prices, PageOutput.markup(out -> SchedulerView.render(out,
+                        // read from its settings, so an application stored before the scheduler columns shows it too
+                        Lineage.of(d.config().getOrDefault("spark", Map.of())),
+                        a.jobKey() == null ? null : Urls.historyOfJob(a.jobKey()), scheduler)));
         return h.toString();
     }
 

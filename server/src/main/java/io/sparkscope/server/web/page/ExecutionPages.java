@@ -46,16 +46,6 @@ public final class ExecutionPages {
     }
 
     /**
-     * {@code …/stages/{stageId}/{stageAttemptId}} until the stage has a page of its own: the stage's row in the
-     * application page's stage table, so every stage link already leads somewhere.
-     */
-    public void stageRow(Context ctx) {
-        var ref = Params.appRef(ctx);
-        ctx.redirect(Links.stageRow(ref.appId(), ref.attemptId(), Params.stageNumber(ctx, "stageId"),
-                Params.stageNumber(ctx, "stageAttemptId")));
-    }
-
-    /**
      * {@code ?status=&executor=&sort=&order=&offset=&length=}: the filters and order of the table, server-side, so
      * paging a 100 000-task stage reads one page of rows.
      */

@@ -2,6 +2,8 @@ package io.sparkscope.server.web.page;
 
 import io.sparkscope.core.analysis.efficiency.Prices;
 import io.sparkscope.core.analysis.prediction.StageKey;
+import io.sparkscope.core.model.Lineage;
+import io.sparkscope.server.web.model.SchedulerLinks;
 import io.sparkscope.server.web.model.RecurringJob;
 import io.sparkscope.server.web.model.RunHistory;
 import io.sparkscope.server.web.model.RunPrediction;
@@ -49,9 +51,19 @@ final class HistoryView {
 
     /** @param prices the operator's prices for each run's cost; without them each run's core-hours */
     static String render(RunHistory hist, String json, PredictForm form, Prices prices) {
+        return render(hist, json, form, prices, Lineage.NONE, SchedulerLinks.NONE);
+    }
+
+    /**
+     * @param lineage the scheduler's job and run of the job's newest run that has them ({@link Lineage#NONE}: none)
+     * @param links   links to the scheduler, when its address is known
+     */
+    static String render(RunHistory hist, String json, PredictForm form, Prices prices, Lineage lineage,
+                         SchedulerLinks links) {
         Html h = new Html(16 * 1024);
         JtehistoryGenerated.render(new PageOutput(h), null, hist,
-                PageOutput.markup(out -> out.raw(Html.jsonForScript(json))), form, prices);
+                PageOutput.markup(out -> out.raw(Html.jsonForScript(json))), form, prices,
+                PageOutput.markup(out -> SchedulerView.render(out, lineage, null, links)));
         return h.toString();
     }
 

@@ -9,6 +9,8 @@ import io.sparkscope.store.query.JobsExecutorsQuery;
 final class JobsView {
     /** Lines of a failure reason shown before "more". */
     static final int REASON_LINES = 3;
+    /** Characters of those lines shown before "…": a GPU or heap OOM message can be one line of a thousand. */
+    static final int REASON_CHARS = 400;
 
     private JobsView() {
     }
@@ -24,8 +26,10 @@ final class JobsView {
         JtereasonGenerated.render(new PageOutput(h), null, reason);
     }
 
-    /** The first {@link #REASON_LINES} of a reason's lines, as one text. */
+    /** The first {@link #REASON_LINES} of a reason's lines, as one text, cut with "…" past {@link #REASON_CHARS}. */
     static String firstLines(String[] lines) {
-        return String.join("\n", java.util.Arrays.asList(lines).subList(0, Math.min(REASON_LINES, lines.length)));
+        String first = String.join("\n", java.util.Arrays.asList(lines).subList(0, Math.min(REASON_LINES, lines.length)));
+        return first.length() <= REASON_CHARS ? first
+                : first.substring(0, first.offsetByCodePoints(0, first.codePointCount(0, REASON_CHARS) - 1)) + "…";
     }
 }

@@ -13,6 +13,7 @@ import io.sparkscope.server.web.model.Comparison;
 import io.sparkscope.server.web.model.QueryPage;
 import io.sparkscope.server.web.model.RunHistory;
 import io.sparkscope.server.web.model.RunPrediction;
+import io.sparkscope.server.web.model.SchedulerLinks;
 import io.sparkscope.server.web.model.JobTuning;
 import io.sparkscope.server.web.model.TuneFile;
 import io.sparkscope.server.web.model.WebData;
@@ -35,6 +36,8 @@ public final class Pages {
     private final List<String> heuristicIds;
     private final String historyServerUrl;
     private final Prices prices;
+    /** Set once before the server starts ({@link #schedulerLinks(SchedulerLinks)}). */
+    private volatile SchedulerLinks schedulerLinks = SchedulerLinks.NONE;
 
     /**
      * @param heuristicIds     the search form's heuristic choices
@@ -46,6 +49,11 @@ public final class Pages {
         this.heuristicIds = List.copyOf(heuristicIds);
         this.historyServerUrl = historyServerUrl;
         this.prices = prices == null ? Prices.NONE : prices;
+    }
+
+    /** Links to the scheduler that started an application (the Airflow DAG's page), when its address is known. */
+    public void schedulerLinks(SchedulerLinks links) {
+        this.schedulerLinks = links == null ? SchedulerLinks.NONE : links;
     }
 
     public void dashboard(Context ctx) throws SQLException {
@@ -67,7 +75,7 @@ public final class Pages {
         int refresh = Params.refreshSeconds(ctx, Layout.DEFAULT_REFRESH_SECONDS);
         html(ctx, AppView.render(d, data.streamingRuns(d.header()), historyServerUrl,
                 sort == null ? StageTableView.StageSort.ID : sort, desc, refresh, prices,
-                data.triedWithoutHelp(d)));
+                data.triedWithoutHelp(d), schedulerLinks));
     }
 
     /** One Structured Streaming query; {@code ?batches=} how many of each run's newest batches to show. */
@@ -116,7 +124,8 @@ public final class Pages {
             return;
         }
         RunHistory h = data.history(lookup.jobKey());
-        html(ctx, HistoryView.render(h, ApiJson.historyJson(h, prices), predictForm(ctx, h), prices));
+        html(ctx, HistoryView.render(h, ApiJson.historyJson(h, prices), predictForm(ctx, h), prices,
+                data.schedulerOfJob(lookup.jobKey()), schedulerLinks));
     }
 
     /**

@@ -3,8 +3,10 @@ package io.sparkscope.server.web.page;
 import io.sparkscope.core.heuristics.Finding;
 import io.sparkscope.core.heuristics.Severity;
 import io.sparkscope.core.sql.PlanGraph;
+import io.sparkscope.server.web.model.Fmt;
 import io.sparkscope.server.web.sql.PlanLayout;
 import io.sparkscope.server.web.sql.PlanPictures;
+import io.sparkscope.server.web.sql.PlanTimes;
 import io.sparkscope.server.web.sql.SqlFindings;
 
 import java.util.List;
@@ -23,6 +25,19 @@ final class PlanSvg {
 
     static void render(Html h, PlanPictures.Picture p, Map<Long, List<Finding>> findingsByNode) {
         PlanLayout.Laid laid = p.laid();
+        if (!p.times().reported()) {
+            h.raw("<p class=\"notice\" id=\"no-operator-metrics\">").t(NO_METRICS).raw("</p>");
+        }
+        // zoom buttons for sparkscope.js to show (hidden without it: the box still scrolls)
+        h.raw("<div class=\"plan-tools\" id=\"plan-tools\" hidden><button type=\"button\" class=\"btn small\"")
+                .raw(" data-zoom=\"out\" title=\"zoom out\">&#8722;</button> <span class=\"zoom-level\">100 %</span> ")
+                .raw("<button type=\"button\" class=\"btn small\" data-zoom=\"in\" title=\"zoom in\">+</button> ")
+                .raw("<button type=\"button\" class=\"btn small\" data-zoom=\"fit\">fit</button> ")
+                .raw("<button type=\"button\" class=\"btn small\" data-zoom=\"reset\">1:1</button> ")
+                .raw("<span class=\"hint\">drag to pan, Ctrl + wheel to zoom</span></div>");
+        if (p.times().totalMs() > 0) {
+            heatLegend(h, p.times().totalMs());
+        }
         h.raw("<div class=\"plan-scroll\" id=\"plan-graph\"><svg xmlns=\"http://www.w3.org/2000/svg\" class=\"plan\"")
                 .raw(" role=\"img\" aria-label=\"physical plan graph\" width=\"").t(px(laid.width()))
                 .raw("\" height=\"").t(px(laid.height())).raw("\" viewBox=\"0 0 ").t(px(laid.width())).raw(" ")
@@ -36,8 +51,12 @@ final class PlanSvg {
                 continue;
             }
             List<String> lines = p.lines().get(n.id());
+            PlanTimes.Share clusterShare = p.times().of(n.id());
             h.raw("<g class=\"plan-cluster\" id=\"plan-node-").t(n.id()).raw("\" data-node=\"").t(n.id())
-                    .raw("\"><title>").t(n.name().strip()).raw("</title><rect x=\"").t(px(b.x())).raw("\" y=\"")
+                    .raw("\"><title>").t(n.name().strip()).raw("</title><rect")
+                    // its share's colour on the box: the group's class stays "plan-cluster" alone
+                    .raw(clusterShare == null ? "" : " class=\"heat-" + clusterShare.heat() + "\"").raw(" x=\"")
+                    .t(px(b.x())).raw("\" y=\"")
                     .t(px(b.y())).raw("\" width=\"").t(px(b.width())).raw("\" height=\"").t(px(b.height()))
                     .raw("\" rx=\"6\"/><text x=\"").t(px(b.x() + 8)).raw("\" y=\"").t(px(b.y() + 15)).raw("\">")
                     .t(String.join(" · ", lines)).raw("</text></g>");
@@ -63,6 +82,11 @@ final class PlanSvg {
             if (worst != null) {
                 cls.append(worst.severity() == Severity.HIGH ? " has-finding sev-high" : " has-finding sev-low");
             }
+            PlanTimes.Share share = p.times().of(n.id());
+            if (share != null) {
+                // the colour scale of the node's share of the query's measured time (the legend says the steps)
+                cls.append(" heat-").append(share.heat());
+            }
             h.raw("<a href=\"#node-").t(n.id()).raw("\"><g class=\"").raw(cls.toString()).raw("\" id=\"plan-node-")
                     .t(n.id()).raw("\" data-node=\"").t(n.id()).raw("\"><title>").t(n.description().strip())
                     .raw("</title><rect x=\"").t(px(b.x())).raw("\" y=\"").t(px(b.y())).raw("\" width=\"")
@@ -84,6 +108,26 @@ final class PlanSvg {
             h.raw("</g></a>");
         }
         h.raw("</svg></div>");
+    }
+
+    /**
+     * Why a graph has no value in any box: Spark adds up an operator's metrics from the task attempts that succeed
+     * (a failed attempt's updates are dropped) and from the driver when the query ends.
+     */
+    static final String NO_METRICS = "No operator of this query reported a metric, so the graph and the table below"
+            + " show none. Spark counts an operator's metrics from the tasks that finished successfully (a failed"
+            + " task's updates are dropped) and from the driver when the query ends: a query whose tasks all failed,"
+            + " or an event log written without them, has none.";
+
+    /** The colour steps of the operators' shares of the query's measured time ({@link PlanTimes.Share#heat}). */
+    private static void heatLegend(Html h, long totalMs) {
+        h.raw("<ul class=\"legend\" id=\"plan-heat-legend\"><li class=\"side\">Share of the ").t(Fmt.duration(totalMs))
+                .raw(" Spark timed in this query's operators (codegen stages' durations, operators' own timers):</li>");
+        String[] labels = {"under 5 %", "5–15 %", "15–30 %", "30–50 %", "50 % or more"};
+        for (int i = 0; i < labels.length; i++) {
+            h.raw("<li><span class=\"heat-swatch heat-").t(i + 1).raw("\"></span>").t(labels[i]).raw("</li>");
+        }
+        h.raw("<li class=\"side\">uncoloured: not timed by Spark</li></ul>");
     }
 
     static boolean isExchange(PlanGraph.Node n) {

@@ -3,6 +3,7 @@ package io.sparkscope.server.web.page;
 import io.sparkscope.core.heuristics.Finding;
 import io.sparkscope.core.model.SqlExecutionSummary;
 import io.sparkscope.server.web.sql.PlanPictures;
+import io.sparkscope.server.web.sql.PlanTimes;
 import io.sparkscope.server.web.sql.SqlFindings;
 import io.sparkscope.server.web.sql.SqlStatus;
 import io.sparkscope.store.query.SqlQuery;
@@ -36,8 +37,19 @@ final class SqlView {
         Html h = new Html(16 * 1024);
         JtesqlExecutionGenerated.render(new PageOutput(h), null, e, sql, SqlStatus.of(sql, e.jobsById()).status(),
                 findings, byNode, p == null ? null : p.graph(),
-                p == null ? null : PageOutput.markup(out -> PlanSvg.render(out, p, byNode)), live);
+                p == null ? null : PageOutput.markup(out -> PlanSvg.render(out, p, byNode)),
+                p == null ? null : p.times(), live);
         return h.toString();
+    }
+
+    /** An operator's text made short to read, Spark's own on hover (opText.jte). */
+    static void opText(Html h, String raw) {
+        JteopTextGenerated.render(new PageOutput(h), null, raw);
+    }
+
+    /** An operator's share of the query's measured time as a table cell (opTime.jte). */
+    static void opTime(Html h, PlanTimes.Share share) {
+        JteopTimeGenerated.render(new PageOutput(h), null, share);
     }
 
     /** What a page calls an execution: its description, or "(no description)". */

@@ -8,7 +8,7 @@ import java.util.function.BiConsumer;
  * The page handlers an application's tabs are served by, and the tabs' routes, taken from {@link AppTabs.Tab} so a
  * tab's path, label and page are declared once.
  */
-public record TabPages(Pages pages, ExecutionPages execution, SqlPages sql) {
+public record TabPages(Pages pages, ExecutionPages execution, SqlPages sql, StagePages stages) {
 
     /**
      * Gives each tab's path after the application ({@code "/jobs"}, {@code ""} for the overview) and handler to

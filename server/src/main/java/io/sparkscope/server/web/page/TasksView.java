@@ -1,5 +1,7 @@
 package io.sparkscope.server.web.page;
 
+import io.sparkscope.core.event.TaskMetric;
+import io.sparkscope.core.event.TaskMetrics;
 import io.sparkscope.server.web.http.Urls;
 import io.sparkscope.server.web.model.Fmt;
 import io.sparkscope.store.query.TaskListQuery;
@@ -15,6 +17,9 @@ import java.util.Map;
  * error, and a sentence when the stored tasks are not all of the stage's.
  */
 final class TasksView {
+    /** Columns of a task row: an error's own row under its task spans them all. */
+    static final int COLUMNS = 16;
+
     private TasksView() {
     }
 
@@ -22,6 +27,16 @@ final class TasksView {
         Html h = new Html(64 * 1024);
         JtetasksGenerated.render(new PageOutput(h), null, p, r, live);
         return h.toString();
+    }
+
+    /**
+     * A task's peak execution memory, "—" when Spark measured none. Spark counts this memory only in the operators
+     * that use it (sorts, aggregations, joins) and reports 0 for a task without them, and the store keeps no zero
+     * metric apart from an absent one: 0 B would claim a measurement that was never taken.
+     */
+    static String peakMemory(TaskMetrics m) {
+        long peak = m == null ? 0 : m.get(TaskMetric.PEAK_EXECUTION_MEMORY);
+        return peak > 0 ? Fmt.bytes(peak) : "—";
     }
 
     /** A status as a CSS class name: its lower-case letters. */

@@ -5,6 +5,7 @@ import io.sparkscope.core.model.SqlExecutionSummary;
 import io.sparkscope.core.model.SqlMetricAggregate;
 import io.sparkscope.core.sql.PlanGraph;
 import io.sparkscope.core.sql.SparkMetricText;
+import io.sparkscope.server.web.model.Fmt;
 
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -31,8 +32,8 @@ public final class PlanPictures {
     /** Room in a box for a finding's mark line. */
     static final double PADDING = 8;
 
-    /** A laid-out plan: the graph, positions, and each drawn node's lines. */
-    public record Picture(PlanGraph graph, PlanLayout.Laid laid, Map<Long, List<String>> lines) {
+    /** A laid-out plan: the graph, positions, each drawn node's lines and each timed node's share of the query. */
+    public record Picture(PlanGraph graph, PlanLayout.Laid laid, Map<Long, List<String>> lines, PlanTimes times) {
     }
 
     private final Map<String, PlanLayout.Laid> layouts = new LinkedHashMap<>(16, 0.75f, true) {
@@ -47,11 +48,12 @@ public final class PlanPictures {
      */
     public Picture of(SqlExecutionSummary sql, java.util.Set<Long> markedNodes) {
         PlanGraph graph = PlanGraph.of(sql.plan());
+        PlanTimes times = PlanTimes.of(graph, sql.metrics());
         Map<Long, List<String>> lines = new HashMap<>();
         Map<Long, double[]> sizes = new HashMap<>();
         StringBuilder key = new StringBuilder(graph.nodes().size() * 24);
         for (PlanGraph.Node n : graph.nodes()) {
-            List<String> l = lines(n, sql.metrics());
+            List<String> l = lines(n, sql.metrics(), times.of(n.id()));
             lines.put(n.id(), l);
             key.append(n.id()).append(n.cluster() ? 'c' : 'n').append(n.clusterId());
             if (!n.cluster()) {
@@ -81,13 +83,21 @@ public final class PlanPictures {
                 layouts.put(k, laid);
             }
         }
-        return new Picture(graph, laid, lines);
+        return new Picture(graph, laid, lines, times);
     }
 
-    /** A node's name, then one line per metric Spark reported: its name and Spark's total (with min, med, max). */
-    static List<String> lines(PlanGraph.Node n, Map<Long, SqlMetricAggregate> metrics) {
+    /**
+     * A node's name, its share of the query's measured time when Spark timed it, then one line per metric Spark
+     * reported: its name and Spark's total (with min, med, max).
+     */
+    static List<String> lines(PlanGraph.Node n, Map<Long, SqlMetricAggregate> metrics, PlanTimes.Share share) {
         List<String> out = new ArrayList<>();
         out.add(cut(n.name().strip()));
+        if (share != null) {
+            // a cluster's lines make one title line over its box, as wide as its operators: the share alone (its
+            // time is its duration, among its metrics)
+            out.add(n.cluster() ? Fmt.percent(share.share()) : shareText(share));
+        }
         int shown = 0;
         int more = 0;
         for (PlanMetric m : n.metrics()) {
@@ -124,6 +134,11 @@ public final class PlanPictures {
             at = v.lastIndexOf(" (driver)");
         }
         return at > 0 ? v.substring(0, at) + ")" : v;
+    }
+
+    /** "time 12.3 s · 34.0 % of the query" as a box and the operator table show it. */
+    public static String shareText(PlanTimes.Share share) {
+        return "time " + Fmt.duration(share.ms()) + " · " + Fmt.percent(share.share()) + " of the query";
     }
 
     static String cut(String s) {

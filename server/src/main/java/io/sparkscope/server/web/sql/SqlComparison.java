@@ -5,6 +5,7 @@ import io.sparkscope.core.model.SqlExecutionSummary;
 import io.sparkscope.core.model.SqlMetricAggregate;
 import io.sparkscope.core.sql.PlanGraph;
 import io.sparkscope.core.sql.SparkMetricText;
+import io.sparkscope.server.web.model.Fmt;
 
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -35,6 +36,11 @@ public final class SqlComparison {
                 return false;
             }
             return a == 0 || Math.abs(b - a) > CHANGED * Math.abs(a);
+        }
+
+        /** The other run's total against the baseline's: "+35 %", "new", or "" when equal or not in both runs. */
+        public String change() {
+            return baselineTotal == null || otherTotal == null ? "" : Fmt.change(baselineTotal, otherTotal);
         }
     }
 

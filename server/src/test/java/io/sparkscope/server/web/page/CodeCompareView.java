@@ -32,7 +32,8 @@ final class CodeCompareView {
         List<AppHeader> apps = c.apps();
         h.raw("<h1>Compare ").t(apps.size()).raw(" runs</h1><p class=\"muted\">The first run is the baseline;"
                 + " highlighted: metrics changed by more than 20 % against it, configuration values that differ.</p>");
-        h.raw("<div class=\"table-scroll\"><table class=\"grid compare\" id=\"compare-table\"><thead><tr><th></th>");
+        h.raw("<div class=\"table-scroll\"><table class=\"grid compare runs-").t(apps.size())
+                .raw("\" id=\"compare-table\"><thead><tr><th></th>");
         for (int i = 0; i < apps.size(); i++) {
             AppHeader a = apps.get(i);
             h.raw("<th class=\"run ").raw(Fmt.severityClass(a.worstSeverity())).raw("\">");
@@ -50,9 +51,7 @@ final class CodeCompareView {
                 boolean diff = m.changed().get(i);
                 h.raw("<td class=\"num").raw(diff ? " diff" : "").raw("\">").t(format(m.unit(), v));
                 if (i > 0 && diff) {
-                    long base = m.values().get(0);
-                    h.raw(" <span class=\"delta\">").t(base == 0 ? "new" : String.format(java.util.Locale.ROOT, "%+.0f %%", 100.0 * (v - base) / base))
-                            .raw("</span>");
+                    h.raw(" <span class=\"delta\">").t(Fmt.change(m.values().get(0), v)).raw("</span>");
                 }
                 h.raw("</td>");
             }
@@ -100,13 +99,18 @@ final class CodeCompareView {
         for (Comparison.StageMatch m : c.stages()) {
             h.raw("<tr class=\"stage-match\"><th>").t(m.position()).raw(m.namesDiffer() ? " <span class=\"warn\">names differ</span>" : "")
                     .raw("</th>");
-            for (Comparison.StageCell cell : m.cells()) {
+            Comparison.StageCell first = m.cells().get(0);
+            for (int i = 0; i < m.cells().size(); i++) {
+                Comparison.StageCell cell = m.cells().get(i);
                 if (cell == null) {
                     h.raw("<td class=\"muted\">—</td>");
                     continue;
                 }
+                String change = i == 0 || first == null ? "" : Fmt.change(first.durationMs(), cell.durationMs());
                 h.raw("<td class=\"").raw(cell.changed() ? "diff" : "").raw("\"><div class=\"stage-name\">").t(cell.key())
-                        .raw(" ").t(cell.name()).raw("</div><div>").t(Fmt.duration(cell.durationMs())).raw(" · ")
+                        .raw(" ").t(cell.name()).raw("</div><div>").t(Fmt.duration(cell.durationMs()))
+                        .raw(change.isEmpty() ? "" : " <span class=\"delta\">").t(change)
+                        .raw(change.isEmpty() ? "" : "</span>").raw(" · ")
                         .t(Fmt.count(cell.numTasks(), "task")).raw(cell.numFailedTasks() > 0 ? " · " : "")
                         .t(cell.numFailedTasks() > 0 ? cell.numFailedTasks() + " failed" : "")
                         .raw("</div><div class=\"muted\">spill ").t(Fmt.bytes(cell.spillBytes())).raw(" · shuffle ")

@@ -41,22 +41,31 @@ final class CodeExecutorsView {
         boolean anyPeaks = e.anyPeaks();
         h.raw("<div class=\"table-scroll\"><table class=\"grid\" id=\"executor-table\"><thead><tr><th>Executor</th>"
                 + "<th>Host</th><th class=\"num\">Cores</th><th>Added</th><th class=\"num\">Lifetime</th>"
-                + "<th class=\"num\">Tasks ok</th><th class=\"num\">Failed</th><th class=\"num\">Killed</th>"
+                + "<th>Removed</th><th class=\"num\">Tasks ok</th><th class=\"num\">Failed</th><th class=\"num\">Killed</th>"
                 + "<th class=\"num\">Task time</th><th class=\"num\">GC (share)</th><th class=\"num\">Input</th>"
                 + "<th class=\"num\">Shuffle read</th><th class=\"num\">Shuffle write</th>"
                 + "<th class=\"num\">Spill (mem / disk)</th><th class=\"num\">Storage memory</th>"
                 + "<th class=\"num\">Peak JVM heap</th><th class=\"num\">Peak off-heap</th>"
-                + "<th class=\"num\">Peak execution memory</th><th>Removed</th></tr></thead><tbody>");
+                + "<th class=\"num\">Peak execution memory</th></tr></thead><tbody>");
         for (ExecutorSummary x : e.executors()) {
             h.raw("<tr class=\"executor-row").raw(x.removeTime() >= 0 ? " removed" : "").raw("\" data-executor=\"")
                     .a(x.executorId()).raw("\"><td><a class=\"executor-link\" href=\"")
                     .a(Links.executor(e.app().appId(), e.app().attemptId(), x.executorId())).raw("\">")
                     .t(x.executorId()).raw("</a></td><td class=\"host\">")
                     .t(x.hostPort() != null ? x.hostPort() : x.host()).raw("</td><td class=\"num\">").t(x.totalCores())
-                    .raw("</td><td>").t(Fmt.time(x.addTime())).raw("</td><td class=\"num\">")
+                    .raw("</td><td class=\"when\">").t(Fmt.time(x.addTime())).raw("</td><td class=\"num\">")
                     .t(x.addTime() > 0 && x.removeTime() >= x.addTime() ? Fmt.duration(x.removeTime() - x.addTime())
                             : x.addTime() > 0 ? "alive" : "—")
-                    .raw("</td><td class=\"num\">").t(Fmt.count(x.completedTasks())).raw("</td><td class=\"num")
+                    .raw("</td><td class=\"removed\">");
+            if (x.removeTime() >= 0) {
+                h.raw("<span class=\"muted when\">").t(Fmt.time(x.removeTime())).raw("</span>");
+                if (x.removeReason() != null && !x.removeReason().isBlank()) {
+                    JobsView.reason(h, x.removeReason());
+                }
+            } else {
+                h.raw("<span class=\"muted\">—</span>");
+            }
+            h.raw("</td><td class=\"num\">").t(Fmt.count(x.completedTasks())).raw("</td><td class=\"num")
                     .raw(x.failedTasks() > 0 ? " bad" : "").raw("\">").t(Fmt.count(x.failedTasks()))
                     .raw("</td><td class=\"num\">").t(Fmt.count(x.killedTasks())).raw("</td><td class=\"num\">")
                     .t(Fmt.duration(x.totalDuration())).raw("</td><td class=\"num\">").t(Fmt.duration(x.totalGcTime()))
@@ -72,16 +81,7 @@ final class CodeExecutorsView {
             Long onHeap = p.get("OnHeapExecutionMemory");
             Long offHeap = p.get("OffHeapExecutionMemory");
             h.raw("<td class=\"num\">").t((onHeap == null || onHeap == 0) && (offHeap == null || offHeap == 0) ? "—"
-                    : Fmt.bytes((onHeap == null ? 0 : onHeap) + (offHeap == null ? 0 : offHeap))).raw("</td><td>");
-            if (x.removeTime() >= 0) {
-                h.raw("<span class=\"muted\">").t(Fmt.time(x.removeTime())).raw("</span>");
-                if (x.removeReason() != null && !x.removeReason().isBlank()) {
-                    JobsView.reason(h, x.removeReason());
-                }
-            } else {
-                h.raw("<span class=\"muted\">—</span>");
-            }
-            h.raw("</td></tr>");
+                    : Fmt.bytes((onHeap == null ? 0 : onHeap) + (offHeap == null ? 0 : offHeap))).raw("</td></tr>");
         }
         h.raw("</tbody></table></div>");
         pager(h, e, r, base);

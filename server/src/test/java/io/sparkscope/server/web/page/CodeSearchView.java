@@ -71,6 +71,12 @@ final class CodeSearchView {
         input(h, "endedFrom", "from", q.get("endedFrom"), "text");
         input(h, "endedTo", "to", q.get("endedTo"), "text");
         h.raw("<p class=\"hint\">ISO-8601 (2026-11-29 or 2026-11-29T10:00Z) or epoch ms, UTC</p></fieldset>");
+        h.raw("<fieldset id=\"scheduler-filters\"><legend>Scheduler</legend>");
+        input(h, "dag", "Airflow DAG", q.get("dag"), "text");
+        input(h, "task", "Task", q.get("task"), "text");
+        input(h, "parentJob", "OpenLineage job", q.get("parentJob"), "text");
+        input(h, "parentRun", "Run id", q.get("parentRun"), "text");
+        h.raw("</fieldset>");
         select(h, "severity", "Severity", q.get("severity"), List.of("high", "low", "none"),
                 List.of("HIGH", "LOW", "OK (no finding)"));
         List<String> hs = new java.util.ArrayList<>(heuristics);

@@ -25,8 +25,8 @@ final class CodeSqlCompareView {
         SqlExecutionSummary b = SqlData.only(p.other());
         Html h = Layout.start("Compare SQL " + a.executionId(), "Compare");
         h.raw("<h1>Query ").t(a.executionId()).raw(" in two runs</h1><p class=\"muted\">The first run is the baseline;"
-                + " highlighted: metric totals changed by more than 20 % against it, and operators only one plan"
-                + " has.</p><div class=\"table-scroll\"><table class=\"grid sql-compare\" id=\"sql-compare\"><thead><tr>"
+                + " highlighted: metric totals changed by more than 20 % against it (the change in percent beside the"
+                + " other run's), and operators only one plan has.</p><div class=\"table-scroll\"><table class=\"grid sql-compare\" id=\"sql-compare\"><thead><tr>"
                 + "<th>Operator</th><th>Metric</th>");
         head(h, p.baseline().app(), a, true);
         head(h, p.other().app(), b, false);
@@ -53,7 +53,9 @@ final class CodeSqlCompareView {
                 h.raw("<td class=\"metric-name\">").t(m.name()).raw("</td><td class=\"metric-value")
                         .raw(m.differs() ? " differs" : "").raw("\">").t(m.baseline() == null ? "—" : m.baseline())
                         .raw("</td><td class=\"metric-value").raw(m.differs() ? " differs" : "").raw("\">")
-                        .t(m.other() == null ? "—" : m.other()).raw("</td></tr>");
+                        .t(m.other() == null ? "—" : m.other())
+                        .raw(m.change().isEmpty() ? "" : " <span class=\"delta\">").t(m.change())
+                        .raw(m.change().isEmpty() ? "" : "</span>").raw("</td></tr>");
             }
         }
         h.raw("</tbody></table></div>");

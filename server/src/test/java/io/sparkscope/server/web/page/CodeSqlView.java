@@ -12,6 +12,7 @@ import io.sparkscope.core.sql.SparkMetricText;
 import io.sparkscope.server.web.http.Urls;
 import io.sparkscope.server.web.model.Fmt;
 import io.sparkscope.server.web.sql.PlanPictures;
+import io.sparkscope.server.web.sql.PlanTimes;
 import io.sparkscope.server.web.sql.SqlFindings;
 import io.sparkscope.server.web.sql.SqlStatus;
 import io.sparkscope.store.query.SqlQuery;
@@ -128,7 +129,7 @@ final class CodeSqlView {
                     + " tinted boxes are whole-stage-codegen clusters, blue ones exchanges (stage boundaries); values"
                     + " are totals with (min, med, max) per task.</p>");
             PlanSvg.render(h, p, byNode);
-            operators(h, sql, p.graph(), byNode, appId, attemptId, e.stages());
+            operators(h, sql, p.graph(), p.times(), byNode, appId, attemptId, e.stages());
         }
         h.raw("</section>");
         String self = attemptId == null ? appId : appId + "/" + attemptId;
@@ -146,14 +147,15 @@ final class CodeSqlView {
     }
 
     /** Each drawn node: its id, name, cluster, stages and every metric in Spark's own words, and its findings. */
-    private static void operators(Html h, SqlExecutionSummary sql, PlanGraph graph, Map<Long, List<Finding>> byNode,
-                                  String appId, String attemptId, List<SqlQuery.StageBrief> stages) {
+    private static void operators(Html h, SqlExecutionSummary sql, PlanGraph graph, PlanTimes times,
+                                  Map<Long, List<Finding>> byNode, String appId, String attemptId,
+                                  List<SqlQuery.StageBrief> stages) {
         PlanStages ran = PlanStages.of(graph, sql);
         Map<Long, PlanGraph.Node> byId = graph.byId();
         // once per page, not once per operator: a plan of a thousand operators over hundreds of stages
         Map<Integer, SqlQuery.StageBrief> latest = SqlView.latestAttempts(stages);
         h.raw("<h3 id=\"operators\">Operators</h3><div class=\"table-scroll\"><table class=\"grid\" id=\"operator-table\">"
-                + "<thead><tr><th>Node</th><th>Operator</th><th>Stages</th><th>Metrics</th><th>Findings</th></tr>"
+                + "<thead><tr><th>Node</th><th>Operator</th><th>Stages</th><th class=\"num\">Time (share)</th><th>Metrics</th><th>Findings</th></tr>"
                 + "</thead><tbody>");
         for (PlanGraph.Node n : graph.nodes()) {
             h.raw("<tr class=\"operator-row").raw(n.cluster() ? " cluster" : "").raw("\" id=\"node-").t(n.id())
@@ -161,7 +163,7 @@ final class CodeSqlView {
             StageTableView.name(h, n.name());
             if (!n.description().isBlank() && !n.description().strip().equals(n.name().strip())) {
                 h.raw("<div class=\"muted small op-description\">");
-                StageTableView.name(h, n.description());
+                SqlView.opText(h, n.description());
                 h.raw("</div>");
             }
             if (n.clusterId() >= 0 && byId.containsKey(n.clusterId())) {
@@ -169,7 +171,9 @@ final class CodeSqlView {
             }
             h.raw("</td><td class=\"ids\">");
             stageLinks(h, appId, attemptId, ran.stagesOf(n.id()), latest);
-            h.raw("</td><td>");
+            h.raw("</td>");
+            SqlView.opTime(h, times.of(n.id()));
+            h.raw("<td>");
             boolean any = false;
             for (PlanMetric m : n.metrics()) {
                 SqlMetricAggregate a = sql.metrics().get(m.accumulatorId());

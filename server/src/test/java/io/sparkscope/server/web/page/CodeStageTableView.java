@@ -32,6 +32,7 @@ final class CodeStageTableView {
         header(h, base, "Stage", StageTableView.StageSort.ID, sort, desc);
         h.raw("<th>Name</th><th>Status</th>");
         header(h, base, "Duration", StageTableView.StageSort.DURATION, sort, desc);
+        h.raw("<th>Where task time went</th>");
         header(h, base, "Tasks", StageTableView.StageSort.TASKS, sort, desc);
         header(h, base, "Failed", StageTableView.StageSort.FAILED, sort, desc);
         h.raw("<th class=\"num\">Run time</th>");
@@ -40,7 +41,7 @@ final class CodeStageTableView {
         header(h, base, "Output", StageTableView.StageSort.OUTPUT, sort, desc);
         header(h, base, "Spill (mem / disk)", StageTableView.StageSort.SPILL, sort, desc);
         header(h, base, "Shuffle (read / write)", StageTableView.StageSort.SHUFFLE, sort, desc);
-        h.raw("<th>Task quantiles</th><th>Where task time went</th></tr></thead><tbody>");
+        h.raw("<th>Task quantiles</th></tr></thead><tbody>");
         for (StageRow s : rows) {
             h.raw("<tr class=\"stage-row\" id=\"stage-").a(s.key()).raw("\" data-stage=\"").a(s.key()).raw("\"><td class=\"stage-key\"><a class=\"stage-link\" href=\"").a(Links.stage(appId, attemptId, s.stageId(), s.attemptId())).raw("\">").t(s.key()).raw("</a>")
                     .raw("</td><td class=\"stage-name\">");
@@ -52,7 +53,9 @@ final class CodeStageTableView {
             }
             h.raw("</td><td><span class=\"stage-status st-").raw(s.status().toLowerCase(Locale.ROOT).replaceAll("[^a-z]", ""))
                     .raw("\">").t(s.status().toLowerCase(Locale.ROOT)).raw("</span></td><td class=\"num\">")
-                    .t(Fmt.duration(s.durationMs())).raw("</td><td class=\"num\"><a class=\"tasks-link\" href=\"")
+                    .t(Fmt.duration(s.durationMs())).raw("</td>");
+            cell(h, s, appId, attemptId);
+            h.raw("<td class=\"num\"><a class=\"tasks-link\" href=\"")
                     .a(Urls.stageTasks(appId, attemptId, s.stageId(), s.attemptId())).raw("\">")
                     .t(Fmt.count(s.numTasks())).raw("</a></td><td class=\"num").raw(s.numFailedTasks() > 0 ? " bad" : "")
                     .raw("\">");
@@ -71,9 +74,7 @@ final class CodeStageTableView {
                     .t(Fmt.bytes(s.diskBytesSpilled())).raw("</td><td class=\"num\">").t(Fmt.bytes(s.shuffleReadBytes()))
                     .t(" / ").t(Fmt.bytes(s.shuffleWriteBytes())).raw("</td><td>");
             quantiles(h, s);
-            h.raw("</td>");
-            cell(h, s, appId, attemptId);
-            h.raw("</tr>");
+            h.raw("</td></tr>");
         }
         h.raw("</tbody></table></div></section>");
     }

@@ -110,7 +110,7 @@ final class CodeTasksView {
         h.raw("<th class=\"num\">Shuffle write</th><th class=\"num\">Input</th>");
         header(h, r, base, "Spill", Sort.SPILL);
         header(h, r, base, "Peak memory", Sort.PEAK_MEMORY);
-        h.raw("<th>Error</th></tr></thead><tbody>");
+        h.raw("</tr></thead><tbody>");
         for (TaskRecord t : p.tasks()) {
             String status = t.status() == null ? "unknown" : t.status().toLowerCase(Locale.ROOT);
             TaskMetrics m = t.metrics();
@@ -124,7 +124,7 @@ final class CodeTasksView {
             }
             h.raw("</td><td class=\"host\">").t(t.host())
                     .raw("</td><td><span class=\"task-status st-").raw(status.replaceAll("[^a-z]", "")).raw("\">").t(status)
-                    .raw("</span></td><td>").t(t.locality()).raw("</td><td>").t(Fmt.time(t.launchTime()))
+                    .raw("</span></td><td>").t(t.locality()).raw("</td><td class=\"when\">").t(Fmt.time(t.launchTime()))
                     .raw("</td><td class=\"num\">").t(t.timesKnown() ? Fmt.duration(t.durationMs()) : "—")
                     .raw("</td>");
             metric(h, m, TaskMetric.EXECUTOR_RUN_TIME, true);
@@ -134,13 +134,13 @@ final class CodeTasksView {
             metric(h, m, TaskMetric.INPUT_BYTES, false);
             h.raw("<td class=\"num\">").t(m == null ? "—" : Fmt.bytes(m.get(TaskMetric.MEMORY_BYTES_SPILLED)
                     + m.get(TaskMetric.DISK_BYTES_SPILLED))).raw("</td>");
-            metric(h, m, TaskMetric.PEAK_EXECUTION_MEMORY, false);
-            h.raw("<td class=\"task-error\">");
+            h.raw("<td class=\"num\">").t(TasksView.peakMemory(m)).raw("</td></tr>");
             if (t.errorMessage() != null || t.errorDetail() != null) {
-                h.raw("<span class=\"muted\">").t(t.endReason()).raw("</span> ");
+                h.raw("<tr class=\"task-error-row\" data-error-of=\"").t(t.taskId()).raw("\"><td colspan=\"").t(TasksView.COLUMNS)
+                        .raw("\"><div class=\"task-error\"><span class=\"muted\">").t(t.endReason()).raw("</span> ");
                 JobsView.reason(h, t.errorDetail() != null ? t.errorDetail() : t.errorMessage());
+                h.raw("</div></td></tr>");
             }
-            h.raw("</td></tr>");
         }
         h.raw("</tbody></table></div>");
     }

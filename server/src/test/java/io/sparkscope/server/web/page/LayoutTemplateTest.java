@@ -65,7 +65,8 @@ class LayoutTemplateTest {
                 + "<nav class=\"tabs\" id=\"app-tabs\" aria-label=\"application views\"><a class=\"tab\" id=\"tab-overview\""
                 + " href=\"" + url + "\">Overview</a><a class=\"tab on\" aria-current=\"page\" id=\"tab-jobs\" href=\""
                 + url + "/jobs\">Jobs</a><a class=\"tab\" id=\"tab-executors\" href=\"" + url + "/executors\">Executors</a>"
-                + "<a class=\"tab\" id=\"tab-sql\" href=\"" + url + "/sql\">SQL</a></nav><div id=\"tab-content\" "
+                + "<a class=\"tab\" id=\"tab-sql\" href=\"" + url + "/sql\">SQL</a><a class=\"tab\" id=\"tab-timeline\""
+                + " href=\"" + url + "/timeline\">Timeline</a></nav><div id=\"tab-content\" "
                 + "data-live-region><p>x</p></div></article>" + TAIL;
         assertEquals(expected, page);
     }

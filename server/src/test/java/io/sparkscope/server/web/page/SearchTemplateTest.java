@@ -91,7 +91,9 @@ class SearchTemplateTest {
                     "status", "complete", "sort", "waste", "order", "desc"),
             params(1, "since", "1h", "severity", "none", "heuristic", "NotInTheList " + EVIL),
             params(1, "since", "1w", "status", "incomplete", "sort", "saving"),
-            params(1, "order", "asc"));
+            params(1, "order", "asc"),
+            params(1, "dag", "orders " + EVIL, "task", "load\"", "parentJob", "orders.load " + EVIL,
+                    "parentRun", "01931885-2800-7be7-aa8d-aaa15c337267"));
 
     private static final List<Prices> PRICES = List.of(Prices.NONE, new Prices(0.05, 0.01, "EUR"),
             new Prices(1, 0, "$"));

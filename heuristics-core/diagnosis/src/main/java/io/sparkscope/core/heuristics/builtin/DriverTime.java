@@ -74,7 +74,7 @@ public final class DriverTime implements Heuristic {
     public String description() {
         return """
                 time with no task running (app time minus the union of stage task spans), split into start-up
-                (before the first job or query), driver work (a job or query in progress, or a batch program
+                (before the first job or query, or the first executor's registration), driver work (a job or query in progress, or a batch program
                 between jobs) and waiting (a shell or notebook between commands, a streaming query between
                 triggers). Apps ≥ 60 s: driver work ≥ 0.3 of the app LOW, ≥ 0.5 HIGH; below 60 s only ≥ 0.5, as LOW,
                 and below `floorAppMs` 20 s only when the driver work itself reaches `minDriverWorkMs` 5 s (the

@@ -20,7 +20,8 @@ import java.util.Locale;
  * of it is something a user can shorten:
  * <ul>
  *   <li><b>start-up</b>: from the application's start to its first job or SQL query (JVM, SparkContext, the user's
- *       code before its first action);</li>
+ *       code before its first action), or on to the first executor's registration when the first job waited for
+ *       one (a cluster granting containers);</li>
  *   <li><b>driver work</b>: while a job or SQL query runs without tasks (planning, listing files, collecting
  *       results), and in a batch application every stretch between jobs (driver loops, collect() then local work);
  *   </li>
@@ -122,6 +123,9 @@ public final class NoTaskTime {
         if (session == Session.INTERACTIVE) {
             startupEnd = Math.min(startupEnd, ready(app, startupEnd));
         }
+        // No task can run before the first executor has registered: until then the driver waits for executors (a
+        // cluster granting containers, executor JVMs starting), which no change to the program shortens.
+        startupEnd = Math.max(startupEnd, Math.min(end, firstExecutor(app)));
         // Driver work: any job or SQL query in progress; a streaming batch counts too (its planning and offsets).
         List<long[]> active = new ArrayList<>();
         for (JobSummary j : app.jobs()) {
@@ -257,6 +261,32 @@ public final class NoTaskTime {
             }
         }
         return ready > 0 ? ready : firstAction;
+    }
+
+    /**
+     * When the first executor apart from the driver registered, if no task ran before it; the application's start
+     * otherwise (local mode, where the driver runs the tasks; or a snapshot that no longer holds the first executors).
+     */
+    private static long firstExecutor(AppSnapshot app) {
+        long first = Long.MAX_VALUE;
+        for (ExecutorSummary e : app.executors()) {
+            if (!"driver".equals(e.executorId()) && e.addTime() > 0) {
+                first = Math.min(first, e.addTime());
+            }
+        }
+        if (first == Long.MAX_VALUE) {
+            return app.startTime();
+        }
+        TaskSpanSummary spans = app.totals().taskSpans();
+        if (spans != null && spans.from() > 0 && spans.from() < first) {
+            return app.startTime();
+        }
+        for (StageSummary s : app.stages()) {
+            if (s.firstTaskLaunchedTime() > 0 && s.firstTaskLaunchedTime() < first) {
+                return app.startTime();
+            }
+        }
+        return first;
     }
 
     // The application's first job or SQL query, or its first task when neither is known.

@@ -96,7 +96,11 @@ class DriverTimeTest {
             long len = (jobs[i][1] - jobs[i][0]) * 1000;
             b = b.stage(i).startAt(jobs[i][0] * 1000).jobs(i).tasks(2, t -> task().runTime(len)).done();
         }
-        AppSnapshot s = b.build();
+        return withJobs(b.build(), jobs);
+    }
+
+    /** The snapshot with job i (stage i) submitted and completed at the given [from, to) seconds. */
+    private static AppSnapshot withJobs(AppSnapshot s, long[][] jobs) {
         List<JobSummary> js = new ArrayList<>();
         for (int i = 0; i < jobs.length; i++) {
             js.add(JobSummary.builder().jobId(i).name("job " + i).submissionTime(s.startTime() + jobs[i][0] * 1000)
@@ -224,5 +228,31 @@ class DriverTimeTest {
         assertFalse(f.impact().saves(), f.impact().toString());
         assertFalse(f.recommendation().contains("collect()"), f.recommendation());
         assertTrue(f.recommendation().contains("Streaming findings"), f.recommendation());
+    }
+
+    /**
+     * A 100 s YARN application whose first job is submitted at 2 s, whose executor registers at {@code executorAtS}
+     * seconds, and whose two jobs then run tasks over [40 s, 60 s) and [60 s, 100 s).
+     */
+    private static AppSnapshot executorRegisteringAt(long executorAtS) {
+        AppSnapshot s = app().durationMs(100_000).master("yarn").executor("1", 2, executorAtS * 1000, -1)
+                .stage(0).startAt(40_000).jobs(0).tasks(2, t -> task().runTime(20_000)).done()
+                .stage(1).startAt(60_000).jobs(1).tasks(2, t -> task().runTime(40_000)).done()
+                .build();
+        return withJobs(s, new long[][]{{2, 60}, {60, 100}});
+    }
+
+    @Test
+    void waitingForTheFirstExecutorIsStartUpNotDriverWork() {
+        // the first job waits 38 s for an executor to register (containers granted, JVMs starting): no code change
+        // on the driver shortens that, so it is start-up, shown without a saving
+        Finding f = single(Severity.LOW, run(heuristic, executorRegisteringAt(40)));
+        assertEquals(40_000L, f.details().get("startupMs"));
+        assertEquals(0L, f.details().get("driverWorkMs"));
+        assertFalse(f.impact().saves(), f.impact().toString());
+        // with the executor there from the start, the same 38 s inside the job are the driver's own work
+        Finding early = single(Severity.LOW, run(heuristic, executorRegisteringAt(0)));
+        assertEquals(38_000L, early.details().get("driverWorkMs"));
+        assertTrue(early.impact().saves(), early.impact().toString());
     }
 }
