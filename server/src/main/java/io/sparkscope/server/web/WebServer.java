@@ -210,6 +210,7 @@ public final class WebServer {
         // After the stage's tasks and timeline: with an attempt id, the stage page's path is as long as theirs.
         forApp(app, "/apps", "/stages/{stageId}/{stageAttemptId}", stagePages::stage);
         forApp(app, "/apps", "/sql/{executionId}", sqlPages::execution);
+        forApp(app, "/apps", "/executors/{executorId}", executionPages::executor);
         // The application's tabs (AppTabs.Tab), the overview last.
         new TabPages(pages, executionPages, sqlPages, stagePages).routes((sub, handler) -> forApp(app, "/apps", sub, handler));
         app.get("/compare/sql", sqlPages::compare);

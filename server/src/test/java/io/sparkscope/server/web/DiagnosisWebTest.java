@@ -64,8 +64,10 @@ class DiagnosisWebTest {
         assertTrue(html.contains("<p class=\"saving\" data-wall-ms=\""), "each estimated finding shows its saving");
         assertTrue(html.contains("<div class=\"error-group\" data-kind=\"TASK\" data-count=\"4\">"), html);
         assertTrue(html.contains("<pre class=\"first\">java.lang.OutOfMemoryError: Unable to acquire 67108864 bytes"));
-        // stage ids link to the stage's row and to its timeline; the row carries the id
-        assertTrue(html.contains("href=\"/apps/app-diag#stage-0.0\""));
+        // stage ids link to the stage and to its timeline, and the failed tasks to the stage's failed task attempts;
+        // the row carries the id
+        assertTrue(html.contains("<a class=\"stage-link\" data-stage=\"0.0\" href=\"/apps/app-diag/stages/0/0\">"));
+        assertTrue(html.contains("href=\"/apps/app-diag/stages/0/0/tasks?status=failed"), "its failed tasks");
         assertTrue(html.contains("href=\"/apps/app-diag/stages/0/0/timeline\">(timeline)"));
         assertTrue(html.contains("<tr class=\"stage-row\" id=\"stage-0.0\""));
         assertTrue(html.contains("<tr data-key=\"failedRatio\"><th>Share of attempts that failed</th>"));

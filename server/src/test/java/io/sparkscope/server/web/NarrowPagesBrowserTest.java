@@ -42,6 +42,7 @@ class NarrowPagesBrowserTest {
         p.put("exec-app", exec);
         p.put("exec-jobs", exec + "/jobs");
         p.put("exec-executors", exec + "/executors");
+        p.put("exec-executor", exec + "/executors/2");
         p.put("exec-tasks", exec + "/stages/0/0/tasks");
         String stream = StreamingFixture.base();
         p.put("streaming-query", stream + "/apps/" + StreamingFixture.DONE_APP + "/queries/" + StreamingFixture.QUERY);

@@ -12,7 +12,9 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 /** An application's jobs, or its executors (a page of them for the tab and the REST-shaped API). */
@@ -23,7 +25,18 @@ public final class JobsExecutorsQuery {
         this.dataSource = dataSource;
     }
 
-    public record Jobs(AppRefs.Resolved app, List<JobSummary> jobs) {
+    /**
+     * @param latestAttempts stage id → its latest stored attempt, for the stages a job lists (a skipped stage, never
+     *                       run, has none): where a job's stage links lead
+     */
+    public record Jobs(AppRefs.Resolved app, List<JobSummary> jobs, Map<Integer, Integer> latestAttempts) {
+        public Jobs {
+            latestAttempts = Map.copyOf(latestAttempts);
+        }
+
+        public Jobs(AppRefs.Resolved app, List<JobSummary> jobs) {
+            this(app, jobs, Map.of());
+        }
     }
 
     /** The jobs in job-id order; empty when the application is not stored. */
@@ -42,7 +55,17 @@ public final class JobsExecutorsQuery {
                     }
                 }
             }
-            return Optional.of(new Jobs(app, out));
+            Map<Integer, Integer> latest = new HashMap<>();
+            try (PreparedStatement ps = c.prepareStatement("SELECT stage_id, max(attempt_id) FROM stage_attempt"
+                    + " WHERE app_pk = ? GROUP BY stage_id")) {
+                ps.setLong(1, app.pk());
+                try (ResultSet rs = ps.executeQuery()) {
+                    while (rs.next()) {
+                        latest.put(rs.getInt(1), rs.getInt(2));
+                    }
+                }
+            }
+            return Optional.of(new Jobs(app, out, latest));
         });
     }
 
@@ -224,6 +247,62 @@ public final class JobsExecutorsQuery {
                 }
             }
             return Optional.of(new Executors(app, out, taskCpus(c, app.pk())));
+        });
+    }
+
+    /**
+     * The stored task attempts of one stage attempt on one executor.
+     *
+     * @param name the stage's name, null when the stage attempt itself is not stored
+     */
+    public record StageTasks(int stageId, int stageAttemptId, String name, long tasks, long failed) {
+    }
+
+    /**
+     * One executor and the stage attempts it ran stored tasks of, by stage id.
+     *
+     * @param executor null when no executor of that id is stored (its tasks may still be)
+     */
+    public record ExecutorStages(AppRefs.Resolved app, String executorId, ExecutorSummary executor,
+                                 List<StageTasks> stages) {
+    }
+
+    /** An executor's page: empty when the application is not stored. */
+    public Optional<ExecutorStages> executorStages(String appId, String attemptId, String executorId)
+            throws SQLException {
+        return ReadTransaction.run(dataSource, c -> {
+            AppRefs.Resolved app = AppRefs.resolve(c, appId, attemptId);
+            if (app == null) {
+                return Optional.empty();
+            }
+            ExecutorSummary executor = null;
+            try (PreparedStatement ps = c.prepareStatement("SELECT * FROM executor WHERE app_pk = ?"
+                    + " AND executor_id = ?")) {
+                ps.setLong(1, app.pk());
+                ps.setString(2, executorId);
+                try (ResultSet rs = ps.executeQuery()) {
+                    if (rs.next()) {
+                        executor = SnapshotReader.executor(rs);
+                    }
+                }
+            }
+            // by the (app, executor) index of the task table: one executor's rows, not the application's
+            List<StageTasks> stages = new ArrayList<>();
+            try (PreparedStatement ps = c.prepareStatement("SELECT t.stage_id, t.stage_attempt_id, max(s.name),"
+                    + " count(*), count(*) FILTER (WHERE t.status = 'FAILED') FROM task t"
+                    + " LEFT JOIN stage_attempt s ON s.app_pk = t.app_pk AND s.stage_id = t.stage_id"
+                    + " AND s.attempt_id = t.stage_attempt_id WHERE t.app_pk = ? AND t.executor_id = ?"
+                    + " GROUP BY t.stage_id, t.stage_attempt_id ORDER BY t.stage_id, t.stage_attempt_id")) {
+                ps.setLong(1, app.pk());
+                ps.setString(2, executorId);
+                try (ResultSet rs = ps.executeQuery()) {
+                    while (rs.next()) {
+                        stages.add(new StageTasks(rs.getInt(1), rs.getInt(2), rs.getString(3), rs.getLong(4),
+                                rs.getLong(5)));
+                    }
+                }
+            }
+            return Optional.of(new ExecutorStages(app, executorId, executor, stages));
         });
     }
 

@@ -212,12 +212,16 @@ public final class SqlQuery {
     }
 
     /** A plan operator a stage ran. */
+    /** @param nodeId Spark's node id, or {@link #NO_NODE} when the stage ran for the execution but no operator is known */
     public record StageOperator(long executionId, long nodeId, String name) {
+        public static final long NO_NODE = -1;
     }
 
     /**
      * Stage id → the plan operators it ran (clusters left out), by execution then node id: what a stage row names
-     * as its query and operators. From the stored node-stage mapping.
+     * as its query and operators. From the stored node-stage mapping; a stage of an execution's jobs that no
+     * operator names (a query that failed before its operators reported metrics) still gets its execution, as a
+     * {@link StageOperator#NO_NODE} entry after the operators.
      */
     static Map<Long, Map<Integer, List<StageOperator>>> operatorsByStage(Connection c, List<Long> pks)
             throws SQLException {
@@ -233,6 +237,23 @@ public final class SqlQuery {
                             k -> new HashMap<>());
                     for (int stage : Sql.ints(rs.getArray(5))) {
                         byStage.computeIfAbsent(stage, k -> new ArrayList<>()).add(op);
+                    }
+                }
+            }
+        }
+        try (PreparedStatement ps = c.prepareStatement("SELECT app_pk, execution_id, stage_ids FROM sql_execution"
+                + " WHERE app_pk = ANY(?) AND cardinality(stage_ids) > 0 ORDER BY app_pk, execution_id")) {
+            ps.setArray(1, Sql.pks(c, pks));
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    long execution = rs.getLong(2);
+                    Map<Integer, List<StageOperator>> byStage = out.computeIfAbsent(rs.getLong(1),
+                            k -> new HashMap<>());
+                    for (int stage : Sql.ints(rs.getArray(3))) {
+                        List<StageOperator> ops = byStage.computeIfAbsent(stage, k -> new ArrayList<>());
+                        if (ops.stream().noneMatch(o -> o.executionId() == execution)) {
+                            ops.add(new StageOperator(execution, StageOperator.NO_NODE, ""));
+                        }
                     }
                 }
             }

@@ -52,6 +52,16 @@ public final class ExecutionData {
                 Params.checkId("after", Params.text(ctx, "after")));
     }
 
+    /** An executor and the stages it ran stored tasks in; 404 when neither the executor nor a task of it is stored. */
+    public JobsExecutorsQuery.ExecutorStages executor(AppDetailQuery.Ref ref, String executorId) throws SQLException {
+        JobsExecutorsQuery.ExecutorStages e = jobsExecutors.executorStages(ref.appId(), ref.attemptId(), executorId)
+                .orElseThrow(() -> noApp(ref));
+        if (e.executor() == null && e.stages().isEmpty()) {
+            throw WebException.notFound("no executor " + executorId + " in application " + ref);
+        }
+        return e;
+    }
+
     public TaskListQuery.Page tasks(AppDetailQuery.Ref ref, TaskListQuery.Request r) throws SQLException {
         TaskListQuery.Result result = tasks.load(ref.appId(), ref.attemptId(), r);
         return switch (result.outcome()) {

@@ -39,6 +39,12 @@ public final class ExecutionPages {
         html(ctx, ExecutorsView.render(data.executors(Params.appRef(ctx), r), r, AppTabs.Live.of(ctx, clock)));
     }
 
+    /** {@code …/executors/{executorId}}: one executor and the stages it ran tasks in, each linked to those tasks. */
+    public void executor(Context ctx) throws SQLException {
+        String id = Params.checkId("executorId", ctx.pathParam("executorId"));
+        html(ctx, ExecutorView.render(data.executor(Params.appRef(ctx), id), AppTabs.Live.of(ctx, clock)));
+    }
+
     /**
      * {@code ?status=&executor=&sort=&order=&offset=&length=}: the filters and order of the table, server-side, so
      * paging a 100 000-task stage reads one page of rows.

@@ -17,7 +17,7 @@ final class JobsView {
 
     static String render(JobsExecutorsQuery.Jobs jobs, AppTabs.Live live) {
         Html h = AppTabs.page(jobs.app(), AppTabs.Tab.JOBS, "Jobs", live);
-        JtejobsGenerated.render(new PageOutput(h), null, jobs.jobs());
+        JtejobsGenerated.render(new PageOutput(h), null, jobs.app(), jobs.jobs(), jobs.latestAttempts());
         return AppTabs.end(h);
     }
 

@@ -117,7 +117,10 @@ final class StageTableView {
         return rows;
     }
 
-    /** The SQL operators a stage ran, per query: query id → "Sort, Exchange" (each name once, in plan order). */
+    /**
+     * The SQL operators a stage ran, per query: query id → "Sort, Exchange" (each name once, in plan order), or ""
+     * for a query whose jobs ran the stage when no operator of it is known.
+     */
     static Map<Long, String> operatorsByQuery(List<SqlQuery.StageOperator> ops) {
         if (ops.isEmpty()) {
             return Map.of();
@@ -126,7 +129,7 @@ final class StageTableView {
         for (SqlQuery.StageOperator o : ops) {
             List<String> names = byQuery.computeIfAbsent(o.executionId(), k -> new ArrayList<>());
             String n = o.name().strip();
-            if (!names.contains(n)) {
+            if (o.nodeId() != SqlQuery.StageOperator.NO_NODE && !names.contains(n)) {
                 names.add(n);
             }
         }

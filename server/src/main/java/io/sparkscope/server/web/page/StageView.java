@@ -29,7 +29,7 @@ final class StageView {
 
     /** {@code /apps/{appId}[/{attemptId}]/stages/{stageId}/{stageAttemptId}}. */
     static String url(String appId, String attemptId, int stageId, int stageAttemptId) {
-        return Urls.app(appId, attemptId) + "/stages/" + stageId + "/" + stageAttemptId;
+        return Links.stage(appId, attemptId, stageId, stageAttemptId);
     }
 
     /** An SQL execution's page, at one of its operators when {@code nodeId} ≥ 0. */

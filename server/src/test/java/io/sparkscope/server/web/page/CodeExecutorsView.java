@@ -49,7 +49,9 @@ final class CodeExecutorsView {
                 + "<th class=\"num\">Peak execution memory</th></tr></thead><tbody>");
         for (ExecutorSummary x : e.executors()) {
             h.raw("<tr class=\"executor-row").raw(x.removeTime() >= 0 ? " removed" : "").raw("\" data-executor=\"")
-                    .a(x.executorId()).raw("\"><td>").t(x.executorId()).raw("</td><td class=\"host\">")
+                    .a(x.executorId()).raw("\"><td><a class=\"executor-link\" href=\"")
+                    .a(Links.executor(e.app().appId(), e.app().attemptId(), x.executorId())).raw("\">")
+                    .t(x.executorId()).raw("</a></td><td class=\"host\">")
                     .t(x.hostPort() != null ? x.hostPort() : x.host()).raw("</td><td class=\"num\">").t(x.totalCores())
                     .raw("</td><td class=\"when\">").t(Fmt.time(x.addTime())).raw("</td><td class=\"num\">")
                     .t(x.addTime() > 0 && x.removeTime() >= x.addTime() ? Fmt.duration(x.removeTime() - x.addTime())

@@ -120,7 +120,8 @@ final class CodeFindingsView {
     }
 
     private static void where(Html h, Finding f, String appId, String attemptId) {
-        if (f.stageIds().isEmpty() && f.executorIds().isEmpty() && f.configKeys().isEmpty()) {
+        List<Finding.PlanNodeRef> nodes = f.planNodes();
+        if (f.stageIds().isEmpty() && f.executorIds().isEmpty() && f.configKeys().isEmpty() && nodes.isEmpty()) {
             return;
         }
         h.raw("<p class=\"where\">");
@@ -132,8 +133,21 @@ final class CodeFindingsView {
         }
         if (!f.executorIds().isEmpty()) {
             h.raw(first ? "" : " · ").raw("<span class=\"muted\">")
-                    .t(f.executorIds().size() == 1 ? "Executor" : "Executors").raw("</span> ")
-                    .t(String.join(", ", f.executorIds()));
+                    .t(f.executorIds().size() == 1 ? "Executor" : "Executors").raw("</span> ");
+            executorLinks(h, f.executorIds(), appId, attemptId);
+            first = false;
+        }
+        if (!nodes.isEmpty()) {
+            h.raw(first ? "" : " · ").raw("<span class=\"muted\">").t(nodes.size() == 1 ? "Operator" : "Operators")
+                    .raw("</span> ");
+            for (int k = 0; k < nodes.size() && k < 50; k++) {
+                Finding.PlanNodeRef r = nodes.get(k);
+                h.raw(k > 0 ? ", " : "").raw("<a class=\"operator-link\" data-node=\"")
+                        .a(r.sqlExecutionId() + ":" + r.nodeId()).raw("\" href=\"")
+                        .a(Links.operator(appId, attemptId, r.sqlExecutionId(), r.nodeId())).raw("\">")
+                        .t(r.nodeName() == null || r.nodeName().isBlank() ? "node " + r.nodeId() : r.nodeName().strip())
+                        .raw("</a> <span class=\"muted\">(SQL ").t(r.sqlExecutionId()).raw(")</span>");
+            }
             first = false;
         }
         if (!f.configKeys().isEmpty()) {
@@ -145,8 +159,27 @@ final class CodeFindingsView {
         h.raw("</p>");
     }
 
-    /** Each stage key ("34.0") as a link to its row in the stage table, then to its task timeline. */
+    /** Executor ids, each a link to its executor's page; the first 50. */
+    static void executorLinks(Html h, List<String> ids, String appId, String attemptId) {
+        for (int i = 0; i < ids.size() && i < 50; i++) {
+            h.raw(i > 0 ? ", " : "").raw("<a class=\"executor-link\" data-executor=\"").a(ids.get(i))
+                    .raw("\" href=\"").a(Links.executor(appId, attemptId, ids.get(i))).raw("\">").t(ids.get(i))
+                    .raw("</a>");
+        }
+        if (ids.size() > 50) {
+            h.raw(" … (").t(Fmt.count(ids.size(), "executor")).raw(")");
+        }
+    }
+
     static void stageLinks(Html h, List<String> stageKeys, String appId, String attemptId) {
+        stageLinks(h, stageKeys, appId, attemptId, null);
+    }
+
+    /**
+     * Each stage key ("34.0") as a link to the stage, then to its task timeline, and with {@code failedOn} to its
+     * failed tasks (on that executor when it names one).
+     */
+    static void stageLinks(Html h, List<String> stageKeys, String appId, String attemptId, List<String> failedOn) {
         for (int i = 0; i < stageKeys.size() && i < 50; i++) {
             String key = stageKeys.get(i);
             h.raw(i == 0 ? "" : ", ");
@@ -156,9 +189,15 @@ final class CodeFindingsView {
                 continue;
             }
             h.raw("<a class=\"stage-link\" data-stage=\"").a(key).raw("\" href=\"")
-                    .a(Urls.app(appId, attemptId) + "#stage-" + key).raw("\">").t(key)
+                    .a(Links.stage(appId, attemptId, ids[0], ids[1])).raw("\">").t(key)
                     .raw("</a> <a class=\"timeline-link muted\" data-stage=\"").a(key).raw("\" href=\"")
                     .a(Urls.stageTimeline(appId, attemptId, ids[0], ids[1])).raw("\">(timeline)</a>");
+            if (failedOn != null) {
+                String one = failedOn.size() == 1 ? failedOn.get(0) : null;
+                h.raw(" <a class=\"failed-tasks-link\" data-stage=\"").a(key).raw("\" href=\"")
+                        .a(Links.failedTasks(appId, attemptId, ids[0], ids[1], one)).raw("\">(failed tasks")
+                        .t(one == null ? "" : " on " + one).raw(")</a>");
+            }
         }
         if (stageKeys.size() > 50) {
             h.raw(" … (").t(Fmt.count(stageKeys.size(), "stage")).raw(")");
@@ -185,16 +224,26 @@ final class CodeFindingsView {
                 boolean first = true;
                 if (!g.stages().isEmpty()) {
                     h.t(g.stages().size() == 1 ? "stage " : "stages ");
-                    stageLinks(h, g.stages(), appId, attemptId);
+                    stageLinks(h, g.stages(), appId, attemptId, g.kind() == ErrorGroup.Kind.TASK ? g.executors() : null);
                     first = false;
                 }
                 if (!g.executors().isEmpty()) {
-                    h.t(first ? "" : " · ").t(g.executors().size() == 1 ? "executor " : "executors ")
-                            .t(String.join(", ", g.executors()));
+                    h.t(first ? "" : " · ").t(g.executors().size() == 1 ? "executor " : "executors ");
+                    executorLinks(h, g.executors(), appId, attemptId);
                     first = false;
                 }
                 if (!g.jobs().isEmpty()) {
-                    h.t(first ? "" : " · ").t(g.jobs().size() == 1 ? "job " : "jobs ").t(String.join(", ", g.jobs()));
+                    h.t(first ? "" : " · ").t(g.jobs().size() == 1 ? "job " : "jobs ");
+                    for (int k = 0; k < g.jobs().size(); k++) {
+                        String job = g.jobs().get(k);
+                        h.t(k > 0 ? ", " : "");
+                        if (job.matches("\\d{1,9}")) {
+                            h.raw("<a class=\"job-link\" data-job=\"").a(job).raw("\" href=\"")
+                                    .a(Links.job(appId, attemptId, Integer.parseInt(job))).raw("\">").t(job).raw("</a>");
+                        } else {
+                            h.t(job);
+                        }
+                    }
                 }
                 h.raw("</p>");
             }

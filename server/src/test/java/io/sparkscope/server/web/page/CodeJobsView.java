@@ -4,6 +4,7 @@ import io.sparkscope.core.model.JobSummary;
 import io.sparkscope.server.web.text.Fmt;
 import io.sparkscope.store.query.JobsExecutorsQuery;
 
+import java.util.List;
 import java.util.Locale;
 
 /**
@@ -33,8 +34,14 @@ final class CodeJobsView {
                 + "<th>Failure reason</th></tr></thead><tbody>");
         for (JobSummary j : jobs.jobs()) {
             String status = j.status().name().toLowerCase(Locale.ROOT);
-            h.raw("<tr class=\"job-row\" data-job=\"").t(j.jobId()).raw("\"><td>").t(j.jobId())
-                    .raw("</td><td class=\"stage-name\">");
+            h.raw("<tr class=\"job-row\" id=\"").a(Links.jobAnchor(j.jobId())).raw("\" data-job=\"").t(j.jobId())
+                    .raw("\"><td>").t(j.jobId());
+            if (j.sqlExecutionId() >= 0) {
+                h.raw("<div class=\"small\"><a class=\"job-sql\" href=\"")
+                        .a(Links.sql(jobs.app().appId(), jobs.app().attemptId(), j.sqlExecutionId())).raw("\">SQL ")
+                        .t(j.sqlExecutionId()).raw("</a></div>");
+            }
+            h.raw("</td><td class=\"stage-name\">");
             StageTableView.name(h, j.description() != null && !j.description().isBlank() ? j.description() : j.name());
             if (j.jobGroup() != null) {
                 h.raw("<div class=\"muted small\">group ").t(j.jobGroup()).raw("</div>");
@@ -42,7 +49,7 @@ final class CodeJobsView {
             h.raw("</td><td><span class=\"job-status st-").raw(status).raw("\">").t(status).raw("</span></td><td>")
                     .t(Fmt.time(j.submissionTime())).raw("</td><td class=\"num\">")
                     .t(j.completionTime() > 0 ? Fmt.duration(j.durationMs()) : "—").raw("</td><td>");
-            stages(h, j);
+            stages(h, j, jobs);
             h.raw("</td><td class=\"num\">").t(Fmt.count(j.numCompletedTasks())).t(" / ").t(Fmt.count(j.numTasks()))
                     .raw("</td><td class=\"num").raw(j.numFailedTasks() > 0 ? " bad" : "").raw("\">")
                     .t(Fmt.count(j.numFailedTasks())).raw("</td><td class=\"num\">").t(Fmt.count(j.numKilledTasks()))
@@ -55,9 +62,23 @@ final class CodeJobsView {
     }
 
     /** The stage ids and, when recorded, how many completed, failed or were skipped (Spark's job counts). */
-    private static void stages(Html h, JobSummary j) {
-        h.raw("<span class=\"stage-ids\">").t(String.join(", ", j.stageIds().stream().map(String::valueOf).toList()))
-                .raw("</span>");
+    private static void stages(Html h, JobSummary j, JobsExecutorsQuery.Jobs jobs) {
+        h.raw("<span class=\"stage-ids\">");
+        List<Integer> ids = Links.sorted(j.stageIds());
+        if (ids.isEmpty()) {
+            h.raw("<span class=\"muted\">—</span>");
+        }
+        for (int i = 0; i < ids.size(); i++) {
+            Integer attempt = jobs.latestAttempts().get(ids.get(i));
+            h.raw(i > 0 ? ", " : "");
+            if (attempt == null) {
+                h.raw("<span class=\"stage-ref\">").t(ids.get(i)).raw("</span>");
+            } else {
+                h.raw("<a class=\"stage-ref\" href=\"").a(Links.stage(jobs.app().appId(), jobs.app().attemptId(),
+                        ids.get(i), attempt)).raw("\">").t(ids.get(i)).raw("</a>");
+            }
+        }
+        h.raw("</span>");
         if (j.numCompletedStages() >= 0) {
             h.raw("<div class=\"muted small\">").t(j.numCompletedStages()).t(" completed");
             if (j.numFailedStages() > 0) {

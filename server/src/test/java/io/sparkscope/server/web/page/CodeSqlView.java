@@ -36,6 +36,7 @@ final class CodeSqlView {
     static String list(SqlQuery.Executions e, AppTabs.Live live) {
         Html h = AppTabs.page(e.app(), AppTabs.Tab.SQL, "SQL", live);
         Map<Integer, JobSummary> jobs = e.jobsById();
+        Map<Integer, SqlQuery.StageBrief> latest = SqlView.latestAttempts(e.stages());
         h.raw("<section><h2 id=\"sql\">SQL executions (").t(e.executions().size()).raw(")</h2>");
         if (e.executions().isEmpty()) {
             h.raw("<p class=\"empty\">No SQL execution recorded.</p></section>");
@@ -55,8 +56,11 @@ final class CodeSqlView {
             status(h, st.status());
             h.raw("</td><td>").t(Fmt.time(sql.startTime())).raw("</td><td class=\"num\">")
                     .t(sql.endTime() >= 0 ? Fmt.duration(sql.endTime() - sql.startTime()) : "—")
-                    .raw("</td><td class=\"ids\">").t(SqlView.ids(sql.jobIds())).raw("</td><td class=\"ids\">")
-                    .t(SqlView.ids(sql.stageIds())).raw("</td><td>");
+                    .raw("</td><td class=\"ids\">");
+            jobLinks(h, e.app().appId(), e.app().attemptId(), sql.jobIds());
+            h.raw("</td><td class=\"ids\">");
+            stageLinks(h, e.app().appId(), e.app().attemptId(), sql.stageIds(), latest);
+            h.raw("</td><td>");
             Finding worst = SqlFindings.worst(SqlFindings.of(sql, e.findings()));
             if (worst == null) {
                 h.raw("<span class=\"muted\">—</span>");
@@ -86,8 +90,9 @@ final class CodeSqlView {
                 : sql.description());
         h.raw("</p><dl class=\"facts\"><dt>Submitted</dt><dd>").t(Fmt.time(sql.startTime()))
                 .raw("</dd><dt>Duration</dt><dd>").t(sql.endTime() >= 0 ? Fmt.duration(sql.endTime() - sql.startTime())
-                        : "running").raw("</dd><dt>Jobs</dt><dd><a href=\"").a(Urls.appTab(appId, attemptId, "jobs"))
-                .raw("\">").t(SqlView.ids(sql.jobIds())).raw("</a></dd><dt>Stages</dt><dd>");
+                        : "running").raw("</dd><dt>Jobs</dt><dd>");
+        jobLinks(h, appId, attemptId, sql.jobIds());
+        h.raw("</dd><dt>Stages</dt><dd>");
         stageLinks(h, appId, attemptId, sql.stageIds(), SqlView.latestAttempts(e.stages()));
         h.raw("</dd></dl>");
         if (sql.errorMessage() != null && !sql.errorMessage().isBlank()) {
@@ -197,9 +202,23 @@ final class CodeSqlView {
         h.raw("</tbody></table></div>");
     }
 
-    /** Stage ids, each a link to its latest attempt's task table with its name in the hover text. */
-    private static void stageLinks(Html h, String appId, String attemptId, List<Integer> ids,
+    /** Job ids in ascending order, each a link to its row in the jobs tab. */
+    private static void jobLinks(Html h, String appId, String attemptId, List<Integer> ids) {
+        List<Integer> sorted = Links.sorted(ids);
+        if (sorted.isEmpty()) {
+            h.raw("<span class=\"muted\">—</span>");
+            return;
+        }
+        for (int i = 0; i < sorted.size(); i++) {
+            h.raw(i > 0 ? ", " : "").raw("<a class=\"job-ref\" href=\"").a(Links.job(appId, attemptId, sorted.get(i)))
+                    .raw("\">").t(sorted.get(i)).raw("</a>");
+        }
+    }
+
+    /** Stage ids in ascending order, each a link to its latest attempt's page with its name in the hover text. */
+    private static void stageLinks(Html h, String appId, String attemptId, List<Integer> unsorted,
                                    Map<Integer, SqlQuery.StageBrief> latest) {
+        List<Integer> ids = Links.sorted(unsorted);
         if (ids.isEmpty()) {
             h.raw("<span class=\"muted\">—</span>");
             return;
@@ -212,7 +231,7 @@ final class CodeSqlView {
             if (s == null) {
                 h.raw("<span class=\"stage-ref\">").t(id).raw("</span>");
             } else {
-                h.raw("<a class=\"stage-ref\" href=\"").a(Urls.stageTasks(appId, attemptId, s.stageId(), s.attemptId()))
+                h.raw("<a class=\"stage-ref\" href=\"").a(Links.stage(appId, attemptId, s.stageId(), s.attemptId()))
                         .raw("\" title=\"").a(s.name() == null ? "" : s.name()).raw("\">").t(id).raw("</a>");
             }
         }

@@ -43,7 +43,7 @@ final class CodeStageTableView {
         header(h, base, "Shuffle (read / write)", StageTableView.StageSort.SHUFFLE, sort, desc);
         h.raw("<th>Task quantiles</th></tr></thead><tbody>");
         for (StageRow s : rows) {
-            h.raw("<tr class=\"stage-row\" id=\"stage-").a(s.key()).raw("\" data-stage=\"").a(s.key()).raw("\"><td class=\"stage-key\">").t(s.key())
+            h.raw("<tr class=\"stage-row\" id=\"stage-").a(s.key()).raw("\" data-stage=\"").a(s.key()).raw("\"><td class=\"stage-key\"><a class=\"stage-link\" href=\"").a(Links.stage(appId, attemptId, s.stageId(), s.attemptId())).raw("\">").t(s.key()).raw("</a>")
                     .raw("</td><td class=\"stage-name\">");
             StageTableView.name(h, s.name());
             sqlOperators(h, appId, attemptId, operators.getOrDefault(s.stageId(), List.of()));
@@ -58,7 +58,15 @@ final class CodeStageTableView {
             h.raw("<td class=\"num\"><a class=\"tasks-link\" href=\"")
                     .a(Urls.stageTasks(appId, attemptId, s.stageId(), s.attemptId())).raw("\">")
                     .t(Fmt.count(s.numTasks())).raw("</a></td><td class=\"num").raw(s.numFailedTasks() > 0 ? " bad" : "")
-                    .raw("\">").t(Fmt.count(s.numFailedTasks())).raw("</td><td class=\"num\">")
+                    .raw("\">");
+            if (s.numFailedTasks() > 0) {
+                h.raw("<a class=\"failed-tasks-link\" href=\"")
+                        .a(Links.failedTasks(appId, attemptId, s.stageId(), s.attemptId(), null)).raw("\">")
+                        .t(Fmt.count(s.numFailedTasks())).raw("</a>");
+            } else {
+                h.t(Fmt.count(s.numFailedTasks()));
+            }
+            h.raw("</td><td class=\"num\">")
                     .t(Fmt.duration(s.executorRunTimeMs())).raw("</td><td class=\"num\">").t(Fmt.duration(s.jvmGcTimeMs()))
                     .raw("</td><td class=\"num input\">").t(Fmt.bytes(s.inputBytes()))
                     .raw("</td><td class=\"num output\">").t(Fmt.bytes(s.outputBytes()))
@@ -80,7 +88,7 @@ final class CodeStageTableView {
         for (SqlQuery.StageOperator o : ops) {
             List<String> names = byQuery.computeIfAbsent(o.executionId(), k -> new ArrayList<>());
             String n = o.name().strip();
-            if (!names.contains(n)) {
+            if (o.nodeId() != SqlQuery.StageOperator.NO_NODE && !names.contains(n)) {
                 names.add(n);
             }
         }
@@ -90,9 +98,12 @@ final class CodeStageTableView {
             h.raw(first ? "" : "; ");
             first = false;
             String text = String.join(", ", q.getValue());
-            h.raw("<a class=\"stage-query\" href=\"").a(Urls.appTab(appId, attemptId, "sql/" + q.getKey()))
-                    .raw("\">SQL ").t(q.getKey()).raw("</a>: <span class=\"stage-operators\" title=\"").a(text)
-                    .raw("\">").t(StageTableView.shorten(text)).raw("</span>");
+            h.raw("<a class=\"stage-query\" href=\"").a(Links.sql(appId, attemptId, q.getKey()))
+                    .raw("\">SQL ").t(q.getKey()).raw("</a>");
+            if (!text.isEmpty()) {
+                h.raw(": <span class=\"stage-operators\" title=\"").a(text).raw("\">").t(StageTableView.shorten(text))
+                        .raw("</span>");
+            }
         }
         h.raw("</div>");
     }

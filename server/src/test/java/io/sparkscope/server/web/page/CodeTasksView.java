@@ -117,7 +117,12 @@ final class CodeTasksView {
             h.raw("<tr class=\"task-row").raw("failed".equals(status) ? " task-failed" : "").raw("\" data-task=\"")
                     .t(t.taskId()).raw("\"><td class=\"num\">").t(t.taskId()).raw("</td><td class=\"num\">").t(t.index())
                     .raw("</td><td class=\"num\">").t(t.attempt()).raw(t.speculative() ? " <span class=\"muted\">spec.</span>" : "")
-                    .raw("</td><td>").t(t.executorId()).raw("</td><td class=\"host\">").t(t.host())
+                    .raw("</td><td>");
+            if (t.executorId() != null) {
+                h.raw("<a class=\"executor-link\" href=\"").a(Links.executor(p.app().appId(), p.app().attemptId(),
+                        t.executorId())).raw("\">").t(t.executorId()).raw("</a>");
+            }
+            h.raw("</td><td class=\"host\">").t(t.host())
                     .raw("</td><td><span class=\"task-status st-").raw(status.replaceAll("[^a-z]", "")).raw("\">").t(status)
                     .raw("</span></td><td>").t(t.locality()).raw("</td><td class=\"when\">").t(Fmt.time(t.launchTime()))
                     .raw("</td><td class=\"num\">").t(t.timesKnown() ? Fmt.duration(t.durationMs()) : "—")

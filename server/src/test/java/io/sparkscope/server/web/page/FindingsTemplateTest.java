@@ -27,8 +27,8 @@ class FindingsTemplateTest {
     /**
      * Findings of every shape: blank and hostile titles, savings of wall time only, task time only, both and none,
      * setting advice, executors and settings with and without stages, more than 50 stages and keys that are not
-     * stage ids, error groups of tasks and jobs, numbers with application links and tables, and a root with more
-     * than four knock-ons, one of them with its own.
+     * stage ids, error groups of tasks and jobs, numbers with application links and tables, a root with more
+     * than four knock-ons, one of them with its own, and findings naming plan operators.
      */
     static List<Finding> findings() {
         List<Finding> out = new ArrayList<>();
@@ -69,6 +69,11 @@ class FindingsTemplateTest {
                 Map.of(), Impact.NONE, "Knock:1", List.of()));
         out.add(new Finding("Other root", "Other", Severity.LOW, "", "", "", List.of(), List.of("e1"), List.of(),
                 Map.of(), Impact.NONE, null, List.of()));
+        // plan operators alone, and with a stage and a nameless one
+        out.add(Finding.builder("JoinStrategy", Severity.LOW).location("ops").title("join " + EVIL)
+                .planNode(3, 7, "SortMergeJoin " + EVIL).planNode(4, 2, " ").build());
+        out.add(Finding.builder("FullPartitionScan", Severity.LOW).location("scan").stage("2.0").configKeys("spark.x")
+                .planNode(5, 1, "Scan parquet").build());
         return out;
     }
 
@@ -90,6 +95,27 @@ class FindingsTemplateTest {
         assertSame(Diagnosis.of(List.of(), 1_000), "app-1", null);
         assertSame(Diagnosis.of(findings().subList(7, 8), 1_000), "app-1", null); // no saving: no fix-first list
         assertSame(Diagnosis.of(DiagnosisViewTest.FINDINGS, DiagnosisViewTest.APP.durationMs()), "app-diag", null);
+    }
+
+    @Test
+    void linksEveryPieceOfEvidenceAFindingNames() {
+        Html h = new Html();
+        FindingsView.render(h, Diagnosis.of(findings(), 600_000), "app-1", null);
+        String html = h.toString();
+        assertTrue(html.contains("<a class=\"stage-link\" data-stage=\"3.0\" href=\"/apps/app-1/stages/3/0\">3.0</a>"),
+                "a stage to its page: " + html);
+        assertTrue(html.contains("<a class=\"failed-tasks-link\" data-stage=\"4.1\""
+                + " href=\"/apps/app-1/stages/4/1/tasks?status=failed\">(failed tasks)</a>"),
+                "a task error's stage to its failed tasks (two executors: no executor filter)");
+        assertTrue(html.contains("<a class=\"executor-link\" data-executor=\"exec &lt;script&gt;"), "executors escaped");
+        assertTrue(html.contains("href=\"/apps/app-1/executors/exec%20%3Cscript%3E"), "and encoded in the path");
+        assertTrue(html.contains("<a class=\"job-link\" data-job=\"2\" href=\"/apps/app-1/jobs#job-2\">2</a>"),
+                "a failed job to its row");
+        assertTrue(html.contains("<a class=\"operator-link\" data-node=\"3:7\" href=\"/apps/app-1/sql/3#node-7\">"
+                + "SortMergeJoin &lt;script&gt;"), "an operator to its row in its query's plan");
+        assertTrue(html.contains("href=\"/apps/app-1/sql/4#node-2\">node 2</a>"), "a nameless operator by its id");
+        assertFalse(html.contains("failed-tasks-link\" data-stage=\"0.0\""),
+                "a finding's own stage list does not claim failed tasks");
     }
 
     @Test

@@ -34,7 +34,7 @@ class JobsTemplateTest {
                     i % 4 == 1 ? "described " + EVIL + "\nsecond line" : i % 4 == 2 ? " " : null,
                     i % 5 == 0 ? "group " + EVIL : null, START + 1_000L * i,
                     status == JobSummary.JobStatus.RUNNING ? 0 : START + 1_000L * i + 61_000L * i, status, reason,
-                    List.of(i, i + 1, i + 2), -1, 100 + i, 90 + i, i % 3, i % 2, i % 4, 0, 0, 0, 0,
+                    List.of(3 * i + 2, 3 * i + 1, 3 * i), i % 3 == 1 ? i : -1, 100 + i, 90 + i, i % 3, i % 2, i % 4, 0, 0, 0, 0,
                     i % 6 == 5 ? JobSummary.NOT_RECORDED : 2, i % 3 == 2 ? 1 : 0, Map.of(), List.of()));
         }
         return out;
@@ -43,7 +43,13 @@ class JobsTemplateTest {
     private static JobsExecutorsQuery.Jobs page(List<JobSummary> jobs, boolean running) {
         var app = new AppRefs.Resolved(1, "app-1 " + EVIL, running ? null : "2", "ETL — naïve " + EVIL, START,
                 running ? 0 : START + 3_600_000, START + 60_000, !running);
-        return new JobsExecutorsQuery.Jobs(app, jobs);
+        // of every job's stages (listed in descending order) the first ran, the second twice, the last was skipped
+        Map<Integer, Integer> attempts = new java.util.HashMap<>();
+        for (JobSummary j : jobs) {
+            attempts.put(j.stageIds().get(0), 0);
+            attempts.put(j.stageIds().get(1), 1);
+        }
+        return new JobsExecutorsQuery.Jobs(app, jobs, attempts);
     }
 
     @Test
@@ -53,6 +59,17 @@ class JobsTemplateTest {
                 page(jobs(3).subList(0, 2), false))) {
             assertEquals(CodeJobsView.render(p, live), JobsView.render(p, live));
         }
+    }
+
+    @Test
+    void linksStagesInOrderAndTheSqlExecution() {
+        String html = JobsView.render(page(jobs(3), false), new AppTabs.Live(START, 15));
+        String app = "/apps/app-1%20%3Cscript%3Ealert%28%27x%27%29%3C%2Fscript%3E%22%26/2";
+        assertTrue(html.contains("<tr class=\"job-row\" id=\"job-1\" data-job=\"1\"><td>1<div class=\"small\">"
+                + "<a class=\"job-sql\" href=\"" + app + "/sql/1\">SQL 1</a></div>"), html);
+        assertTrue(html.contains("<span class=\"stage-ids\"><span class=\"stage-ref\">3</span>, <a class=\"stage-ref\""
+                + " href=\"" + app + "/stages/4/1\">4</a>, <a class=\"stage-ref\" href=\"" + app + "/stages/5/0\">5</a>"
+                + "</span>"), "ascending, each to its latest attempt, a skipped one as text: " + html);
     }
 
     @Test

@@ -45,7 +45,9 @@ class StageTableTemplateTest {
     static Map<Integer, List<SqlQuery.StageOperator>> operators() {
         return Map.of(1, List.of(new SqlQuery.StageOperator(4, 1, "Sort"), new SqlQuery.StageOperator(4, 2, "Exchange "),
                         new SqlQuery.StageOperator(4, 3, "Sort"), new SqlQuery.StageOperator(9, 1, "Scan " + EVIL)),
-                3, List.of(new SqlQuery.StageOperator(2, 7, "HashAggregate")));
+                3, List.of(new SqlQuery.StageOperator(2, 7, "HashAggregate"),
+                        new SqlQuery.StageOperator(5, SqlQuery.StageOperator.NO_NODE, "")),
+                5, List.of(new SqlQuery.StageOperator(6, SqlQuery.StageOperator.NO_NODE, "")));
     }
 
     @Test
@@ -72,5 +74,11 @@ class StageTableTemplateTest {
         assertTrue(table.contains("title=\"Scan &lt;script&gt;alert(&#39;x&#39;)&lt;/script&gt;&quot;&amp;\""));
         assertTrue(table.contains("SQL 4</a>: <span class=\"stage-operators\" title=\"Sort, Exchange\">"),
                 "each operator once, trimmed");
+        assertTrue(table.contains("<div class=\"stage-sql muted small\"><a class=\"stage-query\" href=\"/apps/app-1/sql/6\">"
+                + "SQL 6</a></div>"), "a stage of a query's jobs that no operator names still links the query: " + table);
+        assertTrue(table.contains("HashAggregate</span>; <a class=\"stage-query\" href=\"/apps/app-1/sql/5\">SQL 5</a></div>"),
+                "after the queries whose operators it ran");
+        assertTrue(table.contains("<td class=\"stage-key\"><a class=\"stage-link\" href=\"/apps/app-1/stages/3/0\">3.0</a>"),
+                "the stage's id to its page");
     }
 }
