@@ -56,9 +56,9 @@ class DiagnosisViewTest {
         assertTrue(html.contains("<pre class=\"first\">java.lang.OutOfMemoryError: Unable to acquire 67108864 bytes of"
                 + " memory, got 1048576 (buffer at 0x7f123456)"), "first occurrence verbatim");
         assertTrue(html.contains("data-kind=\"STAGE\""), "the stage's own failure reason");
-        assertTrue(html.contains("<a class=\"stage-link\" data-stage=\"0.0\" href=\"/apps/app-diag#stage-0.0\">0.0</a>"
+        assertTrue(html.contains("<a class=\"stage-link\" data-stage=\"0.0\" href=\"/apps/app-diag/stages/0/0\">0.0</a>"
                 + " <a class=\"timeline-link muted\" data-stage=\"0.0\" href=\"/apps/app-diag/stages/0/0/timeline\">"),
-                "stage ids link to the stage and its timeline");
+                "stage ids link to the stage page and its timeline");
         assertTrue(html.contains("<tr data-key=\"failedRatio\"><th>Share of attempts that failed</th><td>"),
                 "labelled numbers");
         assertFalse(html.contains("<th>failedRatio</th>"), "no raw key dump");
