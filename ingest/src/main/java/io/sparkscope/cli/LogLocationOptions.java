@@ -37,8 +37,8 @@ public final class LogLocationOptions {
      */
     @Option(names = "--decode-threads", paramLabel = "N",
             description = "Threads decoding each event log's lines while one thread folds them in the log's order "
-                    + "(default: the available processors; 1: the reading thread alone). The results are the same "
-                    + "whatever the count; for serve, only with --watch.")
+                    + "(default: the available processors, or 1 under a heap below 128 MiB; 1: the reading thread "
+                    + "alone). The results are the same whatever the count; for serve, only with --watch.")
     void decodeThreads(int threads) {
         if (threads < 1 || threads > 256) {
             throw new CommandLine.ParameterException(command.commandLine(),

@@ -120,9 +120,19 @@ public final class EventLogReader {
                 .run(source);
     }
 
-    /** The decoding threads from {@value #DECODE_THREADS_PROPERTY}, else the available processors. */
+    /**
+     * Below this heap the default is one thread: lines out on other threads, and the events they became waiting
+     * for their turn, cost some MiB that a JVM started with a small {@code -Xmx} needs for the recorder.
+     */
+    static final long SMALL_HEAP_BYTES = 128L << 20;
+
+    /**
+     * The decoding threads from {@value #DECODE_THREADS_PROPERTY}, else the available processors (one under a heap
+     * smaller than {@link #SMALL_HEAP_BYTES}).
+     */
     public static int decodeThreads() {
-        int processors = Runtime.getRuntime().availableProcessors();
+        int processors = Runtime.getRuntime().maxMemory() < SMALL_HEAP_BYTES ? 1
+                : Runtime.getRuntime().availableProcessors();
         String value = System.getProperty(DECODE_THREADS_PROPERTY);
         if (value == null) {
             return processors;

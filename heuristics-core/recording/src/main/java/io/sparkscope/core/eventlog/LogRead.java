@@ -32,8 +32,12 @@ final class LogRead implements LineScanner.Handler {
     private static final int UTF8_COPY_LIMIT = 4 << 20;
     /** Bytes of lines handed to a decoding thread at once: some hundreds of task lines, some ms of work. */
     private static final int BATCH_BYTES = 1 << 20;
-    /** Bytes of lines out for decoding at once, besides a single longer line (which goes alone). */
-    private static final long MAX_PENDING_BYTES = 16L << 20;
+    /**
+     * Bytes of lines out for decoding at once, besides a single longer line (which goes alone): 16 MiB, or a
+     * sixteenth of the heap when that is less, since the decoded events of those lines wait in memory too.
+     */
+    private static final long MAX_PENDING_BYTES = Math.min(16L << 20,
+            Math.max(BATCH_BYTES, Runtime.getRuntime().maxMemory() / 16));
 
     private final Consumer<SparkEvent> sink;
     private final int maxLineBytes;
