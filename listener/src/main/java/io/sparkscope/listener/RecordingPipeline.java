@@ -203,8 +203,14 @@ final class RecordingPipeline {
         LockSupport.unpark(thread);
     }
 
+    /** Stops recording and writing, and returns once neither thread can touch the database or the spool. */
     void stop() {
         thread.interrupt();
+        try {
+            thread.join(10_000);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
         if (delivery != null) {
             delivery.stop();
         }

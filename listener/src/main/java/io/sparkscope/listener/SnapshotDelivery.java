@@ -148,10 +148,21 @@ final class SnapshotDelivery implements Runnable {
         }
     }
 
+    /**
+     * Stops the writer and waits (a few seconds at most) for its thread to end, so nothing is written to the database
+     * or the spool after this returns: a test that deletes the spool directory next must not race a last retry.
+     */
     void stop() {
         stopped = true;
         synchronized (lock) {
             lock.notifyAll();
+        }
+        // Not interrupted: the notify above ends a backoff wait, a connection attempt gives up within the pool's
+        // timeout, and an interrupt would make the pool's own shutdown complain.
+        try {
+            thread.join(10_000);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
         }
     }
 
