@@ -113,16 +113,19 @@ class WebTimelineTest {
     }
 
     @Test
-    void pageDrawsLanesPerCoreMarksTheArtifactAndEscapes() {
+    void pageDrawsOneLanePerSlotSaysWhyTasksOverlapAndEscapes() {
         var r = get("/apps/app-timeline/stages/0/0/timeline");
         assertEquals(200, r.status(), r.body());
         String html = r.body();
         assertTrue(html.contains("<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"timeline\" id=\"timeline\""));
-        // executor 1: its core + one overflow lane; executor 2: two cores
-        assertTrue(html.contains("data-lanes=\"4\""), "lanes");
+        // executor 1: its one core, although its two tasks overlap on the driver's clock; executor 2: two cores
+        assertTrue(html.contains("data-lanes=\"3\""), "lanes are the task slots, none invented");
+        assertEquals(3, count(html, "<rect class=\"lane "), "three lane rectangles");
         assertTrue(html.contains("data-bars=\"4\""), "bars");
-        assertEquals(1, count(html, "class=\"lane lane-overflow\""), "one marked lane");
+        assertFalse(html.contains("beyond cores"), "no lane beyond the cores");
         assertTrue(html.contains("id=\"timeline-artifact\""), "the one-sentence explanation");
+        assertTrue(html.contains("Lanes are the executors&#39; task slots, none added: 1 task was launched while"),
+                html);
         assertTrue(html.contains("driver offers it"));
         assertTrue(html.contains("counting executor-side time only, no executor ran more tasks than its cores"),
                 "task 1's executor side ended before task 2's began");
@@ -139,6 +142,8 @@ class WebTimelineTest {
         assertTrue(html.contains("&lt;script&gt;alert(1)&lt;/script&gt;"));
         // the executor table says the executor side never overlapped on executor 1
         assertTrue(html.contains("<tr class=\"overflow\" data-executor=\"1\">"));
+        assertTrue(Pattern.compile("<tr class=\"overflow\" data-executor=\"1\">.*?<td class=\"num\">1</td></tr>",
+                Pattern.DOTALL).matcher(html).find(), "one task drawn over the busy slot");
     }
 
     @Test
@@ -184,7 +189,7 @@ class WebTimelineTest {
         assertEquals(200, r.status(), r.body());
         assertTrue(r.headers().firstValue("Content-Type").orElse("").startsWith("application/json"));
         JsonNode j = JSON.readTree(r.body());
-        assertEquals(4, j.get("lanes").size());
+        assertEquals(3, j.get("lanes").size(), "executor 1's one slot and executor 2's two");
         assertEquals(4, j.get("bars").size());
         assertTrue(j.get("overflow").asBoolean());
         assertFalse(j.get("sampled").asBoolean());
@@ -194,7 +199,8 @@ class WebTimelineTest {
         assertEquals(1, e1.get("slots").asInt());
         assertEquals(2, e1.get("maxConcurrent").asInt());
         assertEquals(1, e1.get("executorSideMaxConcurrent").asInt(), "task 1's executor side ended at 1090");
-        assertTrue(j.get("lanes").get(1).get("overflow").asBoolean());
+        assertEquals(1, e1.get("lanes").asInt());
+        assertEquals(1, e1.get("crowded").asInt(), "task 2 drawn over the busy slot");
         JsonNode task1 = null;
         for (JsonNode b : j.get("bars")) {
             if (b.get("taskId").asLong() == 1) {

@@ -50,19 +50,24 @@ public final class StageTimelines {
     }
 
     /**
-     * The one sentence explaining overflow lanes, ending with what the executor-side times say: whether
-     * the timestamps explain the overlap, or the executor really ran more tasks than its recorded cores.
+     * The one sentence saying that the lanes stay the executors' task slots although the driver's timestamps overlap
+     * more tasks than that, why they do, and what the executor-side times say: whether the timestamps explain the
+     * overlap, or the executor really ran more tasks than its recorded cores.
      */
     public static String artifactSentence(TaskTimeline t) {
         List<String> real = new ArrayList<>();
+        int crowded = 0;
         for (ExecutorLanes e : t.executors()) {
+            crowded += e.crowded();
             if (e.overflow() && e.executorSideMaxConcurrent() > e.slots()) {
                 real.add(e.executorId());
             }
         }
-        String s = "Lanes marked ⚠ hold tasks beyond an executor's cores: Spark stamps a task's launch when the"
-                + " driver offers it and its finish when the driver has handled its result, so the driver-side waits"
-                + " of consecutive tasks overlap and a core seems to run two tasks at once";
+        String s = "Lanes are the executors' task slots, none added: " + Fmt.count(crowded, "task")
+                + (crowded == 1 ? " was" : " were") + " launched while every slot of its executor was still busy on"
+                + " the driver's clock and " + (crowded == 1 ? "is" : "are") + " drawn over the slot that freed first,"
+                + " because Spark stamps a task's launch when the driver offers it and its finish when the driver has"
+                + " handled its result, so the driver-side waits of consecutive tasks overlap";
         if (real.isEmpty()) {
             return s + " — counting executor-side time only, no executor ran more tasks than its cores.";
         }

@@ -10,8 +10,9 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The task timeline drawn as SVG: one lane per executor slot (striped per executor, marked where a lane is beyond
- * the executor's cores), a time axis from the first launch, and the tasks' bars ({@link TimelineBars}).
+ * The task timeline drawn as SVG: one lane per executor task slot (striped per executor; a task launched while
+ * every slot was busy on the driver's clock is drawn over the slot that freed first, never on an extra lane), a
+ * time axis from the first launch, and the tasks' bars ({@link TimelineBars}).
  *
  * @param markup       the {@code <svg>} element
  * @param mergedGroups dashed groups drawn for bars narrower than a pixel
@@ -74,20 +75,15 @@ record TimelineSvg(String markup, int mergedGroups, int mergedBars, int titled) 
         for (ExecutorLanes e : t.executors()) {
             String parity = executorIndex++ % 2 == 0 ? "lane-even" : "lane-odd";
             for (int i = 0; i < e.lanes(); i++) {
-                TimelineLane lane = t.lanes().get(e.firstLane() + i);
                 int y = AXIS_HEIGHT + (e.firstLane() + i) * laneH;
-                out.raw("<rect class=\"lane ").raw(lane.overflow() ? "lane-overflow" : parity)
-                        .raw("\" data-executor=\"").a(e.executorId()).raw("\" data-slot=\"").t(i)
-                        .raw("\" x=\"").t(LABEL_WIDTH).raw("\" y=\"").t(y).raw("\" width=\"").t(PLOT_WIDTH)
-                        .raw("\" height=\"").t(laneH).raw("\"/>");
-                boolean first = i == 0;
-                if (first || (lane.overflow() && laneH >= 10)) {
+                out.raw("<rect class=\"lane ").raw(parity).raw("\" data-executor=\"").a(e.executorId())
+                        .raw("\" data-slot=\"").t(i).raw("\" x=\"").t(LABEL_WIDTH).raw("\" y=\"").t(y)
+                        .raw("\" width=\"").t(PLOT_WIDTH).raw("\" height=\"").t(laneH).raw("\"/>");
+                if (i == 0) {
                     String who = "driver".equals(e.executorId()) ? "driver" : "executor " + e.executorId();
-                    String label = first ? who + (e.slots() > 0 ? " · " + Fmt.count(e.slots(), "slot") : "")
-                            : "⚠ beyond cores";
-                    out.raw("<text class=\"lane-label").raw(lane.overflow() && !first ? " overflow" : "")
-                            .raw("\" x=\"4\" y=\"").t(y + Math.min(laneH, 14) - 3).raw("\">").t(clip(label, 25))
-                            .raw("</text>");
+                    String label = who + (e.slots() > 0 ? " · " + Fmt.count(e.slots(), "slot") : "");
+                    out.raw("<text class=\"lane-label\" x=\"4\" y=\"").t(y + Math.min(laneH, 14) - 3).raw("\">")
+                            .t(clip(label, 25)).raw("</text>");
                 }
             }
             int top = AXIS_HEIGHT + e.firstLane() * laneH;

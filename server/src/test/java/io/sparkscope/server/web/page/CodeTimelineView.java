@@ -86,9 +86,7 @@ final class CodeTimelineView {
                 + " class=\"failed\"/></svg>");
         h.raw(" failed attempt (its work is lost)</li><li data-outcome=\"killed\">");
         swatch(h, "killed");
-        h.raw(" killed attempt</li><li>");
-        swatch(h, "lane-overflow-swatch");
-        h.raw("⚠ lane beyond the executor's cores</li></ul>");
+        h.raw(" killed attempt</li></ul>");
     }
 
     private static void swatch(Html h, String cls) {
@@ -116,14 +114,16 @@ final class CodeTimelineView {
         h.raw("<h2>Executors</h2><table class=\"grid small\" id=\"timeline-executors\"><thead><tr><th>Executor</th>"
                 + "<th>Host</th><th class=\"num\">Cores (task slots)</th><th class=\"num\">Tasks shown</th>"
                 + "<th class=\"num\">Most at once (driver timestamps)</th>"
-                + "<th class=\"num\">Most at once (executor-side time)</th></tr></thead><tbody>");
+                + "<th class=\"num\">Most at once (executor-side time)</th>"
+                + "<th class=\"num\">Drawn over a busy slot</th></tr></thead><tbody>");
         for (ExecutorLanes e : t.executors()) {
             h.raw("<tr").raw(e.overflow() ? " class=\"overflow\"" : "").raw(" data-executor=\"").a(e.executorId())
                     .raw("\"><td>").t(e.executorId()).raw("</td><td>").t(e.host()).raw("</td><td class=\"num\">")
                     .t(e.slots() > 0 ? Integer.toString(e.slots()) : "unknown").raw("</td><td class=\"num\">")
                     .t(Fmt.count(e.tasks())).raw("</td><td class=\"num").raw(e.overflow() ? " bad" : "").raw("\">")
                     .t(e.maxConcurrent()).t(e.overflow() ? " ⚠" : "").raw("</td><td class=\"num\">")
-                    .t(e.executorSideMaxConcurrent()).raw("</td></tr>");
+                    .t(e.executorSideMaxConcurrent()).raw("</td><td class=\"num\">").t(Fmt.count(e.crowded()))
+                    .raw("</td></tr>");
         }
         h.raw("</tbody></table>");
     }

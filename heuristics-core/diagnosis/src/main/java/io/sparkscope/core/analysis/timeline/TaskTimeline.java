@@ -18,16 +18,18 @@ import java.util.TreeMap;
  * The task timeline of one stage attempt: one lane per task slot of each executor, the kept tasks packed into
  * them by launch time, each split into its {@link TaskPhase}s. Pure layout: no pixels, no text.
  *
- * <p>Packing: an executor's tasks in launch order, each on its lowest lane that is free at its launch (a lane whose
- * last task finished at or before it). That greedy rule uses exactly as many lanes as the most tasks overlapping at
- * one moment. When that is more than the executor's slots, the extra lanes are {@link TimelineLane#overflow}: the
- * executor never ran more tasks than it had cores; the driver's timestamps make it look so (launch is
- * stamped when the driver offers a task, finish when it has processed the result, so one task's driver-side tail
- * overlaps the next one's start). {@link ExecutorLanes#executorSideMaxConcurrent} counts the overlap of the
- * executor-side phases alone, which shows whether that explains it.
+ * <p>Packing: an executor has one lane per task slot ({@code cores / spark.task.cpus}, the N of {@code local[N]}),
+ * never more. Its tasks go in launch order, each on its lowest lane that is free at its launch (a lane whose last
+ * task finished at or before it). When every slot is still busy by the driver's timestamps, the task goes on the
+ * lane that frees first and its bar overlaps the one before: it is counted in {@link ExecutorLanes#crowded}, and no
+ * lane is invented for it. The executor never ran more tasks than it had slots; the driver's timestamps make it look
+ * so (launch is stamped when the driver offers a task, finish when it has processed the result, so one task's
+ * driver-side tail overlaps the next one's start). {@link ExecutorLanes#maxConcurrent} still counts that apparent
+ * overlap and {@link ExecutorLanes#executorSideMaxConcurrent} the overlap of the executor-side phases alone, which
+ * shows whether the timestamps explain it. An executor whose cores are unknown gets as many lanes as its tasks
+ * overlap at most (the greedy rule's count): there is no slot count to keep to.
  *
- * <p>Lanes are bounded by the tasks, not by the cores an executor claims: every lane the shown tasks need is drawn,
- * and idle slots (cores no shown task used) at most {@link #MAX_IDLE_LANES_PER_EXECUTOR} per executor and
+ * <p>Idle slots (cores no shown task used) are drawn at most {@link #MAX_IDLE_LANES_PER_EXECUTOR} per executor and
  * {@link #MAX_IDLE_LANES} in all; the rest are counted in {@link ExecutorLanes#idleSlotsNotDrawn}. A real executor
  * shows all its idle cores; a damaged log claiming 200 000 000 of them costs nothing.
  *
@@ -160,6 +162,7 @@ public record TaskTimeline(
             int firstLane = lanes.size();
             List<Long> laneFree = new ArrayList<>();
             List<TimelineBar> mineBars = new ArrayList<>(mine.size());
+            int crowded = 0;
             for (TaskRecord t : mine) {
                 int lane = -1;
                 for (int i = 0; i < laneFree.size(); i++) {
@@ -168,23 +171,33 @@ public record TaskTimeline(
                         break;
                     }
                 }
-                if (lane < 0) {
+                if (lane < 0 && (slots <= 0 || laneFree.size() < slots)) {
                     lane = laneFree.size();
                     laneFree.add(0L);
                 }
-                laneFree.set(lane, Math.max(t.launchTime(), t.finishTime()));
+                if (lane < 0) {
+                    // every slot busy on the driver's clock: over the slot that frees first, not on a new lane
+                    lane = 0;
+                    for (int i = 1; i < laneFree.size(); i++) {
+                        if (laneFree.get(i) < laneFree.get(lane)) {
+                            lane = i;
+                        }
+                    }
+                    crowded++;
+                }
+                laneFree.set(lane, Math.max(laneFree.get(lane), Math.max(t.launchTime(), t.finishTime())));
                 mineBars.add(bar(t, firstLane + lane));
             }
-            int needed = laneFree.size();
-            int idle = Math.max(0, slots - needed);
+            int used = laneFree.size();
+            int idle = Math.max(0, slots - used);
             int idleDrawn = Math.min(idle, Math.min(MAX_IDLE_LANES_PER_EXECUTOR, idleBudget));
             idleBudget -= idleDrawn;
-            int drawn = needed + idleDrawn;
+            int drawn = used + idleDrawn;
             for (int i = 0; i < drawn; i++) {
-                lanes.add(new TimelineLane(id, i, slots > 0 && i >= slots));
+                lanes.add(new TimelineLane(id, i));
             }
-            lanesByExecutor.add(new ExecutorLanes(id, host, slots, firstLane, drawn, mine.size(), needed,
-                    executorSideMaxConcurrent(mineBars), idle - idleDrawn));
+            lanesByExecutor.add(new ExecutorLanes(id, host, slots, firstLane, drawn, mine.size(),
+                    maxConcurrent(mineBars), executorSideMaxConcurrent(mineBars), idle - idleDrawn, crowded));
             bars.addAll(mineBars);
         }
         return new TaskTimeline(stageId, attemptId, start, end, lanesByExecutor, lanes, bars, endedTasks, detail);
@@ -208,6 +221,16 @@ public record TaskTimeline(
                 t.endReason(), t.speculative(), t.launchTime(), t.finishTime(), true, delay, deser, run, ser, getting, lane);
     }
 
+    /** Most driver-stamped intervals [launch, finish) overlapping at one moment. */
+    private static int maxConcurrent(List<TimelineBar> bars) {
+        List<long[]> edges = new ArrayList<>(bars.size() * 2);
+        for (TimelineBar b : bars) {
+            edges.add(new long[]{b.launchTime(), 1});
+            edges.add(new long[]{Math.max(b.launchTime(), b.finishTime()), -1});
+        }
+        return peak(edges);
+    }
+
     /** Most executor-side intervals [executorStart, executorEnd) overlapping at one moment. */
     private static int executorSideMaxConcurrent(List<TimelineBar> bars) {
         List<long[]> edges = new ArrayList<>(bars.size() * 2);
@@ -217,6 +240,11 @@ public record TaskTimeline(
                 edges.add(new long[]{b.executorEnd(), -1});
             }
         }
+        return peak(edges);
+    }
+
+    /** The most intervals open at once, given their starts (+1) and ends (-1). */
+    private static int peak(List<long[]> edges) {
         // At equal times an end comes before a start: touching is not overlapping (as for the lanes).
         edges.sort((a, b) -> a[0] != b[0] ? Long.compare(a[0], b[0]) : Long.compare(a[1], b[1]));
         int running = 0;

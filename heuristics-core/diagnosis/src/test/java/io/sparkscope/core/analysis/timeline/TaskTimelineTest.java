@@ -55,19 +55,20 @@ class TaskTimelineTest {
     }
 
     @Test
-    void seed002OneCoreTwoTasksOverlapOnlyDriverSideAndAreMarked() {
+    void oneCoreTwoTasksOverlappingOnTheDriverClockKeepOneLaneAndAreCounted() {
         // One executor, one core. Task 2 is launched (offered) at 1090, before the driver marked task 1 finished at
-        // 1100; on the executor, task 1 ended at 1085 and task 2 began at 1095: no real overlap.
+        // 1100: the executor had one slot, so there is one lane and task 2 is drawn over it, counted as crowded.
         TaskTimeline t = TaskTimeline.build(0, 0, List.of(
                 task(1, "1", 1000, 1100, 0, 5, 80, 0),    // executor side 1015–1100 (no getting result)
                 task(2, "1", 1090, 1200, 0, 5, 100, 0)), 2, TaskDetail.ALL, List.of(slots("1", 1)));
-        assertEquals(2, t.lanes().size());
-        assertFalse(t.lanes().get(0).overflow());
-        assertTrue(t.lanes().get(1).overflow(), "the second lane exists only because of the timestamps");
+        assertEquals(1, t.lanes().size(), "one slot, one lane, whatever the driver's clock says");
         ExecutorLanes e = t.executors().get(0);
         assertTrue(e.overflow());
         assertEquals(2, e.maxConcurrent());
         assertEquals(1, e.slots());
+        assertEquals(1, e.lanes());
+        assertEquals(1, e.crowded(), "task 2 started while the only slot was busy");
+        assertEquals(List.of(0, 0), t.bars().stream().map(TimelineBar::lane).toList());
         // task 1's executor side: 1015–1100; task 2's: 1095–1200 → they do overlap 5 ms on the executor side too,
         // so the count says 2 here; with a getting-result tail on task 1 they would not:
         TaskTimeline t2 = TaskTimeline.build(0, 0, List.of(
@@ -76,7 +77,26 @@ class TaskTimelineTest {
         assertTrue(t2.overflow());
         assertEquals(2, t2.executors().get(0).maxConcurrent());
         assertEquals(1, t2.executors().get(0).executorSideMaxConcurrent(), "the executor never ran two at once");
-        assertEquals(1, t2.bars().get(1).lane(), "task 2 on the overflow lane");
+        assertEquals(0, t2.bars().get(1).lane(), "task 2 over the one slot");
+    }
+
+    @Test
+    void aLocalTwoStageWhoseDriverClockOverlapsFortyTasksStillHasTwoLanes() {
+        // local[2] with 43 tasks all launched before any finished on the driver's clock (a launch-time rounding or
+        // a clock step): two lanes, the crowded tasks on the slot that frees first, not 41 invented lanes.
+        List<TaskRecord> tasks = new java.util.ArrayList<>();
+        for (int i = 0; i < 43; i++) {
+            tasks.add(task(i, "driver", 1000 + i, 2000 + 10 * i, 0, 1, 50, 0));
+        }
+        TaskTimeline t = TaskTimeline.build(0, 0, tasks, 43, TaskDetail.ALL, List.of(slots("driver", 2)));
+        assertEquals(2, t.lanes().size());
+        ExecutorLanes e = t.executors().get(0);
+        assertEquals(43, e.maxConcurrent());
+        assertEquals(41, e.crowded());
+        assertTrue(t.bars().stream().allMatch(b -> b.lane() < 2));
+        // the slot that frees first: task 0 (lane 0) ends at 2000 before task 1 (lane 1) at 2010, so task 2 goes to
+        // lane 0, which then ends at 2020 after lane 1's 2010, so task 3 goes to lane 1
+        assertEquals(List.of(0, 1, 0, 1), t.bars().stream().limit(4).map(TimelineBar::lane).toList());
     }
 
     @Test
