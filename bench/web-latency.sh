@@ -2,6 +2,7 @@
 # Web latency bench: 10 000 applications / 1 000 000 task rows in a Debian PostgreSQL, `sparkscope serve`,
 # then wrk with 16 concurrent connections on loopback against search, application and compare pages.
 #   bench/web-latency.sh [apps=10000] [tasksPerStage=25] [seconds=20]
+#   KINDS="stage app-timeline stage-timeline" bench/web-latency.sh   (other pages; default: search app compare api-stages)
 # Needs: Debian postgresql (pg_ctlcluster), wrk (apt-get install -y wrk). Loads once; reruns reuse the data.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -46,6 +47,8 @@ echo "$ids" | sed 's|^|/api/v1/apps/|; s|$|/stages|' > /tmp/urls-api-stages.txt
 # the stage page and the application timeline (KINDS="stage app-timeline"): every loaded application has 4 stages
 echo "$ids" | awk '{print "/apps/" $0 "/stages/" NR % 4 "/0"}' > /tmp/urls-stage.txt
 echo "$ids" | sed 's|^|/apps/|; s|$|/timeline|' > /tmp/urls-app-timeline.txt
+# a stage's task timeline (KINDS="stage-timeline"): lanes are its executors' task slots
+echo "$ids" | awk '{print "/apps/" $0 "/stages/" NR % 4 "/0/timeline"}' > /tmp/urls-stage-timeline.txt
 
 echo "# $(date -u +%FT%TZ) $(nproc) vCPU, $(uname -r), $(PGPASSWORD=$PW psql -h 127.0.0.1 -U postgres -d $DB -qtAc 'SHOW server_version'), wrk -t4 -c16 -d${SECS}s"
 # CPU ticks (1/100 s) used so far by one pid / by all PostgreSQL processes: CPU per request does not depend on how

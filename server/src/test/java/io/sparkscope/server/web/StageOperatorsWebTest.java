@@ -96,6 +96,95 @@ class StageOperatorsWebTest {
     }
 
     @Test
+    void dagDrawsTheStagesOperatorsWithThePlansEdgesAndItsParentStagesAtTheirExchanges() throws Exception {
+        // a stage that ran plan operators and read another stage's shuffle
+        int stage;
+        int attempt;
+        int parent;
+        List<Operator> ops = new ArrayList<>();
+        List<long[]> planEdges = new ArrayList<>();
+        List<Long> parentExchanges = new ArrayList<>();
+        try (Connection c = ds.getConnection()) {
+            try (PreparedStatement ps = c.prepareStatement("SELECT s.stage_id, s.attempt_id, p.stage_id"
+                    + " FROM stage_attempt s JOIN stage_attempt p ON p.app_pk = s.app_pk AND p.stage_id = ANY(s.parent_ids)"
+                    + " WHERE EXISTS (SELECT 1 FROM sql_plan_node n WHERE n.app_pk = s.app_pk AND NOT n.is_cluster"
+                    + " AND s.stage_id = ANY(n.stage_ids) AND p.stage_id = ANY(n.stage_ids))"
+                    + " ORDER BY s.stage_id, s.attempt_id DESC, p.stage_id LIMIT 1")) {
+                try (ResultSet rs = ps.executeQuery()) {
+                    assertTrue(rs.next(), "a stage meeting its parent at an operator both ran");
+                    stage = rs.getInt(1);
+                    attempt = rs.getInt(2);
+                    parent = rs.getInt(3);
+                }
+            }
+            try (PreparedStatement q = c.prepareStatement("SELECT execution_id, node_id, name, ? = ANY(stage_ids)"
+                    + " FROM sql_plan_node WHERE NOT is_cluster AND ? = ANY(stage_ids) ORDER BY execution_id, node_id")) {
+                q.setInt(1, parent);
+                q.setInt(2, stage);
+                try (ResultSet rs = q.executeQuery()) {
+                    while (rs.next()) {
+                        Operator o = new Operator(rs.getLong(1), rs.getLong(2), rs.getString(3));
+                        ops.add(o);
+                        if (rs.getBoolean(4) && (o.name().contains("Exchange") || o.name().contains("ShuffleRead"))) {
+                            parentExchanges.add(o.nodeId());
+                        }
+                    }
+                }
+            }
+            try (PreparedStatement q = c.prepareStatement("SELECT e.from_id, e.to_id FROM sql_plan_edge e"
+                    + " JOIN sql_plan_node f ON f.app_pk = e.app_pk AND f.execution_id = e.execution_id"
+                    + " AND f.node_id = e.from_id JOIN sql_plan_node t ON t.app_pk = e.app_pk"
+                    + " AND t.execution_id = e.execution_id AND t.node_id = e.to_id"
+                    + " WHERE ? = ANY(f.stage_ids) AND ? = ANY(t.stage_ids)")) {
+                q.setInt(1, stage);
+                q.setInt(2, stage);
+                try (ResultSet rs = q.executeQuery()) {
+                    while (rs.next()) {
+                        planEdges.add(new long[]{rs.getLong(1), rs.getLong(2)});
+                    }
+                }
+            }
+        }
+        assertFalse(parentExchanges.isEmpty(), "the exchange both stages ran");
+        String b = WebFixture.getAt(server.base(), "/apps/" + appId + "/stages/" + stage + "/" + attempt).body();
+        String dag = b.substring(b.indexOf("id=\"stage-dag-drawing\""), b.indexOf("id=\"dag-not-shown\""));
+        // every operator of the stage is a box linking to its node on the SQL page
+        java.util.Map<String, Long> boxToNode = new java.util.HashMap<>();
+        for (Operator o : ops) {
+            java.util.regex.Matcher m = java.util.regex.Pattern.compile("<a href=\"/apps/" + appId + "/sql/"
+                    + o.executionId() + "#node-" + o.nodeId() + "\"><g class=\"plan-node[^\"]*\" id=\"plan-node-(\\d+)\"")
+                    .matcher(dag);
+            assertTrue(m.find(), "operator " + o + " drawn, linked to its node");
+            boxToNode.put(m.group(1), o.nodeId());
+        }
+        assertEquals(ops.size(), count(dag, "<a href=\"/apps/" + appId + "/sql/"), "only the stage's operators");
+        // the parent stage is a box with an edge into each exchange both stages ran
+        java.util.regex.Matcher p = java.util.regex.Pattern.compile("<a href=\"/apps/" + appId + "/stages/" + parent
+                + "/\\d+\"><g class=\"plan-node stage-box parent\" id=\"plan-node-(\\d+)\"").matcher(dag);
+        assertTrue(p.find(), "parent stage " + parent + " as a box");
+        List<Long> fed = new ArrayList<>();
+        java.util.regex.Matcher e = java.util.regex.Pattern.compile("data-from=\"" + p.group(1)
+                + "\" data-to=\"(\\d+)\"").matcher(dag);
+        while (e.find()) {
+            fed.add(boxToNode.get(e.group(1)));
+        }
+        assertEquals(parentExchanges, fed, "the parent's edges end at the exchanges it shares with the stage");
+        // the plan's edges between two of the stage's operators, and no other edge between operators
+        int operatorEdges = 0;
+        java.util.regex.Matcher all = java.util.regex.Pattern.compile("data-from=\"(\\d+)\" data-to=\"(\\d+)\"")
+                .matcher(dag);
+        while (all.find()) {
+            Long from = boxToNode.get(all.group(1));
+            Long to = boxToNode.get(all.group(2));
+            if (from != null && to != null) {
+                operatorEdges++;
+                assertTrue(planEdges.stream().anyMatch(x -> x[0] == from && x[1] == to), from + " → " + to);
+            }
+        }
+        assertEquals(planEdges.size(), operatorEdges, "every stored edge between the stage's operators");
+    }
+
+    @Test
     void timelineHasOneLanePerCoreOfTheLocalDriver() {
         String b = WebFixture.getAt(server.base(), "/apps/" + appId + "/timeline").body();
         java.util.regex.Matcher m = java.util.regex.Pattern.compile("data-lanes=\"(\\d+)\"").matcher(b);

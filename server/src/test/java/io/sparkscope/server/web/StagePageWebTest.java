@@ -30,7 +30,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * The stage page and the application timeline over real PostgreSQL: an application recorded by the real recorder
- * with a 40-task stage on two executors (one failed attempt), a stage reading it that failed once and succeeded on
+ * with a 40-task stage on two executors (one failed attempt, the slowest), a stage reading it that failed once and succeeded on
  * its second attempt, and an executor removed for a reason that is markup; a stage past the per-stage task cap; and
  * a {@code local[2]} application whose tasks overlap on the driver's clock.
  */
@@ -97,7 +97,7 @@ class StagePageWebTest {
             TaskEndReason reason = fails ? new TaskEndReason("ExceptionFailure", "java.lang.IllegalStateException: "
                     + EVIL, null) : TaskEndReason.SUCCESS;
             r.onEvent(new SparkEvent.TaskEnd(0, 0, "ShuffleMapTask", reason,
-                    info(i, i, 0, launch, ex, launch + run + 10, fails), m));
+                    info(i, i, 0, launch, ex, fails ? launch + 1500 : launch + run + 10, fails), m));
             if (fails) {
                 r.onEvent(new SparkEvent.TaskEnd(0, 0, "ShuffleMapTask", TaskEndReason.SUCCESS,
                         info(1000 + i, i, 1, launch + 600, ex, launch + 700, false), m));
@@ -215,6 +215,77 @@ class StagePageWebTest {
                 "the stage that read it, its newest attempt");
         assertTrue(child.contains("id=\"to-failed-tasks\" href=\"/apps/" + APP + "/stages/0/0/tasks?status=failed\""),
                 "its failed task linked, filtered");
+    }
+
+    @Test
+    void dagDrawsTheStageBetweenTheStagesItReadFromAndFed() {
+        String b = get("/apps/" + APP + "/stages/1/1").body();
+        String dag = between(b, "id=\"stage-dag-drawing\"", "id=\"dag-not-shown\"");
+        assertTrue(dag.contains("aria-label=\"stage DAG\""), "drawn with the plan graph's code");
+        assertTrue(dag.contains("id=\"plan-graph\""), "in the box sparkscope.js pans and zooms");
+        // no SQL operator ran in it: itself as a box, its parent stage 0 above, an edge from the parent to it
+        String self = box(dag, "current", "#stage");
+        String parent = box(dag, "parent", "/apps/" + APP + "/stages/0/0");
+        assertTrue(dag.contains("Stage 1 &#183; this stage"), dag);
+        assertTrue(dag.contains("Stage 0 &#183; read from"), dag);
+        assertEquals(1, count(dag, "class=\"plan-edge\""), "one edge");
+        assertTrue(dag.contains("data-from=\"" + parent + "\" data-to=\"" + self + "\""), "parent → stage");
+        assertTrue(b.contains("RDD operations; those are not recorded"), "says what is not drawn");
+
+        String first = between(get("/apps/" + APP + "/stages/0/0").body(), "id=\"stage-dag-drawing\"",
+                "id=\"dag-not-shown\"");
+        String self0 = box(first, "current", "#stage");
+        String child = box(first, "child", "/apps/" + APP + "/stages/1/1");
+        assertTrue(first.contains("data-from=\"" + self0 + "\" data-to=\"" + child + "\""), "stage → child");
+        assertFalse(first.contains(EVIL));
+    }
+
+    /** The data-node of the one stage box of this kind linking to href. */
+    private static String box(String dag, String kind, String href) {
+        Matcher m = Pattern.compile("<a href=\"" + Pattern.quote(href) + "\"><g class=\"plan-node stage-box " + kind
+                + "\" id=\"plan-node-(\\d+)\"").matcher(dag);
+        assertTrue(m.find(), kind + " box linking to " + href + " in " + dag);
+        String id = m.group(1);
+        assertFalse(m.find(), "one " + kind + " box");
+        return id;
+    }
+
+    @Test
+    void slowestTasksAreTheStoredOnesLongestFirstWithTheirErrors() throws Exception {
+        List<Long> expected = new ArrayList<>();
+        try (Connection c = ds.getConnection(); PreparedStatement ps = c.prepareStatement("SELECT t.task_id FROM task t"
+                + " JOIN application a USING (app_pk) WHERE a.app_id = ? AND t.stage_id = 0 AND t.stage_attempt_id = 0"
+                + " ORDER BY t.duration_ms DESC, t.task_id DESC LIMIT 20")) {
+            ps.setString(1, APP);
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    expected.add(rs.getLong(1));
+                }
+            }
+        }
+        assertEquals(20, expected.size());
+        String b = get("/apps/" + APP + "/stages/0/0").body();
+        String table = between(b, "id=\"stage-task-table\"", "</table>");
+        List<Long> shown = new ArrayList<>();
+        Matcher m = Pattern.compile("<tr class=\"task-row[^\"]*\" data-task=\"(\\d+)\"").matcher(table);
+        while (m.find()) {
+            shown.add(Long.parseLong(m.group(1)));
+        }
+        assertEquals(expected, shown, "the 20 longest stored tasks, longest first");
+        assertEquals(5L, shown.get(0), "the failed attempt ran longest");
+        // its error on its own row under it, escaped, as in the task table
+        assertTrue(table.contains("<tr class=\"task-error-row\" data-error-of=\"5\">"), table);
+        assertTrue(table.contains("java.lang.IllegalStateException: " + ESCAPED));
+        assertTrue(b.contains("The 20 longest stored tasks of 41"), "says how many of how many");
+        assertTrue(b.contains("id=\"slowest-all\" href=\"/apps/" + APP
+                + "/stages/0/0/tasks?sort=duration&amp;order=desc#tasks\""), "the full table in the same order");
+        assertTrue(table.contains("href=\"/apps/" + APP + "/stages/0/0/tasks?sort=gc_time&amp;order=desc#tasks\""),
+                "a heading sorts the full task table");
+        // the page it links to lists the same tasks first
+        String full = get("/apps/" + APP + "/stages/0/0/tasks?sort=duration&order=desc").body();
+        Matcher f = Pattern.compile("<tr class=\"task-row[^\"]*\" data-task=\"(\\d+)\"").matcher(full);
+        assertTrue(f.find());
+        assertEquals("5", f.group(1));
     }
 
     @Test

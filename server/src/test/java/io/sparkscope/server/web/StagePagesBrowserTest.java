@@ -51,6 +51,7 @@ class StagePagesBrowserTest {
         p.put("stage-retried", app + "/stages/1/1");
         p.put("timeline", app + "/timeline");
         p.put("timeline-local", server.base() + "/apps/" + StagePageWebTest.LOCAL + "/timeline");
+        p.put("task-timeline-local", server.base() + "/apps/" + StagePageWebTest.LOCAL + "/stages/0/0/timeline");
         // the shared execution fixture: a 250-task stage with a name longer than a line, markup everywhere
         String exec = ExecutionFixture.base() + "/apps/" + ExecutionFixture.APP;
         p.put("exec-stage", exec + "/stages/0/0");
@@ -87,6 +88,36 @@ class StagePagesBrowserTest {
                 .until(d -> d.getCurrentUrl().endsWith("/stages/1/1"));
         Browser.open(Browser.driver().getCurrentUrl());
         assertEquals("1.1", Browser.driver().findElement(org.openqa.selenium.By.id("stage-key")).getText());
+    }
+
+    @Test
+    void aLocalTwoStagesTaskTimelineHasTwoLanesAndSaysWhyTasksOverlap() throws Exception {
+        Browser.open(pages().get("task-timeline-local"));
+        var d = Browser.driver();
+        assertEquals(2, d.findElements(org.openqa.selenium.By.cssSelector("#timeline rect.lane")).size(),
+                "local[2]: two task slots, two lanes, although three tasks overlap on the driver's clock");
+        assertEquals("2", d.findElement(org.openqa.selenium.By.id("timeline")).getAttribute("data-lanes"));
+        assertTrue(d.findElement(org.openqa.selenium.By.id("timeline-artifact")).getText()
+                .startsWith("Lanes are the executors' task slots, none added"));
+        WebBrowserTest.screenshot("stage-pages-1440-task-timeline-local");
+    }
+
+    @Test
+    void theStageDagsParentBoxLeadsToTheParentStage() throws Exception {
+        Browser.open(pages().get("stage-retried"));
+        var d = Browser.driver();
+        var drawing = d.findElement(org.openqa.selenium.By.cssSelector("#stage-dag-drawing svg.plan"));
+        assertTrue(drawing.isDisplayed() && drawing.getSize().getHeight() > 50, "the DAG is drawn: "
+                + drawing.getSize());
+        WebBrowserTest.screenshot("stage-pages-1440-stage-dag");
+        ((JavascriptExecutor) d).executeScript("document.querySelector('#stage-dag-drawing g.stage-box.parent')"
+                + ".dispatchEvent(new MouseEvent('click', {bubbles: true}))");
+        new org.openqa.selenium.support.ui.WebDriverWait(d, java.time.Duration.ofSeconds(20))
+                .until(x -> x.getCurrentUrl().endsWith("/stages/0/0"));
+        Browser.open(d.getCurrentUrl());
+        assertEquals("0.0", d.findElement(org.openqa.selenium.By.id("stage-key")).getText());
+        assertEquals(20, d.findElements(org.openqa.selenium.By.cssSelector("#stage-task-table tr.task-row")).size(),
+                "its slowest tasks on the page");
     }
 
     private static void noSidewaysScroll(int width) throws Exception {

@@ -1,6 +1,7 @@
 package io.sparkscope.store.query;
 
 import io.sparkscope.core.heuristics.Finding;
+import io.sparkscope.core.model.TaskRecord;
 import io.sparkscope.store.FindingRows;
 import io.sparkscope.store.ReadTransaction;
 
@@ -11,13 +12,18 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 
 /**
  * One stage attempt as its own page shows it, in one read-only REPEATABLE READ transaction: every attempt of the
  * stage (with the stored quantiles), the stages it read from and those that read from it, the SQL operators it ran,
- * its jobs, the findings about it and its kept tasks summed per executor in the database (no task row is sent).
+ * its jobs, the findings about it, its kept tasks summed per executor in the database, and its slowest kept tasks
+ * (the first page of its task table sorted by duration, read as that table reads it).
  */
 public final class StagePageQuery {
+    /** Tasks the page shows itself, slowest first; the task table has the rest. */
+    public static final int SLOWEST_TASKS = 20;
+
     private final DataSource dataSource;
 
     public StagePageQuery(DataSource dataSource) {
@@ -49,10 +55,19 @@ public final class StagePageQuery {
      * @param attempts   every stored attempt of the stage, the one asked for among them, in recorded order
      * @param keptTasks  task rows stored for the attempt (what {@code executors} sums)
      * @param findings   the application's findings that name this stage (any attempt)
+     * @param slowest    at most {@link #SLOWEST_TASKS} kept tasks, longest duration first (ties: higher task id)
+     * @param plan       the SQL plan operators around the stage, with their edges, for its drawing
      */
     public record Page(AppRefs.Resolved app, StageRow stage, List<StageRow> attempts, List<StageLink> parents,
                        List<StageLink> children, List<JobLink> jobs, List<SqlQuery.StageOperator> operators,
-                       List<Finding> findings, List<ExecutorSums> executors, long keptTasks) {
+                       List<Finding> findings, List<ExecutorSums> executors, long keptTasks,
+                       List<TaskRecord> slowest, StagePlan plan) {
+    }
+
+    /** The request for the page's slowest tasks: the task table's first page sorted by duration, descending. */
+    public static TaskListQuery.Request slowestRequest(int stageId, int stageAttemptId) {
+        return new TaskListQuery.Request(stageId, stageAttemptId, 0, SLOWEST_TASKS, TaskListQuery.Sort.DURATION, true,
+                Set.of(), null);
     }
 
     public enum Outcome { FOUND, NO_APPLICATION, NO_STAGE, NO_ATTEMPT }
@@ -90,8 +105,9 @@ public final class StagePageQuery {
         return new Result(Outcome.FOUND, new Page(app, stage, attempts, parents(c, app.pk(), stageId, stageAttemptId),
                 children(c, app.pk(), stageId), jobs(c, app.pk(), stage.jobIds()),
                 SqlQuery.operatorsOfStage(c, app.pk(), stageId), findings,
-                executors(c, app.pk(), stageId, stageAttemptId), kept(c, app.pk(), stageId, stageAttemptId)),
-                List.of());
+                executors(c, app.pk(), stageId, stageAttemptId), kept(c, app.pk(), stageId, stageAttemptId),
+                TaskListQuery.rows(c, app.pk(), slowestRequest(stageId, stageAttemptId), null),
+                StagePlan.load(c, app.pk(), stageId)), List.of());
     }
 
     private static final String LINK_COLUMNS = "SELECT DISTINCT ON (s.stage_id) s.stage_id, s.attempt_id, s.name,"

@@ -165,39 +165,10 @@ public final class TaskListQuery {
                         rs.getString("task_detail"), keptKnown ? kept : (int) count(c, app.pk(), r, false, 0));
             }
         }
-        StringBuilder where = new StringBuilder(" WHERE app_pk = ? AND stage_id = ? AND stage_attempt_id = ?");
-        if (!r.statuses().isEmpty()) {
-            where.append(" AND status = ANY(?)");
-        }
-        if (r.executorId() != null) {
-            where.append(" AND executor_id = ?");
-        }
-        String order = order(r);
         AnchorKey anchorKey = digest == null ? null : new AnchorKey(app.pk(), r.stageId(),
                 r.stageAttemptId(), digest, r.sort(), r.descending(), r.statuses(), r.executorId());
         Anchors anchors = anchorKey != null && r.offset() >= ANCHOR_STEP ? anchors(c, app.pk(), r, anchorKey) : null;
-        int anchor = anchors == null ? -1 : Math.min(r.offset() / ANCHOR_STEP, anchors.keys().length - 1);
-        List<TaskRecord> tasks = new ArrayList<>();
-        // The page's task ids first, from the index alone (what it skips are index entries, not whole rows), then
-        // those rows.
-        try (PreparedStatement ps = c.prepareStatement("SELECT * FROM task WHERE app_pk = ? AND stage_id = ?"
-                + " AND stage_attempt_id = ? AND task_id IN (SELECT task_id FROM task" + where
-                + (anchor < 0 ? "" : " AND " + fromAnchor(r)) + order + " LIMIT ? OFFSET ?)" + order)) {
-            ps.setLong(1, app.pk());
-            ps.setInt(2, r.stageId());
-            ps.setInt(3, r.stageAttemptId());
-            int i = bind(c, ps, 4, app.pk(), r);
-            if (anchor >= 0) {
-                i = bindAnchor(ps, i, r, anchors, anchor);
-            }
-            ps.setInt(i++, r.length());
-            ps.setInt(i, anchor < 0 ? r.offset() : r.offset() - anchor * ANCHOR_STEP);
-            try (ResultSet rs = ps.executeQuery()) {
-                while (rs.next()) {
-                    tasks.add(SnapshotReader.task(rs));
-                }
-            }
-        }
+        List<TaskRecord> tasks = rows(c, app.pk(), r, anchors);
         long matching;
         boolean capped = false;
         if (!r.filtered()) {
@@ -221,6 +192,44 @@ public final class TaskListQuery {
             }
         }
         return new Result(Outcome.FOUND, new Page(app, stage, tasks, matching, capped, executors));
+    }
+
+    /**
+     * The request's page of task rows, in the caller's transaction: the first {@code r.length()} from its offset
+     * (through {@code anchors} when given, see {@link Anchors}). The stage page reads its slowest tasks with it.
+     */
+    static List<TaskRecord> rows(Connection c, long pk, Request r, Anchors anchors) throws SQLException {
+        StringBuilder where = new StringBuilder(" WHERE app_pk = ? AND stage_id = ? AND stage_attempt_id = ?");
+        if (!r.statuses().isEmpty()) {
+            where.append(" AND status = ANY(?)");
+        }
+        if (r.executorId() != null) {
+            where.append(" AND executor_id = ?");
+        }
+        String order = order(r);
+        int anchor = anchors == null ? -1 : Math.min(r.offset() / ANCHOR_STEP, anchors.keys().length - 1);
+        List<TaskRecord> tasks = new ArrayList<>();
+        // The page's task ids first, from the index alone (what it skips are index entries, not whole rows), then
+        // those rows.
+        try (PreparedStatement ps = c.prepareStatement("SELECT * FROM task WHERE app_pk = ? AND stage_id = ?"
+                + " AND stage_attempt_id = ? AND task_id IN (SELECT task_id FROM task" + where
+                + (anchor < 0 ? "" : " AND " + fromAnchor(r)) + order + " LIMIT ? OFFSET ?)" + order)) {
+            ps.setLong(1, pk);
+            ps.setInt(2, r.stageId());
+            ps.setInt(3, r.stageAttemptId());
+            int i = bind(c, ps, 4, pk, r);
+            if (anchor >= 0) {
+                i = bindAnchor(ps, i, r, anchors, anchor);
+            }
+            ps.setInt(i++, r.length());
+            ps.setInt(i, anchor < 0 ? r.offset() : r.offset() - anchor * ANCHOR_STEP);
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    tasks.add(SnapshotReader.task(rs));
+                }
+            }
+        }
+        return tasks;
     }
 
     private static String order(Request r) {

@@ -4,18 +4,22 @@ import io.sparkscope.server.web.http.Urls;
 import io.sparkscope.server.web.text.Fmt;
 import io.sparkscope.store.query.SqlQuery;
 import io.sparkscope.store.query.StagePageQuery;
+import io.sparkscope.store.query.StagePlan;
 import io.sparkscope.store.query.StageRow;
+import io.sparkscope.store.query.TaskListQuery;
 
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * {@code /apps/{appId}[/{attemptId}]/stages/{stageId}/{stageAttemptId}}: one stage attempt as the History Server's
  * stage page shows it: its heading and times, where it sits among the stages and the SQL operators it ran, the
  * quantiles of every task metric (stored), its kept tasks summed per executor, its other attempts, the findings about
- * it and the way to its task table and timeline. The markup is stage.jte.
+ * it, its slowest tasks and the way to its task table and timeline. The DAG is drawn by {@link StageDag}; the markup
+ * is stage.jte.
  */
 final class StageView {
     private StageView() {
@@ -23,7 +27,7 @@ final class StageView {
 
     static String render(StagePageQuery.Page p, AppTabs.Live live) {
         Html h = new Html(32 * 1024);
-        JtestageGenerated.render(new PageOutput(h), null, p, live);
+        JtestageGenerated.render(new PageOutput(h), null, p, live, PageOutput.markup(out -> StageDag.render(out, p)));
         return h.toString();
     }
 
@@ -91,6 +95,24 @@ final class StageView {
         }
         return new StagePageQuery.ExecutorSums("all", null, 0, null, tasks, ok, failed, killed, v[0], v[1], v[2],
                 v[3], v[4], v[5], v[6], v[7]);
+    }
+
+    /** The sentence under the DAG: what it leaves out, and why some neighbour stage has no edge. */
+    static String dagNote(StagePageQuery.Page p) {
+        String note = StageDag.NOT_SHOWN;
+        if (p.plan().truncated()) {
+            note += " Only the first " + Fmt.count(StagePlan.MAX_NODES) + " of its plan nodes are drawn.";
+        }
+        return note;
+    }
+
+    /**
+     * The task table's request the slowest tasks are the first rows of: its own page length, so its links (the
+     * headings', "all of them") open the full table as it pages by itself.
+     */
+    static TaskListQuery.Request fullTable(StageRow s) {
+        return new TaskListQuery.Request(s.stageId(), s.attemptId(), 0, ExecutionPages.PAGE_LENGTH,
+                TaskListQuery.Sort.DURATION, true, Set.of(), null);
     }
 
     /** Where a finding is on the application page. */

@@ -57,13 +57,7 @@ public final class PlanPictures {
             lines.put(n.id(), l);
             key.append(n.id()).append(n.cluster() ? 'c' : 'n').append(n.clusterId());
             if (!n.cluster()) {
-                int chars = 0;
-                for (String s : l) {
-                    chars = Math.max(chars, s.length());
-                }
-                int rows = l.size() + (markedNodes.contains(n.id()) ? 1 : 0);
-                double[] wh = {Math.max(120, Math.ceil(2 * PADDING + chars * CHAR_WIDTH)),
-                        Math.ceil(2 * PADDING + rows * LINE_HEIGHT)};
+                double[] wh = boxSize(l, markedNodes.contains(n.id()) ? 1 : 0);
                 sizes.put(n.id(), wh);
                 key.append(':').append((long) wh[0]).append('x').append((long) wh[1]);
             }
@@ -84,6 +78,16 @@ public final class PlanPictures {
             }
         }
         return new Picture(graph, laid, lines, times);
+    }
+
+    /** Width and height of an operator's box holding these lines and {@code extraRows} more (a finding's mark). */
+    public static double[] boxSize(List<String> lines, int extraRows) {
+        int chars = 0;
+        for (String s : lines) {
+            chars = Math.max(chars, s.length());
+        }
+        return new double[]{Math.max(120, Math.ceil(2 * PADDING + chars * CHAR_WIDTH)),
+                Math.ceil(2 * PADDING + (lines.size() + extraRows) * LINE_HEIGHT)};
     }
 
     /**
@@ -141,7 +145,8 @@ public final class PlanPictures {
         return "time " + Fmt.duration(share.ms()) + " · " + Fmt.percent(share.share()) + " of the query";
     }
 
-    static String cut(String s) {
+    /** A box line cut to {@link #LINE_CHARS} with "…". */
+    public static String cut(String s) {
         return s.length() <= LINE_CHARS ? s : s.substring(0, LINE_CHARS - 1) + "…";
     }
 }
