@@ -106,7 +106,8 @@ class StageOperatorsWebTest {
         List<Long> parentExchanges = new ArrayList<>();
         try (Connection c = ds.getConnection()) {
             try (PreparedStatement ps = c.prepareStatement("SELECT s.stage_id, s.attempt_id, p.stage_id"
-                    + " FROM stage_attempt s JOIN stage_attempt p ON p.app_pk = s.app_pk AND p.stage_id = ANY(s.parent_ids)"
+                    + " FROM stage_attempt s JOIN stage_attempt p ON p.app_pk = s.app_pk"
+                    + " AND p.stage_id = ANY(s.parent_ids)"
                     + " WHERE EXISTS (SELECT 1 FROM sql_plan_node n WHERE n.app_pk = s.app_pk AND NOT n.is_cluster"
                     + " AND s.stage_id = ANY(n.stage_ids) AND p.stage_id = ANY(n.stage_ids))"
                     + " ORDER BY s.stage_id, s.attempt_id DESC, p.stage_id LIMIT 1")) {
@@ -118,7 +119,8 @@ class StageOperatorsWebTest {
                 }
             }
             try (PreparedStatement q = c.prepareStatement("SELECT execution_id, node_id, name, ? = ANY(stage_ids)"
-                    + " FROM sql_plan_node WHERE NOT is_cluster AND ? = ANY(stage_ids) ORDER BY execution_id, node_id")) {
+                    + " FROM sql_plan_node WHERE NOT is_cluster AND ? = ANY(stage_ids)"
+                    + " ORDER BY execution_id, node_id")) {
                 q.setInt(1, parent);
                 q.setInt(2, stage);
                 try (ResultSet rs = q.executeQuery()) {
@@ -152,7 +154,8 @@ class StageOperatorsWebTest {
         java.util.Map<String, Long> boxToNode = new java.util.HashMap<>();
         for (Operator o : ops) {
             java.util.regex.Matcher m = java.util.regex.Pattern.compile("<a href=\"/apps/" + appId + "/sql/"
-                    + o.executionId() + "#node-" + o.nodeId() + "\"><g class=\"plan-node[^\"]*\" id=\"plan-node-(\\d+)\"")
+                    + o.executionId() + "#node-" + o.nodeId()
+                    + "\"><g class=\"plan-node[^\"]*\" id=\"plan-node-(\\d+)\"")
                     .matcher(dag);
             assertTrue(m.find(), "operator " + o + " drawn, linked to its node");
             boxToNode.put(m.group(1), o.nodeId());

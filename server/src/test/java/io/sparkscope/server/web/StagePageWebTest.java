@@ -30,9 +30,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * The stage page and the application timeline over real PostgreSQL: an application recorded by the real recorder
- * with a 40-task stage on two executors (one failed attempt, the slowest), a stage reading it that failed once and succeeded on
- * its second attempt, and an executor removed for a reason that is markup; a stage past the per-stage task cap; and
- * a {@code local[2]} application whose tasks overlap on the driver's clock.
+ * with a 40-task stage on two executors (one failed attempt, the slowest), a stage reading it that failed once and
+ * succeeded on its second attempt, and an executor removed for a reason that is markup; a stage past the per-stage
+ * task cap; and a {@code local[2]} application whose tasks overlap on the driver's clock.
  */
 class StagePageWebTest {
     static final String APP = "app-stage";

@@ -80,20 +80,18 @@ final class StageDag {
             self = next++;
             drawn.put(self, stageBox(self, s.stageId(), s.name(), "#stage", " stage-box current", "this stage"));
         }
-        for (StagePageQuery.StageLink l : p.parents()) {
-            long id = next++;
-            drawn.put(id, stageBox(id, l.stageId(), l.name(), StageView.url(appId, att, l.stageId(), l.attemptId()),
-                    " stage-box parent", "read from"));
-            for (long to : self != null ? List.of(self) : readersOf(plan, ids, exchangesOf, l.stageId())) {
-                edges.add(new PlanGraph.Edge(id, to));
-            }
-        }
-        for (StagePageQuery.StageLink l : p.children()) {
-            long id = next++;
-            drawn.put(id, stageBox(id, l.stageId(), l.name(), StageView.url(appId, att, l.stageId(), l.attemptId()),
-                    " stage-box child", "reads it"));
-            for (long from : self != null ? List.of(self) : readersOf(plan, ids, exchangesOf, l.stageId())) {
-                edges.add(new PlanGraph.Edge(from, id));
+        for (boolean parents : new boolean[]{true, false}) {
+            for (StagePageQuery.StageLink l : parents ? p.parents() : p.children()) {
+                long id = next++;
+                drawn.put(id, stageBox(id, l.stageId(), l.name(), StageView.url(appId, att, l.stageId(),
+                        l.attemptId()), parents ? " stage-box parent" : " stage-box child",
+                        parents ? "read from" : "reads it"));
+                // joined at the exchanges both stages ran (data flows from the parent, to the child)
+                List<Long> joined = self != null ? List.of(self)
+                        : sharedExchanges(plan, ids, exchangesOf, l.stageId());
+                for (long at : joined) {
+                    edges.add(parents ? new PlanGraph.Edge(id, at) : new PlanGraph.Edge(at, id));
+                }
             }
         }
         List<PlanGraph.Node> nodes = new ArrayList<>();
@@ -144,7 +142,8 @@ final class StageDag {
      * The exchanges of the drawing that the other stage also ran: an exchange names the stage that wrote its shuffle
      * and the one that read it, so these are where the two stages meet. Empty when the plan does not say.
      */
-    private static List<Long> readersOf(StagePlan plan, Map<List<Long>, Long> ids, List<Long> exchanges, int stage) {
+    private static List<Long> sharedExchanges(StagePlan plan, Map<List<Long>, Long> ids, List<Long> exchanges,
+                                              int stage) {
         List<Long> out = new ArrayList<>();
         for (StagePlan.Node n : plan.nodes()) {
             long id = ids.get(List.of(n.executionId(), n.nodeId()));
