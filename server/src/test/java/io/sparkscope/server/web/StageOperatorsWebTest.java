@@ -185,6 +185,17 @@ class StageOperatorsWebTest {
             }
         }
         assertEquals(planEdges.size(), operatorEdges, "every stored edge between the stage's operators");
+        // the JSON carries the same nodes (clusters too) and edges, by Spark's node ids
+        var j = new com.fasterxml.jackson.databind.ObjectMapper().readTree(WebFixture.getAt(server.base(),
+                "/api/v1/apps/" + appId + "/stages/" + stage + "/" + attempt).body()).get("plan");
+        List<Long> jsonOperators = new ArrayList<>();
+        for (var n : j.get("nodes")) {
+            if (!n.get("cluster").asBoolean()) {
+                jsonOperators.add(n.get("nodeId").asLong());
+            }
+        }
+        assertEquals(ops.stream().map(Operator::nodeId).toList(), jsonOperators);
+        assertEquals(planEdges.size(), j.get("edges").size());
     }
 
     @Test

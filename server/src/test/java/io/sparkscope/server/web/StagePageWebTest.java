@@ -414,6 +414,9 @@ class StagePageWebTest {
         assertEquals(TASKS + 1, tasks, "the executors' tasks add up to the kept tasks");
         assertEquals(j.get("quantiles").size(), j.get("taskMetricsDistributions").get("executorRunTime").size());
         assertEquals(1, j.get("children").get(0).get("stageId").asInt());
+        assertEquals(20, j.get("slowestTaskIds").size(), "the page's slowest tasks");
+        assertEquals(5, j.get("slowestTaskIds").get(0).asLong(), "the failed attempt ran longest");
+        assertEquals(0, j.get("plan").get("nodes").size(), "no SQL operator ran in it");
         assertEquals(404, get("/api/v1/apps/" + APP + "/stages/1/7").status());
         var capped = new com.fasterxml.jackson.databind.ObjectMapper().readTree(
                 get("/api/v1/apps/" + CAPPED + "/stages/0/0").body());
