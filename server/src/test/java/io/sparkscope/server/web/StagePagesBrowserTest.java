@@ -97,6 +97,8 @@ class StagePagesBrowserTest {
         assertEquals(2, d.findElements(org.openqa.selenium.By.cssSelector("#timeline rect.lane")).size(),
                 "local[2]: two task slots, two lanes, although three tasks overlap on the driver's clock");
         assertEquals("2", d.findElement(org.openqa.selenium.By.id("timeline")).getAttribute("data-lanes"));
+        assertTrue(d.findElement(org.openqa.selenium.By.cssSelector("#timeline path.crowded")).isDisplayed(),
+                "the bars drawn over a busy slot are outlined");
         assertTrue(d.findElement(org.openqa.selenium.By.id("timeline-artifact")).getText()
                 .startsWith("Lanes are the executors' task slots, none added"));
         WebBrowserTest.screenshot("stage-pages-1440-task-timeline-local");

@@ -123,6 +123,8 @@ class WebTimelineTest {
         assertEquals(3, count(html, "<rect class=\"lane "), "three lane rectangles");
         assertTrue(html.contains("data-bars=\"4\""), "bars");
         assertFalse(html.contains("beyond cores"), "no lane beyond the cores");
+        assertEquals(1, count(html, "<path class=\"crowded\" d=\"M[^\"]*z\"/>"), "task 2 outlined, drawn over");
+        assertEquals(1, count(html, "<path class=\"crowded\" d=\"[^M\"]*M[^M\"]*\"/>"), "one bar in that path");
         assertTrue(html.contains("id=\"timeline-artifact\""), "the one-sentence explanation");
         assertTrue(html.contains("Lanes are the executors&#39; task slots, none added: 1 task was launched while"),
                 html);

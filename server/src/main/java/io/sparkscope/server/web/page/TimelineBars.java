@@ -41,6 +41,8 @@ final class TimelineBars {
     /** Outlines over failed attempts (hatched red) and killed ones (dashed grey), drawn above the phases. */
     private final StringBuilder failed = new StringBuilder();
     private final StringBuilder killed = new StringBuilder();
+    /** Outlines over bars launched while their lane's slot was still busy on the driver's clock (drawn over it). */
+    private final StringBuilder crowded = new StringBuilder();
     private final StringBuilder hits = new StringBuilder();
     private int mergedGroups;
     private int mergedBars;
@@ -68,9 +70,12 @@ final class TimelineBars {
         bars.sort(Comparator.comparingLong(TimelineBar::launchTime));
         List<TimelineBar> group = new ArrayList<>();
         double groupEnd = Double.NEGATIVE_INFINITY;
+        long busyUntil = Long.MIN_VALUE;
         for (TimelineBar b : bars) {
             double x0 = x.at(b.launchTime());
             double x1 = x.at(b.finishTime());
+            boolean overBusySlot = b.launchTime() < busyUntil;
+            busyUntil = Math.max(busyUntil, b.finishTime());
             if (x1 - x0 < 1) {
                 if (!group.isEmpty() && x0 - groupEnd >= 1) {
                     flush(group, y);
@@ -83,6 +88,9 @@ final class TimelineBars {
             groupEnd = Double.NEGATIVE_INFINITY;
             bar(b, y);
             outcome(b, x0, x1 - x0, y);
+            if (overBusySlot) {
+                rect(crowded, x0, y, x1 - x0, barH);
+            }
             if (titled.contains(b.taskId())) {
                 hit(x0, y, x1 - x0, b.taskId(), barTitle(b, t));
             }
@@ -110,6 +118,9 @@ final class TimelineBars {
         }
         if (killed.length() > 0) {
             out.raw("<path class=\"killed\" data-outcome=\"killed\" d=\"").raw(killed.toString()).raw("\"/>");
+        }
+        if (crowded.length() > 0) {
+            out.raw("<path class=\"crowded\" d=\"").raw(crowded.toString()).raw("\"/>");
         }
         // the hover texts were escaped when built
         out.raw(hits.toString());

@@ -86,7 +86,9 @@ final class CodeTimelineView {
                 + " class=\"failed\"/></svg>");
         h.raw(" failed attempt (its work is lost)</li><li data-outcome=\"killed\">");
         swatch(h, "killed");
-        h.raw(" killed attempt</li></ul>");
+        h.raw(" killed attempt</li><li>");
+        swatch(h, "crowded");
+        h.raw(" launched while its slot was busy on the driver's clock (drawn over the bar before)</li></ul>");
     }
 
     private static void swatch(Html h, String cls) {
