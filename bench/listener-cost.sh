@@ -10,6 +10,9 @@
 #   bench/listener-cost.sh [TASKS=8001] [ROUNDS=5] [WARMUP=1]
 #
 # Needs: Debian postgresql (pg_ctlcluster); started here if it is down. BENCH_SKIP_BUILD=1 reuses the last build.
+# VARIANTS=sparkscope runs only the given variants (comma-separated; a profiling run, no comparison printed).
+# LOG_STATEMENTS=1 sets log_statement=all on the bench database: every statement the listener sends lands in
+# PostgreSQL's log (/var/log/postgresql/postgresql-15-main.log), to count statements per flush.
 # JFR=1 also records a flight recording (target/listener-cost.jfr; `jfr print --events jdk.ExecutionSample`).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -24,6 +27,9 @@ pg_lsclusters | grep -q ' online' || pg_ctlcluster 15 main start
 su postgres -c "psql -qc \"ALTER USER postgres PASSWORD '$PW'\"" >/dev/null
 su postgres -c "psql -qc 'DROP DATABASE IF EXISTS $DB'" >/dev/null
 su postgres -c "createdb $DB"
+if [ "${LOG_STATEMENTS:-0}" = 1 ]; then
+  su postgres -c "psql -qc 'ALTER DATABASE $DB SET log_statement = '\''all'\'''" >/dev/null
+fi
 
 if [ "${BENCH_SKIP_BUILD:-0}" != 1 ] || [ ! -f bench/target/classpath.txt ]; then
   echo "building (mvn -q -DskipTests -pl bench -am package) ..." >&2
@@ -41,7 +47,7 @@ fi
 echo "# $(date -u +%FT%TZ), $(nproc) vCPU, $(free -g | awk '/Mem:/{print $2}') GB, $(java -version 2>&1 | head -1)"
 echo "# PostgreSQL: $(su postgres -c "psql -qtAc 'SHOW server_version'")"
 echo "# load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
-java -Xmx2g ${JAVA_OPTS:-} "${JFR_OPT[@]}" $opens -Dbench.warmupRounds="$WARMUP" \
+java -Xmx2g ${JAVA_OPTS:-} "${JFR_OPT[@]}" $opens -Dbench.warmupRounds="$WARMUP" -Dbench.variants="${VARIANTS:-}" \
     -Dlog4j2.configurationFile=listener/src/test/resources/log4j2.properties -cp "$cp" \
     io.sparkscope.bench.ListenerCostBench "$TASKS" "$ROUNDS" "$URL" postgres "$PW" 2> target/listener-cost.log
 echo "# load average after: $(cut -d' ' -f1-3 /proc/loadavg)"

@@ -60,7 +60,7 @@ public final class ListenerCostBench {
                 "variant", "job s", "stop s", "sscp ms", "shrd ms", "elog ms", "PGown ms", "PGall ms", "tasks",
                 "stages", "stats", "updated", "xacts");
         for (int round = 1 - warmup; round <= rounds; round++) {
-            Variant[] order = Variant.values();
+            Variant[] order = variants();
             for (int k = 0; k < order.length; k++) {
                 Variant v = order[Math.floorMod(k + round, order.length)];
                 Run r = run(v, tasks, url, user, password, round);
@@ -74,8 +74,8 @@ public final class ListenerCostBench {
                         r.rows.getOrDefault("updated", 0L), r.rows.getOrDefault("commits", 0L));
             }
         }
-        if (runs.isEmpty()) {
-            return;
+        if (runs.size() < Variant.values().length) {
+            return; // a profiling run of some variants only: no comparison to print
         }
         System.out.printf(Locale.ROOT, "%n# medians over %d rounds of one %d-task SQL job%n", rounds, tasks);
         for (Variant v : Variant.values()) {
@@ -125,6 +125,16 @@ public final class ListenerCostBench {
                 pgOwn * 1e3 / Math.max(1, last.taskRows), pgOwn / Math.max(1, last.stageRows));
         System.out.printf(Locale.ROOT, "rows: inserted %d, updated %d, deleted %d in %d transactions (median run)%n",
                 medianLong(s, "inserted"), medianLong(s, "updated"), medianLong(s, "deleted"), medianLong(s, "commits"));
+    }
+
+    /** {@code -Dbench.variants=sparkscope,none}: only these (a profiling run); default all three. */
+    private static Variant[] variants() {
+        String only = System.getProperty("bench.variants", "");
+        if (only.isBlank()) {
+            return Variant.values();
+        }
+        return java.util.Arrays.stream(only.split(","))
+                .map(x -> Variant.valueOf(x.trim().toUpperCase(Locale.ROOT))).toArray(Variant[]::new);
     }
 
     private static long medianLong(List<Run> rs, String key) {
