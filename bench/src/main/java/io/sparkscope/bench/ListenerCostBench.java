@@ -157,23 +157,10 @@ public final class ListenerCostBench {
     private static Run run(Variant v, int tasks, String url, String user, String password, int round)
             throws Exception {
         String appName = "listener-cost-" + v.name().toLowerCase(Locale.ROOT) + "-" + (round + 1000);
-        SparkConf conf = new SparkConf().setMaster("local[2]").setAppName(appName)
-                .set("spark.ui.enabled", "false")
-                .set("spark.driver.host", "127.0.0.1")
+        String variant = v.name().toLowerCase(Locale.ROOT);
+        Path logDir = v == Variant.EVENTLOG ? Files.createTempDirectory("listener-cost-eventlog") : null;
+        SparkConf conf = ListenerVariants.conf(appName, variant, logDir, url, user, password, "listener-cost")
                 .set("spark.sql.shuffle.partitions", "1");
-        Path logDir = null;
-        if (v == Variant.EVENTLOG) {
-            logDir = Files.createTempDirectory("listener-cost-eventlog");
-            conf.set("spark.eventLog.enabled", "true").set("spark.eventLog.dir", logDir.toUri().toString());
-        } else if (v == Variant.SPARKSCOPE) {
-            conf.set("spark.extraListeners", "io.sparkscope.listener.SparkscopeListener")
-                    .set("spark.sparkscope.jdbc.url", url)
-                    .set("spark.sparkscope.jdbc.user", user)
-                    .set("spark.sparkscope.jdbc.password", password)
-                    .set("spark.sparkscope.report.enabled", "false")
-                    // a spool of its own: a snapshot another run left in the shared default one is not this run's work
-                    .set("spark.sparkscope.spool.dir", Files.createTempDirectory("listener-cost-spool").toString());
-        }
         SparkSession spark = SparkSession.builder().config(conf).getOrCreate();
         String appId = spark.sparkContext().applicationId();
         String database = ManyJobsBench.database(url);
