@@ -23,20 +23,11 @@ DB=sparkscope_listenercost
 PW=bench
 URL="jdbc:postgresql://127.0.0.1:5432/$DB"
 
-pg_lsclusters | grep -q ' online' || pg_ctlcluster 15 main start
-su postgres -c "psql -qc \"ALTER USER postgres PASSWORD '$PW'\"" >/dev/null
-su postgres -c "psql -qc 'DROP DATABASE IF EXISTS $DB'" >/dev/null
-su postgres -c "createdb $DB"
+source bench/debian-db.sh
 if [ "${LOG_STATEMENTS:-0}" = 1 ]; then
   su postgres -c "psql -qc 'ALTER DATABASE $DB SET log_statement = '\''all'\'''" >/dev/null
 fi
-
-if [ "${BENCH_SKIP_BUILD:-0}" != 1 ] || [ ! -f bench/target/classpath.txt ]; then
-  echo "building (mvn -q -DskipTests -pl bench -am package) ..." >&2
-  mvn -q -B -o -DskipTests -pl bench -am package >&2
-fi
 opens="$(sed -n 's:.*<spark.jvm.opens>\(.*\)</spark.jvm.opens>.*:\1:p' pom.xml)"
-cp="bench/target/classes:$(cat bench/target/classpath.txt)"
 export SPARK_LOCAL_IP=127.0.0.1
 mkdir -p target
 JFR_OPT=()

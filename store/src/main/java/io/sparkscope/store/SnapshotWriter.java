@@ -197,9 +197,15 @@ public final class SnapshotWriter {
         Map<Table<?>, List<Object[]>> rows = SnapshotRows.of(s, findings, digests, unchanged, batchesStored);
         Map<Table<?>, List<Object[]>> ofNewStages = existing.isPresent()
                 ? UnchangedRows.rowsOfNewStages(rows, storedDigests) : Map.of();
-        // Stage attempts stored without tasks have no stale task row to look for.
+        // No stale task row to look for in stage attempts stored without tasks, nor in those not stored at all (a task
+        // row needs its stage row): on a driver running many small jobs most stages of a periodic write are new.
         Set<Long> noStaleTasks = new java.util.HashSet<>(unchanged);
         noStaleTasks.addAll(UnchangedRows.stagesWithoutStoredTasks(storedDigests));
+        for (Long key : digests.keySet()) {
+            if (!storedDigests.containsKey(key)) {
+                noStaleTasks.add(key);
+            }
+        }
         Set<Table<?>> bulk = CopyRows.bulkTables(c, rows, copyThreshold);
         long n = 0;
         if (existing.isEmpty()) {
