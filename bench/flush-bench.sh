@@ -13,15 +13,7 @@ SIZES=${1:-1000,10000,100000}
 DB=sparkscope_flush
 PW=bench
 URL="jdbc:postgresql://127.0.0.1:5432/$DB"
-pg_lsclusters | grep -q ' online' || pg_ctlcluster 15 main start
-su postgres -c "psql -qc \"ALTER USER postgres PASSWORD '$PW'\"" >/dev/null
-su postgres -c "psql -qc 'DROP DATABASE IF EXISTS $DB'" >/dev/null
-su postgres -c "createdb $DB"
-if [ "${BENCH_SKIP_BUILD:-0}" != 1 ] || [ ! -f bench/target/classpath.txt ]; then
-  echo "building (mvn -q -DskipTests -pl bench -am package) ..." >&2
-  mvn -q -B -DskipTests -pl bench -am package >&2
-fi
-cp="bench/target/classes:$(cat bench/target/classpath.txt)"
+source bench/debian-db.sh
 echo "# $(date -u +%FT%TZ), $(nproc) vCPU, $(java -version 2>&1 | head -1), PostgreSQL $(su postgres -c "psql -qtAc 'SHOW server_version'")"
 echo "# load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
 java -Xmx2g -cp "$cp" io.sparkscope.bench.FlushBench "$URL" postgres "$PW" "$SIZES" 2>/dev/null

@@ -26,17 +26,8 @@ DB=sparkscope_manyjobs
 PW=bench
 URL="jdbc:postgresql://127.0.0.1:5432/$DB"
 
-pg_lsclusters | grep -q ' online' || pg_ctlcluster 15 main start
-su postgres -c "psql -qc \"ALTER USER postgres PASSWORD '$PW'\"" >/dev/null
-su postgres -c "psql -qc 'DROP DATABASE IF EXISTS $DB'" >/dev/null
-su postgres -c "createdb $DB"
-
-if [ "${BENCH_SKIP_BUILD:-0}" != 1 ] || [ ! -f bench/target/classpath.txt ]; then
-  echo "building (mvn -q -DskipTests -pl bench -am package) ..." >&2
-  mvn -q -B -DskipTests -pl bench -am package >&2
-fi
+source bench/debian-db.sh
 opens="$(sed -n 's:.*<spark.jvm.opens>\(.*\)</spark.jvm.opens>.*:\1:p' pom.xml)"
-cp="bench/target/classes:$(cat bench/target/classpath.txt)"
 export SPARK_LOCAL_IP=127.0.0.1
 mkdir -p target
 JAVA=(java -Xmx2g ${JAVA_OPTS:-} $opens -Dlog4j2.configurationFile=listener/src/test/resources/log4j2.properties -cp "$cp")

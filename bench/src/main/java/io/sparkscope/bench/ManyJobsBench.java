@@ -194,25 +194,10 @@ public final class ManyJobsBench {
 
     private static Run run(Variant v, int jobs, String url, String user, String password, int heapEvery)
             throws Exception {
-        SparkConf conf = new SparkConf().setMaster("local[2]").setAppName("many-jobs-" + v.name().toLowerCase(Locale.ROOT))
-                .set("spark.ui.enabled", "false")
-                .set("spark.driver.host", "127.0.0.1")
-                .set("spark.sql.shuffle.partitions", "2");
-        Path logDir = null;
-        if (v == Variant.EVENTLOG) {
-            logDir = Files.createTempDirectory("many-jobs-eventlog");
-            conf.set("spark.eventLog.enabled", "true").set("spark.eventLog.dir", logDir.toUri().toString());
-        } else if (v == Variant.SPARKSCOPE) {
-            conf.set("spark.extraListeners", "io.sparkscope.listener.SparkscopeListener")
-                    .set("spark.sparkscope.jdbc.url", url)
-                    .set("spark.sparkscope.jdbc.user", user)
-                    .set("spark.sparkscope.jdbc.password", password)
-                    .set("spark.sparkscope.report.enabled", "false")
-                    // A spool of its own: the default one is shared by every listener of this user on the machine, so
-                    // a snapshot left there by an earlier run (or another benchmark) would be delivered into this
-                    // run's database and counted as this run's work.
-                    .set("spark.sparkscope.spool.dir", Files.createTempDirectory("many-jobs-spool").toString());
-        }
+        String variant = v.name().toLowerCase(Locale.ROOT);
+        Path logDir = v == Variant.EVENTLOG ? Files.createTempDirectory("many-jobs-eventlog") : null;
+        SparkConf conf = ListenerVariants.conf("many-jobs-" + variant, variant, logDir, url, user, password,
+                "many-jobs").set("spark.sql.shuffle.partitions", "2");
         SparkSession spark = SparkSession.builder().config(conf).getOrCreate();
         MemoryMXBean memory = ManagementFactory.getMemoryMXBean();
         List<Integer> heapAt = new ArrayList<>();

@@ -196,7 +196,16 @@ public final class SnapshotWriter {
         Map<String, Long> batchesStored = existing.isPresent() ? UnchangedRows.storedBatchWindows(c, appPk, s) : Map.of();
         Map<Table<?>, List<Object[]>> rows = SnapshotRows.of(s, findings, digests, unchanged, batchesStored);
         Map<Table<?>, List<Object[]>> ofNewStages = existing.isPresent()
-                ? UnchangedRows.rowsOfNewStages(rows, storedDigests.keySet()) : Map.of();
+                ? UnchangedRows.rowsOfNewStages(rows, storedDigests) : Map.of();
+        // No stale task row to look for in stage attempts stored without tasks, nor in those not stored at all (a task
+        // row needs its stage row): on a driver running many small jobs most stages of a periodic write are new.
+        Set<Long> noStaleTasks = new java.util.HashSet<>(unchanged);
+        noStaleTasks.addAll(UnchangedRows.stagesWithoutStoredTasks(storedDigests));
+        for (Long key : digests.keySet()) {
+            if (!storedDigests.containsKey(key)) {
+                noStaleTasks.add(key);
+            }
+        }
         Set<Table<?>> bulk = CopyRows.bulkTables(c, rows, copyThreshold);
         long n = 0;
         if (existing.isEmpty()) {
@@ -212,7 +221,8 @@ public final class SnapshotWriter {
                 CopyRows.copyToStaging(c, t, rows.get(t));
             }
             StaleRows.deleteStale(c, appPk, rows, bulk,
-                    skipUnchangedTasks || s.partial() ? UnchangedRows.shippedStages(s, unchanged) : null, s.partial());
+                    skipUnchangedTasks || s.partial() ? UnchangedRows.shippedStages(s, noStaleTasks) : null,
+                    s.partial());
             for (Map.Entry<Table<?>, List<Object[]>> e : rows.entrySet()) {
                 n += bulk.contains(e.getKey())
                         ? CopyRows.upsertFromStaging(c, appPk, e.getKey(), e.getValue())

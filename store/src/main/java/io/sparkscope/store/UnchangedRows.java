@@ -76,27 +76,54 @@ final class UnchangedRows {
     }
 
     /**
-     * The statistics and task rows of stage attempts the database does not hold yet, taken out of {@code rows}: no
-     * stored row can match them (they go when their stage row goes: a foreign key for tasks, a trigger for
-     * statistics), so they go straight in (COPY into
-     * the table, or a batch) instead of through a staging table and an upsert that compares each with nothing. On a
-     * driver running many small jobs nearly every stage of a periodic write is new, and these rows (38 statistics rows
-     * per stage) were most of the database's work per write.
+     * The digest stored with a stage attempt written without task rows. Every write that stores it also deletes that
+     * stage attempt's stale task rows in the same transaction (the stage is shipped, and none of its tasks are), and
+     * no other path writes task rows, so a stage attempt stored with it has none in the database. A live listener
+     * writes a running stage this way at every flush (its statistics without its tasks), and the stage's tasks all
+     * arrive at once when it completes.
+     */
+    static final long NO_TASKS_DIGEST = TaskDigest.of(List.of());
+
+    /** The snapshot's stage attempts stored with {@link #NO_TASKS_DIGEST}: no task row of theirs is stored. */
+    static Set<Long> stagesWithoutStoredTasks(Map<Long, Long> storedDigests) {
+        Set<Long> out = new HashSet<>();
+        storedDigests.forEach((key, stored) -> {
+            if (stored != null && stored == NO_TASKS_DIGEST) {
+                out.add(key);
+            }
+        });
+        return out;
+    }
+
+    /**
+     * The statistics and task rows that no stored row can match, taken out of {@code rows}: those of stage attempts
+     * the database does not hold yet, and the task rows of stage attempts stored without tasks
+     * ({@link #stagesWithoutStoredTasks}). They go when their stage row goes (a foreign key for tasks, a trigger for
+     * statistics), so they go straight in (COPY into the table, or a batch) instead of through a staging table, its
+     * index, a stale-row delete and an upsert that compares each with nothing. On a driver running many small jobs
+     * nearly every stage of a periodic write is new, and these rows (38 statistics rows per stage) were most of the
+     * database's work per write; on a driver running a big stage, its thousands of task rows all come in the write
+     * after it completes, its stage row stored by the periodic writes before.
+     *
+     * @param storedDigests the stored stage attempts with their task digests ({@link #storedTaskDigests})
      */
     static Map<Table<?>, List<Object[]>> rowsOfNewStages(Map<Table<?>, List<Object[]>> rows,
-                                                                 Set<Long> storedStages) {
+                                                         Map<Long, Long> storedDigests) {
+        Set<Long> withoutTasks = stagesWithoutStoredTasks(storedDigests);
         Map<Table<?>, List<Object[]>> out = new java.util.HashMap<>();
         for (Table<?> t : List.<Table<?>>of(Tables.STAGE_STATISTICS, Tables.TASK)) {
             List<Object[]> all = rows.get(t);
             if (all == null || all.isEmpty()) {
                 continue;
             }
+            boolean tasks = t == Tables.TASK;
             List<Object[]> stored = new java.util.ArrayList<>(all.size());
             List<Object[]> fresh = new java.util.ArrayList<>();
             for (Object[] row : all) {
                 // the first two key columns of both tables: stage_id, stage_attempt_id
                 long key = SnapshotRows.stageKey(((Number) row[0]).intValue(), ((Number) row[1]).intValue());
-                (storedStages.contains(key) ? stored : fresh).add(row);
+                boolean mayMatch = storedDigests.containsKey(key) && !(tasks && withoutTasks.contains(key));
+                (mayMatch ? stored : fresh).add(row);
             }
             if (!fresh.isEmpty()) {
                 rows.put(t, stored);
