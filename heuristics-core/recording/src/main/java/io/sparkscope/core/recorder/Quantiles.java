@@ -20,11 +20,21 @@ public final class Quantiles {
         if (n <= 0) {
             throw new IllegalArgumentException("no values");
         }
-        long[] sorted = Arrays.copyOf(values, n);
-        Arrays.sort(sorted);
+        return sorting(Arrays.copyOf(values, n), n, quantiles);
+    }
+
+    /**
+     * As {@link #of}, sorting the first {@code n} entries of {@code values} in place: for values about to be freed
+     * (a completed stage's columns), which then need no copy.
+     */
+    static double[] sorting(long[] values, int n, double[] quantiles) {
+        if (n <= 0) {
+            throw new IllegalArgumentException("no values");
+        }
+        Arrays.sort(values, 0, n);
         double[] out = new double[quantiles.length];
         for (int i = 0; i < quantiles.length; i++) {
-            out[i] = sorted[index(quantiles[i], n)];
+            out[i] = values[index(quantiles[i], n)];
         }
         return out;
     }
@@ -35,16 +45,20 @@ public final class Quantiles {
      * value is known. With every value known this is exactly {@link #of}.
      */
     public static double[] ofKnown(long[] values, int n, double[] quantiles) {
-        long[] known = new long[n];
+        return knownSorting(Arrays.copyOf(values, n), n, quantiles);
+    }
+
+    /** As {@link #ofKnown}, moving the known values to the front of {@code values} and sorting them in place. */
+    static double[] knownSorting(long[] values, int n, double[] quantiles) {
         int k = 0;
         for (int i = 0; i < n; i++) {
             if (values[i] >= 0) {
-                known[k++] = values[i];
+                values[k++] = values[i];
             }
         }
         if (k == 0) {
             return new double[quantiles.length];
         }
-        return of(known, k, quantiles);
+        return sorting(values, k, quantiles);
     }
 }
