@@ -9,6 +9,7 @@ import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -36,6 +37,8 @@ final class LogRead implements LineScanner.Handler {
      * Bytes of lines out for decoding at once, besides a single longer line (which goes alone): 16 MiB, or a
      * sixteenth of the heap when that is less, since the decoded events of those lines wait in memory too.
      */
+    /** Settled batches kept for reuse: the few that are in flight at once come back one by one. */
+    private static final int MAX_SPARE_BATCHES = 4;
     private static final long MAX_PENDING_BYTES = Math.min(16L << 20,
             Math.max(BATCH_BYTES, Runtime.getRuntime().maxMemory() / 16));
 
@@ -53,6 +56,11 @@ final class LogRead implements LineScanner.Handler {
     /** Lines out on the decoding threads (several threads only), and the batch being filled. */
     private OrderedWork<LineResult[]> work;
     private LineBatch batch;
+    /**
+     * Batches whose lines are settled, to be filled again: a batch's 1 MiB array is a "humongous" object for G1 on a
+     * small heap, costly to allocate and to collect, and a log of a million tasks went through thousands of them.
+     */
+    private final ArrayDeque<LineBatch> spareBatches = new ArrayDeque<>();
     private final ProblemLog problems;
     private final Map<String, Long> unknownTypes = new HashMap<>();
 
@@ -140,7 +148,7 @@ final class LogRead implements LineScanner.Handler {
         if (decodeThreads > 1 && work == null) {
             parsers = ThreadLocal.withInitial(EventDecoder::forParsingAhead);
             work = new OrderedWork<>(decodeThreads, 2 * decodeThreads, MAX_PENDING_BYTES);
-            batch = new LineBatch(batchBytes);
+            batch = nextBatch(64 << 10);
         }
     }
 
@@ -149,6 +157,7 @@ final class LogRead implements LineScanner.Handler {
             work.close();
             work = null;
             batch = null;
+            spareBatches.clear(); // a watcher holds many logs between its scans: none keeps buffers
             parsers.remove(); // the parser this thread used for a last batch of its own
             parsers = null;
         }
@@ -249,7 +258,7 @@ final class LogRead implements LineScanner.Handler {
             for (String w : decoder.warnings()) {
                 problem(source.path() + ": " + w);
             }
-            deliver(made, source.path() + ":");
+            deliver(made, source.path().toString(), -1);
         }
         return stats(source);
     }
@@ -408,8 +417,8 @@ final class LogRead implements LineScanner.Handler {
         }
         if (!batch.fits(len) && batch.count > 0) {
             LineBatch full = batch;
-            batch = new LineBatch(batchBytes, batchBytes); // a log of more than one batch: full size at once
             work.submit(() -> decodeBatch(full), full.used, results -> applyBatch(full, results));
+            batch = nextBatch(batchBytes); // a log of more than one batch: full size at once
         }
         batch.add(buf, off, len, lineNo, complete);
     }
@@ -420,7 +429,7 @@ final class LogRead implements LineScanner.Handler {
             return;
         }
         LineBatch last = batch;
-        batch = new LineBatch(batchBytes);
+        batch = nextBatch(64 << 10);
         if (last.count > 0) {
             work.finish(() -> decodeBatch(last), last.used, results -> applyBatch(last, results));
         } else {
@@ -446,6 +455,17 @@ final class LogRead implements LineScanner.Handler {
         for (int i = 0; i < b.count; i++) {
             applyLine(results[i], b.lineNos[i], b.complete[i]);
         }
+        // its decoding thread is done with it (its result was taken back); a batch grown for one long line is let go
+        if (b.bytes.length <= batchBytes && spareBatches.size() < MAX_SPARE_BATCHES) {
+            b.clear();
+            spareBatches.push(b);
+        }
+    }
+
+    /** An empty batch: a settled one again, else a new one starting at {@code size} bytes. */
+    private LineBatch nextBatch(int size) {
+        LineBatch spare = spareBatches.poll();
+        return spare != null ? spare : new LineBatch(batchBytes, size);
     }
 
     /**
@@ -525,7 +545,7 @@ final class LogRead implements LineScanner.Handler {
             events++;
             partEvents++;
         }
-        deliver(event, file + ":" + lineNo + ":");
+        deliver(event, file, lineNo);
     }
 
     /**
@@ -546,7 +566,13 @@ final class LogRead implements LineScanner.Handler {
         return false;
     }
 
-    private void deliver(SparkEvent event, String where) {
+    /**
+     * Hands the event to the sink; {@code where} is named in the problem only when the sink fails (the text is built
+     * then, not for every line).
+     *
+     * @param lineNo the event's line in {@code where}, or -1 for an event made for the whole log
+     */
+    private void deliver(SparkEvent event, String where, long lineNo) {
         if (!containSinkFailures) {
             sink.accept(event);
             return;
@@ -555,7 +581,7 @@ final class LogRead implements LineScanner.Handler {
             sink.accept(event);
         } catch (RuntimeException | StackOverflowError e) {
             sinkFailures++;
-            problem(where + " " + eventName(event) + " could not be applied (" + e.getClass().getSimpleName() + ": "
+            problem(where + ":" + (lineNo < 0 ? "" : lineNo + ":") + " " + eventName(event) + " could not be applied (" + e.getClass().getSimpleName() + ": "
                     + message(e) + "); that event is skipped");
         }
     }
@@ -655,13 +681,15 @@ final class LogRead implements LineScanner.Handler {
         boolean[] complete = new boolean[64];
 
         /** The first batch of a part starts at 64 KiB, the later ones (a log of more than one) at {@code size}. */
-        LineBatch(int limit) {
-            this(limit, 64 << 10);
-        }
-
         LineBatch(int limit, int size) {
             this.limit = limit;
             bytes = new byte[Math.min(limit, size)];
+        }
+
+        /** Empty again, keeping its arrays. */
+        void clear() {
+            used = 0;
+            count = 0;
         }
 
         /** Whether a line of {@code len} bytes still goes into this batch (a longer one than the limit goes alone). */

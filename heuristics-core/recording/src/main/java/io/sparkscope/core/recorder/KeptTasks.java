@@ -7,7 +7,6 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
-import java.util.PriorityQueue;
 import java.util.SplittableRandom;
 import java.util.function.Supplier;
 
@@ -24,13 +23,12 @@ import java.util.function.Supplier;
  * <p>Records are built lazily (a {@link Supplier}) only when a task is actually kept.
  */
 final class KeptTasks {
-    /** Keeps the heap's root the fastest kept task, so a slower newcomer replaces it. */
-    static final Comparator<TaskRecord> BY_DURATION =
-            Comparator.comparingLong(TaskRecord::durationMs).thenComparingLong(t -> -t.taskId());
+    /** Faster first, and of two as fast the higher task id first: the heap's root is the fastest kept task. */
+    static final Comparator<TaskRecord> BY_DURATION = KeptTasks::byDuration;
 
     private int slowLimit;
     private int sampleLimit;
-    private PriorityQueue<TaskRecord> slowest;
+    private SlowestTasks slowest;
     private TaskRecord[] sample;
     private int sampleSize;
     /** Tasks that went to "the others" (passed by or pushed out of the heap): the reservoir's population. */
@@ -42,9 +40,14 @@ final class KeptTasks {
         this.slowLimit = cap - cap / 2;
         this.sampleLimit = cap / 2;
         // Small at first: most stages of a long-running application have a handful of tasks, and it grows as needed.
-        this.slowest = new PriorityQueue<>(Math.max(1, Math.min(slowLimit, 16)), BY_DURATION);
+        this.slowest = new SlowestTasks(Math.min(slowLimit, 16));
         this.sample = new TaskRecord[Math.min(sampleLimit, 16)];
         this.random = new SplittableRandom(seed);
+    }
+
+    private static int byDuration(TaskRecord a, TaskRecord b) {
+        int c = Long.compare(a.durationMs(), b.durationMs());
+        return c != 0 ? c : Long.compare(-a.taskId(), -b.taskId());
     }
 
     void add(long durationMs, Supplier<TaskRecord> record) {
@@ -54,9 +57,8 @@ final class KeptTasks {
         }
         if (slowest.size() < slowLimit) {
             slowest.add(record.get());
-        } else if (durationMs > slowest.peek().durationMs()) {
-            TaskRecord out = slowest.poll();
-            slowest.add(record.get());
+        } else if (durationMs > slowest.fastestDuration()) {
+            TaskRecord out = slowest.replaceFastest(record.get());
             other(() -> out);
         } else {
             other(record);
@@ -92,7 +94,7 @@ final class KeptTasks {
     /** Slowest first. */
     List<TaskRecord> sorted() {
         List<TaskRecord> all = new ArrayList<>(size());
-        all.addAll(slowest);
+        slowest.addTo(all);
         for (int i = 0; i < sampleSize; i++) {
             all.add(sample[i]);
         }
@@ -113,8 +115,10 @@ final class KeptTasks {
         long seen = all.size() + (others - sampleSize);
         slowLimit = keep;
         sampleLimit = 0;
-        slowest = new PriorityQueue<>(Math.max(1, keep), BY_DURATION);
-        slowest.addAll(all.subList(0, Math.min(keep, all.size())));
+        slowest = new SlowestTasks(keep);
+        for (TaskRecord r : all.subList(0, Math.min(keep, all.size()))) {
+            slowest.add(r);
+        }
         sample = new TaskRecord[0];
         sampleSize = 0;
         others = seen - slowest.size();

@@ -316,8 +316,7 @@ final class LiveStage extends LiveEntity {
     /** Drops the task values of a completed stage, keeping its distribution. */
     void releaseValues(double[] quantiles) {
         if (!values.released()) {
-            frozenDistributions = values.distributions(quantiles);
-            values.release();
+            frozenDistributions = values.distributionsAndRelease(quantiles);
             changed();
         }
     }

@@ -37,17 +37,32 @@ public final class Quantiles {
      * value is known. With every value known this is exactly {@link #of}.
      */
     public static double[] ofKnown(long[] values, int n, double[] quantiles) {
-        long[] known = new long[n];
+        return knownInPlace(Arrays.copyOf(values, n), n, quantiles);
+    }
+
+    /**
+     * As {@link #of}, reordering the first {@code n} entries of {@code values} in place: for values about to be freed
+     * (a completed stage's columns), which then need no copy.
+     */
+    static double[] inPlace(long[] values, int n, double[] quantiles) {
+        if (n <= 0) {
+            throw new IllegalArgumentException("no values");
+        }
+        return selectInPlace(values, n, quantiles);
+    }
+
+    /** As {@link #ofKnown}, moving the known values to the front of {@code values} and selecting among them in place. */
+    static double[] knownInPlace(long[] values, int n, double[] quantiles) {
         int k = 0;
         for (int i = 0; i < n; i++) {
             if (values[i] >= 0) {
-                known[k++] = values[i];
+                values[k++] = values[i];
             }
         }
         if (k == 0) {
             return new double[quantiles.length];
         }
-        return selectInPlace(known, k, quantiles); // already a copy of its own
+        return selectInPlace(values, k, quantiles);
     }
 
     /** The quantiles of {@code a[0, n)}, reordering that range. */

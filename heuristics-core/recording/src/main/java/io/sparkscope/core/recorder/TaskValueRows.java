@@ -101,20 +101,30 @@ final class TaskValueRows {
     }
 
     TaskDistributions distributions(double[] quantiles) {
+        return distributions(quantiles, false);
+    }
+
+    /**
+     * The distributions, and the columns freed: they are sorted in place rather than copied first (a completed
+     * stage of many tasks, on the thread that reads the log).
+     */
+    TaskDistributions distributionsAndRelease(double[] quantiles) {
+        TaskDistributions d = distributions(quantiles, true);
+        columns = null;
+        return d;
+    }
+
+    private TaskDistributions distributions(double[] quantiles, boolean inPlace) {
         if (size == 0) {
             return null;
         }
         double[][] values = new double[METRICS][];
         for (int m = 0; m < METRICS; m++) {
-            values[m] = TIMESTAMP_METRIC[m] ? Quantiles.ofKnown(columns[m], size, quantiles)
-                    : Quantiles.of(columns[m], size, quantiles);
+            long[] column = inPlace ? columns[m] : Arrays.copyOf(columns[m], size);
+            values[m] = TIMESTAMP_METRIC[m] ? Quantiles.knownInPlace(column, size, quantiles)
+                    : Quantiles.inPlace(column, size, quantiles);
         }
         return new TaskDistributions(seen, exact(), quantiles, values);
-    }
-
-    /** Frees the columns; the caller keeps the computed distributions. */
-    void release() {
-        columns = null;
     }
 
     boolean released() {

@@ -121,4 +121,20 @@ class QuantilesTest {
             }
         }
     }
+
+    /** The in-place forms, used on a completed stage's columns, give what the copying forms give. */
+    @Test
+    void inPlaceGivesTheSameAsACopy() {
+        SplittableRandom random = new SplittableRandom(7);
+        double[] qs = {0, 0.05, 0.25, 0.5, 0.75, 0.95, 1};
+        for (int round = 0; round < 200; round++) {
+            int n = 1 + random.nextInt(300);
+            long[] v = new long[n + random.nextInt(5)]; // unused room past n, as a column has
+            for (int i = 0; i < v.length; i++) {
+                v[i] = random.nextInt(4) == 0 ? -1 : random.nextLong(1_000);
+            }
+            assertArrayEquals(Quantiles.of(v, n, qs), Quantiles.inPlace(v.clone(), n, qs));
+            assertArrayEquals(Quantiles.ofKnown(v, n, qs), Quantiles.knownInPlace(v.clone(), n, qs));
+        }
+    }
 }
