@@ -66,6 +66,28 @@ class DecodeThreadsTest {
         }
     }
 
+    /**
+     * Two separate JVMs give the same bytes: the model's immutable maps iterate in an order that changes with each JVM
+     * start, so the JSON writes them in key order (one JVM alone never shows the difference).
+     */
+    @Test
+    void analyzeJsonIsTheSameBytesFromTwoJvms(@TempDir Path dir) throws Exception {
+        Path logs = logs(dir);
+        List<String> outputs = new ArrayList<>();
+        for (int run = 0; run < 3; run++) {
+            Path out = dir.resolve("out-" + run + ".json");
+            Process p = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                    "-cp", System.getProperty("java.class.path"), Main.class.getName(),
+                    "analyze", logs.toString(), "--json", "--tasks")
+                    .redirectOutput(out.toFile()).redirectError(ProcessBuilder.Redirect.DISCARD).start();
+            assertEquals(0, p.waitFor(), "analyze exit status");
+            outputs.add(Files.readString(out));
+        }
+        assertTrue(outputs.get(0).contains("\"peakMetrics\" : {\n"), "executors' peaks are in the JSON");
+        assertEquals(outputs.get(0), outputs.get(1));
+        assertEquals(outputs.get(0), outputs.get(2));
+    }
+
     @Test
     void analyzeJsonIsTheSameBytes(@TempDir Path dir) throws Exception {
         Path logs = logs(dir);

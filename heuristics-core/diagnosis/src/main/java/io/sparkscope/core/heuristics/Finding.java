@@ -2,6 +2,7 @@ package io.sparkscope.core.heuristics;
 
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -126,9 +127,18 @@ public record Finding(
     }
 
     // Copies and checks the details tree: a heuristic must not smuggle objects a JSON writer cannot handle.
+    // A map made with Map.of or Map.copyOf iterates in an order that changes from one JVM start to the next: its
+    // entries are copied in key order, so a finding's JSON is the same bytes in every run. Other maps (a
+    // LinkedHashMap a heuristic filled on purpose) keep their order.
     private static Map<String, Object> jsonMap(Map<?, ?> map, String path) {
         Map<String, Object> copy = new LinkedHashMap<>();
-        for (Map.Entry<?, ?> e : map.entrySet()) {
+        Iterable<? extends Map.Entry<?, ?>> entries = map.entrySet();
+        if (map.getClass().getName().startsWith("java.util.ImmutableCollections")) {
+            List<Map.Entry<?, ?>> sorted = new ArrayList<>(map.entrySet());
+            sorted.sort(Comparator.comparing(e -> String.valueOf(e.getKey())));
+            entries = sorted;
+        }
+        for (Map.Entry<?, ?> e : entries) {
             if (!(e.getKey() instanceof String key)) {
                 throw new IllegalArgumentException(path + " has a non-string key: " + e.getKey());
             }

@@ -11,6 +11,7 @@ import io.sparkscope.core.model.DistributionMetric;
 import io.sparkscope.core.model.ExecutorSummary;
 import io.sparkscope.core.model.JobSummary;
 import io.sparkscope.core.model.SqlExecutionSummary;
+import io.sparkscope.core.model.json.StableMapOrder;
 import io.sparkscope.core.model.StageSummary;
 import io.sparkscope.core.model.TaskDistributions;
 import io.sparkscope.core.model.TaskRecord;
@@ -29,7 +30,8 @@ import java.util.function.Function;
  * {@code TaskMetricDistributions}.
  */
 public final class SnapshotJson {
-    private static final ObjectMapper MAPPER = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+    private static final ObjectMapper MAPPER = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT)
+            .registerModule(new StableMapOrder());
 
     private SnapshotJson() {
     }

@@ -1,5 +1,6 @@
 package io.sparkscope.server.web.api;
 
+import io.sparkscope.core.model.json.StableMapOrder;
 import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonUnwrapped;
@@ -44,7 +45,7 @@ import java.util.Map;
  * hand-built one: Spark's TaskMetricDistributions ({@link StageJson}) and {@code analyze --what-if --json}.
  */
 public final class ApiJson {
-    private static final ObjectMapper MAPPER = new ObjectMapper();
+    private static final ObjectMapper MAPPER = new ObjectMapper().registerModule(new StableMapOrder());
 
     private ApiJson() {
     }
