@@ -68,8 +68,18 @@ DECLARE
     -- transition tables are seen only by this function's own statements, so they are not passed on
     olds text := CASE WHEN TG_OP = 'INSERT' THEN '(SELECT * FROM application WHERE false)' ELSE 'old_rows' END;
     news text := CASE WHEN TG_OP = 'DELETE' THEN '(SELECT * FROM application WHERE false)' ELSE 'new_rows' END;
+    changed boolean := false;
     keys text[];
 BEGIN
+    IF TG_OP <> 'DELETE' THEN -- most statements of a rewrite change no row: nothing to add up
+        EXECUTE 'SELECT EXISTS (SELECT 1 FROM new_rows)' INTO changed;
+    END IF;
+    IF TG_OP <> 'INSERT' AND NOT changed THEN
+        EXECUTE 'SELECT EXISTS (SELECT 1 FROM old_rows)' INTO changed;
+    END IF;
+    IF NOT changed THEN
+        RETURN NULL;
+    END IF;
     EXECUTE format($q$
         INSERT INTO app_totals AS t (shard, apps, executors, jobs, stages, tasks)
         SELECT shard, sum(sign), sum(sign * num_executors), sum(sign * num_jobs), sum(sign * num_stages),
@@ -147,6 +157,18 @@ CREATE FUNCTION sparkscope_job_summary_refresh(keys text[]) RETURNS void LANGUAG
     WHERE j.job_key = ANY (keys);
 $$;
 
+-- A delete of applications (prune) first deletes their findings (the cascade), then the rows themselves; a writer
+-- adds to the totals first, then to the findings. So that the two never wait on each other in a cycle, a delete
+-- takes the totals' rows first, in shard order, as a writer does.
+CREATE FUNCTION sparkscope_application_delete_lock() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+    PERFORM 1 FROM app_totals ORDER BY shard FOR UPDATE;
+    RETURN NULL;
+END
+$$;
+CREATE TRIGGER application_summaries_delete_lock BEFORE DELETE ON application
+    FOR EACH STATEMENT EXECUTE FUNCTION sparkscope_application_delete_lock();
+
 CREATE TRIGGER application_summaries_insert AFTER INSERT ON application
     REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION sparkscope_application_summaries_trigger();
 CREATE TRIGGER application_summaries_update AFTER UPDATE ON application
@@ -163,7 +185,17 @@ DECLARE
     -- transition tables are seen only by this function's own statements, so they are not passed on
     olds text := CASE WHEN TG_OP = 'INSERT' THEN '(SELECT * FROM finding WHERE false)' ELSE 'old_rows' END;
     news text := CASE WHEN TG_OP = 'DELETE' THEN '(SELECT * FROM finding WHERE false)' ELSE 'new_rows' END;
+    changed boolean := false;
 BEGIN
+    IF TG_OP <> 'DELETE' THEN -- most statements of a rewrite change no row: nothing to add up
+        EXECUTE 'SELECT EXISTS (SELECT 1 FROM new_rows)' INTO changed;
+    END IF;
+    IF TG_OP <> 'INSERT' AND NOT changed THEN
+        EXECUTE 'SELECT EXISTS (SELECT 1 FROM old_rows)' INTO changed;
+    END IF;
+    IF NOT changed THEN
+        RETURN NULL;
+    END IF;
     EXECUTE format($q$
         WITH d AS (
             SELECT app_pk, heuristic, 1 AS sign, severity, impact_wall_ms, impact_task_ms
@@ -212,9 +244,14 @@ CREATE FUNCTION sparkscope_rebuild_summaries() RETURNS void LANGUAGE sql AS $$
     DELETE FROM finding_summary;
     DELETE FROM job_summary;
 
+    -- every shard has its row, so a delete can lock them all before it changes any
     INSERT INTO app_totals (shard, apps, executors, jobs, stages, tasks)
-    SELECT (app_pk % 16)::smallint, count(*), sum(num_executors), sum(num_jobs), sum(num_stages), sum(num_tasks)
-    FROM application GROUP BY 1;
+    SELECT shard, coalesce(a.apps, 0), coalesce(a.executors, 0), coalesce(a.jobs, 0), coalesce(a.stages, 0),
+           coalesce(a.tasks, 0)
+    FROM generate_series(0, 15) shard
+         LEFT JOIN (SELECT (app_pk % 16)::smallint AS s, count(*) AS apps, sum(num_executors) AS executors,
+                           sum(num_jobs) AS jobs, sum(num_stages) AS stages, sum(num_tasks) AS tasks
+                    FROM application GROUP BY 1) a ON a.s = shard;
 
     INSERT INTO app_health_hour (hour, shard, red, yellow, green)
     SELECT floor(start_time / 3600000.0)::bigint, (app_pk % 16)::smallint,
