@@ -7,7 +7,10 @@
 -- once per statement, not once per row.
 --
 -- Counters are split into 16 shards (app_pk % 16) and only ever incremented: writers of different applications
--- mostly lock different rows, and a reader sums the shards.
+-- mostly lock different rows, and a reader sums the shards. Every statement takes the rows in one order (totals,
+-- health, jobs in key order; the findings' summary in a statement of its own, after the application's), and a
+-- delete of applications adds up its own rows before its cascade reaches the findings, so a writer and a prune
+-- never wait on each other in a cycle.
 
 -- Σ over all applications (the dashboard's first line).
 CREATE TABLE app_totals (
@@ -157,18 +160,6 @@ CREATE FUNCTION sparkscope_job_summary_refresh(keys text[]) RETURNS void LANGUAG
     WHERE j.job_key = ANY (keys);
 $$;
 
--- A delete of applications (prune) first deletes their findings (the cascade), then the rows themselves; a writer
--- adds to the totals first, then to the findings. So that the two never wait on each other in a cycle, a delete
--- takes the totals' rows first, in shard order, as a writer does.
-CREATE FUNCTION sparkscope_application_delete_lock() RETURNS trigger LANGUAGE plpgsql AS $$
-BEGIN
-    PERFORM 1 FROM app_totals ORDER BY shard FOR UPDATE;
-    RETURN NULL;
-END
-$$;
-CREATE TRIGGER application_summaries_delete_lock BEFORE DELETE ON application
-    FOR EACH STATEMENT EXECUTE FUNCTION sparkscope_application_delete_lock();
-
 CREATE TRIGGER application_summaries_insert AFTER INSERT ON application
     REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION sparkscope_application_summaries_trigger();
 CREATE TRIGGER application_summaries_update AFTER UPDATE ON application
@@ -244,7 +235,7 @@ CREATE FUNCTION sparkscope_rebuild_summaries() RETURNS void LANGUAGE sql AS $$
     DELETE FROM finding_summary;
     DELETE FROM job_summary;
 
-    -- every shard has its row, so a delete can lock them all before it changes any
+    -- every shard has its row from the start
     INSERT INTO app_totals (shard, apps, executors, jobs, stages, tasks)
     SELECT shard, coalesce(a.apps, 0), coalesce(a.executors, 0), coalesce(a.jobs, 0), coalesce(a.stages, 0),
            coalesce(a.tasks, 0)

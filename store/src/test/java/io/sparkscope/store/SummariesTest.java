@@ -163,6 +163,53 @@ class SummariesTest {
         assertEquals(4, count(ds, "SELECT sum(apps) FROM finding_summary WHERE heuristic = 'skew'"));
     }
 
+    /**
+     * A writer and a prune at once, where a cycle would be: the writer has added its application to the totals (and
+     * not yet its findings) when a delete of another application of the same totals shard starts. The delete adds up
+     * the totals before its cascade reaches the findings' summary the writer needs next, so it waits for the writer
+     * instead of PostgreSQL aborting one of them as a deadlock.
+     */
+    @Test
+    void aWriterAndAPruneAtOnceDoNotDeadlock() throws Exception {
+        DataSource ds = TestDb.newDatabase();
+        SchemaManager.migrate(ds);
+        SnapshotWriter w = new SnapshotWriter();
+        for (int i = 0; i <= 16; i++) { // app_pk 1 … 17: the first and the last share shard 1
+            w.write(ds, app("app-lock-" + i, "lock", T0 + i * HOUR, true, 100), SampleFindings.skewAndGc());
+        }
+        List<Throwable> errors = java.util.Collections.synchronizedList(new ArrayList<>());
+        try (Connection writer = ds.getConnection(); Statement st = writer.createStatement()) {
+            writer.setAutoCommit(false);
+            st.execute("UPDATE application SET num_tasks = num_tasks + 1 WHERE app_pk = 1"); // holds totals shard 1
+            Thread prune = new Thread(() -> {
+                try (Connection c = ds.getConnection(); Statement d = c.createStatement()) {
+                    d.execute("DELETE FROM application WHERE app_pk = 17");
+                } catch (Throwable e) {
+                    errors.add(e);
+                }
+            });
+            prune.start();
+            // until the delete waits on a lock (the writer's)
+            for (int i = 0; i < 200 && count(ds, "SELECT count(*) FROM pg_stat_activity WHERE wait_event_type"
+                    + " = 'Lock' AND query LIKE 'DELETE FROM application%'") == 0; i++) {
+                Thread.sleep(25);
+            }
+            try {
+                st.execute("INSERT INTO finding (app_pk, finding_id, ord, heuristic, severity, stage_ids,"
+                        + " executor_ids, config_keys, impact_wall_ms) VALUES (1, 'skew:9', 9, 'skew', 'HIGH', '{}',"
+                        + " '{}', '{}', 5)");
+                writer.commit();
+            } catch (SQLException e) {
+                errors.add(e);
+                writer.rollback();
+            }
+            prune.join();
+        }
+        assertEquals(List.of(), errors.stream().map(Throwable::toString).toList(), "neither was aborted");
+        assertEquals(16, count(ds, "SELECT sum(apps) FROM app_totals"));
+        assertSummariesMatch(ds, "a write and a delete at once");
+    }
+
     /** Rows written before V27 are counted by its backfill. */
     @Test
     void theMigrationBackfillsWhatWasStored() throws Exception {
