@@ -64,6 +64,11 @@ CREATE INDEX job_summary_last_start_idx ON job_summary (last_start DESC, job_key
 CREATE INDEX application_job_key_order_idx ON application (job_key, start_time, app_pk) WHERE job_key IS NOT NULL;
 DROP INDEX application_job_key_idx;
 
+-- The dashboard's waste of the week (WasteQuery): its totals and its ranking read only these columns of the week's
+-- applications (70 000 at 10 000 a day), so an index that carries them answers both without visiting the table.
+CREATE INDEX application_start_waste_idx ON application (start_time)
+    INCLUDE (app_pk, core_hours_wasted, gb_hours_wasted, core_hours_allocated, gb_hours_allocated);
+
 -- Applies what one statement changed in application to the totals, the hourly health and the jobs.
 CREATE FUNCTION sparkscope_application_summaries_trigger() RETURNS trigger LANGUAGE plpgsql AS $$
 DECLARE
