@@ -13,6 +13,8 @@ package io.sparkscope.store.query;
  * @param now          the clock for {@link Status#RUNNING} vs {@link Status#INCOMPLETE}
  * @param minWastedCoreHours applications with at least this many idle core-hours (never those not computed)
  * @param scheduler    applications a scheduler started, by its job and run; null = no filter
+ * @param cursor       keyset paging: the page starts after (or ends before) this row, and {@code offset} is only the
+ *                     page's position for the counts (no row is skipped by it); null = paging by offset
  */
 public record AppFilter(
         String appId,
@@ -31,7 +33,8 @@ public record AppFilter(
         int offset,
         long now,
         Double minWastedCoreHours,
-        Scheduler scheduler) {
+        Scheduler scheduler,
+        SearchCursor cursor) {
 
     /**
      * The scheduler's job and run, each exact; null parts match anything.
@@ -89,9 +92,22 @@ public record AppFilter(
         if (minWastedCoreHours != null && !(minWastedCoreHours >= 0 && Double.isFinite(minWastedCoreHours))) {
             throw new IllegalArgumentException("minWastedCoreHours must be a number of at least 0");
         }
+        if (cursor != null && !(sort == Sort.WASTE ? cursor.value() == null || cursor.value() instanceof Double
+                : cursor.value() instanceof Long)) {
+            throw new IllegalArgumentException("the cursor's sort key is not one of the sort by "
+                    + sort.name().toLowerCase(java.util.Locale.ROOT));
+        }
         if (severity != null && !severity.equals("HIGH") && !severity.equals("LOW") && !severity.equals("NONE")) {
             throw new IllegalArgumentException("severity must be HIGH, LOW or NONE");
         }
+    }
+
+    /** Paging by offset. */
+    public AppFilter(String appId, String nameContains, String user, Long startedFrom, Long startedTo, Long endedFrom,
+                     Long endedTo, String severity, String heuristic, Status status, Sort sort, boolean descending,
+                     int limit, int offset, long now, Double minWastedCoreHours, Scheduler scheduler) {
+        this(appId, nameContains, user, startedFrom, startedTo, endedFrom, endedTo, severity, heuristic, status, sort,
+                descending, limit, offset, now, minWastedCoreHours, scheduler, null);
     }
 
     /** Without the scheduler filter. */
@@ -105,7 +121,13 @@ public record AppFilter(
     /** The same filter with the scheduler's job and run. */
     public AppFilter withScheduler(Scheduler s) {
         return new AppFilter(appId, nameContains, user, startedFrom, startedTo, endedFrom, endedTo, severity,
-                heuristic, status, sort, descending, limit, offset, now, minWastedCoreHours, s);
+                heuristic, status, sort, descending, limit, offset, now, minWastedCoreHours, s, cursor);
+    }
+
+    /** The same filter paged by this cursor (null: by offset). */
+    public AppFilter withCursor(SearchCursor c) {
+        return new AppFilter(appId, nameContains, user, startedFrom, startedTo, endedFrom, endedTo, severity,
+                heuristic, status, sort, descending, limit, offset, now, minWastedCoreHours, scheduler, c);
     }
 
     /** Without the idle core-hours filter. */

@@ -6,12 +6,14 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 
 /**
  * The search page's query: one page of applications with their banners (stored on the application row, V7) in one
- * statement, with the (capped) total for paging in the same statement. SQL is built only from fixed fragments; every value is
- * a parameter.
+ * statement, with the (capped) total for paging in the same statement. Deep pages go by a {@link SearchCursor} (keyset
+ * paging: read from the index where the previous page ended, never counting off the rows before). SQL is built only
+ * from fixed fragments; every value is a parameter.
  */
 public final class AppSearchQuery {
     /** The capped count's place in the page statement: after the 18 columns of the row and the efficiency figures. */
@@ -45,47 +47,49 @@ public final class AppSearchQuery {
      */
     public Result search(AppFilter f, int countCap) throws SQLException {
         Where w = where(f);
-        String dir = f.descending() ? " DESC" : " ASC";
-        String column = switch (f.sort()) {
-            case START -> "a.start_time";
-            case DURATION -> "a.duration_ms";
-            case SAVING -> "a.saving_ms";
-            case WASTE -> "a.core_hours_wasted";
-        };
+        SearchCursor cursor = f.cursor();
+        // A page before a cursor is read backwards from it (in index order too), then turned round.
+        boolean backwards = cursor != null && cursor.before();
+        boolean descending = f.descending() != backwards;
+        String column = column(f.sort());
+        String dir = descending ? " DESC" : " ASC";
         // As the V17 index orders it: figures not computed after all others when descending (its backward scan
         // ascending), so either direction is read in index order.
-        String nulls = f.sort() != AppFilter.Sort.WASTE ? "" : f.descending() ? " NULLS LAST" : " NULLS FIRST";
+        String nulls = f.sort() != AppFilter.Sort.WASTE ? "" : descending ? " NULLS LAST" : " NULLS FIRST";
         String order = column + dir + nulls + ", a.app_pk" + dir;
+        Where page = cursor == null ? w : w.and(following(f.sort(), column, cursor, descending));
         // banners is selected as the column itself, not banners::text: PostgreSQL evaluates a select list's
         // expressions for the rows an OFFSET skips too (page 20 turned 1 000 banners into text for 50 shown); the
         // column's text form is made only for the rows sent.
         long cap = (long) f.offset() + countCap;
         // With a cap, the capped count rides along as the last column: an uncorrelated subquery, which PostgreSQL
         // runs once (an InitPlan) when the first row is sent. One statement instead of two saves a round trip and
-        // the parsing, planning and start-up of a second statement on every full page.
-        String countColumn = countCap > 0
+        // the parsing, planning and start-up of a second statement on every full page. A cursor's page counts only
+        // what follows it, after the page is read (below).
+        boolean countAlong = countCap > 0 && cursor == null;
+        String countColumn = countAlong
                 ? ", (SELECT count(*) FROM (SELECT 1 FROM application a" + w.sql + " LIMIT ?) capped)" : "";
         String sql = "SELECT a.app_pk, a.app_id, a.attempt_id, a.name, a.spark_user, a.start_time, a.end_time,"
                 + " a.duration_ms, a.complete, a.last_event_time, a.num_jobs, a.num_stages, a.num_tasks,"
                 + " a.num_failed_tasks, a.num_findings, a.worst_severity, a.banners, a.saving_ms, "
-                + prefixed("a.", AppEfficiency.COLUMNS) + countColumn + " FROM application a" + w.sql
+                + prefixed("a.", AppEfficiency.COLUMNS) + countColumn + " FROM application a" + page.sql
                 + " ORDER BY " + order + " LIMIT ? OFFSET ?";
         try (Connection c = dataSource.getConnection()) {
             List<AppListRow> rows = new ArrayList<>(f.limit());
             long cappedCount = -1; // from the page's own statement, when it has a row
             try (PreparedStatement ps = c.prepareStatement(sql)) {
                 List<Object> params = new ArrayList<>(w.params.size() * 2 + 3);
-                if (countCap > 0) {
+                if (countAlong) {
                     params.addAll(w.params);
                     params.add(cap + 1);
                 }
-                params.addAll(w.params);
+                params.addAll(page.params);
                 params.add(f.limit());
-                params.add(f.offset());
+                params.add(cursor == null ? f.offset() : 0);
                 Sql.bind(ps, params);
                 try (ResultSet rs = ps.executeQuery()) {
                     while (rs.next()) { // by position in the select list above (by name, 27 look-ups a row)
-                        if (countCap > 0 && cappedCount < 0) {
+                        if (countAlong && cappedCount < 0) {
                             cappedCount = rs.getLong(COUNT_COLUMN);
                         }
                         String attempt = rs.getString(3);
@@ -99,6 +103,12 @@ public final class AppSearchQuery {
                                 rs.getLong(18), AppEfficiency.read(rs, 19)));
                     }
                 }
+            }
+            if (backwards) {
+                Collections.reverse(rows);
+            }
+            if (cursor != null) {
+                return cursorTotal(c, f, w, column, rows, countCap);
             }
             long total;
             boolean lowerBound = false;
@@ -116,15 +126,66 @@ public final class AppSearchQuery {
                     lowerBound = true;
                 }
             } else {
-                try (PreparedStatement ps = c.prepareStatement("SELECT count(*) FROM application a" + w.sql)) {
-                    Sql.bind(ps, w.params);
-                    try (ResultSet rs = ps.executeQuery()) {
-                        rs.next();
-                        total = rs.getLong(1);
-                    }
-                }
+                total = count(c, w);
             }
             return new Result(rows, total, lowerBound);
+        }
+    }
+
+    /**
+     * The total of a cursor's page: its position ({@code offset}), its rows, and the rows after its last one (counted
+     * up to {@code countCap} when it is positive) — never the rows before it, which is what makes deep pages cheap.
+     */
+    private static Result cursorTotal(Connection c, AppFilter f, Where w, String column, List<AppListRow> rows,
+                                      int countCap) throws SQLException {
+        boolean lastPage = rows.isEmpty() || (!f.cursor().before() && rows.size() < f.limit());
+        if (lastPage) {
+            return new Result(rows, (long) f.offset() + rows.size());
+        }
+        SearchCursor last = SearchCursor.of(rows.get(rows.size() - 1), f.sort(), false);
+        Where rest = w.and(following(f.sort(), column, last, f.descending()));
+        long after = countCap > 0 ? cappedCount(c, rest, countCap) : count(c, rest);
+        boolean lowerBound = countCap > 0 && after > countCap;
+        return new Result(rows, (long) f.offset() + rows.size() + Math.min(after, countCap > 0 ? countCap : after),
+                lowerBound);
+    }
+
+    private static String column(AppFilter.Sort sort) {
+        return switch (sort) {
+            case START -> "a.start_time";
+            case DURATION -> "a.duration_ms";
+            case SAVING -> "a.saving_ms";
+            case WASTE -> "a.core_hours_wasted";
+        };
+    }
+
+    /**
+     * The rows that come after the cursor's row when reading {@code descending} (or not): a row comparison on
+     * (sort key, app_pk), which the (key, app_pk) indexes answer as a range. Idle core-hours not computed (NULL)
+     * sort below every value, as the index keeps them.
+     */
+    private static Where following(AppFilter.Sort sort, String column, SearchCursor at, boolean descending) {
+        String op = descending ? "<" : ">";
+        if (sort != AppFilter.Sort.WASTE) {
+            return new Where("(" + column + ", a.app_pk) " + op + " (?, ?)", List.<Object>of(at.value(), at.appPk()));
+        }
+        if (at.value() == null) {
+            return descending
+                    ? new Where("(" + column + " IS NULL AND a.app_pk < ?)", List.<Object>of(at.appPk()))
+                    : new Where("(" + column + " IS NOT NULL OR a.app_pk > ?)", List.<Object>of(at.appPk()));
+        }
+        String range = "(" + column + ", a.app_pk) " + op + " (?, ?)";
+        return new Where(descending ? "(" + column + " IS NULL OR " + range + ")" : range,
+                List.<Object>of(at.value(), at.appPk()));
+    }
+
+    private static long count(Connection c, Where w) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("SELECT count(*) FROM application a" + w.sql)) {
+            Sql.bind(ps, w.params);
+            try (ResultSet rs = ps.executeQuery()) {
+                rs.next();
+                return rs.getLong(1);
+            }
         }
     }
 
@@ -142,7 +203,14 @@ public final class AppSearchQuery {
         }
     }
 
+    /** A WHERE clause (empty, or starting with " WHERE ") and its parameters. */
     private record Where(String sql, List<Object> params) {
+        /** This clause and one more condition (a bare condition with its parameters). */
+        Where and(Where condition) {
+            List<Object> all = new ArrayList<>(params);
+            all.addAll(condition.params);
+            return new Where((sql.isEmpty() ? " WHERE " : sql + " AND ") + condition.sql, all);
+        }
     }
 
     private static String prefixed(String prefix, String columns) {

@@ -22,7 +22,7 @@ import java.util.Map;
  * sessions have none and appear in no history.
  */
 public final class HistoryQuery {
-    /** Durations of a job's newest COMPLETE runs read for its trend. */
+    /** Durations of a job's newest COMPLETE runs read for its trend (the job summary of V27 keeps as many). */
     public static final int TREND_RUNS = 10;
 
     private final DataSource dataSource;
@@ -133,17 +133,21 @@ public final class HistoryQuery {
 
     /**
      * Jobs with at least {@code minRuns} stored runs, the most recently run first; {@code name}, when given, counts
-     * only the runs of exactly that name (a configured job key can group runs of several names).
+     * only the runs of exactly that name (a configured job key can group runs of several names). Without a name the
+     * list is read from the jobs' summary rows (V27, kept by every write), not from their runs.
      */
     public List<Job> jobs(String name, int minRuns, int limit) throws SQLException {
         List<Job> out = new ArrayList<>();
-        String sql = "SELECT job_key, count(*) AS runs, min(start_time) AS first_start, max(start_time) AS last_start,"
-                + " (array_agg(name ORDER BY start_time DESC, app_pk DESC))[1] AS name,"
-                + " (array_agg(spark_user ORDER BY start_time DESC, app_pk DESC))[1] AS spark_user,"
-                + " (array_agg(duration_ms ORDER BY start_time DESC, app_pk DESC) FILTER (WHERE complete))[1:"
-                + TREND_RUNS + "] AS recent"
-                + " FROM application WHERE job_key IS NOT NULL" + (name == null ? "" : " AND name = ?")
-                + " GROUP BY job_key HAVING count(*) >= ? ORDER BY max(start_time) DESC, job_key LIMIT ?";
+        String sql = name == null
+                ? "SELECT job_key, runs, first_start, last_start, name, spark_user, recent_durations_ms AS recent"
+                        + " FROM job_summary WHERE runs >= ? ORDER BY last_start DESC, job_key LIMIT ?"
+                : "SELECT job_key, count(*) AS runs, min(start_time) AS first_start, max(start_time) AS last_start,"
+                        + " (array_agg(name ORDER BY start_time DESC, app_pk DESC))[1] AS name,"
+                        + " (array_agg(spark_user ORDER BY start_time DESC, app_pk DESC))[1] AS spark_user,"
+                        + " (array_agg(duration_ms ORDER BY start_time DESC, app_pk DESC) FILTER (WHERE complete))[1:"
+                        + TREND_RUNS + "] AS recent"
+                        + " FROM application WHERE job_key IS NOT NULL AND name = ?"
+                        + " GROUP BY job_key HAVING count(*) >= ? ORDER BY max(start_time) DESC, job_key LIMIT ?";
         try (Connection c = dataSource.getConnection(); PreparedStatement ps = c.prepareStatement(sql)) {
             int i = 1;
             if (name != null) {

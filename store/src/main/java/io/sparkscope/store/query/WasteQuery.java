@@ -48,14 +48,20 @@ public final class WasteQuery {
     public Result since(long from, double coreWeight, double gbWeight, int limit) throws SQLException {
         try (Connection c = dataSource.getConnection()) {
             List<Wasteful> top = new ArrayList<>();
+            // The ranking reads the week from the index that carries the waste columns (V27) and visits the table
+            // only for the rows it keeps.
+            String rank = "core_hours_wasted * ? + coalesce(gb_hours_wasted, 0) * ? DESC, app_pk DESC";
             try (PreparedStatement ps = c.prepareStatement("SELECT app_id, attempt_id, name, spark_user, start_time,"
                     + " duration_ms, worst_severity, " + AppEfficiency.COLUMNS + " FROM application"
-                    + " WHERE start_time >= ? AND core_hours_wasted IS NOT NULL"
-                    + " ORDER BY core_hours_wasted * ? + coalesce(gb_hours_wasted, 0) * ? DESC, app_pk DESC LIMIT ?")) {
+                    + " WHERE app_pk = ANY (ARRAY(SELECT app_pk FROM application"
+                    + " WHERE start_time >= ? AND core_hours_wasted IS NOT NULL ORDER BY " + rank + " LIMIT ?))"
+                    + " ORDER BY " + rank)) {
                 ps.setLong(1, from);
                 ps.setDouble(2, coreWeight);
                 ps.setDouble(3, gbWeight);
                 ps.setInt(4, limit);
+                ps.setDouble(5, coreWeight);
+                ps.setDouble(6, gbWeight);
                 try (ResultSet rs = ps.executeQuery()) {
                     while (rs.next()) {
                         String attempt = rs.getString("attempt_id");

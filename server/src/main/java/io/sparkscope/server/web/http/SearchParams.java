@@ -3,6 +3,7 @@ package io.sparkscope.server.web.http;
 import io.javalin.http.Context;
 import io.sparkscope.core.model.Lineage;
 import io.sparkscope.store.query.AppFilter;
+import io.sparkscope.store.query.SearchCursor;
 
 import java.util.LinkedHashMap;
 import java.util.Locale;
@@ -113,10 +114,33 @@ public record SearchParams(AppFilter filter, Map<String, String> query, int page
             limit = PAGE_SIZE;
             offset = (page - 1) * PAGE_SIZE;
         }
+        AppFilter.Sort by = sort == null ? AppFilter.Sort.START : AppFilter.Sort.valueOf(sort.name());
         AppFilter f = new AppFilter(appId, name, user, startedFrom, startedTo, endedFrom, endedTo, severity, heuristic,
-                status, sort == null ? AppFilter.Sort.START : AppFilter.Sort.valueOf(sort.name()),
-                order != Order.ASC, limit, offset, now, minWaste);
-        return new SearchParams(f.withScheduler(scheduler(in, q)), q, page);
+                status, by, order != Order.ASC, limit, offset, now, minWaste);
+        // The cursor is not kept in the query map: every link made from it ("this search, but …") starts over.
+        return new SearchParams(f.withScheduler(scheduler(in, q)).withCursor(cursor(in, by)), q, page);
+    }
+
+    /** Keyset paging: the pager's links carry the row the next page starts after, or the previous one ends before. */
+    public static final String AFTER = "after";
+    public static final String BEFORE = "before";
+
+    private static SearchCursor cursor(Query in, AppFilter.Sort sort) {
+        String after = Params.text(in, AFTER);
+        String before = Params.text(in, BEFORE);
+        if (after != null && before != null) {
+            throw WebException.badParam(BEFORE, "cannot be given with '" + AFTER + "'");
+        }
+        String name = after != null ? AFTER : BEFORE;
+        String text = after != null ? after : before;
+        if (text == null) {
+            return null;
+        }
+        try {
+            return SearchCursor.parse(text, sort, before != null);
+        } catch (IllegalArgumentException e) {
+            throw WebException.badParam(name, e.getMessage());
+        }
     }
 
     /** Names of the scheduler filters: Airflow DAG and task, OpenLineage parent job, and a task's or DAG's run. */

@@ -5,8 +5,10 @@ import io.sparkscope.core.heuristics.Finding;
 import io.sparkscope.server.web.http.SearchParams;
 import io.sparkscope.server.web.http.Urls;
 import io.sparkscope.server.web.text.Fmt;
+import io.sparkscope.store.query.AppFilter;
 import io.sparkscope.store.query.AppListRow;
 import io.sparkscope.store.query.AppSearchQuery;
+import io.sparkscope.store.query.SearchCursor;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -117,12 +119,28 @@ final class SearchView {
         if (pages <= 1 && !more) {
             return null;
         }
-        return new Pager(p.page() > 1 ? page(p, p.page() - 1) : null, p.page(), pages, more,
-                p.page() < pages || more ? page(p, p.page() + 1) : null);
+        List<AppListRow> rows = r.rows();
+        AppFilter.Sort sort = sortOf(p.query());
+        // Past page 2 the links carry a cursor (keyset paging): the next page starts after this page's last row, the
+        // previous one ends before its first, so a deep page reads 50 rows from an index instead of skipping
+        // thousands. The page number stays in the link for the "page N of M" line and the counts.
+        String previous = p.page() <= 1 ? null : p.page() == 2 || rows.isEmpty() ? page(p, p.page() - 1, null)
+                : page(p, p.page() - 1, SearchCursor.of(rows.get(0), sort, true));
+        String next = !(p.page() < pages || more) || rows.isEmpty() ? null
+                : page(p, p.page() + 1, SearchCursor.of(rows.get(rows.size() - 1), sort, false));
+        return new Pager(previous, p.page(), pages, more, next);
     }
 
-    private static String page(SearchParams p, int page) {
-        return Urls.withQuery("/apps", Urls.with(p.query(), "page", String.valueOf(page)));
+    /** The sort as the URL gives it (the cursor's key is this sort's). */
+    private static AppFilter.Sort sortOf(Map<String, String> q) {
+        String sort = q.get("sort");
+        return sort == null ? AppFilter.Sort.START : AppFilter.Sort.valueOf(sort.toUpperCase(Locale.ROOT));
+    }
+
+    private static String page(SearchParams p, int page, SearchCursor cursor) {
+        return Urls.withQuery("/apps", Urls.with(p.query(), "page", String.valueOf(page),
+                SearchParams.AFTER, cursor == null || cursor.before() ? null : cursor.text(),
+                SearchParams.BEFORE, cursor == null || !cursor.before() ? null : cursor.text()));
     }
 
     /** The application as the compare form and the panel name it: its id, and its attempt after a slash. */

@@ -130,7 +130,7 @@ final class CodeSearchView {
         for (AppListRow a : r.rows()) {
             panel(h, a, prices);
         }
-        pager(h, p, total, r.totalIsLowerBound());
+        pager(h, p, r, total, r.totalIsLowerBound());
         h.raw("</div></section></div>");
         return Layout.finish(h);
     }
@@ -246,20 +246,19 @@ final class CodeSearchView {
                 .raw("\">").t(label).raw("</a> ");
     }
 
-    private static void pager(Html h, SearchParams p, long total, boolean more) {
+    private static void pager(Html h, SearchParams p, AppSearchQuery.Result r, long total, boolean more) {
         long pages = Math.max(1, (total + SearchParams.PAGE_SIZE - 1) / SearchParams.PAGE_SIZE);
         if (pages <= 1 && !more) {
             return;
         }
+        SearchView.Pager links = SearchView.pager(p, r); // where the links point (keyset cursors) is decided there
         h.raw("<nav class=\"pager\">");
         if (p.page() > 1) {
-            h.raw("<a class=\"btn\" rel=\"prev\" href=\"")
-                    .a(Urls.withQuery("/apps", Urls.with(p.query(), "page", String.valueOf(p.page() - 1)))).raw("\">← previous</a>");
+            h.raw("<a class=\"btn\" rel=\"prev\" href=\"").a(links.previous()).raw("\">← previous</a>");
         }
         h.raw(" <span>page ").t(p.page()).raw(" of ").t(pages).raw(more ? "+" : "").raw("</span> ");
-        if (p.page() < pages || more) {
-            h.raw("<a class=\"btn\" rel=\"next\" href=\"")
-                    .a(Urls.withQuery("/apps", Urls.with(p.query(), "page", String.valueOf(p.page() + 1)))).raw("\">next →</a>");
+        if (links.next() != null) {
+            h.raw("<a class=\"btn\" rel=\"next\" href=\"").a(links.next()).raw("\">next →</a>");
         }
         h.raw("</nav>");
     }
