@@ -4,9 +4,14 @@
 -- same names, users, findings and row shapes. Child rows are copied as they are (their times are not shifted: no page
 -- compares them across applications). One transaction per copy.
 --   psql -v base=2000 -v copies=49 -f bench/clone-apps.sql
+-- -v step=<ms> spaces the copies' starts by that much instead of 5 minutes per application.
 \set ON_ERROR_STOP on
+\if :{?step}
+\else
+\set step 300000
+\endif
 SELECT set_config('clone.base', :'base', false), set_config('clone.copies', :'copies', false);
-CREATE OR REPLACE PROCEDURE sparkscope_bench_clone(base int, copies int) LANGUAGE plpgsql AS $$
+CREATE OR REPLACE PROCEDURE sparkscope_bench_clone(base int, copies int, step bigint) LANGUAGE plpgsql AS $$
 DECLARE
     c int;
     t text;
@@ -32,7 +37,7 @@ BEGIN
                 || ' a.last_event_time - %s, %s FROM application a JOIN src USING (app_pk) RETURNING app_pk, app_id)'
                 || ' INSERT INTO clone_map SELECT s.app_pk, i.app_pk FROM ins i JOIN src s'
                 || ' ON substring(s.app_id from 5)::int + %s = substring(i.app_id from 5)::int',
-                base, cols, base * c, base::bigint * c * 300000, base::bigint * c * 300000, base::bigint * c * 300000,
+                base, cols, base * c, base::bigint * c * step, base::bigint * c * step, base::bigint * c * step,
                 (SELECT string_agg('a.' || x, ', ') FROM regexp_split_to_table(cols, ', ') x), base * c);
         FOREACH t IN ARRAY tables LOOP
             SELECT string_agg(quote_ident(column_name), ', ' ORDER BY ordinal_position) INTO cols
@@ -47,5 +52,5 @@ BEGIN
     END LOOP;
 END
 $$;
-CALL sparkscope_bench_clone(current_setting('clone.base')::int, current_setting('clone.copies')::int);
-DROP PROCEDURE sparkscope_bench_clone(int, int);
+CALL sparkscope_bench_clone(current_setting('clone.base')::int, current_setting('clone.copies')::int, :step);
+DROP PROCEDURE sparkscope_bench_clone(int, int, bigint);
