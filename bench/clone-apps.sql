@@ -27,7 +27,7 @@ BEGIN
         SELECT string_agg(quote_ident(column_name), ', ' ORDER BY ordinal_position) INTO cols
           FROM information_schema.columns WHERE table_schema = current_schema() AND table_name = 'application'
            AND column_name NOT IN ('app_pk', 'app_id', 'start_time', 'end_time', 'last_event_time', 'completed_at',
-                                   'updated_at');
+                                   'updated_at') AND is_generated = 'NEVER';
         CREATE TEMP TABLE clone_map (old_pk bigint PRIMARY KEY, new_pk bigint) ON COMMIT DROP;
         EXECUTE format('WITH src AS (SELECT app_pk, app_id FROM application WHERE app_id ~ ''^app-[0-9]{8}$'''
                 || ' AND substring(app_id from 5)::int < %s),'

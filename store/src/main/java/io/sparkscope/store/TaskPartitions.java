@@ -9,6 +9,7 @@ import java.time.ZoneOffset;
 import java.time.ZonedDateTime;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -44,6 +45,11 @@ public final class TaskPartitions {
     public static long monthOf(long epochMs) {
         ZonedDateTime t = Instant.ofEpochMilli(epochMs).atZone(ZoneOffset.UTC);
         return (t.getYear() - 1970L) * 12 + t.getMonthValue() - 1;
+    }
+
+    /** The name of month {@code month}'s partition, as {@code sparkscope_task_partition} names it. */
+    public static String nameOf(long month) {
+        return month < 1 ? "task_before" : String.format(Locale.ROOT, "task_%d_%02d", 1970 + month / 12, month % 12 + 1);
     }
 
     /** The month a write of an application that started at {@code startMs} (≤ 0: not known yet) goes to. */

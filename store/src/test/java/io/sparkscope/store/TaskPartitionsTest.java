@@ -10,9 +10,6 @@ import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
-import java.time.Instant;
-import java.time.ZoneOffset;
-import java.time.ZonedDateTime;
 import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
@@ -56,8 +53,7 @@ class TaskPartitionsTest {
             + " ORDER BY app_pk, stage_id, stage_attempt_id, task_id)), '') FROM task t";
 
     private static String partitionOf(long startMs) {
-        ZonedDateTime t = Instant.ofEpochMilli(startMs).atZone(ZoneOffset.UTC);
-        return String.format("task_%d_%02d", t.getYear(), t.getMonthValue());
+        return TaskPartitions.nameOf(TaskPartitions.monthOf(startMs));
     }
 
     @Test

@@ -5,6 +5,7 @@ import io.sparkscope.core.model.AppSnapshot;
 import io.sparkscope.core.testing.SnapshotBuilder;
 import io.sparkscope.server.web.WebServer;
 import io.sparkscope.store.SnapshotWriter;
+import io.sparkscope.store.TaskPartitions;
 import io.sparkscope.store.TestDb;
 import org.junit.jupiter.api.Test;
 
@@ -44,8 +45,7 @@ class PruneCommandTest {
 
     /** The task partition of the month an application started in. */
     private static String partitionOf(long startMs) {
-        var t = java.time.Instant.ofEpochMilli(startMs).atZone(java.time.ZoneOffset.UTC);
-        return String.format("task_%d_%02d", t.getYear(), t.getMonthValue());
+        return TaskPartitions.nameOf(TaskPartitions.monthOf(startMs));
     }
 
     private static HttpResponse<String> get(String base, String path) throws Exception {

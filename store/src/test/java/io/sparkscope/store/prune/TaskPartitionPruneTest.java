@@ -58,8 +58,7 @@ class TaskPartitionPruneTest {
     }
 
     private static String partitionOf(long startMs) {
-        ZonedDateTime t = Instant.ofEpochMilli(startMs).atZone(ZoneOffset.UTC);
-        return String.format("task_%d_%02d", t.getYear(), t.getMonthValue());
+        return TaskPartitions.nameOf(TaskPartitions.monthOf(startMs));
     }
 
     private static long tasksOf(DataSource ds, String appId) {
