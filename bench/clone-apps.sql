@@ -20,6 +20,12 @@ DECLARE
     tables text[] := ARRAY['configuration', 'executor', 'job', 'stage_attempt', 'stage_statistics', 'task',
                            'sql_execution', 'finding'];
 BEGIN
+    -- the task partitions of the months the copies start in, as the writers create them ahead of their rows
+    IF to_regproc('sparkscope_task_partition') IS NOT NULL THEN
+        PERFORM sparkscope_task_partition(m) FROM generate_series(
+            (SELECT sparkscope_month_of(min(start_time) - base::bigint * copies * step) FROM application),
+            (SELECT sparkscope_month_of(max(start_time)) FROM application)) m;
+    END IF;
     FOR c IN 1..copies LOOP
         IF EXISTS (SELECT 1 FROM application WHERE app_id = format('app-%s', lpad((base * c)::text, 8, '0'))) THEN
             CONTINUE; -- copied by an earlier run

@@ -3,12 +3,12 @@
 # (bench/own-postgres.sh; not a shared one on 5432), and bytes per task row in either layout.
 #   bench/prune-partitions.sh [months=12] [apps_per_month=2000] [age=180d]
 # Loads BASE (default 200) applications with SyntheticLoad (2 jobs × 2 stages × 25 kept tasks: 100 task rows each),
-# creates the task partitions of the last `months` months, and copies the applications inside PostgreSQL
-# (bench/clone-apps.sql) so that `apps_per_month` start in each of those months. Then four copies of that database:
+# copies them inside PostgreSQL (bench/clone-apps.sql, which creates the months' task partitions first) so that
+# `apps_per_month` start in each of the last `months` months. Then four copies of that database:
 #   partitioned  the schema as it is (task partitioned by application start month): prune drops whole months;
 #   flat         the task table made one plain table again, as before partitioning: prune deletes row by row;
 # each pruned once with --keep-findings (task rows only) and once whole (applications with all their rows), timed.
-# Every run starts from scratch (the prunes change the data). A small check: bench/prune-partitions.sh 3 200 60d
+# Every run starts from scratch (the prunes change the data). A small check: BASE=100 bench/prune-partitions.sh 3 100 60d
 set -euo pipefail
 cd "$(dirname "$0")/.."
 MONTHS=${1:-12}; PER_MONTH=${2:-2000}; AGE=${3:-180d}; BASE=${BASE:-200}
@@ -28,9 +28,6 @@ done
 own_psql -d postgres -qc "CREATE DATABASE $SRC"
 t0=$(date +%s)
 java -cp "$CP" io.sparkscope.server.web.SyntheticLoad "$(url $SRC)" postgres "" "$BASE" 25 2
-# the months' partitions, as the writers create them ahead of their rows
-q $SRC "SELECT sparkscope_task_partition(m) FROM generate_series(sparkscope_month_of((extract(epoch FROM now()) * 1000)::bigint) - $MONTHS,
-        sparkscope_month_of((extract(epoch FROM now()) * 1000)::bigint)) m" >/dev/null
 APPS=$(( MONTHS * PER_MONTH ))
 STEP=$(( 2629746000 / PER_MONTH ))   # a month (365.2425 / 12 days) in ms, spread over its applications
 own_psql -d $SRC -q -v base="$BASE" -v copies=$(( APPS / BASE - 1 )) -v step="$STEP" -f bench/clone-apps.sql 2>&1 \
