@@ -42,29 +42,9 @@ ALTER INDEX task_run_time_idx RENAME TO task_before_run_time_idx;
 ALTER INDEX task_stage_duration_idx RENAME TO task_before_stage_duration_idx;
 ALTER INDEX task_stage_status_idx RENAME TO task_before_stage_status_idx;
 
+-- The same columns, in the same order (LIKE), so the old table can be attached as a partition.
 CREATE TABLE task (
-    app_pk              bigint  NOT NULL,
-    stage_id            integer NOT NULL,
-    stage_attempt_id    integer NOT NULL,
-    task_id             bigint  NOT NULL,
-    ord                 integer NOT NULL,
-    task_index          integer NOT NULL,
-    attempt             integer NOT NULL,
-    partition_id        integer NOT NULL,
-    executor_id         text,
-    host                text,
-    locality            text,
-    speculative         boolean NOT NULL,
-    launch_time         bigint  NOT NULL,
-    finish_time         bigint  NOT NULL,
-    getting_result_time bigint  NOT NULL,
-    duration_ms         bigint  NOT NULL,
-    status              text,
-    end_reason          text,
-    error_message       text,
-    metrics             jsonb,
-    error_detail         text,
-    executor_run_time_ms bigint,
+    LIKE task_before INCLUDING DEFAULTS,
     PRIMARY KEY (app_pk, stage_id, stage_attempt_id, task_id),
     FOREIGN KEY (app_pk, stage_id, stage_attempt_id)
         REFERENCES stage_attempt (app_pk, stage_id, attempt_id) ON DELETE CASCADE
