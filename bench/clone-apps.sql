@@ -4,9 +4,14 @@
 -- same names, users, findings and row shapes. Child rows are copied as they are (their times are not shifted: no page
 -- compares them across applications). One transaction per copy.
 --   psql -v base=2000 -v copies=49 -f bench/clone-apps.sql
+-- -v step=<ms> spaces the copies' starts by that much instead of 5 minutes per application.
 \set ON_ERROR_STOP on
+\if :{?step}
+\else
+\set step 300000
+\endif
 SELECT set_config('clone.base', :'base', false), set_config('clone.copies', :'copies', false);
-CREATE OR REPLACE PROCEDURE sparkscope_bench_clone(base int, copies int) LANGUAGE plpgsql AS $$
+CREATE OR REPLACE PROCEDURE sparkscope_bench_clone(base int, copies int, step bigint) LANGUAGE plpgsql AS $$
 DECLARE
     c int;
     t text;
@@ -15,6 +20,12 @@ DECLARE
     tables text[] := ARRAY['configuration', 'executor', 'job', 'stage_attempt', 'stage_statistics', 'task',
                            'sql_execution', 'finding'];
 BEGIN
+    -- the task partitions of the months the copies start in, as the writers create them ahead of their rows
+    IF to_regproc('sparkscope_task_partition') IS NOT NULL THEN
+        PERFORM sparkscope_task_partition(m) FROM generate_series(
+            (SELECT sparkscope_month_of(min(start_time) - base::bigint * copies * step) FROM application),
+            (SELECT sparkscope_month_of(max(start_time)) FROM application)) m;
+    END IF;
     FOR c IN 1..copies LOOP
         IF EXISTS (SELECT 1 FROM application WHERE app_id = format('app-%s', lpad((base * c)::text, 8, '0'))) THEN
             CONTINUE; -- copied by an earlier run
@@ -22,7 +33,7 @@ BEGIN
         SELECT string_agg(quote_ident(column_name), ', ' ORDER BY ordinal_position) INTO cols
           FROM information_schema.columns WHERE table_schema = current_schema() AND table_name = 'application'
            AND column_name NOT IN ('app_pk', 'app_id', 'start_time', 'end_time', 'last_event_time', 'completed_at',
-                                   'updated_at');
+                                   'updated_at') AND is_generated = 'NEVER';
         CREATE TEMP TABLE clone_map (old_pk bigint PRIMARY KEY, new_pk bigint) ON COMMIT DROP;
         EXECUTE format('WITH src AS (SELECT app_pk, app_id FROM application WHERE app_id ~ ''^app-[0-9]{8}$'''
                 || ' AND substring(app_id from 5)::int < %s),'
@@ -32,7 +43,7 @@ BEGIN
                 || ' a.last_event_time - %s, %s FROM application a JOIN src USING (app_pk) RETURNING app_pk, app_id)'
                 || ' INSERT INTO clone_map SELECT s.app_pk, i.app_pk FROM ins i JOIN src s'
                 || ' ON substring(s.app_id from 5)::int + %s = substring(i.app_id from 5)::int',
-                base, cols, base * c, base::bigint * c * 300000, base::bigint * c * 300000, base::bigint * c * 300000,
+                base, cols, base * c, base::bigint * c * step, base::bigint * c * step, base::bigint * c * step,
                 (SELECT string_agg('a.' || x, ', ') FROM regexp_split_to_table(cols, ', ') x), base * c);
         FOREACH t IN ARRAY tables LOOP
             SELECT string_agg(quote_ident(column_name), ', ' ORDER BY ordinal_position) INTO cols
@@ -47,5 +58,5 @@ BEGIN
     END LOOP;
 END
 $$;
-CALL sparkscope_bench_clone(current_setting('clone.base')::int, current_setting('clone.copies')::int);
-DROP PROCEDURE sparkscope_bench_clone(int, int);
+CALL sparkscope_bench_clone(current_setting('clone.base')::int, current_setting('clone.copies')::int, :step);
+DROP PROCEDURE sparkscope_bench_clone(int, int, bigint);

@@ -63,6 +63,8 @@ public final class SnapshotWriter {
     private final boolean skipUnchangedTasks;
     /** What this writer's partial writes left in the database, so the next one's efficiency figures need not read it. */
     private final EfficiencyFigures.Memory efficiencyMemory = new EfficiencyFigures.Memory();
+    /** The last month whose task partition this writer made sure of ({@link #ensureTaskPartition}). */
+    private volatile long ensuredMonth = Long.MIN_VALUE;
 
     public SnapshotWriter() {
         this(1000);
@@ -123,6 +125,9 @@ public final class SnapshotWriter {
             throws SQLException {
         List<Finding> fs = findings == null ? List.of() : findings;
         boolean autoCommit = c.getAutoCommit();
+        if (autoCommit) {
+            ensureTaskPartition(c, snapshot);
+        }
         c.setAutoCommit(false);
         WriteResult result;
         Remember remember = new Remember();
@@ -149,6 +154,20 @@ public final class SnapshotWriter {
         }
         c.setAutoCommit(autoCommit);
         return result;
+    }
+
+    /**
+     * Creates the task partition of the application's start month before the write, in a transaction of its own:
+     * creating one briefly locks the task table, which the write's long transaction must not hold. Only needed once
+     * per month per writer; without it (a caller's own transaction, or a partition dropped meanwhile) the task rows
+     * still go in, to the default partition.
+     */
+    private void ensureTaskPartition(Connection c, AppSnapshot snapshot) throws SQLException {
+        long month = TaskPartitions.monthOfStart(snapshot.startTime());
+        if (month != ensuredMonth) {
+            TaskPartitions.ensure(c, month);
+            ensuredMonth = month;
+        }
     }
 
     /** What to remember once the write commits (see {@link EfficiencyFigures.Memory}). */

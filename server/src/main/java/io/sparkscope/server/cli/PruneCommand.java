@@ -27,7 +27,8 @@ import java.util.regex.Pattern;
 @Command(name = "prune", mixinStandardHelpOptions = true,
         description = "Remove applications that ended more than --older-than ago (by Spark's end time, or the last "
                 + "event's time for one that never ended), or with --keep-findings only their per-task rows, in "
-                + "short transactions that do not hold up a running server or listeners.",
+                + "short transactions that do not hold up a running server or listeners. Task rows are kept by "
+                + "month of application start: a past month whose applications are all that old goes whole.",
         exitCodeListHeading = "%nExit status:%n",
         exitCodeList = {
                 "0:done",
@@ -81,6 +82,9 @@ public final class PruneCommand implements Callable<Integer> {
                             soFar.candidates(), soFar.taskRows(), dryRun ? " counted" : " removed");
                 }
             });
+            for (Pruner.PartitionDrop d : pruner.partitionDrops()) {
+                err.println(partitionLine(d, dryRun));
+            }
             err.println(summary(t, scope, dryRun, before, (System.nanoTime() - started) / 1e9));
             return 0;
         } catch (SQLException e) {
@@ -100,6 +104,15 @@ public final class PruneCommand implements Callable<Integer> {
                         + "reuses the space, VACUUM FULL gives it back to the system); %,d transaction(s), %.1f s",
                 dryRun ? "dry run: would remove" : "pruned", apps, t.taskRows(), t.otherRows(), Units.bytes(t.bytes()),
                 dryRun ? "would be freed" : "freed", t.transactions(), seconds);
+    }
+
+    /** What happened to one whole month of task rows (see {@link Pruner.PartitionDrop}). */
+    static String partitionLine(Pruner.PartitionDrop d, boolean dryRun) {
+        if (!d.dropped()) {
+            return "task partition " + d.name() + ": the task table stayed busy, its rows went one by one instead";
+        }
+        return String.format(Locale.ROOT, "task partition %s %s whole: %s%,d task rows, %s", d.name(),
+                dryRun ? "would be dropped" : "dropped", dryRun ? "≈ " : "", d.taskRows(), Units.bytes(d.bytes()));
     }
 
     /** {@code --older-than}: a whole number of hours, days or weeks. */

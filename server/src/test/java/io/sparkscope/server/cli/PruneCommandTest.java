@@ -5,6 +5,7 @@ import io.sparkscope.core.model.AppSnapshot;
 import io.sparkscope.core.testing.SnapshotBuilder;
 import io.sparkscope.server.web.WebServer;
 import io.sparkscope.store.SnapshotWriter;
+import io.sparkscope.store.TaskPartitions;
 import io.sparkscope.store.TestDb;
 import org.junit.jupiter.api.Test;
 
@@ -42,6 +43,11 @@ class PruneCommandTest {
         return db;
     }
 
+    /** The task partition of the month an application started in. */
+    private static String partitionOf(long startMs) {
+        return TaskPartitions.nameOf(TaskPartitions.monthOf(startMs));
+    }
+
     private static HttpResponse<String> get(String base, String path) throws Exception {
         return HTTP.send(HttpRequest.newBuilder(URI.create(base + path)).build(), HttpResponse.BodyHandlers.ofString());
     }
@@ -63,8 +69,11 @@ class PruneCommandTest {
             assertTrue(run.err().contains("pruned the task rows of 1 application(s) that ended before "), run.err());
             assertTrue(run.err().contains("(applications and findings kept); 120 task rows and 0 other rows"),
                     run.err());
-            // 120 rows 50 at a time (3 batches), then the locked last step
-            assertTrue(run.err().contains("; 4 transaction(s), "), run.err());
+            // the old application is alone in its start month: its 120 rows go as one partition; the row deletes
+            // find nothing (one batch), then the locked last step
+            assertTrue(run.err().contains("task partition " + partitionOf(NOW - 200 * DAY) + " dropped whole: 120 task"
+                    + " rows, "), run.err());
+            assertTrue(run.err().contains("; 3 transaction(s), "), run.err());
             assertEquals(0, TestDb.count(ds, "SELECT count(*) FROM task JOIN application USING (app_pk)"
                     + " WHERE app_id = 'app-old'"));
             assertEquals(120, TestDb.count(ds, "SELECT count(*) FROM task"), "the recent app keeps its tasks");
@@ -104,14 +113,20 @@ class PruneCommandTest {
         assertTrue(dry.err().contains("; 120 task rows and "), dry.err());
         assertTrue(dry.err().contains("would be freed"), dry.err());
         assertTrue(dry.err().contains("; 0 transaction(s)"), dry.err());
+        assertTrue(dry.err().contains("task partition " + partitionOf(NOW - 200 * DAY) + " would be dropped whole: ≈ "),
+                dry.err());
         assertEquals(rows, TestDb.count(ds, "SELECT (SELECT count(*) FROM application) + (SELECT count(*) FROM task)"
                 + " + (SELECT count(*) FROM finding) + (SELECT count(*) FROM stage_statistics)"));
 
         CliRun run = CliRun.of("prune", "--older-than", "2160h", "--batch-size", "40", "--db", TestDb.url(db));
         assertEquals(0, run.exitCode(), run.err());
         assertTrue(run.err().contains("pruned 1 application(s) that ended before "), run.err());
-        // 120 task rows 40 at a time: 3 full batches and an empty one, then the application
-        assertTrue(run.err().contains("; 5 transaction(s), "), run.err());
+        // the old application's month goes whole (its 120 task rows), the row deletes find none, then the
+        // application
+        assertTrue(run.err().contains("; 120 task rows and "), run.err());
+        assertTrue(run.err().contains("; 3 transaction(s), "), run.err());
+        assertEquals(0, TestDb.count(ds, "SELECT count(*) FROM pg_class WHERE relname = '"
+                + partitionOf(NOW - 200 * DAY) + "'"));
         assertEquals(0, TestDb.count(ds, "SELECT count(*) FROM application WHERE app_id = 'app-old'"));
         assertEquals(1, TestDb.count(ds, "SELECT count(*) FROM application WHERE app_id = 'app-recent'"));
         assertEquals(120, TestDb.count(ds, "SELECT count(*) FROM task"));

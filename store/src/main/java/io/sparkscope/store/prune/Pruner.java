@@ -1,6 +1,7 @@
 package io.sparkscope.store.prune;
 
 import io.sparkscope.store.SnapshotWriter;
+import io.sparkscope.store.TaskPartitions;
 import io.sparkscope.store.ingest.AppKey;
 
 import javax.sql.DataSource;
@@ -100,8 +101,12 @@ public final class Pruner {
             + " OR EXISTS (SELECT 1 FROM stage_attempt s WHERE s.app_pk = a.app_pk"
             + " AND (s.kept_tasks IS NULL OR s.kept_tasks <> 0))) ORDER BY a.app_pk";
 
-    /** One batch: a bounded set of task rows of the group's applications, found by the indexes led by app_pk. */
-    private static final String DELETE_TASKS_SQL = "DELETE FROM task WHERE ctid = ANY (ARRAY("
+    /**
+     * One batch: a bounded set of task rows of the group's applications, found by the indexes led by app_pk. A row's
+     * ctid is its place in its own partition only, so the outer app_pk test keeps the delete to the group's rows (at
+     * worst a few more of them, from another partition at the same place).
+     */
+    private static final String DELETE_TASKS_SQL = "DELETE FROM task WHERE app_pk = ANY (?) AND ctid = ANY (ARRAY("
             + "SELECT ctid FROM task WHERE app_pk = ANY (?) LIMIT ?))";
 
     private static final String MARK_STAGES_SQL = "UPDATE stage_attempt SET kept_tasks = 0, tasks_digest = NULL"
@@ -116,6 +121,7 @@ public final class Pruner {
 
     private final DataSource dataSource;
     private final Options options;
+    private final List<PartitionDrop> partitionDrops = new ArrayList<>();
 
     public Pruner(DataSource dataSource, Options options) {
         this.dataSource = dataSource;
@@ -127,18 +133,37 @@ public final class Pruner {
 
     /** Prunes (or counts, in a dry run) and returns the totals; {@code progress} hears after each group. */
     public Tally run(Progress progress) throws SQLException {
+        // measured before anything goes, as a dry run measures it, so both estimate the same bytes
+        Map<String, Double> rowBytes = averageRowBytes();
+        Tally dropped = dropWholePartitions(rowBytes.getOrDefault("task", 0.0));
         List<Candidate> candidates = candidates();
-        Tally tally = new Tally(candidates.size(), 0, 0, 0, 0, 0);
+        Tally tally = new Tally(candidates.size(), 0, dropped.taskRows(), 0, dropped.bytes(), dropped.transactions());
         if (candidates.isEmpty()) {
             return tally;
         }
-        Map<String, Double> rowBytes = averageRowBytes();
         for (int from = 0; from < candidates.size(); from += GROUP) {
             List<Candidate> group = candidates.subList(from, Math.min(candidates.size(), from + GROUP));
             tally = options.dryRun() ? count(group, rowBytes, tally) : prune(group, rowBytes, tally);
             progress.report(tally);
         }
         return tally;
+    }
+
+    /**
+     * A whole task partition dropped (or, in a dry run, that would be), or left to row deletes because the lock it
+     * needs was not granted in time.
+     *
+     * @param name     partition table
+     * @param taskRows its rows (in a dry run PostgreSQL's estimate)
+     * @param bytes    its size with indexes and TOAST
+     * @param dropped  false: a reader or writer held the task table too long; its rows went row by row instead
+     */
+    public record PartitionDrop(String name, long taskRows, long bytes, boolean dropped) {
+    }
+
+    /** The task partitions the last {@link #run} dropped or left (in a dry run: would drop), oldest first. */
+    public List<PartitionDrop> partitionDrops() {
+        return List.copyOf(partitionDrops);
     }
 
     /**
@@ -189,7 +214,9 @@ public final class Pruner {
                     + " JOIN information_schema.tables t ON t.table_schema = c.table_schema"
                     + " AND t.table_name = c.table_name AND t.table_type = 'BASE TABLE'"
                     + " WHERE c.table_schema = current_schema() AND c.column_name = 'app_pk'"
-                    + " AND c.table_name <> 'application' ORDER BY c.table_name");
+                    + " AND c.table_name <> 'application' AND NOT EXISTS (SELECT 1 FROM pg_inherits i"
+                    + " WHERE i.inhrelid = to_regclass(quote_ident(c.table_name)))" // a partition counts in its table
+                    + " ORDER BY c.table_name");
                  ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
                     tables.add(rs.getString(1));
@@ -198,9 +225,13 @@ public final class Pruner {
             for (String table : tables) {
                 long bytes;
                 double rows;
-                try (PreparedStatement ps = c.prepareStatement("SELECT pg_total_relation_size(c.oid), c.reltuples"
-                        + " FROM pg_class c WHERE c.oid = to_regclass(?)")) {
+                // a partitioned table (task) has neither size nor row estimate of its own: its partitions' sums
+                try (PreparedStatement ps = c.prepareStatement("SELECT sum(pg_total_relation_size(c.oid)),"
+                        + " CASE WHEN bool_and(c.reltuples < 0) THEN -1 ELSE sum(greatest(c.reltuples, 0)) END"
+                        + " FROM pg_class c WHERE c.relkind <> 'p' AND (c.oid = to_regclass(?)"
+                        + " OR c.oid IN (SELECT relid FROM pg_partition_tree(to_regclass(?)))) HAVING count(*) > 0")) {
                     ps.setString(1, quote(table));
+                    ps.setString(2, quote(table));
                     try (ResultSet rs = ps.executeQuery()) {
                         if (!rs.next()) {
                             continue;
@@ -273,7 +304,8 @@ public final class Pruner {
     private long deleteTaskBatch(Connection c, Array pks, Map<Long, Long> tasksOf) throws SQLException {
         try (PreparedStatement ps = c.prepareStatement(DELETE_TASKS_SQL + " RETURNING app_pk")) {
             ps.setArray(1, pks);
-            ps.setInt(2, options.batchSize());
+            ps.setArray(2, pks);
+            ps.setInt(3, options.batchSize());
             long n = 0;
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
@@ -337,6 +369,149 @@ public final class Pruner {
             tally = tally.plus(some.size(), tasks, other, Math.round(freed), 1);
         }
         return tally;
+    }
+
+    /** How long a partition drop waits for readers and writers of the task table before leaving it to row deletes. */
+    private static final String DROP_LOCK_TIMEOUT = "SET LOCAL lock_timeout = '10s'";
+
+    /**
+     * Whether a partition's range holds applications and all of them are old (by the prune's age). One without any
+     * is left alone: nothing to gain, and its month may still be written to.
+     */
+    private static final String ALL_OLD_IN_RANGE_SQL = "SELECT count(*) > 0 AND count(*) FILTER (WHERE " + AGE
+            + " >= ?) = 0 FROM application a WHERE a.app_pk >= ? AND a.app_pk < ?";
+
+    /** As {@link #ALL_OLD_IN_RANGE_SQL}, row-locking the range's applications first so no write makes one young. */
+    private static final String LOCK_RANGE_SQL = "SELECT count(*) FILTER (WHERE " + AGE + " >= ?) FROM (SELECT"
+            + " a.end_time, a.last_event_time FROM application a WHERE a.app_pk >= ? AND a.app_pk < ? FOR SHARE) a";
+
+    /**
+     * Drops each task partition of a past month whose applications are all older than the cutoff: one DROP TABLE
+     * instead of deleting its rows one by one, and the space goes back to the system at once. A partition that
+     * straddles the cutoff (an application of its month still young) is left to the row deletes. The applications
+     * keep their other rows here; the steps after this remove them, or with {@link Scope#TASK_ROWS} mark their
+     * stages, as for any application. In a dry run the partitions are only listed (the row counts stay with the
+     * applications, counted as before).
+     */
+    private Tally dropWholePartitions(double taskRowBytes) throws SQLException {
+        partitionDrops.clear();
+        Tally out = new Tally(0, 0, 0, 0, 0, 0);
+        long thisMonth = TaskPartitions.monthOf(System.currentTimeMillis());
+        try (Connection c = dataSource.getConnection()) {
+            if (!options.dryRun()) {
+                // created ahead, so this month's and next month's writes find their partition
+                TaskPartitions.ensure(c, thisMonth);
+                TaskPartitions.ensure(c, thisMonth + 1);
+            }
+            for (TaskPartitions.Partition p : TaskPartitions.list(c)) {
+                // never this month's or a later one: its applications are still arriving
+                if (p.to() > thisMonth * TaskPartitions.MONTH_SPAN || !allOldInRange(c, p)) {
+                    continue;
+                }
+                if (options.dryRun()) {
+                    partitionDrops.add(new PartitionDrop(p.name(), estimatedRows(c, p.name()), size(c, p.name()),
+                            true));
+                } else {
+                    PartitionDrop d = drop(c, p);
+                    partitionDrops.add(d);
+                    // the tally's bytes stay the estimate a dry run gives; the partition's own size is in d
+                    out = out.plus(0, d.taskRows(), 0, Math.round(d.taskRows() * taskRowBytes), d.dropped() ? 1 : 0);
+                }
+            }
+        }
+        return out;
+    }
+
+    private boolean allOldInRange(Connection c, TaskPartitions.Partition p) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement(ALL_OLD_IN_RANGE_SQL)) {
+            ps.setLong(1, options.cutoff());
+            ps.setLong(2, p.from());
+            ps.setLong(3, p.to());
+            try (ResultSet rs = ps.executeQuery()) {
+                rs.next();
+                return rs.getBoolean(1);
+            }
+        }
+    }
+
+    /**
+     * One partition in one transaction. Locks, in the writers' order (application row, then task rows): the range's
+     * application rows, so that no write makes one of them young meanwhile; then the partition, so that no task
+     * row of theirs is being written; then its rows are counted (per application, for the task_prune record), and
+     * the partition is dropped, which holds the whole task table for a moment at the very end.
+     */
+    private PartitionDrop drop(Connection c, TaskPartitions.Partition p) throws SQLException {
+        String table = quote(p.name());
+        c.setAutoCommit(false);
+        try (var st = c.createStatement()) {
+            st.execute(DROP_LOCK_TIMEOUT);
+            try (PreparedStatement ps = c.prepareStatement(LOCK_RANGE_SQL)) {
+                ps.setLong(1, options.cutoff());
+                ps.setLong(2, p.from());
+                ps.setLong(3, p.to());
+                try (ResultSet rs = ps.executeQuery()) {
+                    rs.next();
+                    if (rs.getLong(1) > 0) {
+                        c.rollback();
+                        return new PartitionDrop(p.name(), 0, 0, false);
+                    }
+                }
+            }
+            st.execute("LOCK TABLE " + table + " IN ACCESS EXCLUSIVE MODE");
+            long bytes = size(c, p.name());
+            List<Long> apps = new ArrayList<>();
+            List<Long> counts = new ArrayList<>();
+            try (ResultSet rs = st.executeQuery("SELECT app_pk, count(*) FROM " + table + " GROUP BY app_pk")) {
+                while (rs.next()) {
+                    apps.add(rs.getLong(1));
+                    counts.add(rs.getLong(2));
+                }
+            }
+            long rows = counts.stream().mapToLong(Long::longValue).sum();
+            if (options.scope() == Scope.TASK_ROWS && !apps.isEmpty()) {
+                try (PreparedStatement ps = c.prepareStatement(RECORD_PRUNE_SQL)) {
+                    ps.setArray(1, c.createArrayOf("bigint", apps.toArray()));
+                    ps.setArray(2, c.createArrayOf("bigint", counts.toArray()));
+                    ps.executeUpdate();
+                }
+            }
+            st.execute("DROP TABLE " + table);
+            c.commit();
+            return new PartitionDrop(p.name(), rows, bytes, true);
+        } catch (SQLException e) {
+            c.rollback();
+            if (LOCK_NOT_AVAILABLE.equals(e.getSQLState())) {
+                return new PartitionDrop(p.name(), 0, 0, false);
+            }
+            throw e;
+        } finally {
+            c.setAutoCommit(true);
+        }
+    }
+
+    private static final String LOCK_NOT_AVAILABLE = "55P03";
+
+    private static long size(Connection c, String table) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("SELECT pg_total_relation_size(to_regclass(?))")) {
+            ps.setString(1, quote(table));
+            try (ResultSet rs = ps.executeQuery()) {
+                rs.next();
+                return rs.getLong(1);
+            }
+        }
+    }
+
+    /** PostgreSQL's row estimate, or a count when the table was never analysed. */
+    private static long estimatedRows(Connection c, String table) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("SELECT reltuples FROM pg_class WHERE oid = to_regclass(?)")) {
+            ps.setString(1, quote(table));
+            try (ResultSet rs = ps.executeQuery()) {
+                if (rs.next() && rs.getDouble(1) >= 0) {
+                    return Math.round(rs.getDouble(1));
+                }
+            }
+        }
+        return countAll(c, table);
     }
 
     /** The writers' per-application locks, in app_pk order (several held at once: always taken in one order). */

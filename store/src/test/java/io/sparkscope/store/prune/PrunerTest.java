@@ -104,8 +104,10 @@ class PrunerTest {
         assertEquals(3, t.candidates());
         assertEquals(3, t.applications());
         assertEquals(120, t.taskRows());
-        // 120 task rows 7 at a time: 18 batches (the last finds fewer than 7), then one transaction per application
-        assertEquals(18 + 3, t.transactions());
+        // each old application started in a past month of its own: its task partition goes whole (3 drops); the
+        // row deletes then find nothing (one batch), then one transaction per application. The batches themselves:
+        // TaskPartitionPruneTest, whose month with a young application goes row by row.
+        assertEquals(3 + 1 + 3, t.transactions());
         assertTrue(t.otherRows() > 3, "stages, statistics, configuration, findings went too: " + t);
         assertTrue(t.bytes() > 0, t.toString());
         assertEquals(recent, rowsOf(ds, "app-new-1"), "the recent application is untouched");
@@ -125,8 +127,9 @@ class PrunerTest {
         Map<String, Long> recent = rowsOf(ds, "app-new-1");
         Pruner.Tally t = new Pruner(ds, new Pruner.Options(CUTOFF, Pruner.Scope.TASK_ROWS, 25, false))
                 .run(s -> { });
-        assertEquals(new Pruner.Tally(3, 3, 120, 0, t.bytes(), 5 + 1), t,
-                "120 task rows 25 at a time (5 batches), then the stage rows and the record under the locks");
+        assertEquals(new Pruner.Tally(3, 3, 120, 0, t.bytes(), 3 + 1 + 1), t,
+                "120 task rows in 3 whole partitions (one per old month), a batch that finds none, then the stage"
+                        + " rows and the record under the locks");
         assertEquals(5, apps(ds).size(), "every application stays");
         Map<String, Long> after = rowsOf(ds, "app-old-1");
         Map<String, Long> expected = new TreeMap<>(before);
