@@ -165,7 +165,15 @@ public final class SnapshotWriter {
     private void ensureTaskPartition(Connection c, AppSnapshot snapshot) throws SQLException {
         long month = TaskPartitions.monthOfStart(snapshot.startTime());
         if (month != ensuredMonth) {
-            TaskPartitions.ensure(c, month);
+            try {
+                TaskPartitions.ensure(c, month);
+            } catch (SQLException e) {
+                // A schema from before partitioning (its upgrade left to an administrator) has no such function and
+                // no partitions to create: the write goes on as it always did.
+                if (!"42883".equals(e.getSQLState())) {
+                    throw e;
+                }
+            }
             ensuredMonth = month;
         }
     }

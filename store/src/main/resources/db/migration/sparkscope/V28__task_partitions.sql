@@ -25,7 +25,8 @@ CREATE FUNCTION sparkscope_application_pk() RETURNS trigger LANGUAGE plpgsql AS 
 BEGIN
     NEW.app_pk := (sparkscope_month_of(CASE WHEN NEW.start_time > 0 THEN NEW.start_time
                                             ELSE (extract(epoch FROM now()) * 1000)::bigint END) << 32)
-                  + nextval(pg_get_serial_sequence('application', 'app_pk'));
+                  -- the identity value the insert already drew (taking another would use up two per application)
+                  + NEW.app_pk % 4294967296;
     RETURN NEW;
 END
 $$;

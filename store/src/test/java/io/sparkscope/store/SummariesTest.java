@@ -177,13 +177,18 @@ class SummariesTest {
         for (int i = 0; i <= 16; i++) { // app_pk 1 … 17: the first and the last share shard 1
             w.write(ds, app("app-lock-" + i, "lock", T0 + i * HOUR, true, 100), SampleFindings.skewAndGc());
         }
+        // app_pk carries the start month in its high bits (the task table is partitioned by it); the low bits are
+        // the sequence's 1 … 17, so the first and the last application still share a totals shard
+        long first = count(ds, "SELECT app_pk FROM application WHERE app_id = 'app-lock-0'");
+        long last = count(ds, "SELECT app_pk FROM application WHERE app_id = 'app-lock-16'");
+        assertEquals(first % 16, last % 16, "the same totals shard");
         List<Throwable> errors = java.util.Collections.synchronizedList(new ArrayList<>());
         try (Connection writer = ds.getConnection(); Statement st = writer.createStatement()) {
             writer.setAutoCommit(false);
-            st.execute("UPDATE application SET num_tasks = num_tasks + 1 WHERE app_pk = 1"); // holds totals shard 1
+            st.execute("UPDATE application SET num_tasks = num_tasks + 1 WHERE app_pk = " + first); // holds its shard
             Thread prune = new Thread(() -> {
                 try (Connection c = ds.getConnection(); Statement d = c.createStatement()) {
-                    d.execute("DELETE FROM application WHERE app_pk = 17");
+                    d.execute("DELETE FROM application WHERE app_pk = " + last);
                 } catch (Throwable e) {
                     errors.add(e);
                 }
@@ -196,7 +201,7 @@ class SummariesTest {
             }
             try {
                 st.execute("INSERT INTO finding (app_pk, finding_id, ord, heuristic, severity, stage_ids,"
-                        + " executor_ids, config_keys, impact_wall_ms) VALUES (1, 'skew:9', 9, 'skew', 'HIGH', '{}',"
+                        + " executor_ids, config_keys, impact_wall_ms) VALUES (" + first + ", 'skew:9', 9, 'skew', 'HIGH', '{}',"
                         + " '{}', '{}', 5)");
                 writer.commit();
             } catch (SQLException e) {
