@@ -232,8 +232,9 @@ public final class Facts {
      * Task slots a saving may count on: {@link #slots}, except in local mode when the tasks' own times show fewer
      * real cores. The event log does not say the host's cores, and local[N] may ask for more threads than the machine
      * has: then N tasks side by side share fewer cores, and their CPU time over the stage's span (the cores they
-     * really used at once) stays well under their run time over it (the tasks in flight). When some stage shows that
-     * (at least one task's worth of run time waiting for a core), the most cores any stage's tasks used at once is
+     * really used at once) stays well under their run time over it (the tasks in flight). When some stage that kept
+     * all N threads busy shows that (at least one task's worth of run time waiting for a core), the most cores any
+     * stage's tasks used at once is
      * what a fix that adds tasks can have. Clusters reserve each executor's cores: there the slots stand.
      */
     public static int usableSlots(AppSnapshot app, SparkSettings settings) {
@@ -254,7 +255,9 @@ public final class Facts {
                 continue; // CPU time not recorded: nothing to compare
             }
             mostCpu = Math.max(mostCpu, cpuMs / span);
-            contended |= (runMs - cpuMs) / span >= 1;
+            // Evidence only from a stage that kept every thread busy: a stage with fewer tasks in flight that waits
+            // for CPU waits on I/O or on other processes, which says nothing of the threads this run asked for.
+            contended |= runMs / span >= slots - 0.5 && (runMs - cpuMs) / span >= 1;
         }
         if (!contended) {
             return slots;

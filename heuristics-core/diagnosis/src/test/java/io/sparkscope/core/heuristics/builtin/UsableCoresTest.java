@@ -43,6 +43,11 @@ class UsableCoresTest {
         assertEquals(2, Facts.usableSlots(shared, SparkSettings.of(shared)), "16 s of CPU in an 8 s span");
         AppSnapshot own = fourThreads(4_000).build();
         assertEquals(4, Facts.usableSlots(own, SparkSettings.of(own)), "every thread had a core");
+        // two tasks in flight on four threads that waited for CPU (I/O, or other processes): no evidence of the cores
+        AppSnapshot twoInFlight = app().local(4).durationMs(30_000)
+                .stage(0).slots(2).tasks(8, i -> task().runTime(4_000)
+                        .metric(TaskMetric.EXECUTOR_CPU_TIME, 1_000 * NS_PER_MS)).done().build();
+        assertEquals(4, Facts.usableSlots(twoInFlight, SparkSettings.of(twoInFlight)));
         // on a cluster the executors' cores are reserved: they stand whatever the CPU times say
         AppSnapshot cluster = app().master("yarn").durationMs(30_000).executor("1", 4, 32_000)
                 .stage(0).slots(4).tasks(8, i -> task().runTime(4_000)
