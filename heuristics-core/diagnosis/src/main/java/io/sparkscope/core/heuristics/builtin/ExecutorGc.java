@@ -103,9 +103,10 @@ public final class ExecutorGc implements Heuristic {
                     ? "The collector chases objects the job's own functions create: " + code.stageLabel() + ", an"
                     + " RDD stage whose tasks used none of Spark's execution memory and spilled nothing, spent "
                     + Units.duration(code.gcMs()) + " of its " + Units.duration(code.runMs()) + " run time in GC. A"
-                    + " larger heap only puts off collecting objects the code keeps creating. Change the code: build"
-                    + " no per-task collections of boxed objects (a HashMap of lists per partition) and let Spark"
-                    + " aggregate (reduceByKey, aggregateByKey: its buffers stay in its own memory and spill), reuse"
+                    + " larger heap only puts off collecting objects the code keeps creating. Change the code: keep"
+                    + " per key only what is used (a count in a primitive array, not a list of strings), build no"
+                    + " per-task collections of boxed objects (a HashMap of lists per partition), or let Spark"
+                    + " aggregate (reduceByKey, aggregateByKey: its buffers stay in its own memory and spill); reuse"
                     + " objects in map functions, and prefer primitives or Kryo (spark.serializer) for RDD data."
                     : churn
                     ? "The heap is not short (its largest use was " + Units.bytes(peakHeap) + " of "
