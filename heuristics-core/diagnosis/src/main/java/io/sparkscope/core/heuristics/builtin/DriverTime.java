@@ -56,7 +56,8 @@ public final class DriverTime implements Heuristic {
             "startupMs", new DetailLabel("Start-up with no task running (before the first job)",
                     DetailLabel.Unit.DURATION_MS),
             "driverWorkMs", new DetailLabel("Driver work with no task running", DetailLabel.Unit.DURATION_MS),
-            "waitingMs", new DetailLabel("Waiting with no task running (between commands or triggers)",
+            "waitingMs", new DetailLabel("Waiting with no task running (between commands or triggers, or a program"
+                    + " idle between jobs)",
                     DetailLabel.Unit.DURATION_MS),
             "streamingBatchMs", new DetailLabel("Streaming batch work with no task running (planning, offsets,"
                     + " commits)", DetailLabel.Unit.DURATION_MS),
@@ -188,7 +189,8 @@ public final class DriverTime implements Heuristic {
         return switch (s) {
             case INTERACTIVE -> "waiting between commands";
             case STREAMING -> "waiting between streaming triggers";
-            case BATCH -> "waiting";
+            case BATCH -> "the program idle between jobs (no job running, almost nothing collected to work on,"
+                    + " executors held)";
         };
     }
 
@@ -218,6 +220,12 @@ public final class DriverTime implements Heuristic {
             case WAITING -> split.session() == NoTaskTime.Session.STREAMING
                     ? "Nothing to shorten here: between triggers a streaming query waits for its next trigger."
                     + " Judge the query by its batches (the Streaming findings)."
+                    : split.session() == NoTaskTime.Session.BATCH
+                    ? "Nothing to move off the driver: between its jobs no job or query ran and the job before handed"
+                    + " the driver almost nothing to work on, so the program slept or waited on something outside"
+                    + " Spark while its executors sat idle (IdleCores)" + release(conf, f,
+                    "the program held its executors idle between jobs for " + Units.percent((double) split.waitingMs()
+                    / split.appMs()) + " of the application") + "; or start the Spark session only when the work is ready."
                     : "Nothing to shorten on the driver: the session waited for its next command. Stop idle"
                     + " sessions" + release(conf, f, "an interactive session waited between commands for "
                     + Units.percent((double) split.waitingMs() / split.appMs()) + " of the application") + ".";

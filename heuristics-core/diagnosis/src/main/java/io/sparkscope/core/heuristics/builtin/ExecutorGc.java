@@ -12,9 +12,12 @@ import io.sparkscope.core.heuristics.Threshold;
 import io.sparkscope.core.text.Units;
 import io.sparkscope.core.model.AppSnapshot;
 import io.sparkscope.core.model.ExecutorSummary;
+import io.sparkscope.core.model.StageSummary;
+import io.sparkscope.core.model.StageTotals;
 
 import java.util.Comparator;
 import java.util.List;
+import java.util.Map;
 
 /**
  * Share of task time spent in JVM garbage collection. Too much means tasks lack heap; almost none on
@@ -57,7 +60,10 @@ public final class ExecutorGc implements Heuristic {
                 between `floorTaskTimeMs` 10 s and 60 s only ≥ 0.2, as LOW; because GC time is time tasks do not
                 work. Below `underuse.ratio` 0.01 with heaps ≥ `underuse.heapBytes` 16g → LOW "over-allocated" (not
                 in local mode). When the largest measured heap stayed under `churn.peakHeapShare` 0.5 of the heap,
-                the GC comes from allocation churn: it advises fewer short-lived objects, not a larger heap. On
+                the GC comes from allocation churn: it advises fewer short-lived objects, not a larger heap. So too
+                when RDD stages whose tasks used no Spark execution memory and spilled nothing hold at least half of
+                the GC: the heap holds the job's own objects, and the advice is at the code (no per-task collections,
+                let Spark aggregate), naming the stage. On
                 Databricks (executors sized by node type) it names a node type, not `spark.executor.memory`.
                 Impact: GC above 5 % of run time, over the application's parallelism.
                 """;
@@ -86,11 +92,23 @@ public final class ExecutorGc implements Heuristic {
             SettingAdvice more = heap.more("tasks spent " + Units.percent(ratio) + " of their run time in GC");
             long peakHeap = Efficiency.of(app).maxPeakHeapBytes();
             // A heap that never filled is not short: the collector runs because tasks allocate and drop objects fast.
-            boolean churn = peakHeap > 0 && mem > 0 && peakHeap < cfg.threshold(ID + ".churn.peakHeapShare") * mem;
+            boolean lowPeak = peakHeap > 0 && mem > 0 && peakHeap < cfg.threshold(ID + ".churn.peakHeapShare") * mem;
+            // Where the peaks are not measured, the stages still tell whose objects the collector chases.
+            CodeObjects code = lowPeak ? null : CodeObjects.of(app, gc);
+            boolean churn = lowPeak || code != null;
             boolean nodeType = !conf.isLocal() && conf.platform().executorsSizedByNodeType();
             String churnAdvice = "Cache less or cache serialized (MEMORY_AND_DISK_SER), prefer built-in functions to"
                     + " UDFs that create many objects, and use Kryo (spark.serializer) for RDD data.";
-            String recommendation = churn
+            String recommendation = code != null
+                    ? "The collector chases objects the job's own functions create: " + code.stageLabel() + ", an"
+                    + " RDD stage whose tasks used none of Spark's execution memory and spilled nothing, spent "
+                    + Units.duration(code.gcMs()) + " of its " + Units.duration(code.runMs()) + " run time in GC. A"
+                    + " larger heap only puts off collecting objects the code keeps creating. Change the code: keep"
+                    + " per key only what is used (a count in a primitive array, not a list of strings), build no"
+                    + " per-task collections of boxed objects (a HashMap of lists per partition), or let Spark"
+                    + " aggregate (reduceByKey, aggregateByKey: its buffers stay in its own memory and spill); reuse"
+                    + " objects in map functions, and prefer primitives or Kryo (spark.serializer) for RDD data."
+                    : churn
                     ? "The heap is not short (its largest use was " + Units.bytes(peakHeap) + " of "
                     + Units.bytes(mem) + ", " + Units.percent((double) peakHeap / mem) + "): the time goes to"
                     + " collecting short-lived objects, so a larger heap would not help. Reduce the churn: prefer"
@@ -117,7 +135,10 @@ public final class ExecutorGc implements Heuristic {
                     .detail("gcRatio", Units.round2(ratio))
                     .detail("memoryBytes", mem)
                     .detail("peakHeapBytes", peakHeap)
-                    .detail("cause", churn ? "allocationChurn" : "heap");
+                    .detail("cause", code != null ? "codeObjects" : churn ? "allocationChurn" : "heap");
+            if (code != null) {
+                f.detail("gcStage", code.stageKey());
+            }
             if (!churn && !nodeType) {
                 f.advise(more);
             }
@@ -144,6 +165,37 @@ public final class ExecutorGc implements Heuristic {
                     .build());
         }
         return List.of();
+    }
+
+    /**
+     * The GC of RDD stages whose tasks used none of Spark's execution memory and spilled nothing: their heap holds
+     * only what the job's own functions (map, mapPartitions, UDF-like lambdas) create, so a larger heap does not
+     * remove it. Null unless such stages hold at least half of the application's GC time.
+     *
+     * @param stageLabel the stage of the most such GC, as findings name stages
+     */
+    record CodeObjects(String stageKey, String stageLabel, long gcMs, long runMs) {
+        static CodeObjects of(AppSnapshot app, long appGcMs) {
+            Map<String, Facts.StageKind> kinds = Facts.stageKinds(app);
+            long codeGc = 0;
+            StageSummary worst = null;
+            for (StageSummary s : app.stages()) {
+                StageTotals t = s.totals();
+                if (t == null || kinds.get(s.key()) != Facts.StageKind.RDD
+                        || t.get(TaskMetric.PEAK_EXECUTION_MEMORY) > 0 || t.get(TaskMetric.MEMORY_BYTES_SPILLED) > 0) {
+                    continue;
+                }
+                codeGc += t.get(TaskMetric.JVM_GC_TIME);
+                if (worst == null || t.get(TaskMetric.JVM_GC_TIME) > worst.totals().get(TaskMetric.JVM_GC_TIME)) {
+                    worst = s;
+                }
+            }
+            if (worst == null || appGcMs <= 0 || codeGc * 2 < appGcMs) {
+                return null;
+            }
+            return new CodeObjects(worst.key(), Facts.stageLabel(worst, app), worst.totals().get(TaskMetric.JVM_GC_TIME),
+                    worst.totals().get(TaskMetric.EXECUTOR_RUN_TIME));
+        }
     }
 
     private static List<ExecutorSummary> worstExecutors(AppSnapshot app) {

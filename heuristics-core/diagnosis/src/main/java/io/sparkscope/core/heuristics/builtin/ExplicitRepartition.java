@@ -54,14 +54,18 @@ public final class ExplicitRepartition implements Heuristic {
                 wall time − its task time ÷ cores, ≥ `minSavingMs` 1 s and ≥ 5 % of the app LOW, ≥ 20 % and ≥
                 `highSavingMs` 5 s HIGH, because the other cores idle. Advice at the call (raise it to cores × 2–3,
                 or drop it; a coalesce before heavy work: a repartition instead), never a setting, since none changes
-                an explicit count. Impact: that saving.
+                an explicit count. Impact: that saving. In local mode the cores are those its tasks showed they could use at once
+                (CPU time ÷ span, when tasks side by side waited for a core): local[N] above the machine's cores
+                counts no threads without cores.
                 """;
     }
 
     @Override
     public List<Finding> evaluate(AppSnapshot app, HeuristicConfig cfg) {
         SparkSettings conf = SparkSettings.of(app);
-        int slots = Facts.slots(app, conf);
+        // Only the cores the tasks could really use side by side: more partitions cannot use threads without cores.
+        int slots = Facts.usableSlots(app, conf);
+        String cores = IdleSlots.coresNote(Facts.slots(app, conf), slots);
         if (slots <= 1) {
             return List.of(); // one core, or cores unknown: no idle core to speak of
         }
@@ -100,7 +104,7 @@ public final class ExplicitRepartition implements Heuristic {
                             + src.where() + ": it took " + Units.duration(idle.stageMs()) + ", where " + idle.spread()
                             + ". No setting changes a count the code sets.")
                     .recommendation(raise)
-                    .impact(idle.savingMs(), 0, idle.basis())
+                    .impact(idle.savingMs(), 0, idle.basis() + cores)
                     .stage(s.key())
                     .detail("explicitCall", src.call())
                     .detail("explicitCount", src.count())

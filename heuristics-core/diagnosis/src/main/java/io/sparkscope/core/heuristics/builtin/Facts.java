@@ -228,6 +228,46 @@ public final class Facts {
         return n;
     }
 
+    /**
+     * Task slots a saving may count on: {@link #slots}, except in local mode when the tasks' own times show fewer
+     * real cores. The event log does not say the host's cores, and local[N] may ask for more threads than the machine
+     * has: then N tasks side by side share fewer cores, and their CPU time over the stage's span (the cores they
+     * really used at once) stays well under their run time over it (the tasks in flight). When some stage that kept
+     * all N threads busy shows that (at least one task's worth of run time waiting for a core), the most cores any
+     * stage's tasks used at once is
+     * what a fix that adds tasks can have. Clusters reserve each executor's cores: there the slots stand.
+     */
+    public static int usableSlots(AppSnapshot app, SparkSettings settings) {
+        int slots = slots(app, settings);
+        if (!settings.isLocal() || slots <= 1) {
+            return slots;
+        }
+        boolean contended = false;
+        double mostCpu = 0;
+        for (StageSummary s : app.stages()) {
+            long span = stageDurationMs(s);
+            if (span < MIN_CPU_SPAN_MS || s.totals() == null) {
+                continue; // a short stage's times are mostly scheduling: they tell nothing of the cores
+            }
+            double cpuMs = s.totals().get(TaskMetric.EXECUTOR_CPU_TIME) / 1_000_000.0;
+            double runMs = s.totals().get(TaskMetric.EXECUTOR_RUN_TIME);
+            if (cpuMs <= 0 || runMs <= 0) {
+                continue; // CPU time not recorded: nothing to compare
+            }
+            mostCpu = Math.max(mostCpu, cpuMs / span);
+            // Evidence only from a stage that kept every thread busy: a stage with fewer tasks in flight that waits
+            // for CPU waits on I/O or on other processes, which says nothing of the threads this run asked for.
+            contended |= runMs / span >= slots - 0.5 && (runMs - cpuMs) / span >= 1;
+        }
+        if (!contended) {
+            return slots;
+        }
+        return (int) Math.max(1, Math.min(slots, Math.round(mostCpu)));
+    }
+
+    /** Stages shorter than this (ms) are not read for the cores their tasks used at once. */
+    static final long MIN_CPU_SPAN_MS = 1000;
+
     static String capitalize(String s) {
         return s == null || s.isEmpty() ? "" : Character.toUpperCase(s.charAt(0)) + s.substring(1);
     }

@@ -187,7 +187,11 @@ public final class IdleCores implements Heuristic {
             SettingAdvice dyn = conf.advise("spark.dynamicAllocation.enabled", "true", why);
             f.advise(dyn);
             freesCores = true;
-            advice = "Request fewer executors or cores (spark.executor.instances, spark.executor.cores), or release"
+            boolean idleBetweenJobs = split != null && split.session() == NoTaskTime.Session.BATCH
+                    && split.largest() == NoTaskTime.Kind.WAITING;
+            advice = (idleBetweenJobs ? "The program held its executors for " + Units.duration(split.waitingMs())
+                    + " between jobs with no job running and nothing collected to work on. " : "")
+                    + "Request fewer executors or cores (spark.executor.instances, spark.executor.cores), or release"
                     + " idle executors with dynamic allocation: " + dyn.phrase() + " (with shuffle tracking or the"
                     + " shuffle service). See DriverTime for time with no tasks and StageSkew for stragglers.";
         }

@@ -72,6 +72,15 @@ record IdleSlots(StageSummary stage, long stageMs, long taskMs, long othersTaskM
         return sum;
     }
 
+    /**
+     * "" when the slots counted are all the application asked for; else a note that local mode asked for more threads
+     * than its tasks could use at once ({@link Facts#usableSlots}), for a finding's basis.
+     */
+    static String coresNote(int asked, int usable) {
+        return usable >= asked ? "" : "; " + usable + " cores counted, not the " + asked + " of the master: tasks"
+                + " side by side never used more CPU than " + usable + " cores give";
+    }
+
     /** Idle core time during the stage: its wall time on every slot less its own and other stages' task time. */
     long idleCoreMs() {
         return Math.max(0, stageMs * slots - taskMs - othersTaskMs);

@@ -1,6 +1,8 @@
 package io.sparkscope.core.heuristics.builtin;
 
 import io.sparkscope.core.analysis.timeline.NoTaskGaps;
+import io.sparkscope.core.event.TaskMetric;
+import io.sparkscope.core.heuristics.SparkSettings;
 import io.sparkscope.core.model.AppSnapshot;
 import io.sparkscope.core.model.ExecutorSummary;
 import io.sparkscope.core.model.JobSummary;
@@ -25,8 +27,10 @@ import java.util.Locale;
  *   <li><b>driver work</b>: while a job or SQL query runs without tasks (planning, listing files, collecting
  *       results), and in a batch application every stretch between jobs (driver loops, collect() then local work);
  *   </li>
- *   <li><b>waiting</b>: an interactive session between commands (a person thinking) and a streaming query between
- *       its triggers;</li>
+ *   <li><b>waiting</b>: an interactive session between commands (a person thinking), a streaming query between
+ *       its triggers, and a batch program idle between its jobs: no job or query in progress, executors of its own
+ *       held, and the job before handed the driver almost nothing to work on (at most {@link #SMALL_RESULT_BYTES}:
+ *       a program sleeping, or waiting on something outside Spark, reads so);</li>
  *   <li><b>streaming batch work</b>: inside a streaming query's micro-batch while no task runs (planning, offsets,
  *       the commit log). It is part of the batch's duration, which the streaming rules judge against the
  *       trigger, so it is kept apart from the driver work a program could move off the driver.</li>
@@ -37,6 +41,12 @@ import java.util.Locale;
 public final class NoTaskTime {
     private NoTaskTime() {
     }
+
+    /**
+     * Task results of the job before a stretch between jobs up to which a batch driver has nothing of Spark's to work
+     * on: a count or a sum comes back in a few KiB, a collect() of rows to loop over in MiBs.
+     */
+    static final long SMALL_RESULT_BYTES = 1L << 20;
 
     /** What the driver was doing while no task ran. */
     public enum Kind {
@@ -175,6 +185,10 @@ public final class NoTaskTime {
                 for (long[] part : parts) {
                     Kind kind = piece[2] == 1 && session == Session.STREAMING && part[2] == 1 ? Kind.STREAMING_BATCH
                             : kind(session, piece[2] == 1, piece[2] == 1 || part[2] == 1);
+                    if (kind == Kind.DRIVER_WORK && session == Session.BATCH && piece[2] == 0
+                            && g.before() != null && idleBetweenJobs(app, g.after(), part[0], part[1])) {
+                        kind = Kind.WAITING;
+                    }
                     long ms = part[1] - part[0];
                     switch (kind) {
                         case WAITING -> waiting += ms;
@@ -187,6 +201,36 @@ public final class NoTaskTime {
         }
         gaps.sort(Comparator.comparingLong(Gap::durationMs).reversed());
         return new Split(appMs, startup, work, waiting, batch, session, reason, gaps);
+    }
+
+    /**
+     * Whether a batch program's driver was idle between {@code from} and {@code to}, outside any job or query: executors
+     * of its own were held through it (so the cost of the stretch is theirs for certain) and the stage before it
+     * handed the driver at most {@link #SMALL_RESULT_BYTES} of task results. An event log cannot show the driver's
+     * thread; a driver with nothing collected and no job running reads as one that sleeps or waits outside Spark,
+     * and moving work off it would save nothing.
+     */
+    private static boolean idleBetweenJobs(AppSnapshot app, String afterStage, long from, long to) {
+        if (afterStage == null || SparkSettings.of(app).isLocal()) {
+            return false; // local mode: the driver runs the tasks, no executor of its own waits for it
+        }
+        boolean held = false;
+        for (ExecutorSummary e : app.executors()) {
+            if (!e.isDriver() && e.addTime() > 0 && e.addTime() <= from
+                    && (e.removeTime() <= 0 || e.removeTime() >= to)) {
+                held = true;
+                break;
+            }
+        }
+        if (!held) {
+            return false;
+        }
+        for (StageSummary s : app.stages()) {
+            if (afterStage.equals(s.key())) {
+                return s.totals() != null && s.totals().get(TaskMetric.RESULT_SIZE) <= SMALL_RESULT_BYTES;
+            }
+        }
+        return false;
     }
 
     // A job, query or batch in progress is driver work; outside them a shell waits for its user, a streaming query

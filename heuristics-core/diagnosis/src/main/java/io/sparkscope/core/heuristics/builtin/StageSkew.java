@@ -69,7 +69,9 @@ public final class StageSkew implements Heuristic {
         return """
                 stages that matter (≥ `minStageMs` 2 s and ≥ `minAppShare` 5 % of the app, or ≥ `alwaysStageMs` 60
                 s) whose slowest task ran ≥ `minSlowestTaskMs` 1 s: max/median `executorRunTime` ≥ 3 LOW, ≥ 10 HIGH,
-                because the stage and its cores wait for the straggler. Impact: slowest − median task. Only skew a
+                because the stage and its cores wait for the straggler. Impact: slowest − median task, at most the
+                stage's wall time less its task time spread over the cores (in local mode those its tasks showed they
+                could use at once): splitting the hot partition gains only where a core is free. Only skew a
                 remedy reaches is reported: the data (bytes or records read) skewed too (max ≥ 2× median).
                 With even data sizes the straggler is an executor or per-row matter, reported only from
                 `evenDataMinExcessMs` 60 s of excess, as LOW (costly rows, or a slow node with `spark.speculation`);
@@ -93,6 +95,7 @@ public final class StageSkew implements Heuristic {
         long evenDataMinExcessMs = cfg.count(ID + ".evenDataMinExcessMs");
         long appMs = app.durationMs();
         SqlPlans plans = SqlPlans.of(app);
+        int usable = Facts.usableSlots(app, conf);
 
         record Skewed(long excessMs, Finding finding) {
         }
@@ -136,7 +139,17 @@ public final class StageSkew implements Heuristic {
             boolean hasJoin = !plans.operators(s.stageId(), n -> n.contains("Join")).isEmpty();
             boolean planKnown = !plans.operators(s.stageId()).isEmpty();
             f.recommendation(advice(f, conf, kinds.get(s.key()), spread, s, hasJoin || !planKnown));
-            f.impact(excess, 0, "slowest task − median task: the stage waited that long for its straggler");
+            // Splitting the hot partition (skew join, salting) spreads its work over the cores: it cannot end the
+            // stage sooner than all its task time spread over the cores that are really there.
+            // Cores unknown: the straggler's excess stands alone.
+            long spreadMs = usable <= 0 ? 0 : Math.round((double) Facts.stageTaskMs(s) / usable);
+            long saving = Math.min(excess, Math.max(0, stageMs - spreadMs));
+            f.impact(saving, 0, saving < excess
+                    ? "the stage's " + Units.duration(stageMs) + " less its " + Units.duration(Facts.stageTaskMs(s))
+                    + " of task time spread over " + usable + " cores (" + Units.duration(spreadMs) + "): less than"
+                    + " the straggler's " + Units.duration(excess) + " over the median, as no more cores are free"
+                    + IdleSlots.coresNote(Facts.slots(app, conf), usable)
+                    : "slowest task − median task: the stage waited that long for its straggler");
             f
                     .stage(s.key())
                     .detail("dataSkewed", spread.skewed())

@@ -57,14 +57,18 @@ public final class TooFewTasks implements Heuristic {
                 % and ≥ `highSavingMs` 5 s HIGH, because the other cores idle while it runs. Stages whose count an
                 explicit repartition/coalesce set are left to ExplicitRepartition. Advice by where the count comes
                 from (the source's partitions, files, a shuffle setting, a plan that gathers all rows in one
-                partition). Impact: that saving.
+                partition). Impact: that saving. In local mode the cores are those its tasks showed they could use at once
+                (CPU time ÷ span, when tasks side by side waited for a core): local[N] above the machine's cores
+                counts no threads without cores.
                 """;
     }
 
     @Override
     public List<Finding> evaluate(AppSnapshot app, HeuristicConfig cfg) {
         SparkSettings conf = SparkSettings.of(app);
-        int slots = Facts.slots(app, conf);
+        // Only the cores the tasks could really use side by side: more partitions cannot use threads without cores.
+        int slots = Facts.usableSlots(app, conf);
+        String cores = IdleSlots.coresNote(Facts.slots(app, conf), slots);
         if (slots <= 1) {
             return List.of();
         }
@@ -91,7 +95,7 @@ public final class TooFewTasks implements Heuristic {
                     .message(Facts.capitalize(Facts.stageLabel(s, app)) + " ran " + tasks + " on " + slots + " cores for "
                             + Units.duration(idle.stageMs()) + ": " + Units.duration(idle.idleCoreMs())
                             + " of core time sat idle, and " + idle.spread() + ".")
-                    .impact(idle.savingMs(), 0, idle.basis())
+                    .impact(idle.savingMs(), 0, idle.basis() + cores)
                     .stage(s.key())
                     .detail("slots", slots)
                     .detail("numTasks", s.numTasks())

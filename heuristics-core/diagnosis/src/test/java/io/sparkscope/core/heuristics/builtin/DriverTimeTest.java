@@ -1,6 +1,7 @@
 package io.sparkscope.core.heuristics.builtin;
 
 import io.sparkscope.core.event.SparkEvent.PlanMetric;
+import io.sparkscope.core.event.TaskMetric;
 import io.sparkscope.core.event.SparkEvent.PlanNode;
 import io.sparkscope.core.heuristics.Finding;
 import io.sparkscope.core.heuristics.Severity;
@@ -21,6 +22,7 @@ import static io.sparkscope.core.heuristics.Check.single;
 import static io.sparkscope.core.testing.SnapshotBuilder.app;
 import static io.sparkscope.core.testing.SnapshotBuilder.task;
 import static io.sparkscope.core.text.Units.GiB;
+import static io.sparkscope.core.text.Units.KiB;
 import static io.sparkscope.core.text.Units.MiB;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -88,13 +90,22 @@ class DriverTimeTest {
      * seconds; {@code conf} are extra settings as key, value pairs.
      */
     static AppSnapshot jobsAt(String master, long[][] jobs, String... conf) {
+        return jobsAt(master, COLLECTED_BYTES, jobs, conf);
+    }
+
+    /** Task results of each job's tasks in {@link #jobsAt}: rows collected for the driver to work on. */
+    static final long COLLECTED_BYTES = 4 * MiB;
+
+    /** {@link #jobsAt}, each task of each job returning {@code resultBytes} to the driver. */
+    static AppSnapshot jobsAt(String master, long resultBytes, long[][] jobs, String... conf) {
         var b = app().durationMs(100_000).master(master).executor("1", 4, 10_000);
         for (int i = 0; i < conf.length; i += 2) {
             b = b.conf(conf[i], conf[i + 1]);
         }
         for (int i = 0; i < jobs.length; i++) {
             long len = (jobs[i][1] - jobs[i][0]) * 1000;
-            b = b.stage(i).startAt(jobs[i][0] * 1000).jobs(i).tasks(2, t -> task().runTime(len)).done();
+            b = b.stage(i).startAt(jobs[i][0] * 1000).jobs(i)
+                    .tasks(2, t -> task().runTime(len).metric(TaskMetric.RESULT_SIZE, resultBytes)).done();
         }
         return withJobs(b.build(), jobs);
     }
@@ -124,6 +135,28 @@ class DriverTimeTest {
         assertTrue(f.recommendation().contains("collect()"), f.recommendation());
         assertTrue(heuristic.detailLabels().keySet().containsAll(List.of("startupMs", "driverWorkMs", "waitingMs")),
                 "pages label the split");
+    }
+
+    /**
+     * The same program, but each job hands the driver only a count (2 KiB) and its executors are held: nothing
+     * collected to work on and no job running, so the driver slept or waited outside Spark. Shown, not ranked: the
+     * idle executors are the cost (IdleCores), not work to move off the driver.
+     */
+    @Test
+    void aBatchProgramIdleBetweenJobsWithExecutorsHeldAndNothingCollectedIsWaitingNotDriverWork() {
+        Finding f = single(Severity.LOW, run(heuristic, jobsAt("yarn", 2 * KiB, THREE_COMMANDS)));
+        assertEquals(2_000L, f.details().get("startupMs"));
+        assertEquals(58_000L, f.details().get("waitingMs"), "the two stretches between the jobs");
+        assertEquals(10_000L, f.details().get("driverWorkMs"), "the tail after the last job stays driver work");
+        assertEquals("batch", f.details().get("session"));
+        assertFalse(f.impact().saves(), "a sleeping driver is no saving: " + f.impact());
+        assertFalse(f.recommendation().contains("collect()"), f.recommendation());
+        assertTrue(f.recommendation().contains("IdleCores"), f.recommendation());
+        assertEquals("true", f.adviceFor("spark.dynamicAllocation.enabled").recommendedValue());
+        // in local mode the driver runs the tasks itself: no executor of its own waits, the stretch stays driver work
+        Finding local = single(Severity.HIGH, run(heuristic, jobsAt("local[4]", 2 * KiB, THREE_COMMANDS)));
+        assertEquals(0L, local.details().get("waitingMs"));
+        assertTrue(local.impact().saves(), local.impact().toString());
     }
 
     @Test

@@ -1,5 +1,6 @@
 package io.sparkscope.core.heuristics.builtin;
 
+import io.sparkscope.core.event.TaskMetric;
 import io.sparkscope.core.heuristics.Finding;
 import io.sparkscope.core.heuristics.Severity;
 import io.sparkscope.core.model.JobSummary.JobStatus;
@@ -16,6 +17,7 @@ import static io.sparkscope.core.testing.SnapshotBuilder.task;
 import static io.sparkscope.core.text.Units.GiB;
 import static io.sparkscope.core.text.Units.MiB;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class ExecutorGcTest {
@@ -52,6 +54,29 @@ class ExecutorGcTest {
         silent(gc(5, 500, "yarn", "4g")); // 5 s of task time: below the floor
         silent(gc(100, 50, "yarn", "4g"));
         silent(gc(100, 0, "local[4]", "20g")); // executor memory does not apply locally
+    }
+
+    /**
+     * local[4], heap peaks not measured: an RDD stage (mapPartitions building a HashMap of lists per task) whose tasks
+     * used none of Spark's execution memory spends 75 % of its time in GC. The heap holds the code's own objects: the
+     * advice is at the code, naming the stage, and no larger heap is asked for.
+     */
+    @Test
+    void gcOfAnRddStageThatUsedNoSparkMemoryIsTheCodesObjectsNotAShortHeap() {
+        Finding f = single(Severity.LOW, run(heuristic, app().local(4).job(0, JobStatus.SUCCEEDED, null)
+                .stage(0).tasks(16, i -> task().runTime(3_000).gc(2_250)).done().build()));
+        assertEquals("codeObjects", f.details().get("cause"));
+        assertEquals("0.0", f.details().get("gcStage"));
+        assertTrue(f.advice().isEmpty(), f.advice().toString());
+        assertFalse(f.recommendation().contains("spark.driver.memory"), f.recommendation());
+        assertTrue(f.recommendation().contains("stage 0") && f.recommendation().contains("reduceByKey"),
+                f.recommendation());
+        // Spark's own aggregation buffers (execution memory in use) on the same heap: a larger heap may help them
+        Finding spark = single(Severity.LOW, run(heuristic, app().local(4).job(0, JobStatus.SUCCEEDED, null)
+                .stage(0).tasks(16, i -> task().runTime(3_000).gc(2_250)
+                        .metric(TaskMetric.PEAK_EXECUTION_MEMORY, 64 * MiB)).done().build()));
+        assertEquals("heap", spark.details().get("cause"));
+        assertTrue(spark.adviceFor("spark.driver.memory") != null, spark.advice().toString());
     }
 
     @Test

@@ -77,6 +77,12 @@ class IdleCoresTest {
         Finding shell = single(Severity.HIGH, run(heuristic, DriverTimeTest.jobsAt("yarn", jobs,
                 "spark.repl.class.uri", "spark://10.0.0.1:40000/classes")));
         assertNull(shell.causedBy(), "its own cause: DriverTime does not count waiting");
+        // a program that only counted (2 KiB of results) and held its executors idle between jobs: its own cause,
+        // with a saving of core time of its own, so it leads "Fix this first" where DriverTime has no saving
+        Finding idle = single(Severity.HIGH, run(heuristic, DriverTimeTest.jobsAt("yarn", 2 * 1024, jobs)));
+        assertNull(idle.causedBy(), "the driver had nothing to work on: not a knock-on of driver work");
+        assertTrue(idle.impact().freesCoresOnly(), idle.impact().toString());
+        assertTrue(idle.recommendation().contains("between jobs"), idle.recommendation());
         assertEquals(70_000L, shell.details().get("waitingMs"));
         assertTrue(shell.recommendation().contains("between commands"), shell.recommendation());
         assertFalse(shell.recommendation().contains("See DriverTime"), shell.recommendation());
