@@ -1,7 +1,9 @@
 package io.sparkscope.core.eventlog;
 
 import java.util.ArrayDeque;
+import java.util.List;
 import java.util.concurrent.Callable;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
@@ -36,6 +38,8 @@ final class OrderedWork<T> implements AutoCloseable {
     private final ArrayDeque<Pending<T>> pending = new ArrayDeque<>();
     private long weight;
     private ExecutorService pool;
+    /** The pool's threads, so that {@link #close} can wait until each has ended. */
+    private final List<Thread> started = new CopyOnWriteArrayList<>();
 
     private record Pending<T>(Future<T> result, long weight, Consumer<T> then) {
     }
@@ -55,7 +59,8 @@ final class OrderedWork<T> implements AutoCloseable {
             takeOldest();
         }
         if (pool == null) {
-            pool = Executors.newFixedThreadPool(threads, daemonThreads("sparkscope-decode-" + POOLS.incrementAndGet()));
+            pool = Executors.newFixedThreadPool(threads, daemonThreads("sparkscope-decode-" + POOLS.incrementAndGet(),
+                    started));
         }
         pending.add(new Pending<>(pool.submit(work), pieceWeight, then));
         weight += pieceWeight;
@@ -134,6 +139,18 @@ final class OrderedWork<T> implements AutoCloseable {
                     interrupted = true;
                 }
             }
+            // The pool counts as terminated once its workers have left their loop, a moment before their threads
+            // end: wait for the threads themselves, so none is alive when close returns.
+            for (Thread t : started) {
+                while (t.isAlive()) {
+                    try {
+                        t.join();
+                    } catch (InterruptedException e) {
+                        interrupted = true;
+                    }
+                }
+            }
+            started.clear();
             if (interrupted) {
                 Thread.currentThread().interrupt();
             }
@@ -141,11 +158,12 @@ final class OrderedWork<T> implements AutoCloseable {
         }
     }
 
-    private static ThreadFactory daemonThreads(String prefix) {
+    private static ThreadFactory daemonThreads(String prefix, List<Thread> started) {
         AtomicInteger n = new AtomicInteger();
         return r -> {
             Thread t = new Thread(r, prefix + "-" + n.incrementAndGet());
             t.setDaemon(true);
+            started.add(t);
             return t;
         };
     }
