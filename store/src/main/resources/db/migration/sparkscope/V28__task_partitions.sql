@@ -79,7 +79,13 @@ BEGIN
     IF to_regclass(part) IS NOT NULL THEN
         RETURN part;
     END IF;
-    EXECUTE format('CREATE TABLE %I (LIKE task INCLUDING DEFAULTS)', part);
+    -- The lookup above can miss a table another session created a moment ago (taking an advisory lock does not
+    -- refresh this session's catalogue cache), so a table that turns out to exist is the other creator's: done.
+    BEGIN
+        EXECUTE format('CREATE TABLE %I (LIKE task INCLUDING DEFAULTS)', part);
+    EXCEPTION WHEN duplicate_table THEN
+        RETURN part;
+    END;
     EXECUTE format('WITH moved AS (DELETE FROM task_default WHERE app_pk >= %s AND app_pk < %s RETURNING *)'
                    || ' INSERT INTO %I SELECT * FROM moved', m << 32, (m + 1) << 32, part);
     EXECUTE format('ALTER TABLE task ATTACH PARTITION %I FOR VALUES FROM (%s) TO (%s)',

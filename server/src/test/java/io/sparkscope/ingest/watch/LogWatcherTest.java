@@ -179,7 +179,7 @@ class LogWatcherTest {
         long decoded = sa.events() + sb.events() + sa2.events() + sb2.events();
         assertEquals(lines, decoded, "every log decoded by one watcher only:\n" + sa.line() + "\n" + sb.line()
                 + "\n" + sa2.line() + "\n" + sb2.line());
-        assertEquals(12, TestDb.count(ds, "select count(*) from application where status = 'COMPLETE'"));
+        assertEquals(12, TestDb.count(ds, "select count(*) from application where status = 'COMPLETE'"), String.join("\n", out));
         assertEquals(12, TestDb.count(ds, "select count(*) from log_watch where status = 'DONE' and claimed_by is null"));
     }
 
