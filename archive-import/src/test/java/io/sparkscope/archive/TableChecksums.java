@@ -17,7 +17,11 @@ import java.util.TreeMap;
  * left out. The bookkeeping of who read which log ({@code log_watch}) and the migration history are not data.
  */
 final class TableChecksums {
-    private static final List<String> NOT_DATA = List.of("flyway_schema_history", "sparkscope_schema_history", "log_watch");
+    // The summary tables are left out too: their rows are spread over shards by app_pk, and the two ways in give the
+    // same applications different app_pks, so the same sums land in other rows. Their sums are checked against the
+    // base tables after imports, rewrites and prunes by the store's SummariesTest.
+    private static final List<String> NOT_DATA = List.of("flyway_schema_history", "sparkscope_schema_history", "log_watch",
+            "app_totals", "app_health_hour", "finding_summary");
 
     private TableChecksums() {
     }
