@@ -149,7 +149,7 @@ final class SnapshotDelivery implements Runnable {
     }
 
     /**
-     * Stops the writer and waits (a few seconds at most) for its thread to end, so nothing is written to the database
+     * Stops the writer and waits (ten seconds at most) for its thread to end, so nothing is written to the database
      * or the spool after this returns: a test that deletes the spool directory next must not race a last retry.
      */
     void stop() {
