@@ -40,18 +40,12 @@ public final class DatabaseOptions {
 
     /** A pool on a reachable database with the current schema (migrated if empty or older), or a one-line error. */
     public HikariDataSource open(int poolSize) {
-        return open(poolSize, false);
-    }
-
-    /** @param forPages the web server's pool: queries planned for their actual parameters (see StoreDataSources) */
-    public HikariDataSource open(int poolSize, boolean forPages) {
         if (!url.startsWith("jdbc:postgresql:")) {
             throw new UsageError("--db: expected a jdbc:postgresql: URL, got '" + url + "'");
         }
         String pw = password();
         checkReachable(pw);
-        HikariDataSource ds = forPages ? StoreDataSources.pooledForPages(url, user, pw, poolSize, CONNECT_TIMEOUT_MS)
-                : StoreDataSources.pooled(url, user, pw, poolSize, CONNECT_TIMEOUT_MS);
+        HikariDataSource ds = StoreDataSources.pooled(url, user, pw, poolSize, CONNECT_TIMEOUT_MS);
         try (Connection c = ds.getConnection()) {
             c.isValid(2);
         } catch (SQLException e) {

@@ -46,29 +46,6 @@ public final class StoreDataSources {
         return new HikariDataSource(config);
     }
 
-    /**
-     * Session setting of the web server's connections: plan every query for its actual parameters. PostgreSQL
-     * otherwise switches a prepared statement to a generic plan after five runs, and for the search page's filters the
-     * generic plan can be the wrong one for a value: a name filter matching half the applications, sorted by
-     * duration, was planned as "all matches, then sort" (5–30 ms) instead of walking the duration index until 50 match
-     * (under 3 ms). Planning each time costs ~0.2 ms. PostgreSQL before 12 lacks the setting and keeps its default.
-     */
-    static final String CUSTOM_PLANS = "DO $$ BEGIN IF current_setting('server_version_num')::int >= 120000 THEN"
-            + " SET plan_cache_mode = force_custom_plan; END IF; END $$";
-
-    /** A pool for the web server's read queries ({@link #CUSTOM_PLANS}); otherwise as {@link #pooled}. */
-    public static HikariDataSource pooledForPages(String jdbcUrl, String user, String password, int maxPoolSize) {
-        return pooledForPages(jdbcUrl, user, password, maxPoolSize, 5_000);
-    }
-
-    /** As {@link #pooledForPages(String, String, String, int)}, waiting at most this long for a connection. */
-    public static HikariDataSource pooledForPages(String jdbcUrl, String user, String password, int maxPoolSize,
-                                                 long connectionTimeoutMs) {
-        HikariConfig config = config(jdbcUrl, user, password, maxPoolSize, connectionTimeoutMs);
-        config.setConnectionInitSql(CUSTOM_PLANS);
-        return new HikariDataSource(config);
-    }
-
     private static HikariConfig config(String jdbcUrl, String user, String password, int maxPoolSize,
                                        long connectionTimeoutMs) {
         HikariConfig config = new HikariConfig();

@@ -145,21 +145,4 @@ class SchemaManagerTest {
         assertTrue(SchemaManager.status("1.1", "1.10", false).message().contains("older"));
         assertTrue(SchemaManager.status("10", "9", false).message().contains("newer"));
     }
-
-    @Test
-    void thePagesPoolPlansEveryQueryForItsParameters() throws Exception {
-        String db = TestDb.newDatabaseName();
-        try (com.zaxxer.hikari.HikariDataSource ds = StoreDataSources.pooledForPages(TestDb.url(db), "postgres", null, 2);
-             Connection c = ds.getConnection(); Statement st = c.createStatement();
-             java.sql.ResultSet rs = st.executeQuery("SHOW plan_cache_mode")) {
-            rs.next();
-            assertEquals("force_custom_plan", rs.getString(1));
-        }
-        try (com.zaxxer.hikari.HikariDataSource ds = StoreDataSources.pooled(TestDb.url(db), "postgres", null, 2);
-             Connection c = ds.getConnection(); Statement st = c.createStatement();
-             java.sql.ResultSet rs = st.executeQuery("SHOW plan_cache_mode")) {
-            rs.next();
-            assertEquals("auto", rs.getString(1), "writers keep PostgreSQL's default");
-        }
-    }
 }

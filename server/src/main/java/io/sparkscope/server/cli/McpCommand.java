@@ -40,7 +40,7 @@ public final class McpCommand implements Callable<Integer> {
 
     int serve(InputStream in, java.io.OutputStream out) throws InterruptedException {
         var prices = cost.prices();
-        HikariDataSource ds = db.open(2, true);
+        HikariDataSource ds = db.open(2);
         CountDownLatch closed = new CountDownLatch(1);
         McpSyncServer server = new SparkscopeMcp(ds, prices, System::currentTimeMillis)
                 .stdio(new UntilEnd(in, closed), out);

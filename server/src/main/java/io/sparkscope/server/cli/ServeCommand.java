@@ -251,7 +251,7 @@ public final class ServeCommand implements Callable<Integer> {
                 since = since(webhookSince, Instant.now());
             }
         }
-        HikariDataSource ds = db.open(poolSize, true);
+        HikariDataSource ds = db.open(poolSize);
         ServerMetrics metrics = new ServerMetrics();
         metrics.pool(ds);
         if (metricsJobs > 0) {

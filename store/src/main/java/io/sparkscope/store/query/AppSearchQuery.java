@@ -77,7 +77,7 @@ public final class AppSearchQuery {
         try (Connection c = dataSource.getConnection()) {
             List<AppListRow> rows = new ArrayList<>(f.limit());
             long cappedCount = -1; // from the page's own statement, when it has a row
-            try (PreparedStatement ps = c.prepareStatement(sql)) {
+            try (PreparedStatement ps = Sql.plannedForItsValues(c.prepareStatement(sql))) {
                 List<Object> params = new ArrayList<>(w.params.size() * 2 + 3);
                 if (countAlong) {
                     params.addAll(w.params);
@@ -180,7 +180,8 @@ public final class AppSearchQuery {
     }
 
     private static long count(Connection c, Where w) throws SQLException {
-        try (PreparedStatement ps = c.prepareStatement("SELECT count(*) FROM application a" + w.sql)) {
+        try (PreparedStatement ps = Sql.plannedForItsValues(
+                c.prepareStatement("SELECT count(*) FROM application a" + w.sql))) {
             Sql.bind(ps, w.params);
             try (ResultSet rs = ps.executeQuery()) {
                 rs.next();
@@ -191,8 +192,8 @@ public final class AppSearchQuery {
 
     /** The matches, counted up to {@code cap + 1}. */
     private static long cappedCount(Connection c, Where w, long cap) throws SQLException {
-        try (PreparedStatement ps = c.prepareStatement(
-                "SELECT count(*) FROM (SELECT 1 FROM application a" + w.sql + " LIMIT ?) capped")) {
+        try (PreparedStatement ps = Sql.plannedForItsValues(c.prepareStatement(
+                "SELECT count(*) FROM (SELECT 1 FROM application a" + w.sql + " LIMIT ?) capped"))) {
             List<Object> params = new ArrayList<>(w.params);
             params.add(cap + 1);
             Sql.bind(ps, params);

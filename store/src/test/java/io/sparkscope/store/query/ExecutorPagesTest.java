@@ -36,7 +36,7 @@ class ExecutorPagesTest {
         // pooled as the server's pages are: some two thousand page reads, each its own transaction
         String db = TestDb.newDatabaseName();
         SchemaManager.migrate(TestDb.dataSource(db));
-        try (var ds = StoreDataSources.pooledForPages(TestDb.url(db), "postgres", "", 2)) {
+        try (var ds = StoreDataSources.pooled(TestDb.url(db), "postgres", "", 2)) {
             writeAndCheck(ds);
         }
     }
