@@ -105,7 +105,7 @@ final class StageDag {
             }
         }
         PlanGraph graph = new PlanGraph(nodes, edges);
-        PlanLayout.Laid laid = PlanLayout.of(graph, sizes);
+        PlanLayout.Laid laid = PlanLayout.kept(graph, sizes);
         PlanSvg.tools(h);
         PlanSvg.svg(h, graph, laid, lines, "stage DAG", new PlanSvg.Look() {
             @Override

@@ -19,6 +19,7 @@ import org.eclipse.elk.graph.util.ElkGraphUtil;
 
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -33,9 +34,18 @@ public final class PlanLayout {
     static final double CLUSTER_TITLE = 22;
     /**
      * Above this many nodes, fewer crossing-minimisation sweeps: a plan of a thousand operators is then laid out in
-     * a fraction of a second, paid once per plan since pages keep laid-out plans ({@link PlanPictures}).
+     * a fraction of a second, paid once per plan since pages keep laid-out plans ({@link #kept}).
      */
     private static final int LARGE = 400;
+    /** Layouts kept by {@link #kept}: a page of a plan or stage drawn lately then costs the SVG text only. */
+    static final int KEPT = 128;
+
+    private static final Map<String, Laid> LAYOUTS = new LinkedHashMap<>(16, 0.75f, true) {
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<String, Laid> eldest) {
+            return size() > KEPT;
+        }
+    };
 
     static {
         LayoutMetaDataService.getInstance().registerLayoutMetaDataProviders(new LayeredMetaDataProvider());
@@ -51,6 +61,38 @@ public final class PlanLayout {
     }
 
     private PlanLayout() {
+    }
+
+    /**
+     * As {@link #of}, from the last {@link #KEPT} layouts when one was made for the same graph: the same nodes (id,
+     * cluster, box size) and edges. The layout is most of the CPU of a page that draws a graph (a quarter of the
+     * stage page's), and a graph is drawn again and again while its application is read.
+     */
+    public static Laid kept(PlanGraph graph, Map<Long, double[]> sizes) {
+        StringBuilder key = new StringBuilder(graph.nodes().size() * 24);
+        for (PlanGraph.Node n : graph.nodes()) {
+            key.append(n.id()).append(n.cluster() ? 'c' : 'n').append(n.clusterId());
+            double[] wh = sizes.get(n.id());
+            if (!n.cluster() && wh != null) {
+                key.append(':').append((long) wh[0]).append('x').append((long) wh[1]);
+            }
+            key.append(';');
+        }
+        for (PlanGraph.Edge e : graph.edges()) {
+            key.append(e.fromId()).append('>').append(e.toId()).append(',');
+        }
+        String k = key.toString();
+        Laid laid;
+        synchronized (LAYOUTS) {
+            laid = LAYOUTS.get(k);
+        }
+        if (laid == null) {
+            laid = of(graph, sizes); // outside the lock: two pages of one new graph may both lay it out, once each
+            synchronized (LAYOUTS) {
+                LAYOUTS.put(k, laid);
+            }
+        }
+        return laid;
     }
 
     /**

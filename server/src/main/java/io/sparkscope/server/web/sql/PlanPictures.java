@@ -9,19 +9,16 @@ import io.sparkscope.server.web.text.Fmt;
 
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
 /**
  * What the plan graph of an execution's page draws: each node's lines (its name, then its metrics as Spark's SQL
  * tab prints their totals) and the positions {@link PlanLayout} gives boxes of that size. Laying out a plan of a
- * thousand operators takes a good part of a second, so layouts are kept for the last {@link #KEPT} plans drawn:
- * the key is the graph's shape and box sizes, so a running execution whose metrics grow a box is laid out again.
+ * thousand operators takes a good part of a second, so layouts are kept ({@link PlanLayout#kept}): a running
+ * execution whose metrics grow a box is laid out again.
  */
 public final class PlanPictures {
-    /** Layouts kept; a page of the same plan then costs the SVG text only. */
-    static final int KEPT = 64;
     /** Characters of a line in a box before it is cut with "…" (the whole text is in the operator table). */
     public static final int LINE_CHARS = 56;
     /** Metric lines in a box before "+ n more". */
@@ -36,13 +33,6 @@ public final class PlanPictures {
     public record Picture(PlanGraph graph, PlanLayout.Laid laid, Map<Long, List<String>> lines, PlanTimes times) {
     }
 
-    private final Map<String, PlanLayout.Laid> layouts = new LinkedHashMap<>(16, 0.75f, true) {
-        @Override
-        protected boolean removeEldestEntry(Map.Entry<String, PlanLayout.Laid> eldest) {
-            return size() > KEPT;
-        }
-    };
-
     /**
      * @param markedNodes nodes that carry a finding: their boxes get one more line for its mark
      */
@@ -51,33 +41,14 @@ public final class PlanPictures {
         PlanTimes times = PlanTimes.of(graph, sql.metrics());
         Map<Long, List<String>> lines = new HashMap<>();
         Map<Long, double[]> sizes = new HashMap<>();
-        StringBuilder key = new StringBuilder(graph.nodes().size() * 24);
         for (PlanGraph.Node n : graph.nodes()) {
             List<String> l = lines(n, sql.metrics(), times.of(n.id()));
             lines.put(n.id(), l);
-            key.append(n.id()).append(n.cluster() ? 'c' : 'n').append(n.clusterId());
             if (!n.cluster()) {
-                double[] wh = boxSize(l, markedNodes.contains(n.id()) ? 1 : 0);
-                sizes.put(n.id(), wh);
-                key.append(':').append((long) wh[0]).append('x').append((long) wh[1]);
-            }
-            key.append(';');
-        }
-        for (PlanGraph.Edge e : graph.edges()) {
-            key.append(e.fromId()).append('>').append(e.toId()).append(',');
-        }
-        String k = key.toString();
-        PlanLayout.Laid laid;
-        synchronized (layouts) {
-            laid = layouts.get(k);
-        }
-        if (laid == null) {
-            laid = PlanLayout.of(graph, sizes);
-            synchronized (layouts) {
-                layouts.put(k, laid);
+                sizes.put(n.id(), boxSize(l, markedNodes.contains(n.id()) ? 1 : 0));
             }
         }
-        return new Picture(graph, laid, lines, times);
+        return new Picture(graph, PlanLayout.kept(graph, sizes), lines, times);
     }
 
     /** Width and height of an operator's box holding these lines and {@code extraRows} more (a finding's mark). */

@@ -8,9 +8,27 @@ import java.util.Map;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotSame;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class PlanLayoutTest {
+
+    /** A graph drawn again (a new graph object, equal in nodes, sizes and edges) reuses its layout; a box that grew does not. */
+    @Test
+    void aGraphDrawnAgainKeepsItsLayoutUntilABoxChanges() {
+        Map<Long, double[]> sizes = new HashMap<>();
+        PlanGraph first = PlanGraph.of(SyntheticPlans.plan(12, 1));
+        first.nodes().forEach(n -> sizes.put(n.id(), new double[]{120, 30}));
+        PlanLayout.Laid laid = PlanLayout.kept(first, sizes);
+        PlanGraph again = PlanGraph.of(SyntheticPlans.plan(12, 1));
+        assertSame(laid, PlanLayout.kept(again, new HashMap<>(sizes)));
+        long grown = again.nodes().stream().filter(n -> !n.cluster()).findFirst().orElseThrow().id();
+        sizes.put(grown, new double[]{300, 44});
+        PlanLayout.Laid relaid = PlanLayout.kept(again, sizes);
+        assertNotSame(laid, relaid);
+        assertEquals(300, relaid.boxes().get(grown).width(), 0.01);
+    }
 
     @Test
     void clustersHoldTheirMembersAndNodesDoNotOverlap() {
