@@ -21,8 +21,8 @@ final class Ranking {
      * The "fix this first" order: findings that would shorten the run by at least {@link #MINOR_WALL_SHARE} of its
      * time (or are HIGH and shorten it at all) first, largest saving first; then those whose saving is core time: idle
      * cores freed (the run takes as long, other applications get the cores) and the LOW findings' smaller savings,
-     * whose task time saved is core time too, most core time first; then those whose saving cannot be estimated (only HIGH ones get there), so a guess never outranks a
-     * measured saving.
+     * whose task time saved is core time too, most core time first; then those whose saving cannot be estimated
+     * (only HIGH ones get there), so a guess never outranks a measured saving.
      *
      * @param appMs the application's wall time (0 when unknown: every saving of wall time then counts as one)
      */

@@ -56,9 +56,9 @@ public final class TaskFailure implements Heuristic {
                 `highMinFailedMs` 60 s of task time, is at most LOW: the retries absorbed the failures at little
                 cost; not when one task failed at least twice and half the attempts it is allowed
                 (`spark.task.maxFailures`, in local mode the master URL's), as the job nearly failed. Impact: the
-                failed attempts' task time. Attempts count each task
-                id once, and a finished task that Spark reported again as `Resubmitted` (its executor's output was
-                lost) is no failure here: StageFailure and the executor losses tell that story.
+                failed attempts' task time. Attempts count each task id once, and a finished task that Spark
+                reported again as `Resubmitted` (its executor's output was lost) is no failure here: StageFailure and
+                the executor losses tell that story.
                 """;
     }
 
