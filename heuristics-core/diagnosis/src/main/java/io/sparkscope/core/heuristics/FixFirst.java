@@ -9,9 +9,10 @@ import java.util.Map;
  * The short "fix this first" list that opens the report, {@code analyze} and the application page: at most three
  * root causes (findings that are not knock-on effects of another) with the largest estimated saving, each as one
  * sentence with its numbers; then root causes whose fix only frees idle executor cores (the run takes as long, other
- * applications get the cores), most core time first; then HIGH root causes whose saving cannot be estimated, saying so. Findings one remedy
- * fixes (the same setting advised, the same recommendation, or the same stages) share one item, so one remedy never
- * takes several places. Built from findings as the engine ranks them.
+ * applications get the cores) or, for a LOW one, shortens the run by less than 1 % of it (its task time saved is core
+ * time too), most core time first; then HIGH root causes whose saving cannot be estimated, saying so. Findings one
+ * remedy fixes (the same setting advised, the same recommendation, or the same stages) share one item, so one remedy
+ * never takes several places. Built from findings as the engine ranks them.
  *
  * @param items at most {@link #MAX_ITEMS}, largest saving first, those without an estimate last
  */
@@ -71,7 +72,7 @@ public record FixFirst(List<Item> items) {
                 roots.add(f);
             }
         }
-        roots.sort(Ranking.FIX_FIRST);
+        roots.sort(Ranking.fixFirst(appDurationMs));
         // A stable sort: the tried advice goes last, the rest keeps the ranking's order.
         roots.sort(java.util.Comparator.comparing(f -> tried(f, triedWithoutHelp) != null));
         // Each root joins the first slot whose remedy it shares; a slot is opened only while there is room.

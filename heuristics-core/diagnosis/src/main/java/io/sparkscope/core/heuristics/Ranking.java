@@ -12,14 +12,44 @@ final class Ranking {
     };
 
     /**
-     * The "fix this first" order: findings that would shorten the run or its tasks first, largest saving first; then
-     * those that only free idle core time (the run takes as long, other applications get the cores), most core time
-     * first; then those whose saving cannot be estimated (only HIGH ones get there), so a guess never outranks a
-     * measured saving.
+     * A saving of wall time under this share of the application's is not worth putting ahead of idle cores: runs of
+     * one job vary by more than that from one day to the next, so nobody would see the run get shorter.
      */
-    static final Comparator<Finding> FIX_FIRST = Comparator
-            .comparingInt((Finding f) -> f.impact().saves() ? 0 : f.impact().freesCoresOnly() ? 1 : 2)
-            .thenComparing(BY_IMPACT);
+    static final double MINOR_WALL_SHARE = 0.01;
+
+    /**
+     * The "fix this first" order: findings that would shorten the run by at least {@link #MINOR_WALL_SHARE} of its
+     * time (or are HIGH and shorten it at all) first, largest saving first; then those whose saving is core time: idle
+     * cores freed (the run takes as long, other applications get the cores) and the LOW findings' smaller savings,
+     * whose task time saved is core time too, most core time first; then those whose saving cannot be estimated
+     * (only HIGH ones get there), so a guess never outranks a measured saving.
+     *
+     * @param appMs the application's wall time (0 when unknown: every saving of wall time then counts as one)
+     */
+    static Comparator<Finding> fixFirst(long appMs) {
+        return Comparator.comparingInt((Finding f) -> tier(f, appMs))
+                .thenComparing((a, b) -> tier(a, appMs) == 1 ? Long.compare(coreTime(b), coreTime(a)) : 0)
+                .thenComparing(BY_IMPACT);
+    }
+
+    /**
+     * 0: shortens the run noticeably, or HIGH; 1: its saving is core time (idle cores, or a LOW finding's saving too
+     * small to notice); 2: none. A HIGH finding keeps its place whatever its measured saving: its heuristic judged it
+     * serious for more than the time it cost (a task that nearly failed the job, say).
+     */
+    private static int tier(Finding f, long appMs) {
+        Impact i = f.impact();
+        if (i.saves()) {
+            return appMs > 0 && i.wallMs() < MINOR_WALL_SHARE * appMs && f.severity() != Severity.HIGH ? 1 : 0;
+        }
+        return i.freesCoresOnly() ? 1 : 2;
+    }
+
+    /** The executor core time a fix gives back: idle core time freed, or task time no longer run. */
+    private static long coreTime(Finding f) {
+        Impact i = f.impact();
+        return Math.max(i.coreMs(), Math.max(i.taskMs(), i.wallMs()));
+    }
 
     private Ranking() {
     }

@@ -163,12 +163,27 @@ public final class SparkSettings {
      */
     public String taskAttemptsPhrase() {
         if (isLocal()) {
-            Matcher m = LOCAL_RETRIES.matcher(master());
-            int attempts = m.matches() ? Integer.parseInt(m.group(1)) : 1;
+            int attempts = taskAttempts();
             return (attempts == 1 ? "the single attempt " : "the " + attempts + " attempts ") + master()
                     + " allows per task (spark.task.maxFailures does not apply in local mode)";
         }
         return "spark.task.maxFailures (now " + current("spark.task.maxFailures").value() + ")";
+    }
+
+    /**
+     * How many attempts a task gets before its stage fails: in local mode what the master URL allows ({@code local[N]}
+     * one, {@code local[N,F]} F), elsewhere {@code spark.task.maxFailures} (4 when unset or unreadable).
+     */
+    public int taskAttempts() {
+        if (isLocal()) {
+            Matcher m = LOCAL_RETRIES.matcher(master());
+            return m.matches() ? Integer.parseInt(m.group(1)) : 1;
+        }
+        try {
+            return Math.max(1, Integer.parseInt(current("spark.task.maxFailures").value().trim()));
+        } catch (RuntimeException e) {
+            return 4;
+        }
     }
 
     /** The Spark version as major and minor, or null when unknown or unparseable. */

@@ -78,4 +78,30 @@ class FixFirstTest {
         assertTrue(ff.items().get(0).sentence().contains("the same fix also covers ExecutorGc  and StageSkew 4.0"),
                 ff.items().get(0).sentence());
     }
+
+    @Test
+    void aSavingTooSmallToNoticeComesAfterHoursOfIdleCoresAndMinutesOfShorterRunBeforeThem() {
+        // an interactive session of 9 min: a few failed attempts whose retries cost 0.4 s, executors idle 17 min
+        Finding failures = Finding.builder("TaskFailure", Severity.LOW).location("0.0").title("failures")
+                .impact(Impact.of(413, 589, "the failed attempts' task time")).build();
+        Finding idle = Finding.builder("IdleCores", Severity.HIGH).location("").title("idle")
+                .impact(Impact.coreTime(1_022_000, "frees 0.28 idle core-hours; wall time unchanged")).build();
+        FixFirst ff = FixFirst.of(List.of(failures, idle), 535_000);
+        assertEquals(List.of("IdleCores", "TaskFailure:0.0"), ff.items().stream().map(FixFirst.Item::findingId).toList(),
+                "0.4 s of a 9 min run is below 1 % of it: the idle core time is the larger cost");
+        // a saving of 10 s (2 % of the run) still shortens it noticeably and stays ahead of the idle cores
+        Finding skew = finding("StageSkew", "3.0", Severity.LOW, 10_000, "3.0", "salt the key", null);
+        assertEquals(List.of("StageSkew:3.0", "IdleCores", "TaskFailure:0.0"),
+                FixFirst.of(List.of(failures, idle, skew), 535_000).items().stream().map(FixFirst.Item::findingId)
+                        .toList());
+        // a HIGH finding keeps its place however small its saving: it was judged serious for more than its time
+        Finding nearlyFailed = Finding.builder("TaskFailure", Severity.HIGH).location("0.0").title("failures")
+                .impact(Impact.of(413, 589, "the failed attempts' task time")).build();
+        assertEquals(List.of("TaskFailure:0.0", "IdleCores"),
+                FixFirst.of(List.of(idle, nearlyFailed), 535_000).items().stream().map(FixFirst.Item::findingId)
+                        .toList());
+        // with the application's time unknown, any saving of wall time counts as one
+        assertEquals(List.of("TaskFailure:0.0", "IdleCores"),
+                FixFirst.of(List.of(failures, idle), 0).items().stream().map(FixFirst.Item::findingId).toList());
+    }
 }

@@ -281,6 +281,13 @@ public final class SnapshotBuilder {
         final TaskMetrics.Builder metrics = TaskMetrics.builder();
         String executor = "1";
         String error;
+        int index = -1;
+
+        /** The task's index in its stage (default: its position), so that several attempts of one task can be built. */
+        public Task index(int index) {
+            this.index = index;
+            return this;
+        }
 
         public Task runTime(long ms) {
             runTime = ms;
@@ -454,7 +461,8 @@ public final class SnapshotBuilder {
                 slotFree[slot] = finish;
                 long gettingResultAt = t.gettingResult > 0 ? finish - t.gettingResult : 0;
                 boolean isFailed = t.error != null;
-                TaskInfo info = new TaskInfo(i, i, 0, i, launch, t.executor, "host-" + t.executor, "PROCESS_LOCAL",
+                int index = t.index >= 0 ? t.index : i;
+                TaskInfo info = new TaskInfo(i, index, 0, index, launch, t.executor, "host-" + t.executor, "PROCESS_LOCAL",
                         false, gettingResultAt, finish, isFailed, false);
                 StageTotals.accumulate(sums, m);
                 lastFinish = Math.max(lastFinish, finish);
@@ -465,7 +473,7 @@ public final class SnapshotBuilder {
                     okInfos.add(info);
                     okMetrics.add(m);
                 }
-                records.add(TaskRecord.builder().taskId(i).index(i).partitionId(i).executorId(t.executor)
+                records.add(TaskRecord.builder().taskId(i).index(index).partitionId(index).executorId(t.executor)
                         .host("host-" + t.executor).locality("PROCESS_LOCAL").launchTime(launch).finishTime(finish)
                         .gettingResultTime(gettingResultAt).status(isFailed ? "FAILED" : "SUCCESS")
                         .endReason(isFailed ? "ExceptionFailure" : "Success").errorMessage(t.error).metrics(m).build());

@@ -40,7 +40,10 @@ public final class TaskFailure implements Heuristic {
                 new Threshold("ratio.high", "0.15",
                         "failed / all task attempts of a stage at or above which it is HIGH"),
                 new Threshold("minTasks", "10",
-                        "stages with fewer task attempts are not judged"));
+                        "stages with fewer task attempts are not judged"),
+                new Threshold("highMinFailedMs", "60000",
+                        "a stage that still completed is at most LOW when its failed attempts took less task time"
+                                + " (ms) than this and no task failed half the attempts it is allowed"));
     }
 
     @Override
@@ -49,9 +52,13 @@ public final class TaskFailure implements Heuristic {
                 per stage with ≥ `TaskFailure.minTasks` (10) attempts: failed/all ≥ `ratio.low` 0.05 LOW, ≥
                 `ratio.high` 0.15 HIGH, because each failed attempt is wasted work and usually one repeated cause.
                 Errors grouped by normalised message; executors with most failures; out-of-memory and lost-executor
-                errors get StageFailure's advice. Impact: the failed attempts' task time. Attempts count each task
-                id once, and a finished task that Spark reported again as `Resubmitted` (its executor's output was
-                lost) is no failure here: StageFailure and the executor losses tell that story.
+                errors get StageFailure's advice. A stage that still completed, whose failed attempts took under
+                `highMinFailedMs` 60 s of task time, is at most LOW: the retries absorbed the failures at little
+                cost; not when one task failed at least twice and half the attempts it is allowed
+                (`spark.task.maxFailures`, in local mode the master URL's), as the job nearly failed. Impact: the
+                failed attempts' task time. Attempts count each task id once, and a finished task that Spark
+                reported again as `Resubmitted` (its executor's output was lost) is no failure here: StageFailure and
+                the executor losses tell that story.
                 """;
     }
 
@@ -78,6 +85,7 @@ public final class TaskFailure implements Heuristic {
             }
             ErrorGroups errors = new ErrorGroups();
             Map<String, Integer> perExecutor = new HashMap<>();
+            Map<Integer, Integer> failuresOfOneTask = new HashMap<>(); // by the task's index in the stage
             long failedMs = 0;
             int keptFailed = 0;
             for (TaskRecord t : s.keptTasks()) {
@@ -85,6 +93,7 @@ public final class TaskFailure implements Heuristic {
                     errors.add(t.errorMessage(), s.key(), t.executorId());
                     failedMs += Math.max(0, t.durationMs());
                     keptFailed++;
+                    failuresOfOneTask.merge(t.index(), 1, Integer::sum);
                     if (t.executorId() != null) {
                         perExecutor.merge(t.executorId(), 1, Integer::sum);
                     }
@@ -92,6 +101,15 @@ public final class TaskFailure implements Heuristic {
             }
             if (keptFailed > 0 && keptFailed < failed) {
                 failedMs = failedMs * failed / keptFailed; // the recorder keeps up to 1 000 failed tasks
+            }
+            // The retries absorbed the failures and the stage completed: a few cheap failed attempts are a tip, not
+            // the application's problem, however large their share of a small stage. Unless one task failed again
+            // and again: at half the attempts it is allowed, a little more bad luck would have failed the job.
+            int mostByOneTask = failuresOfOneTask.values().stream().max(Integer::compare).orElse(0);
+            boolean nearlyFailed = mostByOneTask >= Math.max(2, (conf.taskAttempts() + 1) / 2);
+            if (severity == Severity.HIGH && s.status() == StageSummary.StageStatus.COMPLETE && !nearlyFailed
+                    && failedMs < cfg.count(ID + ".highMinFailedMs")) {
+                severity = Severity.LOW;
             }
             List<Map<String, Object>> groups = errors.top(5);
             List<Map<String, Object>> topErrors = new ArrayList<>();

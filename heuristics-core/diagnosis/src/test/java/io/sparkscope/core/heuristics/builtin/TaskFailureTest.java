@@ -37,8 +37,29 @@ class TaskFailureTest {
     }
 
     @Test
-    void twentyPercentIsHigh() {
-        single(Severity.HIGH, stageWithFailures(100, 20));
+    void twentyPercentIsHighWhenTheFailedAttemptsCostMinutes() {
+        // 20 failed attempts of 5 s each: 100 s of task time thrown away
+        single(Severity.HIGH, run(new TaskFailure(), app().stage(4)
+                .tasks(100, i -> i < 20 ? task().runTime(5_000).failed("java.lang.NullPointerException: x\n\tat Foo")
+                        : task())
+                .done().build()));
+    }
+
+    @Test
+    void aFewCheapFailedAttemptsInAStageThatCompletedAreLowHoweverLargeTheirShare() {
+        // 20 % of the attempts failed, but they took 20 s of task time in all and the stage completed: a tip
+        Finding f = single(Severity.LOW, stageWithFailures(100, 20));
+        assertTrue(f.impact().taskMs() < 60_000, f.impact().toString());
+        // the same cheap failures where one task failed twice, half the 4 attempts spark.task.maxFailures allows:
+        // the job nearly failed, so it stays HIGH
+        single(Severity.HIGH, run(new TaskFailure(), app().stage(4)
+                .tasks(100, i -> i < 20 ? task().index(i == 1 ? 0 : i).failed("java.lang.NullPointerException: x")
+                        : task())
+                .done().build()));
+        // the same cheap failures in a stage that failed are still HIGH: the retries did not absorb them
+        single(Severity.HIGH, run(new TaskFailure(), app().stage(4).failed("Task 3 failed 4 times")
+                .tasks(100, i -> i < 20 ? task().failed("java.lang.NullPointerException: x\n\tat Foo") : task())
+                .done().build()));
     }
 
     @Test
