@@ -106,7 +106,7 @@ public final class DashboardQuery {
             c.close(); // before the next query takes its own connection: never hold two per request
             List<AppListRow> newest = new AppSearchQuery(dataSource)
                     .search(new AppFilter(null, null, null, null, null, null, null, null, null, null,
-                            AppFilter.Sort.START, true, 1, 0, now)).rows();
+                            AppFilter.Sort.START, true, 1, 0, now), 1).rows(); // counted to 2, not all of them
             return new Dashboard(apps, executors, jobs, stages, tasks, newest.stream().findFirst(), d, w, top);
         }
     }
