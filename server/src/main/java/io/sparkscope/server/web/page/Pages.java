@@ -19,6 +19,7 @@ import io.sparkscope.server.web.model.TuneFile;
 import io.sparkscope.server.web.model.WebData;
 import io.sparkscope.store.query.AppDetail;
 import io.sparkscope.store.query.AppDetailQuery;
+import io.sparkscope.store.query.DashboardQuery;
 import io.sparkscope.store.query.StreamingQueries;
 
 import java.sql.SQLException;
@@ -57,7 +58,8 @@ public final class Pages {
     }
 
     public void dashboard(Context ctx) throws SQLException {
-        html(ctx, DashboardView.render(data.dashboard(), data.waste(prices), prices));
+        DashboardQuery.Dashboard shown = data.dashboard();
+        html(ctx, DashboardView.render(shown, data.waste(prices, shown), prices));
     }
 
     public void search(Context ctx) throws SQLException {
