@@ -8,6 +8,7 @@ import io.sparkscope.core.model.JobSummary;
 import io.sparkscope.core.model.StageSummary;
 import io.sparkscope.core.model.StageTotals;
 import io.sparkscope.server.web.http.Urls;
+import io.sparkscope.server.web.page.Html;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -161,6 +162,29 @@ class WebPredictTest {
         JsonNode unit = json("/api/v1/predict?" + n + "&inputBytes=5%20parsecs", 400);
         assertEquals("inputBytes", unit.get("parameter").asText());
         assertTrue(unit.get("error").asText().contains("512m, 1GB or 10 GiB"), unit.toString());
+    }
+
+    /**
+     * The history page shows the newest runs up to {@code ?runs=} (100 unless asked) and links to more when it is
+     * full; a count it cannot show is a 400 naming the parameter.
+     */
+    @Test
+    void theHistoryPageShowsTheNewestRunsAndLinksToMore() throws Exception {
+        String n = "/history?name=" + Urls.enc(COLD);
+        String all = WebFixture.getAt(base, n).body();
+        assertTrue(all.contains("5 runs, oldest first"), all);
+        assertFalse(all.contains("id=\"more-runs\""), "every run is shown: no link to more");
+        String three = WebFixture.getAt(base, n + "&runs=3").body();
+        assertTrue(three.contains("3 runs (the newest:"), three);
+        assertTrue(three.contains("href=\"/history?name=" + Html.escape(Urls.enc(COLD)) + "&amp;runs=500\""),
+                "links to the most the page shows: " + three);
+        assertFalse(three.contains("app-cold-2"), "the two oldest are not shown");
+        assertTrue(three.contains("app-cold-3") && three.contains("app-cold-5"));
+        for (String bad : new String[]{"0", "501", "many"}) {
+            WebFixture.Response r = WebFixture.getAt(base, n + "&runs=" + bad);
+            assertEquals(400, r.status(), bad);
+            assertTrue(r.body().contains("runs"), r.body());
+        }
     }
 
     @Test

@@ -39,8 +39,14 @@ import java.util.function.LongSupplier;
  * application, stage or name that is not stored, so handlers only parse parameters, call here and present.
  */
 public final class WebData {
-    /** Runs of one job a history shows, newest first. */
-    private static final int HISTORY_LIMIT = 500;
+    /** Runs of one job a history reads at most, newest first (the API's and the agent's history, the page's "more"). */
+    public static final int HISTORY_LIMIT = 500;
+    /**
+     * Runs of one job its history page shows unless asked for more: a recurring job has a run an hour or more, and
+     * 500 runs made an 800 KB page that took 100 ms of the server's CPU to build; a hundred runs is four days of an
+     * hourly job, more than its chart can show apart.
+     */
+    public static final int HISTORY_PAGE_RUNS = 100;
     /**
      * Runs of its job an application page reads to see which advice was tried without helping: the newest ones. The
      * page is opened far more often than the history, and a job with thousands of stored runs made it read 500 runs'
@@ -228,9 +234,14 @@ public final class WebData {
     }
 
     public RunHistory history(String jobKey) throws SQLException {
-        List<HistoryQuery.Run> runs = history.runs(jobKey, HISTORY_LIMIT);
-        Map<String, List<Finding>> findings = history.findings(jobKey, HISTORY_LIMIT);
-        return RunHistory.of(jobKey, runs, findings, adviceLedger(jobKey, runs, findings, HISTORY_LIMIT));
+        return history(jobKey, HISTORY_LIMIT);
+    }
+
+    /** The newest {@code limit} runs of one job, with their findings and what the advice they were given did. */
+    public RunHistory history(String jobKey, int limit) throws SQLException {
+        List<HistoryQuery.Run> runs = history.runs(jobKey, limit);
+        Map<String, List<Finding>> findings = history.findings(jobKey, limit);
+        return RunHistory.of(jobKey, runs, findings, adviceLedger(jobKey, runs, findings, limit));
     }
 
     /** The advice the job's complete runs were given, and what applying it did ({@link AdviceLedger}). */

@@ -60,10 +60,16 @@ final class HistoryView {
      */
     static String render(RunHistory hist, String json, PredictForm form, Prices prices, Lineage lineage,
                          SchedulerLinks links) {
+        return render(hist, json, form, prices, lineage, links, null);
+    }
+
+    /** @param moreRuns the address of this history with more runs, when it shows fewer than the job has; or null */
+    static String render(RunHistory hist, String json, PredictForm form, Prices prices, Lineage lineage,
+                         SchedulerLinks links, String moreRuns) {
         Html h = new Html(16 * 1024);
         JtehistoryGenerated.render(new PageOutput(h), null, hist,
                 PageOutput.markup(out -> out.raw(Html.jsonForScript(json))), form, prices,
-                PageOutput.markup(out -> SchedulerView.render(out, lineage, null, links)));
+                PageOutput.markup(out -> SchedulerView.render(out, lineage, null, links)), moreRuns);
         return h.toString();
     }
 

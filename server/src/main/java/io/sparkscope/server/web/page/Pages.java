@@ -6,6 +6,7 @@ import io.sparkscope.core.analysis.whatif.TaskOrder;
 import io.sparkscope.server.web.api.ApiJson;
 import io.sparkscope.server.web.api.StreamingJson;
 import io.sparkscope.server.web.http.Params;
+import io.sparkscope.server.web.http.Urls;
 import io.sparkscope.server.web.http.SearchParams;
 import io.sparkscope.server.web.http.WebException;
 import io.sparkscope.server.web.model.AppWhatIf;
@@ -125,9 +126,13 @@ public final class Pages {
             html(ctx, HistoryView.noSingleJob(lookup));
             return;
         }
-        RunHistory h = data.history(lookup.jobKey());
+        int runs = Params.intValue(ctx, "runs", WebData.HISTORY_PAGE_RUNS, 1, WebData.HISTORY_LIMIT);
+        RunHistory h = data.history(lookup.jobKey(), runs);
+        // a full page may have older runs: link to the most the page shows
+        String more = h.runs().size() >= runs && runs < WebData.HISTORY_LIMIT
+                ? (job != null ? Urls.historyOfJob(job) : Urls.history(name)) + "&runs=" + WebData.HISTORY_LIMIT : null;
         html(ctx, HistoryView.render(h, ApiJson.historyJson(h, prices), predictForm(ctx, h), prices,
-                data.schedulerOfJob(lookup.jobKey()), schedulerLinks));
+                data.schedulerOfJob(lookup.jobKey()), schedulerLinks, more));
     }
 
     /**
