@@ -178,9 +178,18 @@ public final class HistoryQuery {
     public List<String> jobKeysOfName(String name) throws SQLException {
         List<String> out = new ArrayList<>();
         try (Connection c = dataSource.getConnection();
-             PreparedStatement ps = c.prepareStatement("SELECT job_key FROM application WHERE name = ?"
-                     + " AND job_key IS NOT NULL GROUP BY job_key ORDER BY max(start_time) DESC, job_key")) {
+             // A name's runs can number thousands but its jobs a few: the (name, job_key, start_time) index (V29)
+             // gives the first key of the name, then the next key after each one, then each job's newest start,
+             // one index look-up apiece, instead of grouping every run.
+             PreparedStatement ps = c.prepareStatement("WITH RECURSIVE keys(job_key) AS ("
+                     + " SELECT min(job_key) FROM application WHERE name = ?"
+                     + " UNION ALL SELECT (SELECT min(job_key) FROM application WHERE name = ? AND job_key > k.job_key)"
+                     + " FROM keys k WHERE k.job_key IS NOT NULL)"
+                     + " SELECT k.job_key FROM keys k WHERE k.job_key IS NOT NULL ORDER BY (SELECT max(start_time)"
+                     + " FROM application a WHERE a.name = ? AND a.job_key = k.job_key) DESC, k.job_key")) {
             ps.setString(1, name);
+            ps.setString(2, name);
+            ps.setString(3, name);
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
                     out.add(rs.getString(1));
