@@ -28,12 +28,19 @@ public final class FindingRows {
 
     /** Findings of several applications in one statement (no N+1), by app_pk, each list in stored order. */
     public static Map<Long, List<Finding>> byApp(Connection c, Collection<Long> appPks) throws SQLException {
+        return byApp(c, appPks, false);
+    }
+
+    /** As {@link #byApp(Connection, Collection)}; {@code advisingOnly}: only the findings that advise a setting. */
+    public static Map<Long, List<Finding>> byApp(Connection c, Collection<Long> appPks, boolean advisingOnly)
+            throws SQLException {
         Map<Long, List<Finding>> out = new HashMap<>();
         if (appPks.isEmpty()) {
             return out;
         }
         try (PreparedStatement ps = c.prepareStatement("SELECT app_pk, " + COLUMNS
-                + " FROM finding WHERE app_pk = ANY (?) ORDER BY app_pk, ord")) {
+                + " FROM finding WHERE app_pk = ANY (?)" + (advisingOnly ? " AND advice IS NOT NULL" : "")
+                + " ORDER BY app_pk, ord")) {
             ps.setArray(1, c.createArrayOf("bigint", appPks.toArray(new Long[0])));
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {

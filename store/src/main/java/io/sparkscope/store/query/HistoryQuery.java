@@ -83,6 +83,18 @@ public final class HistoryQuery {
      * left out), each list in stored order: two statements however many runs.
      */
     public Map<String, List<Finding>> findings(String jobKey, int limit) throws SQLException {
+        return findings(jobKey, limit, false);
+    }
+
+    /**
+     * As {@link #findings(String, int)}, only the findings that advise a setting: what following advice across runs
+     * needs (an application page asks for this on every view; most findings advise no setting).
+     */
+    public Map<String, List<Finding>> advisingFindings(String jobKey, int limit) throws SQLException {
+        return findings(jobKey, limit, true);
+    }
+
+    private Map<String, List<Finding>> findings(String jobKey, int limit, boolean advisingOnly) throws SQLException {
         Map<Long, String> keys = new HashMap<>();
         Map<String, List<Finding>> out = new HashMap<>();
         try (Connection c = dataSource.getConnection()) {
@@ -97,7 +109,7 @@ public final class HistoryQuery {
                     }
                 }
             }
-            FindingRows.byApp(c, keys.keySet()).forEach((pk, f) -> out.put(keys.get(pk), f));
+            FindingRows.byApp(c, keys.keySet(), advisingOnly).forEach((pk, f) -> out.put(keys.get(pk), f));
         }
         return out;
     }

@@ -280,8 +280,8 @@ public final class WebData {
                 upTo.add(r.pathKey());
             }
         }
-        return AdviceLedger.notHelped(adviceLedger(app.jobKey(), runs, history.findings(app.jobKey(), TRIED_RUNS),
-                TRIED_RUNS), upTo);
+        return AdviceLedger.notHelped(adviceLedger(app.jobKey(), runs,
+                history.advisingFindings(app.jobKey(), TRIED_RUNS), TRIED_RUNS), upTo);
     }
 
     /** Jobs with at least two stored runs, the most recently run first. */
