@@ -16,6 +16,20 @@ import java.util.List;
  * from fixed fragments; every value is a parameter.
  */
 public final class AppSearchQuery {
+    /**
+     * The order a capped count reads the matches in: the order makes no difference to the count, but it tells
+     * PostgreSQL to read newest first, where a broad filter's matches fill the cap soonest, through the index that
+     * carries the filtered columns (V30) instead of whichever index is narrowest, in its order (a name filter read
+     * 400 000 names alphabetically before its first thousand matches). For a rare filter PostgreSQL still picks its
+     * own index and sorts the few matches.
+     */
+    private static final String COUNT_ORDER = " ORDER BY a.start_time DESC";
+
+    /** The count of the matches of {@code where} (empty, or " WHERE …") up to a cap given as its last parameter. */
+    static String cappedCountSql(String where) {
+        return "SELECT count(*) FROM (SELECT 1 FROM application a" + where + COUNT_ORDER + " LIMIT ?) capped";
+    }
+
     /** The capped count's place in the page statement: after the 18 columns of the row and the efficiency figures. */
     private static final int COUNT_COLUMN = 19 + AppEfficiency.COLUMNS.split(",").length;
 
@@ -68,7 +82,7 @@ public final class AppSearchQuery {
         // what follows it, after the page is read (below).
         boolean countAlong = countCap > 0 && cursor == null;
         String countColumn = countAlong
-                ? ", (SELECT count(*) FROM (SELECT 1 FROM application a" + w.sql + " LIMIT ?) capped)" : "";
+                ? ", (" + cappedCountSql(w.sql) + ")" : "";
         String sql = "SELECT a.app_pk, a.app_id, a.attempt_id, a.name, a.spark_user, a.start_time, a.end_time,"
                 + " a.duration_ms, a.complete, a.last_event_time, a.num_jobs, a.num_stages, a.num_tasks,"
                 + " a.num_failed_tasks, a.num_findings, a.worst_severity, a.banners, a.saving_ms, "
@@ -193,7 +207,7 @@ public final class AppSearchQuery {
     /** The matches, counted up to {@code cap + 1}. */
     private static long cappedCount(Connection c, Where w, long cap) throws SQLException {
         try (PreparedStatement ps = Sql.plannedForItsValues(c.prepareStatement(
-                "SELECT count(*) FROM (SELECT 1 FROM application a" + w.sql + " LIMIT ?) capped"))) {
+                cappedCountSql(w.sql)))) {
             List<Object> params = new ArrayList<>(w.params);
             params.add(cap + 1);
             Sql.bind(ps, params);
