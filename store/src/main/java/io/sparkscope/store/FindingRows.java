@@ -22,6 +22,7 @@ import java.util.Map;
 public final class FindingRows {
     /** Every column of the finding table, for {@code SELECT … FROM finding f}. */
     static final String COLUMNS = Tables.FINDING.selectList();
+    private static final String WITHOUT_DETAILS = withoutDetails(COLUMNS);
 
     private FindingRows() {
     }
@@ -31,14 +32,18 @@ public final class FindingRows {
         return byApp(c, appPks, false);
     }
 
-    /** As {@link #byApp(Connection, Collection)}; {@code advisingOnly}: only the findings that advise a setting. */
+    /**
+     * As {@link #byApp(Connection, Collection)}; {@code advisingOnly}: only the findings that advise a setting, without
+     * their details (what following advice across runs reads: the advice, the impact, the heuristic; the details are
+     * most of a finding's bytes and of the time to read it back).
+     */
     public static Map<Long, List<Finding>> byApp(Connection c, Collection<Long> appPks, boolean advisingOnly)
             throws SQLException {
         Map<Long, List<Finding>> out = new HashMap<>();
         if (appPks.isEmpty()) {
             return out;
         }
-        try (PreparedStatement ps = c.prepareStatement("SELECT app_pk, " + COLUMNS
+        try (PreparedStatement ps = c.prepareStatement("SELECT app_pk, " + (advisingOnly ? WITHOUT_DETAILS : COLUMNS)
                 + " FROM finding WHERE app_pk = ANY (?)" + (advisingOnly ? " AND advice IS NOT NULL" : "")
                 + " ORDER BY app_pk, ord")) {
             ps.setArray(1, c.createArrayOf("bigint", appPks.toArray(new Long[0])));
@@ -49,6 +54,14 @@ public final class FindingRows {
             }
         }
         return out;
+    }
+
+    private static String withoutDetails(String columns) {
+        String details = "details::text AS details";
+        if (!columns.contains(details)) {
+            throw new IllegalStateException("the finding's select list no longer reads " + details + ": " + columns);
+        }
+        return columns.replace(details, "NULL::text AS details");
     }
 
     /** The finding on the result set's current row, by column name (rows from before V8 have no estimate). */
