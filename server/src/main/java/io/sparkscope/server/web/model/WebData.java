@@ -68,6 +68,7 @@ public final class WebData {
     private final StreamingQueries streaming;
     private final WasteQuery waste;
     private final KeptWaste keptWaste = new KeptWaste();
+    private final KeptLedgers keptLedgers = new KeptLedgers();
 
     /** @param clock now in epoch ms: "running" and "last day" are judged against it */
     public WebData(DataSource dataSource, LongSupplier clock) {
@@ -280,8 +281,9 @@ public final class WebData {
                 upTo.add(r.pathKey());
             }
         }
-        return AdviceLedger.notHelped(adviceLedger(app.jobKey(), runs,
-                history.advisingFindings(app.jobKey(), TRIED_RUNS), TRIED_RUNS), upTo);
+        List<AdviceLedger.Entry> ledger = keptLedgers.get(new KeptLedgers.Key(app.jobKey(), runs),
+                () -> adviceLedger(app.jobKey(), runs, history.advisingFindings(app.jobKey(), TRIED_RUNS), TRIED_RUNS));
+        return AdviceLedger.notHelped(ledger, upTo);
     }
 
     /** Jobs with at least two stored runs, the most recently run first. */
