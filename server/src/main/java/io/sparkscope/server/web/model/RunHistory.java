@@ -94,6 +94,6 @@ public record RunHistory(JobView job, String name, List<Point> runs, List<Advice
             out.add(new Point(r, median, slow, growth, perByte, regression));
         }
         String name = runs.isEmpty() ? JobView.of(jobKey).name() : runs.get(runs.size() - 1).name();
-        return new RunHistory(JobView.of(jobKey), name, out, advice);
+        return new RunHistory(JobView.of(jobKey), name, List.copyOf(out), List.copyOf(advice));
     }
 }

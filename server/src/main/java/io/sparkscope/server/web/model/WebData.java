@@ -67,8 +67,36 @@ public final class WebData {
     private final SnapshotReader snapshots;
     private final StreamingQueries streaming;
     private final WasteQuery waste;
-    private final KeptWaste keptWaste = new KeptWaste();
-    private final KeptLedgers keptLedgers = new KeptLedgers();
+    /**
+     * The dashboard's waste of the week by what it depends on ({@link WasteKey}): one window at one set of prices is
+     * asked for, so one is kept.
+     */
+    private final Kept<WasteKey, WasteQuery.Result> keptWaste = Kept.byValue(1, Kept.TIME);
+    /** Advice ledgers of the jobs whose application pages were opened lately, by the job's recent runs. */
+    private final Kept<JobRuns, List<AdviceLedger.Entry>> keptLedgers = Kept.byValue(KEPT_JOBS, Kept.TIME);
+    /** The history pages opened lately, by the runs they show. */
+    private final Kept<JobRuns, RunHistory> keptHistories = Kept.byValue(KEPT_JOBS, Kept.TIME);
+
+    /** Jobs whose ledgers and histories are kept at most: 50 to 500 runs each, a few MB in all. */
+    static final int KEPT_JOBS = 256;
+
+    /**
+     * What the dashboard's waste of the week depends on: the ranking's weights, the window's start (to the minute),
+     * and the counts the dashboard shows beside it, which change when an application is stored, removed or judged
+     * again.
+     */
+    private record WasteKey(double coreWeight, double gbWeight, long fromMinute, long applications,
+                            DashboardQuery.Health lastWeek, long newestPk) {
+    }
+
+    /**
+     * A job and its recent runs as the runs query returned them. What is read from those runs (their findings, the
+     * settings they advised, what applying them did) changes only when the runs do: a new run, a run completed, or a
+     * run judged again (its severity or number of findings changed) gives another key. Advice rewritten without
+     * changing either shows within {@link Kept#TIME}.
+     */
+    private record JobRuns(String jobKey, List<HistoryQuery.Run> runs) {
+    }
 
     /** @param clock now in epoch ms: "running" and "last day" are judged against it */
     public WebData(DataSource dataSource, LongSupplier clock) {
@@ -113,7 +141,7 @@ public final class WebData {
 
     /**
      * As {@link #waste(Prices)}, for the dashboard it is shown beside: the result is kept while that dashboard's
-     * counts stay the same, for at most {@link KeptWaste#KEPT_NANOS}. Ranking a week's applications by their cost
+     * counts stay the same, for at most {@link Kept#TIME}. Ranking a week's applications by their cost
      * reads every one of them (70 000 in a fleet of 10 000 a day: 50–60 ms of PostgreSQL per view), and a dashboard
      * left open on a team's screen is asked for again and again. A stored, removed or re-judged application changes
      * the dashboard's counts, so it shows at once; a rerun of the figures alone shows within the time kept.
@@ -124,7 +152,7 @@ public final class WebData {
         double gbWeight = priced ? prices.perGbHour() : 0;
         long from = now() - WEEK_MS;
         // the window moves by the minute: a result kept across a minute's turn would count one minute too many
-        var key = new KeptWaste.Key(coreWeight, gbWeight, Math.floorDiv(from, 60_000L), shownBeside.applications(),
+        var key = new WasteKey(coreWeight, gbWeight, Math.floorDiv(from, 60_000L), shownBeside.applications(),
                 shownBeside.lastWeek(), shownBeside.newest().map(n -> n.pk()).orElse(-1L));
         return keptWaste.get(key, () -> waste.since(from, coreWeight, gbWeight, WASTEFUL_LIMIT));
     }
@@ -238,11 +266,17 @@ public final class WebData {
         return history(jobKey, HISTORY_LIMIT);
     }
 
-    /** The newest {@code limit} runs of one job, with their findings and what the advice they were given did. */
+    /**
+     * The newest {@code limit} runs of one job, with their findings and what the advice they were given did. Kept for
+     * the same runs ({@link JobRuns}): reading and following 100 runs' findings was a third of a history page's cost,
+     * and the same history is asked for by every screen that shows the job.
+     */
     public RunHistory history(String jobKey, int limit) throws SQLException {
         List<HistoryQuery.Run> runs = history.runs(jobKey, limit);
-        Map<String, List<Finding>> findings = history.findings(jobKey, limit);
-        return RunHistory.of(jobKey, runs, findings, adviceLedger(jobKey, runs, findings, limit));
+        return keptHistories.get(new JobRuns(jobKey, runs), () -> {
+            Map<String, List<Finding>> findings = history.findings(jobKey, limit);
+            return RunHistory.of(jobKey, runs, findings, adviceLedger(jobKey, runs, findings, limit));
+        });
     }
 
     /** The advice the job's complete runs were given, and what applying it did ({@link AdviceLedger}). */
@@ -281,7 +315,7 @@ public final class WebData {
                 upTo.add(r.pathKey());
             }
         }
-        List<AdviceLedger.Entry> ledger = keptLedgers.get(new KeptLedgers.Key(app.jobKey(), runs),
+        List<AdviceLedger.Entry> ledger = keptLedgers.get(new JobRuns(app.jobKey(), runs),
                 () -> adviceLedger(app.jobKey(), runs, history.advisingFindings(app.jobKey(), TRIED_RUNS), TRIED_RUNS));
         return AdviceLedger.notHelped(ledger, upTo);
     }

@@ -305,6 +305,9 @@ public final class Html {
      * comment are written as JSON unicode escapes, so the block can never be closed early.
      */
     public static String jsonForScript(String json) {
+        if (json.chars().noneMatch(c -> c == '<' || c == '>' || c == '&' || c >= 0x80)) {
+            return json;
+        }
         StringBuilder out = new StringBuilder(json.length() + 16);
         for (int i = 0; i < json.length(); i++) {
             char c = json.charAt(i);

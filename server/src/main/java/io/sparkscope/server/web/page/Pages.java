@@ -16,6 +16,7 @@ import io.sparkscope.server.web.model.RunHistory;
 import io.sparkscope.server.web.model.RunPrediction;
 import io.sparkscope.server.web.model.SchedulerLinks;
 import io.sparkscope.server.web.model.JobTuning;
+import io.sparkscope.server.web.model.Kept;
 import io.sparkscope.server.web.model.TuneFile;
 import io.sparkscope.server.web.model.WebData;
 import io.sparkscope.store.query.AppDetail;
@@ -38,6 +39,11 @@ public final class Pages {
     private final List<String> heuristicIds;
     private final String historyServerUrl;
     private final Prices prices;
+    /**
+     * The history pages' chart data, for as long as their data is kept ({@link WebData#history(String, int)}): a
+     * third of a history page's cost was writing the same 100 runs as JSON again.
+     */
+    private final Kept<RunHistory, String> keptHistoryJson = Kept.byIdentity(64, Kept.TIME);
     /** Set once before the server starts ({@link #schedulerLinks(SchedulerLinks)}). */
     private volatile SchedulerLinks schedulerLinks = SchedulerLinks.NONE;
 
@@ -131,7 +137,8 @@ public final class Pages {
         // a full page may have older runs: link to the most the page shows
         String more = h.runs().size() >= runs && runs < WebData.HISTORY_LIMIT
                 ? (job != null ? Urls.historyOfJob(job) : Urls.history(name)) + "&runs=" + WebData.HISTORY_LIMIT : null;
-        html(ctx, HistoryView.render(h, ApiJson.historyJson(h, prices), predictForm(ctx, h), prices,
+        String json = keptHistoryJson.get(h, () -> ApiJson.historyJson(h, prices));
+        html(ctx, HistoryView.render(h, json, predictForm(ctx, h), prices,
                 data.schedulerOfJob(lookup.jobKey()), schedulerLinks, more));
     }
 
