@@ -98,8 +98,8 @@ final class UnchangedRows {
     /**
      * The statistics and task rows that no stored row can match, taken out of {@code rows}: those of stage attempts
      * the database does not hold yet, and the task rows of stage attempts stored without tasks
-     * ({@link #stagesWithoutStoredTasks}). They go when their stage row goes (a foreign key for tasks, a trigger for
-     * statistics), so they go straight in (COPY into the table, or a batch) instead of through a staging table, its
+     * ({@link #stagesWithoutStoredTasks}). They go when their stage row goes (the stage table's delete trigger takes
+     * both), so they go straight in (COPY into the table, or a batch) instead of through a staging table, its
      * index, a stale-row delete and an upsert that compares each with nothing. On a driver running many small jobs
      * nearly every stage of a periodic write is new, and these rows (38 statistics rows per stage) were most of the
      * database's work per write; on a driver running a big stage, its thousands of task rows all come in the write

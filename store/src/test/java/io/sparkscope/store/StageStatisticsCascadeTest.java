@@ -15,9 +15,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * stage_statistics has no foreign key to stage_attempt (V21): a trigger deletes a stage attempt's statistics with it.
- * Every way stage rows go (an application deleted, pruned, a full rewrite without some stages, a plain DELETE or
- * TRUNCATE) must leave no statistics row behind whose stage row is gone.
+ * stage_statistics (V21) and task (V32) have no foreign key to stage_attempt: a trigger deletes a stage attempt's
+ * statistics and task rows with it. Every way stage rows go (an application deleted, pruned, a full rewrite without
+ * some stages, a plain DELETE or TRUNCATE) must leave no statistics or task row behind whose stage row is gone.
  */
 class StageStatisticsCascadeTest {
     private static final long DAY = 86_400_000L;
@@ -27,6 +27,11 @@ class StageStatisticsCascadeTest {
     private static final String ORPHANS = "SELECT count(*) FROM stage_statistics s WHERE NOT EXISTS (SELECT 1"
             + " FROM stage_attempt a WHERE a.app_pk = s.app_pk AND a.stage_id = s.stage_id"
             + " AND a.attempt_id = s.stage_attempt_id)";
+
+    /** Task rows whose stage attempt is not stored. */
+    private static final String TASK_ORPHANS = "SELECT count(*) FROM task t WHERE NOT EXISTS (SELECT 1"
+            + " FROM stage_attempt a WHERE a.app_pk = t.app_pk AND a.stage_id = t.stage_id"
+            + " AND a.attempt_id = t.stage_attempt_id)";
 
     /** 3 jobs × 2 stages × 10 tasks; every stage has statistics. */
     private static AppSnapshot app(String id, long start) {
@@ -38,6 +43,10 @@ class StageStatisticsCascadeTest {
     private static long statisticsOf(DataSource ds, String appId) {
         return TestDb.count(ds, "SELECT count(*) FROM stage_statistics JOIN application USING (app_pk)"
                 + " WHERE app_id = '" + appId + "'");
+    }
+
+    private static long tasksOf(DataSource ds, String appId) {
+        return TestDb.count(ds, "SELECT count(*) FROM task JOIN application USING (app_pk) WHERE app_id = '" + appId + "'");
     }
 
     private static void execute(DataSource ds, String sql) throws Exception {
@@ -52,14 +61,19 @@ class StageStatisticsCascadeTest {
         new SnapshotWriter().write(ds, app("app-b", NOW - DAY), List.of());
         assertTrue(statisticsOf(ds, "app-a") > 6, "the fixture's stages have statistics");
         assertTrue(statisticsOf(ds, "app-b") > 6);
+        assertTrue(tasksOf(ds, "app-a") > 6, "the fixture's stages have task rows");
+        assertTrue(tasksOf(ds, "app-b") > 6);
         return ds;
     }
 
     @Test
-    void theForeignKeyIsGoneAndTheTriggerTakesItsPlace() throws Exception {
+    void theForeignKeysAreGoneAndTheTriggerTakesTheirPlace() throws Exception {
         DataSource ds = TestDb.migrated();
         assertEquals(0, TestDb.count(ds, "SELECT count(*) FROM pg_constraint WHERE contype = 'f'"
                 + " AND conrelid = 'stage_statistics'::regclass"));
+        assertEquals(0, TestDb.count(ds, "SELECT count(*) FROM pg_constraint WHERE contype = 'f'"
+                + " AND conrelid IN (SELECT inhrelid FROM pg_inherits WHERE inhparent = 'task'::regclass"
+                + " UNION ALL SELECT 'task'::regclass)"), "neither the task table nor its partitions");
         assertEquals(2, TestDb.count(ds, "SELECT count(*) FROM pg_trigger WHERE NOT tgisinternal"
                 + " AND tgrelid = 'stage_attempt'::regclass"));
     }
@@ -68,21 +82,27 @@ class StageStatisticsCascadeTest {
     void deletingAnApplicationTakesItsStatisticsAndOnlyThose() throws Exception {
         DataSource ds = twoApps();
         long b = statisticsOf(ds, "app-b");
+        long bTasks = tasksOf(ds, "app-b");
         execute(ds, "DELETE FROM application WHERE app_id = 'app-a'");
         assertEquals(0, TestDb.count(ds, ORPHANS), "the cascade from application fires the stage trigger");
+        assertEquals(0, TestDb.count(ds, TASK_ORPHANS), "and it takes the task rows too");
         assertEquals(b, TestDb.count(ds, "SELECT count(*) FROM stage_statistics"), "app-b keeps its statistics");
+        assertEquals(bTasks, TestDb.count(ds, "SELECT count(*) FROM task"), "and its task rows");
     }
 
     @Test
     void pruningLeavesNoStatisticsBehind() throws Exception {
         DataSource ds = twoApps();
         long b = statisticsOf(ds, "app-b");
+        long bTasks = tasksOf(ds, "app-b");
         Pruner.Tally t = new Pruner(ds, new Pruner.Options(NOW - 90 * DAY, Pruner.Scope.APPLICATIONS, 7, false))
                 .run(s -> { });
         assertEquals(1, t.applications());
         assertEquals(0, TestDb.count(ds, "SELECT count(*) FROM application WHERE app_id = 'app-a'"));
         assertEquals(0, TestDb.count(ds, ORPHANS));
+        assertEquals(0, TestDb.count(ds, TASK_ORPHANS));
         assertEquals(b, TestDb.count(ds, "SELECT count(*) FROM stage_statistics"));
+        assertEquals(bTasks, TestDb.count(ds, "SELECT count(*) FROM task"));
     }
 
     @Test
@@ -98,6 +118,8 @@ class StageStatisticsCascadeTest {
             assertEquals(WriteResult.Outcome.WRITTEN, w.write(ds, fewer, List.of()).outcome());
             assertEquals(2, TestDb.count(ds, "SELECT count(*) FROM stage_attempt"), "copy threshold " + copyThreshold);
             assertEquals(0, TestDb.count(ds, ORPHANS), "copy threshold " + copyThreshold);
+            assertEquals(0, TestDb.count(ds, TASK_ORPHANS), "copy threshold " + copyThreshold);
+            assertTrue(tasksOf(ds, "app-r") > 0, "the kept stages keep their task rows");
             long expected = kept.stream().mapToLong(s -> SnapshotRows.of(fewer, List.of())
                     .get(Tables.STAGE_STATISTICS).stream()
                     .filter(r -> ((Number) r[0]).intValue() == s.stageId()).count()).sum();
@@ -114,11 +136,14 @@ class StageStatisticsCascadeTest {
         execute(ds, "DELETE FROM stage_attempt s USING application a WHERE a.app_pk = s.app_pk"
                 + " AND a.app_id = 'app-b' AND s.stage_id = " + first);
         assertEquals(0, TestDb.count(ds, ORPHANS), "a statement deleting one stage row");
+        assertEquals(0, TestDb.count(ds, TASK_ORPHANS), "a statement deleting one stage row: its task rows");
         assertEquals(a, statisticsOf(ds, "app-a"));
+        assertTrue(tasksOf(ds, "app-b") > 0, "app-b's other stages keep their task rows");
         assertTrue(statisticsOf(ds, "app-b") > 0, "app-b's other stages keep theirs");
         execute(ds, "DELETE FROM stage_attempt WHERE false");
         assertEquals(a, statisticsOf(ds, "app-a"), "a delete of nothing deletes nothing");
         execute(ds, "TRUNCATE stage_attempt CASCADE");
         assertEquals(0, TestDb.count(ds, "SELECT count(*) FROM stage_statistics"));
+        assertEquals(0, TestDb.count(ds, "SELECT count(*) FROM task"));
     }
 }
