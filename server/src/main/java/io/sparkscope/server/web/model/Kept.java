@@ -1,5 +1,6 @@
 package io.sparkscope.server.web.model;
 
+import com.google.common.base.Throwables;
 import com.google.common.base.Ticker;
 import com.google.common.cache.Cache;
 import com.google.common.cache.CacheBuilder;
@@ -55,19 +56,11 @@ public final class Kept<K, V> {
     public V get(K key, Query<V> query) throws SQLException {
         try {
             return cache.get(key, query::run);
-        } catch (ExecutionException e) {
-            if (e.getCause() instanceof SQLException s) {
-                throw s;
-            }
+        } catch (ExecutionException | UncheckedExecutionException | ExecutionError e) {
+            // the query's own exception, as it threw it
+            Throwables.throwIfInstanceOf(e.getCause(), SQLException.class);
+            Throwables.throwIfUnchecked(e.getCause());
             throw new IllegalStateException(e.getCause());
-        } catch (UncheckedExecutionException | ExecutionError e) {
-            if (e.getCause() instanceof RuntimeException r) {
-                throw r;
-            }
-            if (e.getCause() instanceof Error err) {
-                throw err;
-            }
-            throw e;
         }
     }
 
