@@ -14,12 +14,12 @@ import java.util.function.Function;
  * getter on a {@code bigint} column does not compile. Package-private plumbing.
  *
  * @param get returns the value in the Java type {@link #bind} and {@link CopyBinary} take: String (text, jsonb),
- *            Integer, Long, Double, Boolean, Integer[], String[] or Double[]; null for SQL NULL
+ *            Integer, Long, Double, Boolean, Integer[], long[], String[] or Double[]; null for SQL NULL
  */
 record Column<R>(String name, Type type, Function<? super R, ?> get) {
 
     enum Type {
-        TEXT, INT, BIGINT, FLOAT8, BOOL, JSONB, INT_ARRAY, TEXT_ARRAY, FLOAT8_ARRAY;
+        TEXT, INT, BIGINT, FLOAT8, BOOL, JSONB, INT_ARRAY, BIGINT_ARRAY, TEXT_ARRAY, FLOAT8_ARRAY;
 
         /** The parameter marker: jsonb travels as text and is cast server-side (no driver-specific PGobject). */
         String marker() {
@@ -46,6 +46,7 @@ record Column<R>(String name, Type type, Function<? super R, ?> get) {
                 case BOOL -> "boolean";
                 case JSONB -> "jsonb";
                 case INT_ARRAY -> "integer[]";
+                case BIGINT_ARRAY -> "bigint[]";
                 case TEXT_ARRAY -> "text[]";
                 case FLOAT8_ARRAY -> "double precision[]";
             };
@@ -55,7 +56,7 @@ record Column<R>(String name, Type type, Function<? super R, ?> get) {
             return switch (this) {
                 case TEXT, TEXT_ARRAY -> "text";
                 case INT, INT_ARRAY -> "int4";
-                case BIGINT -> "int8";
+                case BIGINT, BIGINT_ARRAY -> "int8";
                 case FLOAT8_ARRAY -> "float8";
                 default -> throw new IllegalStateException(this + " has no array element type");
             };
@@ -92,6 +93,11 @@ record Column<R>(String name, Type type, Function<? super R, ?> get) {
             List<Integer> v = get.apply(r);
             return v == null ? null : v.toArray(Integer[]::new);
         });
+    }
+
+    /** {@code get} returns a primitive array, written as it is (no boxing on the way to COPY). */
+    static <R> Column<R> bigintArray(String name, Function<? super R, long[]> get) {
+        return new Column<>(name, Type.BIGINT_ARRAY, get);
     }
 
     static <R> Column<R> textArray(String name, Function<? super R, List<String>> get) {
@@ -135,7 +141,7 @@ record Column<R>(String name, Type type, Function<? super R, ?> get) {
                 case BIGINT -> Types.BIGINT;
                 case FLOAT8 -> Types.DOUBLE;
                 case BOOL -> Types.BOOLEAN;
-                case INT_ARRAY, TEXT_ARRAY, FLOAT8_ARRAY -> Types.ARRAY;
+                case INT_ARRAY, BIGINT_ARRAY, TEXT_ARRAY, FLOAT8_ARRAY -> Types.ARRAY;
             });
             return;
         }
@@ -148,6 +154,14 @@ record Column<R>(String name, Type type, Function<? super R, ?> get) {
             case FLOAT8 -> ps.setDouble(index, (Double) value);
             case BOOL -> ps.setBoolean(index, (Boolean) value);
             case INT_ARRAY, FLOAT8_ARRAY -> ps.setArray(index, array(c, type.elementType(), (Object[]) value));
+            case BIGINT_ARRAY -> {
+                long[] in = (long[]) value;
+                Long[] boxed = new Long[in.length];
+                for (int i = 0; i < in.length; i++) {
+                    boxed[i] = in[i];
+                }
+                ps.setArray(index, array(c, type.elementType(), boxed));
+            }
             case TEXT_ARRAY -> {
                 String[] in = (String[]) value;
                 String[] clean = new String[in.length];

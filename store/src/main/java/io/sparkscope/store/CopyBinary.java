@@ -19,6 +19,7 @@ final class CopyBinary {
     /** Signature, flags (no OIDs), header extension length 0. */
     private static final byte[] HEADER = {'P', 'G', 'C', 'O', 'P', 'Y', '\n', (byte) 0xff, '\r', '\n', 0,
             0, 0, 0, 0, 0, 0, 0, 0};
+    private static final int INT8_OID = 20;
     private static final int INT4_OID = 23;
     private static final int TEXT_OID = 25;
     private static final int FLOAT8_OID = 701;
@@ -94,6 +95,7 @@ final class CopyBinary {
                 putByte((Boolean) value ? 1 : 0);
             }
             case INT_ARRAY -> array((Object[]) value, INT4_OID);
+            case BIGINT_ARRAY -> longArray((long[]) value);
             case FLOAT8_ARRAY -> array((Object[]) value, FLOAT8_OID);
             case TEXT_ARRAY -> array((Object[]) value, TEXT_OID);
         }
@@ -103,6 +105,23 @@ final class CopyBinary {
         byte[] b = (s.indexOf('\u0000') >= 0 ? s.replace('\u0000', '\uFFFD') : s).getBytes(StandardCharsets.UTF_8);
         putInt(b.length);
         put(b, 0, b.length);
+    }
+
+    /** A one-dimensional bigint array without nulls, as {@link #array} writes one. */
+    private void longArray(long[] a) {
+        int body = a.length == 0 ? 12 : 20 + 12 * a.length;
+        putInt(body);
+        putInt(a.length == 0 ? 0 : 1);
+        putInt(0); // no nulls
+        putInt(INT8_OID);
+        if (a.length > 0) {
+            putInt(a.length);
+            putInt(1);
+        }
+        for (long v : a) {
+            putInt(8);
+            putLong(v);
+        }
     }
 
     /** A one-dimensional array (lower bound 1, as array literals give), or an empty one (no dimensions). */

@@ -49,52 +49,6 @@ final class Json {
     private Json() {
     }
 
-    /**
-     * Task metrics with zeros omitted (absent = 0, as Spark treats metrics an old log lacks): a kept task row is
-     * then a few hundred bytes instead of a full 34-field object. Names are fixed ASCII, so no escaping is needed.
-     */
-    static String sparseMetrics(TaskMetrics metrics) {
-        if (metrics == null) {
-            return null;
-        }
-        StringBuilder sb = new StringBuilder(256).append('{');
-        for (TaskMetric m : TaskMetric.values()) {
-            long v = metrics.get(m);
-            if (v != 0) {
-                if (sb.length() > 1) {
-                    sb.append(',');
-                }
-                sb.append('"').append(m.stageTotalName).append("\":").append(v);
-            }
-        }
-        return sb.append('}').toString();
-    }
-
-    static TaskMetrics taskMetrics(String json) {
-        if (json == null) {
-            return null;
-        }
-        // Streamed rather than read as a tree: a task table page reads a hundred of these per request.
-        TaskMetrics.Builder b = TaskMetrics.builder();
-        try (JsonParser p = MAPPER.getFactory().createParser(json)) {
-            if (p.nextToken() != JsonToken.START_OBJECT) {
-                throw new IllegalStateException("stored task metrics are not a JSON object: " + json);
-            }
-            while (p.nextToken() == JsonToken.FIELD_NAME) {
-                TaskMetric m = BY_NAME.get(p.currentName());
-                p.nextToken();
-                if (m != null) {
-                    b.set(m, p.getValueAsLong());
-                } else {
-                    p.skipChildren();
-                }
-            }
-        } catch (IOException e) {
-            throw new IllegalStateException("stored JSON is not readable: " + e.getMessage(), e);
-        }
-        return b.build();
-    }
-
     /** All stage totals, zeros included: this is what the UI shows as Spark's StageData. */
     static String totals(StageTotals totals) {
         StringBuilder sb = new StringBuilder(1024).append('{');

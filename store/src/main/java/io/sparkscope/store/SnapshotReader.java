@@ -361,7 +361,7 @@ public final class SnapshotReader {
                 .speculative(rs.getBoolean("speculative")).launchTime(rs.getLong("launch_time"))
                 .finishTime(rs.getLong("finish_time")).gettingResultTime(rs.getLong("getting_result_time"))
                 .status(rs.getString("status")).endReason(rs.getString("end_reason"))
-                .errorMessage(rs.getString("error_message")).metrics(Json.taskMetrics(rs.getString("metrics")))
+                .errorMessage(rs.getString("error_message")).metrics(TaskMetricArray.read(rs, "metrics"))
                 .errorDetail(rs.getString("error_detail")).build();
     }
 

@@ -21,6 +21,7 @@ import java.util.List;
 import java.util.function.Function;
 
 import static io.sparkscope.store.Column.bigint;
+import static io.sparkscope.store.Column.bigintArray;
 import static io.sparkscope.store.Column.bool;
 import static io.sparkscope.store.Column.float8;
 import static io.sparkscope.store.Column.float8Array;
@@ -208,7 +209,7 @@ final class Tables {
                     text("status", TaskRecord::status),
                     text("end_reason", TaskRecord::endReason),
                     text("error_message", TaskRecord::errorMessage),
-                    jsonb("metrics", t -> Json.sparseMetrics(t.metrics())),
+                    bigintArray("metrics", t -> TaskMetricArray.of(t.metrics())),
                     // V14
                     text("error_detail", TaskRecord::errorDetail),
                     bigint("executor_run_time_ms", t -> t.metrics() == null ? null

@@ -43,6 +43,7 @@ class ColumnSchemaTest {
             case BOOL -> "bool";
             case JSONB -> "jsonb";
             case INT_ARRAY -> "_int4";
+            case BIGINT_ARRAY -> "_int8";
             case TEXT_ARRAY -> "_text";
             case FLOAT8_ARRAY -> "_float8";
         };

@@ -221,6 +221,7 @@ class SummariesTest {
         DataSource ds = TestDb.newDatabase();
         Flyway.configure().dataSource(ds).table(SchemaManager.HISTORY_TABLE).locations(SchemaManager.LOCATION)
                 .target("26").load().migrate();
+        TestDb.taskMetricsAsArray(ds);
         SnapshotWriter w = new SnapshotWriter();
         for (int i = 0; i < 5; i++) {
             w.write(ds, app("app-b-" + i, "daily-" + (i % 2), T0 + i * HOUR, i != 4, 100),

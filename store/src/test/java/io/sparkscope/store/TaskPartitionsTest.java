@@ -66,6 +66,7 @@ class TaskPartitionsTest {
                 .filter(v -> v.isNewerThan("0") && !v.isAtLeast("28")).max(Comparator.naturalOrder())
                 .orElseThrow().getVersion();
         config.target(last).load().migrate();
+        TestDb.taskMetricsAsArray(ds);
         writeWithoutPartitioning(ds, app("app-before-1", NOW - 400 * DAY));
         writeWithoutPartitioning(ds, app("app-before-2", NOW - 3 * DAY));
         String before = text(ds, ALL_TASKS);

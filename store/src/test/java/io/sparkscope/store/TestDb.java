@@ -45,6 +45,18 @@ public final class TestDb {
         return "jdbc:postgresql://localhost:" + server().getPort() + "/" + database + "?user=postgres";
     }
 
+    /**
+     * For a test that writes with this code into a schema older than V33: the task table's metrics column takes this
+     * code's bigint array, as V33 would make it (V33 then leaves it as it is).
+     */
+    public static void taskMetricsAsArray(DataSource ds) {
+        try (Connection c = ds.getConnection(); Statement st = c.createStatement()) {
+            st.execute("ALTER TABLE task ALTER COLUMN metrics TYPE bigint[] USING NULL");
+        } catch (SQLException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
     /** A new empty database's name. */
     public static String newDatabaseName() {
         String name = "sparkscope_test_" + COUNTER.incrementAndGet();

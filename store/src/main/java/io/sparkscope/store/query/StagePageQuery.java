@@ -1,9 +1,11 @@
 package io.sparkscope.store.query;
 
+import io.sparkscope.core.event.TaskMetric;
 import io.sparkscope.core.heuristics.Finding;
 import io.sparkscope.core.model.TaskRecord;
 import io.sparkscope.store.FindingRows;
 import io.sparkscope.store.ReadTransaction;
+import io.sparkscope.store.TaskMetricArray;
 
 import javax.sql.DataSource;
 import java.sql.Connection;
@@ -157,8 +159,8 @@ public final class StagePageQuery {
         return out;
     }
 
-    private static String metric(String name) {
-        return "COALESCE(sum((t.metrics->>'" + name + "')::bigint), 0)";
+    private static String metric(TaskMetric metric) {
+        return "COALESCE(sum(" + TaskMetricArray.sql("t.", metric) + "), 0)";
     }
 
     /**
@@ -173,11 +175,11 @@ public final class StagePageQuery {
                 + " count(*) FILTER (WHERE t.status = 'SUCCESS') AS ok,"
                 + " count(*) FILTER (WHERE t.status = 'FAILED') AS failed,"
                 + " count(*) FILTER (WHERE t.status = 'KILLED') AS killed,"
-                + " COALESCE(sum(GREATEST(t.duration_ms, 0)), 0) AS duration, " + metric("executorRunTime") + ", "
-                + metric("jvmGcTime") + ", " + metric("inputBytes") + ", " + metric("outputBytes") + ", "
-                + metric("shuffleRemoteBytesRead") + " + " + metric("shuffleLocalBytesRead") + ", "
-                + metric("shuffleWriteBytes") + ", " + metric("memoryBytesSpilled") + " + "
-                + metric("diskBytesSpilled")
+                + " COALESCE(sum(GREATEST(t.duration_ms, 0)), 0) AS duration, " + metric(TaskMetric.EXECUTOR_RUN_TIME) + ", "
+                + metric(TaskMetric.JVM_GC_TIME) + ", " + metric(TaskMetric.INPUT_BYTES) + ", "
+                + metric(TaskMetric.OUTPUT_BYTES) + ", " + metric(TaskMetric.SHUFFLE_REMOTE_BYTES_READ) + " + "
+                + metric(TaskMetric.SHUFFLE_LOCAL_BYTES_READ) + ", " + metric(TaskMetric.SHUFFLE_BYTES_WRITTEN) + ", "
+                + metric(TaskMetric.MEMORY_BYTES_SPILLED) + " + " + metric(TaskMetric.DISK_BYTES_SPILLED)
                 + " FROM task t LEFT JOIN executor e ON e.app_pk = t.app_pk AND e.executor_id = t.executor_id"
                 + " WHERE t.app_pk = ? AND t.stage_id = ? AND t.stage_attempt_id = ?"
                 + " GROUP BY t.executor_id ORDER BY min(e.ord) NULLS LAST, t.executor_id")) {

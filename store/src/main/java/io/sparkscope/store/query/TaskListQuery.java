@@ -1,8 +1,10 @@
 package io.sparkscope.store.query;
 
+import io.sparkscope.core.event.TaskMetric;
 import io.sparkscope.core.model.TaskRecord;
 import io.sparkscope.store.ReadTransaction;
 import io.sparkscope.store.SnapshotReader;
+import io.sparkscope.store.TaskMetricArray;
 
 import javax.sql.DataSource;
 import java.sql.Connection;
@@ -51,12 +53,12 @@ public final class TaskListQuery {
         DURATION("duration_ms"),
         LAUNCH_TIME("launch_time"),
         INDEX("task_index"),
-        GC_TIME("COALESCE((metrics->>'jvmGcTime')::bigint, 0)"),
-        SHUFFLE_READ("COALESCE((metrics->>'shuffleRemoteBytesRead')::bigint, 0)"
-                + " + COALESCE((metrics->>'shuffleLocalBytesRead')::bigint, 0)"),
-        SPILL("COALESCE((metrics->>'memoryBytesSpilled')::bigint, 0)"
-                + " + COALESCE((metrics->>'diskBytesSpilled')::bigint, 0)"),
-        PEAK_MEMORY("COALESCE((metrics->>'peakExecutionMemory')::bigint, 0)");
+        GC_TIME(TaskMetricArray.sql("", TaskMetric.JVM_GC_TIME)),
+        SHUFFLE_READ(TaskMetricArray.sql("", TaskMetric.SHUFFLE_REMOTE_BYTES_READ)
+                + " + " + TaskMetricArray.sql("", TaskMetric.SHUFFLE_LOCAL_BYTES_READ)),
+        SPILL(TaskMetricArray.sql("", TaskMetric.MEMORY_BYTES_SPILLED)
+                + " + " + TaskMetricArray.sql("", TaskMetric.DISK_BYTES_SPILLED)),
+        PEAK_MEMORY(TaskMetricArray.sql("", TaskMetric.PEAK_EXECUTION_MEMORY));
 
         final String expression;
 

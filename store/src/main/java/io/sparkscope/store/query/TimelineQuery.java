@@ -4,6 +4,7 @@ import io.sparkscope.core.event.TaskMetric;
 import io.sparkscope.core.event.TaskMetrics;
 import io.sparkscope.core.model.TaskRecord;
 import io.sparkscope.store.ReadTransaction;
+import io.sparkscope.store.TaskMetricArray;
 
 import javax.sql.DataSource;
 import java.sql.Connection;
@@ -85,10 +86,10 @@ public final class TimelineQuery {
         try (PreparedStatement ps = c.prepareStatement("SELECT task_id, task_index, attempt, partition_id,"
                 + " executor_id, host, locality, speculative, launch_time, finish_time, getting_result_time, status,"
                 + " end_reason, metrics IS NULL AS no_metrics,"
-                + " COALESCE((metrics->>'executorDeserializeTime')::bigint, 0) AS deserialize_ms,"
-                + " COALESCE((metrics->>'executorRunTime')::bigint, 0) AS run_ms,"
-                + " COALESCE((metrics->>'resultSerializationTime')::bigint, 0) AS result_serialization_ms,"
-                + " COALESCE((metrics->>'jvmGcTime')::bigint, 0) AS gc_ms"
+                + " " + TaskMetricArray.sql("", TaskMetric.EXECUTOR_DESERIALIZE_TIME) + " AS deserialize_ms,"
+                + " " + TaskMetricArray.sql("", TaskMetric.EXECUTOR_RUN_TIME) + " AS run_ms,"
+                + " " + TaskMetricArray.sql("", TaskMetric.RESULT_SERIALIZATION_TIME) + " AS result_serialization_ms,"
+                + " " + TaskMetricArray.sql("", TaskMetric.JVM_GC_TIME) + " AS gc_ms"
                 + " FROM task WHERE app_pk = ? AND stage_id = ? AND stage_attempt_id = ? ORDER BY ord")) {
             ps.setLong(1, pk);
             ps.setInt(2, stageId);
