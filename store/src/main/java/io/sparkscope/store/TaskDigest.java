@@ -18,7 +18,11 @@ import java.util.List;
  * {@link #FORMAT} changes whenever the task row's columns do, so every stored digest then mismatches once.
  */
 final class TaskDigest {
-    /** Bump when {@code Tables.TASK}'s columns or their encoding change. */
+    /**
+     * Bump when {@code Tables.TASK}'s columns or their encoding change. Not bumped by V33, which turned the metrics
+     * column from JSON into a bigint array: it converted every stored row to exactly what the writer now sends, so the
+     * stored digests still describe the stored rows.
+     */
     static final long FORMAT = 2;
     private static final long PRIME = 0x100000001b3L;
 
