@@ -1,8 +1,6 @@
 package io.sparkscope.store;
 
-import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.core.StreamReadConstraints;
 import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.JsonNode;
@@ -12,11 +10,9 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.sparkscope.core.event.SparkEvent.PlanMetric;
 import io.sparkscope.core.event.SparkEvent.PlanNode;
 import io.sparkscope.core.event.TaskMetric;
-import io.sparkscope.core.event.TaskMetrics;
 import io.sparkscope.core.heuristics.SettingAdvice;
 import io.sparkscope.core.model.StageTotals;
 
-import java.io.IOException;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.Iterator;

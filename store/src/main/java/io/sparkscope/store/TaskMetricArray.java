@@ -14,8 +14,8 @@ import java.sql.SQLException;
  * and it is smaller too.
  *
  * <p>So the enum's order is the stored order: a new metric goes at the end of {@link TaskMetric}. Rows written before
- * it have a shorter array; an element past the end reads as SQL NULL here and as 0 in {@link #read}, Spark's value for
- * a metric an older version did not report.
+ * it have a shorter array. An element past the end is NULL in SQL, which {@link #sql} turns into 0, and 0 in
+ * {@link #read}: Spark's value for a metric an older version did not report.
  */
 public final class TaskMetricArray {
     private TaskMetricArray() {

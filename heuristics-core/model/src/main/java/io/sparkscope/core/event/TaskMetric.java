@@ -7,6 +7,9 @@ package io.sparkscope.core.event;
  *
  * <p>Times are milliseconds except the CPU times and {@code shuffleWriteTime}, which Spark reports in nanoseconds.
  * A metric an older Spark did not report is 0 (what the History Server shows for such logs).
+ *
+ * <p>Add a new metric at the end, never in between: the order is how the database stores a task's metrics (one array
+ * element per constant) and how a stored stage's task digest is computed.
  */
 public enum TaskMetric {
     EXECUTOR_DESERIALIZE_TIME("executorDeserializeTime"),
