@@ -32,9 +32,14 @@ public final class SchemaManager {
     /**
      * Applies pending migrations and returns the resulting status. Safe to call from many processes at once: Flyway
      * serialises migrators with a PostgreSQL advisory lock. A database migrated by a newer Sparkscope is left alone
-     * and reported as {@link SchemaStatus.State#NEWER}.
+     * and reported as {@link SchemaStatus.State#NEWER}. A database that already holds exactly this code's migrations
+     * is recognised from its history table alone, without starting Flyway ({@link ShippedMigrations}).
      */
     public static SchemaStatus migrate(DataSource dataSource) {
+        SchemaStatus quick = ShippedMigrations.currentOrNull(dataSource);
+        if (quick != null) {
+            return quick;
+        }
         for (int attempt = 1; ; attempt++) {
             boolean late = lateVersions(dataSource);
             try {
@@ -109,8 +114,17 @@ public final class SchemaManager {
         return (nl < 0 ? s : s.substring(0, nl)).strip();
     }
 
-    /** Compares the database's schema version with this code's, without changing anything. */
+    /**
+     * Compares the database's schema version with this code's, without changing anything. Flyway is started only when
+     * the history table does not hold exactly this code's migrations.
+     */
     public static SchemaStatus check(DataSource dataSource) {
+        SchemaStatus quick = ShippedMigrations.currentOrNull(dataSource);
+        return quick != null ? quick : flywayCheck(dataSource);
+    }
+
+    /** {@link #check} as Flyway sees it: its scripts on the classpath against its history table. */
+    static SchemaStatus flywayCheck(DataSource dataSource) {
         MigrationInfoService info = flyway(dataSource).info();
         MigrationVersion expected = null;
         MigrationVersion current = null;

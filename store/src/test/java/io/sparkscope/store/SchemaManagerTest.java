@@ -139,6 +139,59 @@ class SchemaManagerTest {
         assertEquals(1, TestDb.count(ds, "SELECT count(*) FROM pg_tables WHERE tablename = 'application'"));
     }
 
+    /** The list the quick check compares with is the migration directory, script for script. */
+    @Test
+    void theShippedScriptsAreTheMigrationDirectory() throws Exception {
+        java.nio.file.Path dir = java.nio.file.Path.of("src/main/resources/db/migration/sparkscope");
+        java.util.List<String> files;
+        try (java.util.stream.Stream<java.nio.file.Path> s = java.nio.file.Files.list(dir)) {
+            files = s.map(p -> p.getFileName().toString())
+                    .sorted(java.util.Comparator.comparing(n -> org.flywaydb.core.api.MigrationVersion.fromVersion(
+                            ShippedMigrations.version(n))))
+                    .toList();
+        }
+        assertEquals(files, ShippedMigrations.SCRIPTS,
+                "a migration was added or renamed: list it in ShippedMigrations.SCRIPTS, in version order");
+    }
+
+    /** On a current database the quick check answers, and says what Flyway would say. */
+    @Test
+    void aCurrentDatabaseIsRecognisedWithoutFlyway() throws Exception {
+        DataSource ds = TestDb.newDatabase();
+        assertNull(ShippedMigrations.currentOrNull(ds), "no history table yet");
+        SchemaManager.migrate(ds);
+        // the checksums this code computes are the ones Flyway stored, script by script
+        for (String script : ShippedMigrations.SCRIPTS) {
+            assertEquals((long) ShippedMigrations.checksum(script), TestDb.count(ds, "SELECT checksum FROM "
+                    + SchemaManager.HISTORY_TABLE + " WHERE version = '" + ShippedMigrations.version(script) + "'"),
+                    script);
+        }
+        SchemaStatus quick = ShippedMigrations.currentOrNull(ds);
+        assertEquals(SchemaManager.flywayCheck(ds), quick);
+        assertEquals(SchemaStatus.State.CURRENT, quick.state());
+    }
+
+    /** Anything but exactly the shipped migrations, all successful, goes to Flyway. */
+    @Test
+    void anyOtherHistoryIsLeftToFlyway() throws Exception {
+        String[] edits = {
+                "UPDATE " + SchemaManager.HISTORY_TABLE + " SET checksum = checksum + 1 WHERE version = '2'",
+                "UPDATE " + SchemaManager.HISTORY_TABLE + " SET success = false WHERE version = '33'",
+                "DELETE FROM " + SchemaManager.HISTORY_TABLE + " WHERE version = '18'",
+                "INSERT INTO " + SchemaManager.HISTORY_TABLE + " (installed_rank, version, description, type,"
+                        + " script, checksum, installed_by, execution_time, success) VALUES"
+                        + " (100, '99', 'future', 'SQL', 'V99__future.sql', 1, 'test', 1, true)",
+        };
+        for (String edit : edits) {
+            DataSource ds = TestDb.migrated();
+            assertEquals(SchemaStatus.State.CURRENT, ShippedMigrations.currentOrNull(ds).state());
+            try (Connection c = ds.getConnection(); Statement st = c.createStatement()) {
+                st.execute(edit);
+            }
+            assertNull(ShippedMigrations.currentOrNull(ds), edit);
+        }
+    }
+
     @Test
     void statusMessagesNameBothVersions() {
         assertEquals(SchemaStatus.State.FAILED, SchemaManager.status("2", "2", true).state());
