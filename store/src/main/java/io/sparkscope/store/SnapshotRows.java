@@ -63,6 +63,38 @@ final class SnapshotRows {
         return out;
     }
 
+    /**
+     * A table's rows made when they are read, not before. Task rows are most of a snapshot's rows (a hundred thousand
+     * for a big application): made one by one while COPY sends them, the JVM makes the next rows while PostgreSQL
+     * stores the last ones, instead of PostgreSQL waiting for all of them first, and they never all sit in the heap
+     * at once. Each read makes the row again, so a writer that reads the rows more than once copies them into a list
+     * first ({@link #materialised}).
+     */
+    static final class RowsOnDemand<R> extends java.util.AbstractList<Object[]> implements java.util.RandomAccess {
+        private final Table<R> table;
+        private final List<R> sources;
+
+        RowsOnDemand(Table<R> table, List<R> sources) {
+            this.table = table;
+            this.sources = sources;
+        }
+
+        @Override
+        public Object[] get(int index) {
+            return table.row(sources.get(index));
+        }
+
+        @Override
+        public int size() {
+            return sources.size();
+        }
+    }
+
+    /** The same rows, each made once and kept: for a writer that reads them more than once. */
+    static void materialised(Map<Table<?>, List<Object[]>> rows) {
+        rows.replaceAll((table, list) -> list instanceof RowsOnDemand<?> ? new ArrayList<>(list) : list);
+    }
+
     static long stageKey(int stageId, int attemptId) {
         return ((long) stageId << 32) | (attemptId & 0xffffffffL);
     }
@@ -119,6 +151,7 @@ final class SnapshotRows {
         // order with them). The reader breaks ties by id.
         boolean byId = s.partial();
         ordered(rows.get(Tables.JOB), Tables.JOB, s.jobs(), byId ? JobSummary::jobId : null);
+        List<TaskRow> tasks = new ArrayList<>();
         int ord = 0;
         for (StageSummary st : s.stages()) {
             long key = stageKey(st.stageId(), st.attemptId());
@@ -130,9 +163,10 @@ final class SnapshotRows {
             }
             int taskOrd = 0;
             for (TaskRecord t : oneRecordPerTask(s, st)) {
-                rows.get(Tables.TASK).add(Tables.TASK.row(new TaskRow(st, t, taskOrd++)));
+                tasks.add(new TaskRow(st, t, taskOrd++));
             }
         }
+        rows.put(Tables.TASK, new RowsOnDemand<>(Tables.TASK, tasks));
         ordered(rows.get(Tables.SQL_EXECUTION), Tables.SQL_EXECUTION, s.sqlExecutions(),
                 byId ? q -> (int) Math.min(Integer.MAX_VALUE, q.executionId()) : null);
         // Each listed execution comes with its whole plan graph, also in a partial snapshot (the writer then

@@ -222,6 +222,10 @@ public final class SnapshotWriter {
         Set<Long> unchanged = skipUnchangedTasks ? UnchangedRows.unchangedTaskStages(digests, storedDigests) : Set.of();
         Map<String, Long> batchesStored = existing.isPresent() ? UnchangedRows.storedBatchWindows(c, appPk, s) : Map.of();
         Map<Table<?>, List<Object[]>> rows = SnapshotRows.of(s, findings, digests, unchanged, batchesStored);
+        if (existing.isPresent()) {
+            // the rows are sorted, staged and compared with what is stored: each is read more than once
+            SnapshotRows.materialised(rows);
+        }
         Map<Table<?>, List<Object[]>> ofNewStages = existing.isPresent()
                 ? UnchangedRows.rowsOfNewStages(rows, storedDigests) : Map.of();
         // No stale task row to look for in stage attempts stored without tasks, nor in those not stored at all (a task
