@@ -63,7 +63,8 @@ final class ShippedMigrations {
             "V30__search_by_start_covering.sql",
             "V31__user_severity_index.sql",
             "V32__task_without_foreign_key.sql",
-            "V33__task_metrics_as_array.sql");
+            "V33__task_metrics_as_array.sql",
+            "V34__task_without_app_duration_index.sql");
 
     /** Version to checksum, computed once per JVM; null if a script could not be read (then Flyway decides). */
     private static volatile Map<String, Integer> checksums;
