@@ -4,10 +4,9 @@
 # `zstd -1`, as Spark writes a log with spark.eventLog.compress=true and its default zstd level):
 #  1. the single-threaded Jackson floor: AnalyzeBench (b), zstd-jni + one JsonParser's nextToken() over the whole
 #     decompressed stream, 1 warm-up + ROUNDS measured, in one JVM;
-#  2. `analyze` (the real command, one JVM per run, $HEAP) with --decode-threads 1 and 2, alternating, ROUNDS each:
-#     wall time, CPU (user + sys) and peak RSS from /usr/bin/time -v;
-#  3. `import` (--decode-threads 2, $HEAP) into a fresh database of a PostgreSQL of the bench's own
-#     (bench/own-postgres.sh), migrated beforehand, ROUNDS times;
+#  2. ROUNDS rounds, each: `analyze` (the real command, one JVM per run, $HEAP) with --decode-threads 1, then 2, then
+#     `import` (--decode-threads 2, $HEAP) into a fresh database of a PostgreSQL of the bench's own
+#     (bench/own-postgres.sh), migrated beforehand: wall time, CPU (user + sys) and peak RSS from /usr/bin/time -v;
 # then the ratios on medians: analyze(2)/floor (target ≤ 0.70), analyze(1)/floor, analyze(1)/analyze(2) (the
 # scaling) and import/analyze(2) (target ≤ 1.30).
 #
@@ -61,31 +60,29 @@ BENCH_SKIP_BUILD=1 bench/run-analyze-bench.sh --only=b --no-heap --no-cross-chec
 FLOOR=$(awk -F'|' '/^\| \(b\) floor/ { gsub(/ /, "", $3); print $3 / 1000 }' "$WORK/floor.txt")
 echo "floor: ${FLOOR} s"
 
-echo "## 2. analyze with 1 and 2 decoding threads, alternating ($ROUNDS each)"
-: >"$WORK/analyze-1.txt"; : >"$WORK/analyze-2.txt"
-for r in $(seq "$ROUNDS"); do
-  for t in 1 2; do
-    /usr/bin/time -v java $HEAP -jar $JAR analyze "$LOG" --decode-threads "$t" >/dev/null 2>"$WORK/analyze.err" \
-      || { tail "$WORK/analyze.err"; exit 1; }
-    echo "$(wall "$WORK/analyze.err") $(cpu "$WORK/analyze.err") $(rss "$WORK/analyze.err")" >>"$WORK/analyze-$t.txt"
-    echo "round $r, $t thread(s): wall $(wall "$WORK/analyze.err") s, CPU $(cpu "$WORK/analyze.err") s, peak RSS $(rss "$WORK/analyze.err") MB"
-  done
-done
-A1=$(cut -d' ' -f1 "$WORK/analyze-1.txt" | median); A2=$(cut -d' ' -f1 "$WORK/analyze-2.txt" | median)
-
-echo "## 3. import with 2 decoding threads ($ROUNDS, each into a fresh database)"
-: >"$WORK/import-2.txt"
+echo "## 2. rounds of analyze with 1 and 2 decoding threads, then import with 2 ($ROUNDS rounds)"
+# An import and the analyses it is compared with run in the same round, a few seconds apart: this machine's speed
+# drifts by 10-20 % over minutes, and a ratio of runs minutes apart would measure the drift.
+: >"$WORK/analyze-1.txt"; : >"$WORK/analyze-2.txt"; : >"$WORK/import-2.txt"; : >"$WORK/ratio.txt"
 for r in $(seq "$ROUNDS"); do
   fresh_db decode_import
   # migrated first, as a production database is: the import's time is the import's
   java -jar $JAR prune --older-than 1h --dry-run --db "$(url decode_import)" --user postgres >/dev/null 2>&1
   # the previous round's rows (and the dropped database) written out first, so no round pays for the one before
   own_psql -d postgres -qc CHECKPOINT; sleep 3
+  for t in 1 2; do
+    /usr/bin/time -v java $HEAP -jar $JAR analyze "$LOG" --decode-threads "$t" >/dev/null 2>"$WORK/analyze.err" \
+      || { tail "$WORK/analyze.err"; exit 1; }
+    echo "$(wall "$WORK/analyze.err") $(cpu "$WORK/analyze.err") $(rss "$WORK/analyze.err")" >>"$WORK/analyze-$t.txt"
+    echo "round $r, analyze, $t thread(s): wall $(wall "$WORK/analyze.err") s, CPU $(cpu "$WORK/analyze.err") s, peak RSS $(rss "$WORK/analyze.err") MB"
+  done
   /usr/bin/time -v java $HEAP -jar $JAR import "$LOG" --decode-threads 2 --db "$(url decode_import)" --user postgres \
     2>"$WORK/import.err" || { tail "$WORK/import.err"; exit 1; }
   echo "$(wall "$WORK/import.err")" >>"$WORK/import-2.txt"
-  echo "round $r: wall $(wall "$WORK/import.err") s, CPU $(cpu "$WORK/import.err") s, peak RSS $(rss "$WORK/import.err") MB"
+  echo "scale=3; $(wall "$WORK/import.err") / $(wall "$WORK/analyze.err")" | bc >>"$WORK/ratio.txt"
+  echo "round $r, import, 2 threads: wall $(wall "$WORK/import.err") s, CPU $(cpu "$WORK/import.err") s, peak RSS $(rss "$WORK/import.err") MB; import / analyze(2) of the round $(tail -1 "$WORK/ratio.txt")"
 done
+A1=$(cut -d' ' -f1 "$WORK/analyze-1.txt" | median); A2=$(cut -d' ' -f1 "$WORK/analyze-2.txt" | median)
 I2=$(median <"$WORK/import-2.txt")
 own_psql -d decode_import -qtAc "SELECT 'stored: ' || num_tasks || ' tasks, ' || (SELECT count(*) FROM task) || ' task rows, status ' || status FROM application"
 
@@ -95,5 +92,5 @@ ratio() { echo "scale=2; $1 / $2" | bc; }
 echo "analyze(2) / floor = $(ratio "$A2" "$FLOOR") (target ≤ 0.70)"
 echo "analyze(1) / floor = $(ratio "$A1" "$FLOOR")"
 echo "analyze(1) / analyze(2) = $(ratio "$A1" "$A2") (the scaling from 1 to 2 threads)"
-echo "import / analyze(2) = $(ratio "$I2" "$A2") (target ≤ 1.30)"
+echo "import / analyze(2) = $(ratio "$I2" "$A2") on medians, $(median <"$WORK/ratio.txt") as the median of the rounds' own ratios (target ≤ 1.30)"
 echo "# done $(date -u +%FT%TZ), load $(cut -d' ' -f1-3 /proc/loadavg)"
