@@ -64,7 +64,8 @@ final class ShippedMigrations {
             "V31__user_severity_index.sql",
             "V32__task_without_foreign_key.sql",
             "V33__task_metrics_as_array.sql",
-            "V34__task_without_app_duration_index.sql");
+            "V34__task_without_app_duration_index.sql",
+            "V35__task_partition_creators_take_turns.sql");
 
     /** Version to checksum, computed once per JVM; null if a script could not be read (then Flyway decides). */
     private static volatile Map<String, Integer> checksums;

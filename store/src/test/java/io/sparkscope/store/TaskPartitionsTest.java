@@ -132,4 +132,49 @@ class TaskPartitionsTest {
         assertTrue(all.contains(partitionOf(NOW - 100 * DAY)) && !all.contains(partitionOf(NOW - 10 * DAY))
                 && !all.contains("task_default"), all);
     }
+
+    /** The first millisecond of a month counted from January 1970, in UTC. */
+    private static long startOf(long month) {
+        return java.time.LocalDate.of(1970 + (int) (month / 12), (int) (month % 12) + 1, 1)
+                .atStartOfDay(java.time.ZoneOffset.UTC).toInstant().toEpochMilli();
+    }
+
+    /**
+     * Writers of applications from different months create those months' partitions at the same time (an archive
+     * import's tasks do): each moves its month's rows out of the default partition and attaches its table. They take
+     * turns, so none of them fails with a deadlock.
+     */
+    @Test
+    void partitionsOfManyMonthsAreCreatedAtOnceWithoutDeadlock() throws Exception {
+        int months = 8;
+        for (int round = 0; round < 3; round++) {
+            DataSource ds = TestDb.migrated();
+            long first = TaskPartitions.monthOf(NOW) - 60 - round * 20; // months no partition exists for yet
+            for (int i = 0; i < months; i++) {
+                // rows in the default partition for each month, for the creator to move
+                writeWithoutPartitioning(ds, app("app-" + i, startOf(first + i) + DAY));
+            }
+            assertEquals(months * 40, TestDb.count(ds, "SELECT count(*) FROM task_default"));
+            java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(months);
+            java.util.concurrent.CountDownLatch go = new java.util.concurrent.CountDownLatch(1);
+            List<java.util.concurrent.Future<String>> created = new java.util.ArrayList<>();
+            for (int i = 0; i < months; i++) {
+                long month = first + i;
+                created.add(pool.submit(() -> {
+                    go.await();
+                    try (Connection c = ds.getConnection()) {
+                        return TaskPartitions.ensure(c, month);
+                    }
+                }));
+            }
+            go.countDown();
+            for (int i = 0; i < months; i++) {
+                assertEquals(TaskPartitions.nameOf(first + i),
+                        created.get(i).get(60, java.util.concurrent.TimeUnit.SECONDS));
+            }
+            pool.shutdown();
+            assertEquals(0, TestDb.count(ds, "SELECT count(*) FROM task_default"), "every row moved");
+            assertEquals(months * 40, TestDb.count(ds, "SELECT count(*) FROM task"));
+        }
+    }
 }
