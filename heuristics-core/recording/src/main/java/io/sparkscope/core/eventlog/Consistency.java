@@ -36,6 +36,13 @@ final class Consistency {
 
     private final BoundedMap<Long, Long> launchByTask = new BoundedMap<>(REMEMBERED);
     private final BoundedMap<Long, Integer> numTasksByStage = new BoundedMap<>(REMEMBERED);
+    /**
+     * The stage attempt {@link #checkIndex} looked up last and what the map answered (null: unknown), while
+     * {@code lastCheckedValid}: until the map is next used elsewhere.
+     */
+    private boolean lastCheckedValid;
+    private long lastCheckedStage;
+    private Integer lastCheckedNumTasks;
     private final BoundedMap<Long, long[]> stageSpans = new BoundedMap<>(REMEMBERED);
     private final BoundedMap<Integer, long[]> jobSpans = new BoundedMap<>(REMEMBERED);
     private final BoundedMap<String, long[]> executorSpans = new BoundedMap<>(REMEMBERED);
@@ -127,7 +134,18 @@ final class Consistency {
     }
 
     private void checkIndex(int stageId, int attemptId, TaskInfo info) throws InvalidEventException {
-        Integer numTasks = numTasksByStage.get(stageKey(stageId, attemptId));
+        long key = stageKey(stageId, attemptId);
+        Integer numTasks;
+        if (lastCheckedValid && key == lastCheckedStage) {
+            // Task lines of one stage come in long runs: the answer of the last look-up, without boxing the key
+            // again. The map orders by access; skipping a look-up of the key it accessed last changes no order.
+            numTasks = lastCheckedNumTasks;
+        } else {
+            numTasks = numTasksByStage.get(key);
+            lastCheckedValid = true;
+            lastCheckedStage = key;
+            lastCheckedNumTasks = numTasks;
+        }
         if (numTasks != null && info.index() >= numTasks) {
             throw checks.skip("Index", info.index() + " is not below the " + numTasks + " tasks of stage " + stageId
                     + " attempt " + attemptId);
@@ -197,6 +215,7 @@ final class Consistency {
     /** Remembers the task count, fills in an unknown one (-1 from the decoder), and checks the stage's times. */
     private StageInfo stage(StageInfo info) {
         long key = stageKey(info.stageId(), info.attemptId());
+        lastCheckedValid = false; // the map is read and perhaps changed below
         int numTasks = info.numTasks();
         Integer known = numTasksByStage.get(key);
         if (numTasks < 0) {

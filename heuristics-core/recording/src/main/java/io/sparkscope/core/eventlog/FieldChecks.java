@@ -48,7 +48,9 @@ final class FieldChecks {
         begin();
         this.event = event;
         this.pending = pending;
-        this.warnings.addAll(warnings);
+        if (!warnings.isEmpty()) { // most lines have none; an empty addAll still copies an array
+            this.warnings.addAll(warnings);
+        }
     }
 
     /** Moves the warnings from index {@code from} on to index {@code to}, keeping their order. */

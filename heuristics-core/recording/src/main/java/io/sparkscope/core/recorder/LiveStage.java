@@ -122,6 +122,7 @@ final class LiveStage extends LiveEntity {
             details = info.details();
         }
         numTasks = Math.max(0, info.numTasks());
+        values.expectRows(numTasks);
         if (info.submissionTime() > 0) {
             submissionTime = info.submissionTime();
         }

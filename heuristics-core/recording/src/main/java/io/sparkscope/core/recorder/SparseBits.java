@@ -18,10 +18,24 @@ final class SparseBits {
 
     private final HashMap<Long, long[]> blocks = new HashMap<>();
     private long size;
+    /**
+     * The block {@link #add} used last and its key (null: none yet). A stage's task ids and indices arrive nearly
+     * in order, so most values fall in the block of the one before: no boxed key, no hash look-up.
+     */
+    private long[] lastBlock;
+    private long lastBlockKey;
 
     /** @return true when the value was not in the set yet */
     boolean add(long value) {
-        long[] words = blocks.computeIfAbsent(Math.floorDiv(value, BLOCK_BITS), k -> new long[WORDS]);
+        long key = Math.floorDiv(value, BLOCK_BITS);
+        long[] words;
+        if (lastBlock != null && key == lastBlockKey) {
+            words = lastBlock;
+        } else {
+            words = blocks.computeIfAbsent(key, k -> new long[WORDS]);
+            lastBlock = words;
+            lastBlockKey = key;
+        }
         int bit = (int) Math.floorMod(value, BLOCK_BITS);
         long mask = 1L << (bit & 63);
         if ((words[bit >>> 6] & mask) != 0) {

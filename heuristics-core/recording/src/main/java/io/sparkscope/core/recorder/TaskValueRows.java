@@ -45,6 +45,8 @@ final class TaskValueRows {
     private long[][] columns = new long[METRICS][];
     private int size;
     private long seen;
+    /** The stage attempt's task count, 0 while unknown. */
+    private int expectedRows;
 
     TaskValueRows(int limit, long seed) {
         this.limit = limit;
@@ -54,12 +56,19 @@ final class TaskValueRows {
         }
     }
 
+    /** The stage attempt's task count: the columns grow to it (at most the limit) when they first grow. */
+    void expectRows(int numTasks) {
+        expectedRows = Math.max(0, numTasks);
+    }
+
     void add(TaskInfo info, TaskMetrics metrics) {
         seen++;
         int row;
         if (size < limit) {
             if (size == columns[0].length) {
-                int grown = (int) Math.min(limit, Math.max(16L, (long) size * 2));
+                // Straight to the stage's task count when it is known (a 10 000-task stage would otherwise copy
+                // its columns ten times on the way up, and keep up to twice the room it needs).
+                int grown = (int) Math.min(limit, Math.max(expectedRows, Math.max(16L, (long) size * 2)));
                 for (int m = 0; m < METRICS; m++) {
                     columns[m] = Arrays.copyOf(columns[m], grown);
                 }

@@ -213,5 +213,21 @@ class TaskIdentityTest {
         }
         assertEquals(100_000, dense.size());
         assertTrue(dense.approxBytes() < 100_000 / 8 * 3, "about a bit per dense value: " + dense.approxBytes());
+
+        // Runs of neighbours, jumps back to earlier blocks and repeats (as speculative copies and retries give):
+        // the answer of each add, and the set afterwards, are a HashSet's.
+        SparseBits mixed = new SparseBits();
+        java.util.Set<Long> reference = new java.util.HashSet<>();
+        java.util.SplittableRandom random = new java.util.SplittableRandom(7);
+        long next = -600;
+        for (int i = 0; i < 20_000; i++) {
+            int dice = random.nextInt(10);
+            long v = dice < 6 ? next++ : dice < 8 ? random.nextLong(-2_000, 3_000) : next - random.nextInt(1, 700);
+            assertEquals(reference.add(v), mixed.add(v), "add(" + v + ") at step " + i);
+        }
+        assertEquals(reference.size(), mixed.size());
+        for (long v = -2_100; v < next + 10; v++) {
+            assertEquals(reference.contains(v), mixed.contains(v), "contains(" + v + ")");
+        }
     }
 }
