@@ -56,7 +56,7 @@ final class TaskValueRows {
         }
     }
 
-    /** The stage attempt's task count: the columns grow to it (at most the limit) when they first grow. */
+    /** The stage attempt's task count: the columns grow toward it ({@link #grownSize}). */
     void expectRows(int numTasks) {
         expectedRows = Math.max(0, numTasks);
     }
@@ -66,9 +66,7 @@ final class TaskValueRows {
         int row;
         if (size < limit) {
             if (size == columns[0].length) {
-                // Straight to the stage's task count when it is known (a 10 000-task stage would otherwise copy
-                // its columns ten times on the way up, and keep up to twice the room it needs).
-                int grown = (int) Math.min(limit, Math.max(expectedRows, Math.max(16L, (long) size * 2)));
+                int grown = (int) Math.min(limit, grownSize());
                 for (int m = 0; m < METRICS; m++) {
                     columns[m] = Arrays.copyOf(columns[m], grown);
                 }
@@ -94,6 +92,17 @@ final class TaskValueRows {
         cols[SCHEDULER_DELAY][row] = DistributionMetric.schedulerDelay(info, metrics);
         cols[SHUFFLE_READ_BYTES][row] = metrics.shuffleReadBytes();
         cols[SHUFFLE_TOTAL_BLOCKS_FETCHED][row] = metrics.shuffleTotalBlocksFetched();
+    }
+
+    /**
+     * The columns' next size. Doubling, a 10 000-task stage would copy them ten times on the way up and end with 64 %
+     * spare room. Toward a known task count they grow four times at a step and stop at the count: five copies, no
+     * spare room at the end. A stage that stops early (a cancelled job) still holds at most four times its rows, so
+     * a live driver does not hold room for tasks that never run.
+     */
+    private long grownSize() {
+        long doubled = Math.max(16L, (long) size * 2);
+        return expectedRows > size ? Math.min(expectedRows, Math.max(doubled, (long) size * 4)) : doubled;
     }
 
     /** Number of successful tasks seen (the population), not the rows kept. */

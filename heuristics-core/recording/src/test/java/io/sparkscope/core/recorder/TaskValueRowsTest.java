@@ -22,16 +22,18 @@ class TaskValueRowsTest {
     void anExpectedCountGivesTheSameRowsAsGrowingStepByStep() {
         // fewer tasks than stated (a cancelled stage), as many, more (beyond it the columns double again), and
         // counts past the limit, where the reservoir sample must pick the same rows
-        int limit = 500;
-        for (int[] c : new int[][]{{300, 40}, {300, 300}, {300, 777}, {10_000, 2_000}, {0, 100}, {-1, 50}}) {
-            int expected = c[0];
-            int tasks = c[1];
+        for (int[] c : new int[][]{{500, 300, 40}, {500, 300, 300}, {500, 300, 777}, {500, 10_000, 2_000},
+                {500, 0, 100}, {500, -1, 50}, {20_000, 10_000, 10_000}, {20_000, 10_000, 9_999}, {20_000, 10_000, 12_345},
+                {20_000, 17, 5_000}, {1, 10, 3}}) {
+            int limit = c[0];
+            int expected = c[1];
+            int tasks = c[2];
             TaskValueRows plain = new TaskValueRows(limit, 42);
             TaskValueRows told = new TaskValueRows(limit, 42);
             told.expectRows(expected);
             TaskDistributions a = fill(plain, tasks);
             TaskDistributions b = fill(told, tasks);
-            String what = expected + " expected, " + tasks + " tasks";
+            String what = "limit " + limit + ", " + expected + " expected, " + tasks + " tasks";
             assertEquals(plain.rows(), told.rows(), what);
             assertEquals(Math.min(limit, tasks), told.rows(), what);
             assertEquals(plain.seen(), told.seen(), what);
