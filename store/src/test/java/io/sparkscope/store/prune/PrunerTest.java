@@ -57,11 +57,7 @@ class PrunerTest {
         write(ds, app("app-new-1", NOW - 10 * DAY, true));
         // started before the cutoff, ended after it: young enough
         write(ds, app("app-new-long", CUTOFF - DAY, 2 * DAY, true));
-        // The byte estimate divides each table's size by the planner's row count. Analysed now, autovacuum has
-        // nothing left to analyse, so a dry run and the real run right after it read the same counts.
-        try (Connection c = ds.getConnection(); java.sql.Statement st = c.createStatement()) {
-            st.execute("ANALYZE");
-        }
+        TestDb.analyze(ds); // a dry run and the real run then estimate bytes from the same row counts
         return ds;
     }
 

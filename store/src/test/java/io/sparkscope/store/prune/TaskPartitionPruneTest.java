@@ -54,11 +54,7 @@ class TaskPartitionPruneTest {
                 app("app-new", NOW - 10 * DAY, 600_000))) {
             new SnapshotWriter().write(ds, s, Diagnoser.defaults().diagnose(s));
         }
-        // The byte estimate divides each table's size by the planner's row count. Analysed now, autovacuum has
-        // nothing left to analyse, so a dry run and the real run right after it read the same counts.
-        try (Connection c = ds.getConnection(); Statement st = c.createStatement()) {
-            st.execute("ANALYZE");
-        }
+        TestDb.analyze(ds); // a dry run and the real run then estimate bytes from the same row counts
         return ds;
     }
 

@@ -197,21 +197,14 @@ class BadInputTest {
         assertEquals("UnknownReason", end.reason().kind());
     }
 
-    /** A stage attempt's "Number of Tasks", as StageSubmitted states it. */
-    private static String stageSubmitted(int stage, int numTasks) {
-        return "{\"Event\":\"SparkListenerStageSubmitted\",\"Stage Info\":{\"Stage ID\":" + stage
-                + ",\"Stage Attempt ID\":0,\"Stage Name\":\"s\",\"Number of Tasks\":" + numTasks
-                + ",\"Submission Time\":1000},\"Properties\":{}}";
-    }
-
     @Test
     void aTaskIndexPastItsStagesTaskCountIsSkippedOnceTheCountIsKnown() throws Exception {
         // TestLogs' task ends all have index 3. Stage 5's first end comes before its count is known and is read;
         // once the stage says it has 2 tasks, index 3 cannot be one of them (also for the next end of the same
         // stage, and again after another stage came in between); stage 6 has 4 tasks, so index 3 is read.
         Path file = TestLogs.write(dir.resolve("app-i"), List.of(TestLogs.LOG_START, TestLogs.APP_START,
-                TestLogs.taskEnd(5, 1), stageSubmitted(5, 2), TestLogs.taskEnd(5, 2), TestLogs.taskEnd(5, 3),
-                stageSubmitted(6, 4), TestLogs.taskEnd(6, 4), TestLogs.taskEnd(5, 5), TestLogs.APP_END));
+                TestLogs.taskEnd(5, 1), RealisticLog.stageSubmitted(5, 2, List.of(), 1000), TestLogs.taskEnd(5, 2),
+                TestLogs.taskEnd(5, 3), RealisticLog.stageSubmitted(6, 4, List.of(), 1000), TestLogs.taskEnd(6, 4), TestLogs.taskEnd(5, 5), TestLogs.APP_END));
         TestLogs.Result r = TestLogs.read(file);
         assertEquals(List.of(1L, 4L), r.of(SparkEvent.TaskEnd.class).stream().map(e -> e.taskInfo().taskId()).toList());
         assertEquals(3, r.problems().size(), String.join("\n", r.problems()));
